@@ -1,0 +1,72 @@
+// The two measured jobs of the CLI: one verified reduction (run_reduce) and the whole family on
+// one input beside the device's measured read bandwidth (run_bench).
+#pragma once
+
+#include "host_data.hpp"
+#include "plan.hpp"
+#include "read_bandwidth.hpp"
+#include "reducer.hpp"
+#include "runtime.hpp"
+#include "verify.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+// What run_reduce measured and checked.
+struct ReduceReport {
+  ReduceConfig config;
+  std::uint64_t n = 0;
+  std::string data_origin;
+  Plan plan;
+  Timed timed;
+  Reference reference;
+  Check check;
+  double gbps = 0;  // n * sizeof(T) / median whole-reduction time
+  bool ok() const { return check.ok && timed.consistent; }
+};
+
+ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& data,
+                        const TimingOptions& timing);
+
+// Default benchmark size: 2^26 elements on a GPU, 2^22 elsewhere (a CPU).
+std::uint64_t default_bench_n(const DeviceInfo& dev);
+
+struct BenchOptions {
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::size_t wg = 0;                     // 0: each variant's default
+  std::optional<unsigned> times, groups_per_cu, vec;  // for the variants that take them
+  std::vector<Define> defines;
+  std::vector<std::string> variants;      // empty: every registered variant
+  TimingOptions timing;
+};
+
+struct BenchRow {
+  std::string variant;
+  std::optional<ReduceReport> report;  // empty when skipped or failed to set up
+  std::string skipped;                 // why the variant did not run here (unavailable)
+  std::string error;                   // a set-up error (bad option, failed build)
+  double speedup = 0;                  // naive's median / this median
+  double pct_of_peak = 0;
+  bool ok() const { return skipped.empty() && error.empty() && report && report->ok(); }
+};
+
+struct BenchReport {
+  std::uint64_t n = 0;
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::string data_origin;
+  ReadBandwidth peak;
+  std::vector<BenchRow> rows;
+  bool all_ok() const;
+};
+
+// Runs every selected variant on `data`; `progress` (if set) hears each variant's name first.
+BenchReport run_bench(Runtime& rt, const BenchOptions& opt, const HostData& data,
+                      const std::function<void(const std::string&)>& progress = {});
+
+}  // namespace clreduce

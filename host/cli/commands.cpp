@@ -1,0 +1,141 @@
+// clreduce subcommands: devices, variants, reduce, bench.
+#include "commands.hpp"
+
+#include "bench.hpp"
+#include "errors.hpp"
+#include "report.hpp"
+#include "variants.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace clreduce::cli {
+
+namespace {
+Runtime make_runtime(const DeviceOptions& d) {
+  DeviceSelector sel{d.platform, d.device};
+  DeviceInfo dev = select_device(sel);
+  return d.kernel_dir ? Runtime(dev, *d.kernel_dir) : Runtime(dev);
+}
+
+std::vector<Define> parse_defines(const std::vector<std::string>& texts) {
+  std::vector<Define> out;
+  for (const auto& t : texts) out.push_back(parse_define(t));
+  return out;
+}
+
+TimingOptions timing_of(const RunOptions& o) {
+  TimingOptions t;
+  t.warmup = o.warmup;
+  t.repetitions = o.iterations;
+  t.batch = o.batch.value_or(0);
+  if (o.iterations == 0) throw Error("--iterations must be at least 1");
+  return t;
+}
+
+// The input: the user's file, or generated data; n validated against the device first.
+HostData input_of(const RunOptions& o, ElemType type, const DeviceInfo& dev,
+                  std::optional<std::uint64_t> default_n) {
+  std::optional<std::uint64_t> n;
+  if (o.n) n = parse_size(*o.n);
+  if (o.input) {
+    if (n) check_allocation(*n, type, dev);
+    HostData d = read_data_file(*o.input, type, n);
+    check_allocation(d.n, type, dev);
+    return d;
+  }
+  if (!n) n = default_n;
+  if (!n) throw Error("--n is required (or --input FILE)");
+  check_allocation(*n, type, dev);
+  return generate_data(type, *n, parse_data_kind(o.data), o.seed);
+}
+
+void emit(const std::string& text_table, const std::string& csv, const nlohmann::json& j,
+          const RunOptions& o) {
+  const Format f = parse_format(o.format);
+  if (f == Format::Table) std::cout << text_table;
+  if (f == Format::Csv) std::cout << csv;
+  if (f == Format::Json) std::cout << j.dump(2) << "\n";
+  if (o.output_json) {
+    std::ofstream out(*o.output_json);
+    if (!out) throw Error("cannot write --output-json file '" + *o.output_json + "'");
+    out << j.dump(2) << "\n";
+  }
+}
+}  // namespace
+
+int cmd_devices(const DeviceOptions&, const std::string& format) {
+  const auto all = list_devices();
+  if (parse_format(format) == Format::Json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& d : all) j.push_back(device_json(d));
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << devices_text(all);
+    const DeviceInfo def = select_device(all, {});
+    std::cout << "default device: " << def.platform_index << ":" << def.device_index << " " << def.name
+              << "\n";
+  }
+  return 0;
+}
+
+int cmd_variants() {
+  TextTable t;
+  t.headers = {"variant", "literature", "what it does", "parameters"};
+  for (const auto& v : variants()) {
+    std::string params = "WG";
+    if (v.uses_times) params += ", TIMES (default " + std::to_string(v.default_times) + ")";
+    if (v.uses_vec) params += ", VEC (default " + std::to_string(v.default_vec) + ")";
+    if (v.uses_lockstep) params += ", LOCKSTEP from device";
+    t.rows.push_back({v.name, v.literature, v.summary, params});
+  }
+  std::cout << t.render_text();
+  return 0;
+}
+
+int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o) {
+  Runtime rt = make_runtime(d);
+  ReduceConfig cfg;
+  cfg.variant = find_variant(o.variant).name;
+  cfg.type = parse_type(o.type);
+  cfg.op = parse_op(o.op);
+  cfg.wg = o.wg.value_or(0);
+  cfg.times = o.times;
+  cfg.groups_per_cu = o.groups_per_cu;
+  cfg.vec = o.vec;
+  cfg.defines = parse_defines(o.defines);
+  const TimingOptions timing = timing_of(o);
+  parse_format(o.format);
+  // Validate the configuration before generating (possibly large) data.
+  plan_reduction(cfg, rt.device(), o.n ? parse_size(*o.n) : 1);
+  const HostData data = input_of(o, cfg.type, rt.device(), std::nullopt);
+  const ReduceReport r = run_reduce(rt, cfg, data, timing);
+  emit(reduce_text(r, rt.device()), reduce_csv(r), reduce_json(r, rt.device()), o);
+  return r.ok() ? 0 : 1;
+}
+
+int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
+  Runtime rt = make_runtime(d);
+  clreduce::BenchOptions b;
+  b.type = parse_type(o.type);
+  b.op = parse_op(o.op);
+  b.wg = o.wg.value_or(0);
+  b.times = o.times;
+  b.groups_per_cu = o.groups_per_cu;
+  b.vec = o.vec;
+  b.defines = parse_defines(o.defines);
+  for (const auto& v : o.variants) b.variants.push_back(find_variant(v).name);
+  b.timing = timing_of(o);
+  parse_format(o.format);
+  const HostData data = input_of(o, b.type, rt.device(), default_bench_n(rt.device()));
+  const bool tty = isatty(STDERR_FILENO);
+  const BenchReport r = run_bench(rt, b, data, [&](const std::string& what) {
+    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
+  });
+  if (tty) std::cerr << "\r" << std::string(50, ' ') << "\r" << std::flush;
+  emit(bench_text(r, rt.device()), bench_csv(r), bench_json(r, rt.device()), o);
+  return r.all_ok() ? 0 : 1;
+}
+
+}  // namespace clreduce::cli

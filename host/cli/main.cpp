@@ -1,0 +1,86 @@
+// clreduce: the command-line front end (CLI11). Parses arguments and dispatches to commands.cpp;
+// every clreduce::Error becomes one line on stderr and exit code 2.
+#include "commands.hpp"
+#include "errors.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+using namespace clreduce::cli;
+
+namespace {
+void add_run_options(CLI::App* c, RunOptions& o) {
+  c->add_option("--type", o.type, "element type: uint, int, float, double")->capture_default_str();
+  c->add_option("--op", o.op, "operator: sum, min, max")->capture_default_str();
+  c->add_option("--n", o.n, "elements (suffixes: 64M, 1Gi, 2^26)");
+  c->add_option("--wg", o.wg, "work-group size (power of two)");
+  c->add_option("--times", o.times, "elements per work-item (strided/vector variants)");
+  c->add_option("--groups-per-cu", o.groups_per_cu,
+                "fix the groups at G per compute unit and derive TIMES from n");
+  c->add_option("--vec", o.vec, "vector width of the vector variant: 2, 4, 8, 16");
+  c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
+  c->add_option("--iterations", o.iterations, "timed samples")->capture_default_str();
+  c->add_option("--warmup", o.warmup, "discarded warm-up reductions")->capture_default_str();
+  c->add_option("--batch", o.batch,
+                "reductions per timed sample, back-to-back (default: enough for 200 timer ticks)");
+  c->add_option("--seed", o.seed, "seed of the random data")->capture_default_str();
+  c->add_option("--data", o.data, "generated data: random, iota, ones, max")->capture_default_str();
+  c->add_option("--input", o.input, "raw little-endian elements of --type to reduce instead");
+  c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
+  c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"clreduce: the OpenCL parallel reduction family, measured and verified"};
+  app.require_subcommand(1);
+  DeviceOptions dev;
+  app.add_option("--platform", dev.platform, "platform index (see `clreduce devices`)");
+  app.add_option("--device", dev.device,
+                 "device index or case-insensitive name substring (default: first GPU, else first "
+                 "device; env CLREDUCE_DEVICE)");
+  app.add_option("--kernel-dir", dev.kernel_dir,
+                 "directory of the .cl kernels (default: env CLREDUCE_KERNEL_DIR, else the source "
+                 "tree's kernels_cl/)");
+
+  std::string devices_format = "table";
+  CLI::App* devices = app.add_subcommand("devices", "list platforms and devices with their facts");
+  devices->add_option("--format", devices_format, "table or json");
+
+  app.add_subcommand("variants", "list the registered reduction variants");
+
+  ReduceOptions red;
+  CLI::App* reduce = app.add_subcommand("reduce", "run, time and verify one variant");
+  reduce->add_option("--variant", red.variant, "variant name (see `clreduce variants`)")->required();
+  add_run_options(reduce, red);
+
+  BenchOptions ben;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "benchmark every variant on one input beside the measured read bandwidth");
+  bench->add_option("--variants", ben.variants, "only these variants (comma-separated)")->delimiter(',');
+  add_run_options(bench, ben);
+
+  for (auto* sub : app.get_subcommands({})) sub->fallthrough();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    if (*devices) return cmd_devices(dev, devices_format);
+    if (app.got_subcommand("variants")) return cmd_variants();
+    if (*reduce) return cmd_reduce(dev, red);
+    if (*bench) return cmd_bench(dev, ben);
+  } catch (const clreduce::Error& e) {
+    std::cerr << "clreduce: error: " << e.what() << "\n";
+    return 2;
+  } catch (const cl::Error& e) {
+    std::cerr << "clreduce: error: " << clreduce::describe(e) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "clreduce: error: out of host memory (try a smaller --n)\n";
+    return 2;
+  }
+  return 2;
+}

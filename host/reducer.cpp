@@ -1,0 +1,149 @@
+// Whole-reduction execution and event timing.
+#include "reducer.hpp"
+
+#include "errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clreduce {
+
+Stats stats_of(std::vector<double> xs) {
+  Stats s;
+  if (xs.empty()) return s;
+  std::sort(xs.begin(), xs.end());
+  s.min = xs.front();
+  s.max = xs.back();
+  const std::size_t m = xs.size() / 2;
+  s.median = xs.size() % 2 ? xs[m] : 0.5 * (xs[m - 1] + xs[m]);
+  return s;
+}
+
+double event_span_us(const cl::Event& first, const cl::Event& last) {
+  const cl_ulong start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const cl_ulong end = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return end >= start ? static_cast<double>(end - start) * 1e-3 : 0.0;
+}
+
+Reducer::Reducer(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n)
+    : rt_(rt), cfg_(cfg), n_(n), plan_(plan_reduction(cfg, rt.device(), n)) {
+  const DeviceInfo& dev = rt_.device();
+  const std::size_t es = size_of(cfg_.type);
+  std::uint64_t sizes[2] = {1, 1};
+  for (std::size_t p = 0; p < plan_.passes.size(); ++p) {
+    const PassPlan& pass = plan_.passes[p];
+    cl::Kernel k = rt_.kernel(plan_.variant->file, plan_.variant->kernel, pass.options);
+    const KernelLimits lim = rt_.limits(k);
+    check_kernel_limits(plan_.variant->name, pass.wg, lim.max_work_group_size, lim.local_mem_bytes, dev);
+    kernels_.push_back(k);
+    sizes[p % 2] = std::max(sizes[p % 2], pass.groups);
+  }
+  with_cl_context("allocating partial-result buffers", [&] {
+    for (int i = 0; i < 2; ++i)
+      partials_[i] = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizes[i] * es);
+  });
+}
+
+cl::Buffer Reducer::upload(const HostData& data) const {
+  if (data.type != cfg_.type || data.n != n_)
+    throw Error("input data (" + std::to_string(data.n) + " " + std::string(name_of(data.type)) +
+                ") does not match the reducer (" + std::to_string(n_) + " " +
+                std::string(name_of(cfg_.type)) + ")");
+  return upload_data(rt_, data);
+}
+
+cl::Buffer upload_data(Runtime& rt, const HostData& data) {
+  check_allocation(data.n, data.type, rt.device());
+  return with_cl_context("uploading " + std::to_string(data.bytes.size()) + " bytes of input", [&] {
+    cl::Buffer b(rt.context(), CL_MEM_READ_ONLY, data.bytes.size());
+    rt.queue().enqueueWriteBuffer(b, CL_TRUE, 0, data.bytes.size(), data.data());
+    return b;
+  });
+}
+
+std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input) {
+  return with_cl_context("enqueueing " + plan_.variant->name, [&] {
+    std::vector<cl::Event> events(plan_.passes.size());
+    for (std::size_t p = 0; p < plan_.passes.size(); ++p) {
+      const PassPlan& pass = plan_.passes[p];
+      cl::Kernel& k = kernels_[p];
+      k.setArg(0, p == 0 ? input : partials_[(p - 1) % 2]);
+      k.setArg(1, partials_[p % 2]);
+      k.setArg(2, static_cast<cl_ulong>(pass.count));
+      rt_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg),
+                                       cl::NDRange(pass.wg), nullptr, &events[p]);
+    }
+    return events;
+  });
+}
+
+Value Reducer::read_result() const {
+  return with_cl_context("reading the result", [&] {
+    unsigned char bytes[8] = {};
+    rt_.queue().enqueueReadBuffer(partials_[(plan_.passes.size() - 1) % 2], CL_TRUE, 0,
+                                  size_of(cfg_.type), bytes);
+    return Value::from_bytes(cfg_.type, bytes);
+  });
+}
+
+Value Reducer::run(const cl::Buffer& input, std::vector<double>* pass_us) {
+  std::vector<cl::Event> ev = enqueue(input);
+  Value v = read_result();  // blocking read on the in-order queue: every pass has finished
+  if (pass_us) {
+    pass_us->clear();
+    for (auto& e : ev) pass_us->push_back(event_span_us(e, e));
+  }
+  return v;
+}
+
+Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
+                      const std::function<std::vector<cl::Event>()>& enqueue_one,
+                      const TimingOptions& opt, const std::function<void()>& after_sample) {
+  Sampled s;
+  std::vector<double> single;
+  for (unsigned w = 0; w < std::max(1u, opt.warmup); ++w) {
+    std::vector<cl::Event> ev = enqueue_one();
+    with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
+    single.push_back(event_span_us(ev.front(), ev.back()));
+  }
+  s.batch = opt.batch;
+  if (s.batch == 0) {
+    const double tick_us = static_cast<double>(std::max<std::uint64_t>(1, timer_resolution_ns)) * 1e-3;
+    const double est = std::max(*std::min_element(single.begin(), single.end()), tick_us / 2);
+    s.batch = static_cast<unsigned>(std::clamp(std::ceil(200 * tick_us / est), 1.0, 4096.0));
+  }
+  s.repetitions = std::max(1u, opt.repetitions);
+  std::vector<double> whole, first;
+  for (unsigned r = 0; r < s.repetitions; ++r) {
+    std::vector<std::vector<cl::Event>> batch;
+    for (unsigned b = 0; b < s.batch; ++b) batch.push_back(enqueue_one());
+    with_cl_context("waiting for a timed sample", [&] { queue.finish(); });
+    if (after_sample) after_sample();
+    whole.push_back(event_span_us(batch.front().front(), batch.back().back()) / s.batch);
+    double f = 0;
+    for (auto& ev : batch) f += event_span_us(ev.front(), ev.front());
+    first.push_back(f / s.batch);
+  }
+  s.whole_us = stats_of(whole);
+  s.first_us = stats_of(first);
+  return s;
+}
+
+Timed Reducer::time(const cl::Buffer& input, const TimingOptions& opt) {
+  Timed t;
+  std::optional<Value> seen;
+  const Sampled s = time_enqueues(
+      rt_.queue(), rt_.device().timer_resolution_ns, [&] { return enqueue(input); }, opt, [&] {
+        const Value v = read_result();
+        if (seen && !(v == *seen)) t.consistent = false;
+        seen = v;
+      });
+  t.value = *seen;
+  t.whole_us = s.whole_us;
+  t.first_pass_us = s.first_us;
+  t.batch = s.batch;
+  t.repetitions = s.repetitions;
+  return t;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,89 @@
+// Reducer: runs a planned whole reduction (all passes, to one value on the device, one read-back)
+// and times it with OpenCL profiling events.
+#pragma once
+
+#include "cl_bindings.hpp"
+#include "host_data.hpp"
+#include "plan.hpp"
+#include "runtime.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace clreduce {
+
+struct Stats {
+  double min = 0, median = 0, max = 0;
+};
+Stats stats_of(std::vector<double> xs);
+
+struct TimingOptions {
+  unsigned warmup = 2;        // whole reductions run and discarded first
+  unsigned repetitions = 10;  // timed samples
+  // Reductions enqueued back-to-back per sample (first start to last end, divided). 0: chosen
+  // so that a sample spans at least 200 timer ticks (NVIDIA reports 1 us ticks).
+  unsigned batch = 0;
+};
+
+struct Timed {
+  Value value;                    // the result of the last reduction
+  bool consistent = true;         // every sample gave the same value
+  Stats whole_us;                 // the whole reduction, all passes
+  Stats first_pass_us;            // the first pass alone
+  unsigned batch = 1;
+  unsigned repetitions = 0;
+};
+
+struct Sampled {
+  Stats whole_us;       // per unit of work (all its events), divided over the batch
+  Stats first_us;       // the first event of each unit alone
+  unsigned batch = 1;
+  unsigned repetitions = 0;
+};
+
+// Times a unit of device work (one call of enqueue_one, which returns its events in order):
+// warm-ups, then samples of `batch` units back-to-back, first START to last END. after_sample
+// runs after each sample (e.g. to read and check a result).
+Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
+                      const std::function<std::vector<cl::Event>()>& enqueue_one,
+                      const TimingOptions& opt, const std::function<void()>& after_sample = {});
+
+// A read-only device buffer holding the data; throws Error when it is over the device's largest
+// allocation.
+cl::Buffer upload_data(Runtime& rt, const HostData& data);
+
+class Reducer {
+ public:
+  // Plans, validates, builds every pass's kernel (checking the kernel's own limits) and
+  // allocates the partial buffers. Throws Error on any invalid configuration.
+  Reducer(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n);
+
+  const Plan& plan() const { return plan_; }
+  const ReduceConfig& config() const { return cfg_; }
+  std::uint64_t n() const { return n_; }
+
+  // An input buffer holding the data (n elements of the configured type).
+  cl::Buffer upload(const HostData& data) const;
+
+  // Enqueues one whole reduction; returns one event per pass. Nothing waits.
+  std::vector<cl::Event> enqueue(const cl::Buffer& input);
+  // Blocking read of the final value.
+  Value read_result() const;
+  // One reduction, waited for: the value, and each pass's device time in microseconds.
+  Value run(const cl::Buffer& input, std::vector<double>* pass_us = nullptr);
+  // Warm-ups, then timed samples; reads and compares the value after every sample.
+  Timed time(const cl::Buffer& input, const TimingOptions& opt);
+
+ private:
+  Runtime& rt_;
+  ReduceConfig cfg_;
+  std::uint64_t n_;
+  Plan plan_;
+  std::vector<cl::Kernel> kernels_;  // one per pass
+  cl::Buffer partials_[2];
+};
+
+// Microseconds between two events' START/END (profiling) times.
+double event_span_us(const cl::Event& first, const cl::Event& last);
+
+}  // namespace clreduce

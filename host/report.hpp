@@ -1,0 +1,37 @@
+// Rendering results for people (aligned text tables) and machines (CSV with units, JSON).
+#pragma once
+
+#include "bench.hpp"
+#include "devices.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+enum class Format { Table, Csv, Json };
+Format parse_format(const std::string& text);  // table | csv | json
+
+// A table of strings: rendered aligned (numbers right-aligned) or as CSV.
+struct TextTable {
+  std::vector<std::string> headers;
+  std::vector<std::vector<std::string>> rows;
+  std::string render_text() const;
+  std::string render_csv() const;
+};
+
+std::string fixed(double x, int decimals);
+
+nlohmann::json device_json(const DeviceInfo& dev);
+std::string devices_text(const std::vector<DeviceInfo>& all);
+
+nlohmann::json reduce_json(const ReduceReport& r, const DeviceInfo& dev);
+std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev);
+std::string reduce_csv(const ReduceReport& r);
+
+nlohmann::json bench_json(const BenchReport& r, const DeviceInfo& dev);
+std::string bench_text(const BenchReport& r, const DeviceInfo& dev);
+std::string bench_csv(const BenchReport& r);
+
+}  // namespace clreduce

@@ -1,0 +1,50 @@
+// The variant registry: one entry per reduction kernel. The CLI, the benchmark and the tests
+// iterate this table, so a new variant is one entry here plus its .cl file in kernels_cl/.
+#pragma once
+
+#include "devices.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clreduce {
+
+// TIMES (elements each work-item accumulates before the tree) may be any value in this range.
+constexpr unsigned kMinTimes = 1;
+constexpr unsigned kMaxTimes = 1024;
+// VEC (vector width of each load) is one of these.
+const std::vector<unsigned>& allowed_vec_widths();
+
+struct Variant {
+  std::string name;        // CLI name, e.g. "divergence_free"
+  std::string file;        // kernel file in kernels_cl/
+  std::string kernel;      // kernel function name
+  std::string summary;     // one line: what it does
+  std::string literature;  // the names this step has in the literature
+  std::string tradeoff;    // what it gains and what it costs
+  unsigned items_per_work_item = 1;  // elements each work-item loads when TIMES is not used
+  bool uses_times = false;           // takes TIMES / --groups-per-cu
+  bool uses_vec = false;             // takes VEC
+  bool uses_lockstep = false;        // drops barriers below the device's lockstep width
+  unsigned default_times = 1;
+  unsigned default_vec = 1;
+  // Empty when the variant runs on the device; otherwise why it does not.
+  std::function<std::string(const DeviceInfo&)> unavailable_reason = [](const DeviceInfo&) {
+    return std::string();
+  };
+
+  // Elements one work-item consumes in a pass with the given TIMES and VEC.
+  unsigned long long items(unsigned times, unsigned vec) const {
+    return uses_times ? static_cast<unsigned long long>(times) * (uses_vec ? vec : 1)
+                      : items_per_work_item;
+  }
+};
+
+const std::vector<Variant>& variants();
+std::vector<std::string> variant_names();
+// Throws Error "unknown variant 'x'; valid variants: naive, ...".
+const Variant& find_variant(std::string_view name);
+
+}  // namespace clreduce

@@ -1,0 +1,13 @@
+// divergence_free.cl: sequential addressing, one element per work-item (AMD Divergence-Free,
+// NVIDIA reduction #3). At level s the work-items 0..s-1 add l[lid + s]: contiguous work-items,
+// contiguous banks, and whole wavefronts retire together.
+#include "reduce_common.clh"
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void reduce_divergence_free(__global const T* restrict in, __global T* restrict out, const ulong n) {
+  __local T l[WG_SIZE];
+  const uint lid = get_local_id(0);
+  const ulong i = (ulong)get_group_id(0) * WG_SIZE + lid;
+  group_reduce_loop(l, lid, i < n ? LOAD(in[i]) : IDENTITY);  // LOCKSTEP is 0 here: all barriers
+  if (lid == 0) out[get_group_id(0)] = l[0];
+}

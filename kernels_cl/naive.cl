@@ -1,0 +1,18 @@
+// naive.cl: interleaved addressing, one element per work-item (NVIDIA reduction #1, AMD
+// Naive Reduce). At level s only work-items with lid % (2*s) == 0 add, so every wavefront stays
+// busy with a few active lanes, and the modulo is slow.
+#include "reduce_common.clh"
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void reduce_naive(__global const T* restrict in, __global T* restrict out, const ulong n) {
+  __local T l[WG_SIZE];
+  const uint lid = get_local_id(0);
+  const ulong i = (ulong)get_group_id(0) * WG_SIZE + lid;
+  l[lid] = i < n ? LOAD(in[i]) : IDENTITY;  // the partial last tile is padded with the identity
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = 1; s < WG_SIZE; s <<= 1) {
+    if (lid % (2 * s) == 0) l[lid] = OP(l[lid], l[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = l[0];
+}

@@ -1,0 +1,28 @@
+// stride_global.cl: each work-item first accumulates TIMES elements spaced one global size
+// apart (AMD Stride-Global-Size): element gid + k*global_size for k < TIMES. Every load
+// instruction of a wavefront reads consecutive addresses, and the tree runs once per
+// WG_SIZE*TIMES elements. Then the completely unrolled tree.
+#include "reduce_common.clh"
+
+#ifndef TIMES
+#define TIMES 16 // elements each work-item accumulates before the tree
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void reduce_stride_global(__global const T* restrict in, __global T* restrict out, const ulong n) {
+  __local T l[WG_SIZE];
+  const uint lid = get_local_id(0);
+  const ulong stride = (ulong)get_num_groups(0) * WG_SIZE;
+  const ulong gid = (ulong)get_group_id(0) * WG_SIZE + lid;
+  T acc = IDENTITY;
+  if (gid + (TIMES - 1) * stride < n) {  // full: the work-item's last element is in bounds
+    for (uint k = 0; k < TIMES; ++k) acc = OP(acc, LOAD(in[gid + k * stride]));
+  } else {                                // partial: the end of the input falls in this work-item
+    for (uint k = 0; k < TIMES; ++k) {
+      const ulong i = gid + k * stride;
+      if (i < n) acc = OP(acc, LOAD(in[i]));
+    }
+  }
+  group_reduce_unrolled(l, lid, acc);
+  if (lid == 0) out[get_group_id(0)] = l[0];
+}
