@@ -1,0 +1,67 @@
+// Test fixtures.
+#include "support.hpp"
+
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+namespace clreduce::test {
+
+Runtime& runtime() {
+  static std::unique_ptr<Runtime> rt;
+  if (!rt) rt = std::make_unique<Runtime>(select_device({}), CLREDUCE_SOURCE_KERNEL_DIR);
+  return *rt;
+}
+
+std::uint64_t seed() {
+  static const std::uint64_t s = [] {
+    const char* env = std::getenv("CLREDUCE_TEST_SEED");
+    return env && *env ? std::strtoull(env, nullptr, 10) : 20261121ULL;
+  }();
+  return s;
+}
+
+std::string describe(const ReduceConfig& cfg, std::uint64_t n, DataKind kind) {
+  std::ostringstream ss;
+  ss << "variant=" << cfg.variant << " type=" << name_of(cfg.type) << " op=" << name_of(cfg.op)
+     << " wg=" << cfg.wg << " n=" << n << " data=" << name_of(kind) << " seed=" << seed();
+  if (cfg.times) ss << " times=" << *cfg.times;
+  if (cfg.groups_per_cu) ss << " groups_per_cu=" << *cfg.groups_per_cu;
+  if (cfg.vec) ss << " vec=" << *cfg.vec;
+  return ss.str();
+}
+
+Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind, Value* device_value,
+                       Reference* reference) {
+  Runtime& rt = runtime();
+  const HostData data = generate_data(cfg.type, n, kind, seed() ^ (n * 0x9E3779B97F4A7C15ULL));
+  Reducer r(rt, cfg, n);
+  const Value v = r.run(r.upload(data));
+  const Reference ref = host_reference(data, cfg.op);
+  if (device_value) *device_value = v;
+  if (reference) *reference = ref;
+  return check_result(v, ref, cfg.op, r.plan().depth);
+}
+
+bool in_shard(std::size_t k) {
+  const char* env = std::getenv("CLREDUCE_TEST_SHARD");
+  if (!env || !*env) return true;
+  unsigned i = 0, count = 1;
+  if (std::sscanf(env, "%u/%u", &i, &count) != 2 || count == 0) return true;
+  return k % count == i;
+}
+
+DeviceInfo fake_device() {
+  DeviceInfo d;
+  d.name = "Fake Device";
+  d.platform_name = "Fake Platform";
+  d.compute_units = 4;
+  d.max_work_group_size = 512;
+  d.local_mem_bytes = 1024;  // 256 uints: a 512-wide group of uint needs 2 KiB
+  d.max_alloc_bytes = 1 << 20;
+  d.global_mem_bytes = 4 << 20;
+  d.fp64 = false;
+  return d;
+}
+
+}  // namespace clreduce::test

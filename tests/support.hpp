@@ -1,0 +1,31 @@
+// Shared test fixtures: the device under test, the printed seed, and the one helper that runs a
+// reduction on generated data and checks it against the host reference.
+#pragma once
+
+#include "bench.hpp"
+#include "runtime.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace clreduce::test {
+
+// The device under test (CLREDUCE_DEVICE, else the default), created once per process.
+Runtime& runtime();
+// The suite's seed: CLREDUCE_TEST_SEED or a fixed default; printed at start-up.
+std::uint64_t seed();
+
+// Describes a configuration for failure messages.
+std::string describe(const ReduceConfig& cfg, std::uint64_t n, DataKind kind);
+
+// Runs one whole reduction of generated data on the device under test and returns the check.
+Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind = DataKind::Random,
+                       Value* device_value = nullptr, Reference* reference = nullptr);
+
+// True when this process's shard (CLREDUCE_TEST_SHARD=i/N) owns item k.
+bool in_shard(std::size_t k);
+
+// A DeviceInfo with made-up limits, for pure validation tests.
+DeviceInfo fake_device();
+
+}  // namespace clreduce::test

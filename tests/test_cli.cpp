@@ -1,0 +1,120 @@
+// The clreduce command line end to end: outputs a machine can parse, exit codes, and one clear
+// line for each bad input.
+#include <doctest/doctest.h>
+
+#include "support.hpp"
+#include "variants.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+namespace {
+struct Run {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Run run_cli(const std::string& args) {
+  Run r;
+  const std::string cmd = std::string(CLREDUCE_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf{};
+  std::size_t got;
+  while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+void expect_error(const std::string& args, const std::string& message) {
+  const Run r = run_cli(args);
+  INFO("clreduce " << args << "\n" << r.out);
+  CHECK(r.code == 2);
+  CHECK(r.out.rfind("clreduce: error: ", 0) == 0);
+  CHECK(r.out.find(message) != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);  // one line
+}
+}  // namespace
+
+TEST_SUITE("cli") {
+  TEST_CASE("bad input: one line naming the problem and the valid choices, exit code 2") {
+    expect_error("reduce --variant nope --n 10", "unknown variant 'nope'; valid variants: naive,");
+    expect_error("reduce --variant naive --n 1000 --wg 96", "work-group size 96 is not a power of two");
+    expect_error("reduce --variant naive --n 0", "n must be at least 1");
+    expect_error("reduce --variant naive --n 12x", "invalid size '12x'");
+    expect_error("reduce --variant naive --n 2^40", "over the largest single allocation");
+    expect_error("reduce --variant naive --n 10 --type half", "unknown type 'half'; valid types: uint, int, float, double");
+    expect_error("reduce --variant naive --n 10 --op prod", "unknown operator 'prod'; valid operators: sum, min, max");
+    expect_error("reduce --variant vector --n 10 --vec 3", "VEC 3 is not an allowed vector width; valid: 2, 4, 8, 16");
+    expect_error("reduce --variant stride_global --n 10 --times 2000", "TIMES 2000 is outside the allowed range 1..1024");
+    expect_error("reduce --variant naive --n 10 --times 4", "variant naive takes no --times");
+    expect_error("reduce --variant naive --n 10 -D 1BAD=2", "invalid -D definition '1BAD=2'");
+    expect_error("reduce --variant naive --n 10 --format xml", "unknown format 'xml'; valid formats: table, csv, json");
+    expect_error("--kernel-dir /nonexistent/dir reduce --variant naive --n 10",
+                 "kernel directory '/nonexistent/dir' does not exist");
+    expect_error("--device no-such-device reduce --variant naive --n 10", "no device whose name contains 'no-such-device'");
+    expect_error("reduce --variant naive --input /nonexistent.bin", "cannot read input file '/nonexistent.bin'");
+    expect_error("bench --variants naive,bogus --n 100", "unknown variant 'bogus'");
+  }
+
+  TEST_CASE("reduce --format json: the result, the reference and the check") {
+    const Run r = run_cli("reduce --variant stride_local --type float --op sum --n 2Ki --times 3 --format json");
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["n"] == 2048);
+    CHECK(j["times"] == 3);
+    CHECK(j["check"]["ok"] == true);
+    CHECK(j["time_us"]["median"].get<double>() > 0);
+    CHECK(j["device"]["name"].is_string());
+  }
+
+  TEST_CASE("a failed check gives exit code 1 and says FAILED") {
+    // ELEM_MAP doubles every element: the host reference does not, so the check must fail.
+    const Run r = run_cli("reduce --variant naive --n 1000 --data ones -D 'ELEM_MAP(x)=((x)*2)'");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(r.out.find("result     2000") != std::string::npos);
+    CHECK(r.out.find("FAILED") != std::string::npos);
+  }
+
+  TEST_CASE("--input reads the user's raw elements") {
+    const auto path = std::filesystem::temp_directory_path() / "clreduce_cli_input.bin";
+    {
+      std::ofstream out(path, std::ios::binary);
+      const std::int32_t xs[4] = {5, -7, 100, -1};
+      out.write(reinterpret_cast<const char*>(xs), sizeof xs);
+    }
+    const Run r = run_cli("reduce --variant first_add --type int --op min --input " + path.string() + " --format csv");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find(",-7,-7,ok") != std::string::npos);  // result, reference, check
+    std::filesystem::remove(path);
+  }
+
+  TEST_CASE("bench: one row per registered variant, CSV and JSON, all verified") {
+    const auto json_path = std::filesystem::temp_directory_path() / "clreduce_bench.json";
+    const Run r = run_cli("bench --n 3001 --iterations 2 --warmup 1 --format csv --output-json " + json_path.string());
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    CHECK(r.out.rfind("variant,type,op,n,wg,times,vec,passes,min_us,median_us", 0) == 0);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + static_cast<long>(clreduce::variants().size()));
+    std::ifstream in(json_path);
+    const auto j = nlohmann::json::parse(in);
+    CHECK(j["rows"].size() == clreduce::variants().size());
+    CHECK(j["all_ok"] == true);
+    CHECK(j["peak_read"]["gbps"].get<double>() > 0);
+    std::filesystem::remove(json_path);
+  }
+
+  TEST_CASE("devices lists the default device") {
+    const Run r = run_cli("devices");
+    CHECK(r.code == 0);
+    CHECK(r.out.find("default device:") != std::string::npos);
+    CHECK(r.out.find("lockstep width") != std::string::npos);
+  }
+}

@@ -1,0 +1,139 @@
+// The run-time kernel promise (edit a .cl file or pass -D, never rebuild the host), the program
+// cache, and the errors for missing directories and files and for failed builds.
+#include <doctest/doctest.h>
+
+#include "errors.hpp"
+#include "support.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace clreduce;
+using clreduce::test::runtime;
+namespace fs = std::filesystem;
+
+namespace {
+// A fresh copy of the source tree's kernels_cl/ in a temporary directory.
+fs::path copy_kernels(const std::string& tag) {
+  const fs::path dir = fs::temp_directory_path() / ("clreduce_kernels_" + tag);
+  fs::remove_all(dir);
+  fs::copy(CLREDUCE_SOURCE_KERNEL_DIR, dir, fs::copy_options::recursive);
+  return dir;
+}
+
+void replace_in_file(const fs::path& file, const std::string& from, const std::string& to) {
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const auto at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, "'" << from << "' not found in " << file);
+  text.replace(at, from.size(), to);
+  std::ofstream(file, std::ios::trunc) << text;
+}
+
+Value reduce_ones(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n) {
+  Reducer r(rt, cfg, n);
+  return r.run(r.upload(generate_data(cfg.type, n, DataKind::Ones, 0)));
+}
+}  // namespace
+
+TEST_SUITE("runtime") {
+  TEST_CASE("every kernel file compiles on its own with its defaults") {
+    for (const auto& entry : fs::directory_iterator(CLREDUCE_SOURCE_KERNEL_DIR)) {
+      if (entry.path().extension() != ".cl") continue;
+      CAPTURE(entry.path().filename().string());
+      CHECK_NOTHROW(runtime().program(entry.path().filename().string(), ""));
+    }
+  }
+
+  TEST_CASE("editing a macro default in a copied kernel directory changes the next run") {
+    const fs::path dir = copy_kernels("edit");
+    Runtime rt(runtime().device(), dir);
+    ReduceConfig cfg;
+    cfg.variant = "naive";
+    cfg.wg = 64;
+    const std::uint64_t n = 10000;  // three passes: the map must apply in the first only
+    CHECK(reduce_ones(rt, cfg, n).str() == "10000");
+    replace_in_file(dir / "reduce_common.clh", "#define ELEM_MAP(x) (x)", "#define ELEM_MAP(x) ((x) + 2)");
+    CHECK(reduce_ones(rt, cfg, n).str() == "30000");
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("a user -D takes effect without touching the host") {
+    ReduceConfig cfg;
+    cfg.variant = "stride_local";
+    cfg.wg = 32;
+    cfg.times = 3;
+    cfg.defines = {parse_define("ELEM_MAP(x)=((x)*5)")};
+    CHECK(reduce_ones(runtime(), cfg, 5000).str() == "25000");
+    cfg.defines.clear();
+    CHECK(reduce_ones(runtime(), cfg, 5000).str() == "5000");
+  }
+
+  TEST_CASE("the program cache builds each (source, options) once") {
+    ReduceConfig cfg;
+    cfg.variant = "divergence_free";
+    cfg.wg = 128;
+    cfg.type = ElemType::Int;
+    cfg.op = Op::Max;
+    Reducer first(runtime(), cfg, 100000);
+    const std::size_t builds = runtime().builds();
+    Reducer second(runtime(), cfg, 100000);
+    CHECK(runtime().builds() == builds);
+    cfg.defines = {parse_define("UNUSED_FLAG=1")};
+    Reducer third(runtime(), cfg, 100000);
+    CHECK(runtime().builds() > builds);
+  }
+
+  TEST_CASE("a missing kernel directory or file is named") {
+    CHECK_THROWS_WITH_AS(Runtime(runtime().device(), "/nonexistent/kernels"),
+                         doctest::Contains("kernel directory '/nonexistent/kernels' does not exist"), Error);
+    const fs::path dir = copy_kernels("missing");
+    fs::remove(dir / "naive.cl");
+    Runtime rt(runtime().device(), dir);
+    ReduceConfig cfg;
+    cfg.variant = "naive";
+    CHECK_THROWS_WITH_AS(Reducer(rt, cfg, 100), doctest::Contains("naive.cl' not found"), Error);
+    fs::remove(dir / "reduce_common.clh");
+    cfg.variant = "interleaved";
+    CHECK_THROWS_WITH_AS(Reducer(rt, cfg, 100),
+                         doctest::Contains("reduce_common.clh' not found (included by interleaved.cl)"), Error);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("a kernel that fails to build shows its options and build log") {
+    const fs::path dir = copy_kernels("broken");
+    replace_in_file(dir / "naive.cl", "barrier(CLK_LOCAL_MEM_FENCE);", "barrier(CLK_LOCAL_MEM_FENCE) oops;");
+    Runtime rt(runtime().device(), dir);
+    ReduceConfig cfg;
+    cfg.variant = "naive";
+    cfg.wg = 64;
+    try {
+      Reducer r(rt, cfg, 100);
+      FAIL("the broken kernel built");
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      CHECK(msg.find("naive.cl") != std::string::npos);
+      CHECK(msg.find("options: -D WG_SIZE=64 -D TYPE_ID=0 -D OP_ID=0") != std::string::npos);
+      CHECK(msg.find("build log:") != std::string::npos);
+      CHECK(msg.find("oops") != std::string::npos);  // the compiler's own diagnostic
+    }
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("a user -D that breaks the build is reported with the options") {
+    ReduceConfig cfg;
+    cfg.variant = "vector";
+    cfg.defines = {parse_define("VEC=3")};  // the kernel's own #error rejects it
+    CHECK_THROWS_WITH_AS(Reducer(runtime(), cfg, 100), doctest::Contains("VEC must be 2, 4, 8 or 16"), Error);
+  }
+
+  TEST_CASE("work-group size over the real device's maximum") {
+    ReduceConfig cfg;
+    cfg.variant = "naive";
+    cfg.wg = runtime().device().max_work_group_size * 2;
+    CHECK_THROWS_WITH_AS(Reducer(runtime(), cfg, 100), doctest::Contains("over the device maximum"), Error);
+  }
+}
