@@ -17,7 +17,7 @@
 typedef VTYPE(VEC) VT;
 
 // The vector's elements folded with OP, halving the width each step.
-inline T fold_vector(const VT v) {
+T fold_vector(const VT v) {
 #if VEC == 16
   const VTYPE(8) v8 = OP(v.lo, v.hi);
 #elif VEC == 8
