@@ -1,8 +1,7 @@
 // stream_read.cl: the device's read bandwidth, the ceiling a reduction is measured against.
 // Reads a buffer of `words` 32-bit words once, 16 bytes per load, grid-stride, and folds them
-// with xor; the result is written only when it equals `never` (an argument the host sets to a
-// value the data cannot give it), so the reads cannot be optimised away and almost nothing is
-// written.
+// with xor; the result is written only when it equals `never`, a run-time argument, so the
+// compiler cannot drop the reads, and at most a few work-items ever write.
 
 #ifndef WG_SIZE
 #define WG_SIZE 256 // work-items per work-group

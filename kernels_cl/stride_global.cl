@@ -15,14 +15,7 @@ void reduce_stride_global(__global const T* restrict in, __global T* restrict ou
   const ulong stride = (ulong)get_num_groups(0) * WG_SIZE;
   const ulong gid = (ulong)get_group_id(0) * WG_SIZE + lid;
   T acc = IDENTITY;
-  if (gid + (TIMES - 1) * stride < n) {  // full: the work-item's last element is in bounds
-    for (uint k = 0; k < TIMES; ++k) acc = OP(acc, LOAD(in[gid + k * stride]));
-  } else {                                // partial: the end of the input falls in this work-item
-    for (uint k = 0; k < TIMES; ++k) {
-      const ulong i = gid + k * stride;
-      if (i < n) acc = OP(acc, LOAD(in[i]));
-    }
-  }
+  ACCUMULATE_STRIDED(acc, in, gid, stride, n)
   group_reduce_unrolled(l, lid, acc);
   if (lid == 0) out[get_group_id(0)] = l[0];
 }

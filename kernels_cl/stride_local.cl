@@ -13,14 +13,7 @@ void reduce_stride_local(__global const T* restrict in, __global T* restrict out
   const uint lid = get_local_id(0);
   const ulong first = (ulong)get_group_id(0) * ((ulong)WG_SIZE * TIMES) + lid;
   T acc = IDENTITY;
-  if (first + (ulong)(TIMES - 1) * WG_SIZE < n) {  // full tile
-    for (uint k = 0; k < TIMES; ++k) acc = OP(acc, LOAD(in[first + (ulong)k * WG_SIZE]));
-  } else {                                          // the partial last tile
-    for (uint k = 0; k < TIMES; ++k) {
-      const ulong i = first + (ulong)k * WG_SIZE;
-      if (i < n) acc = OP(acc, LOAD(in[i]));
-    }
-  }
+  ACCUMULATE_STRIDED(acc, in, first, (ulong)WG_SIZE, n)
   group_reduce_unrolled(l, lid, acc);
   if (lid == 0) out[get_group_id(0)] = l[0];
 }

@@ -45,14 +45,7 @@ void reduce_vector(__global const T* restrict in, __global T* restrict out, cons
   const ulong vectors = n / VEC;  // whole vectors
   __global const VT* restrict vin = (__global const VT*)in;
   VT vacc = (VT)(IDENTITY);
-  if (gid + (TIMES - 1) * stride < vectors) {
-    for (uint k = 0; k < TIMES; ++k) vacc = OP(vacc, LOAD(vin[gid + k * stride]));
-  } else {
-    for (uint k = 0; k < TIMES; ++k) {
-      const ulong i = gid + k * stride;
-      if (i < vectors) vacc = OP(vacc, LOAD(vin[i]));
-    }
-  }
+  ACCUMULATE_STRIDED(vacc, vin, gid, stride, vectors)
   T acc = fold_vector(vacc);
   for (ulong i = vectors * VEC + gid; i < n; i += stride) acc = OP(acc, LOAD(in[i]));  // tail
   group_reduce_unrolled(l, lid, acc);

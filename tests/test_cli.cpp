@@ -46,6 +46,7 @@ TEST_SUITE("cli") {
   TEST_CASE("bad input: one line naming the problem and the valid choices, exit code 2") {
     expect_error("reduce --variant nope --n 10", "unknown variant 'nope'; valid variants: naive,");
     expect_error("reduce --variant naive --n 1000 --wg 96", "work-group size 96 is not a power of two");
+    expect_error("reduce --variant naive --n 1000 --wg 0", "work-group size 0 is invalid");
     expect_error("reduce --variant naive --n 0", "n must be at least 1");
     expect_error("reduce --variant naive --n 12x", "invalid size '12x'");
     expect_error("reduce --variant naive --n 2^40", "over the largest single allocation");

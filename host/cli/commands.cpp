@@ -25,6 +25,11 @@ std::vector<Define> parse_defines(const std::vector<std::string>& texts) {
   return out;
 }
 
+std::size_t wg_of(const RunOptions& o) {
+  if (o.wg && *o.wg == 0) throw Error("work-group size 0 is invalid; use a power of two 1, 2, 4, ...");
+  return o.wg.value_or(0);  // 0: the default
+}
+
 TimingOptions timing_of(const RunOptions& o) {
   TimingOptions t;
   t.warmup = o.warmup;
@@ -100,7 +105,7 @@ int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o) {
   cfg.variant = find_variant(o.variant).name;
   cfg.type = parse_type(o.type);
   cfg.op = parse_op(o.op);
-  cfg.wg = o.wg.value_or(0);
+  cfg.wg = wg_of(o);
   cfg.times = o.times;
   cfg.groups_per_cu = o.groups_per_cu;
   cfg.vec = o.vec;
@@ -120,7 +125,7 @@ int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
   clreduce::BenchOptions b;
   b.type = parse_type(o.type);
   b.op = parse_op(o.op);
-  b.wg = o.wg.value_or(0);
+  b.wg = wg_of(o);
   b.times = o.times;
   b.groups_per_cu = o.groups_per_cu;
   b.vec = o.vec;
