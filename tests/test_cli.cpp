@@ -117,5 +117,11 @@ TEST_SUITE("cli") {
     CHECK(r.code == 0);
     CHECK(r.out.find("default device:") != std::string::npos);
     CHECK(r.out.find("lockstep width") != std::string::npos);
+    const Run csv = run_cli("devices --format csv");
+    CHECK(csv.code == 0);
+    CHECK(csv.out.find("lockstep_width") != std::string::npos);
+    const Run json = run_cli("devices --format json");
+    REQUIRE(json.code == 0);
+    CHECK(nlohmann::json::parse(json.out).at(0).contains("timer_resolution_ns"));
   }
 }

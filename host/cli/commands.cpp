@@ -72,10 +72,23 @@ void emit(const std::string& text_table, const std::string& csv, const nlohmann:
 
 int cmd_devices(const DeviceOptions&, const std::string& format) {
   const auto all = list_devices();
-  if (parse_format(format) == Format::Json) {
+  const Format f = parse_format(format);
+  if (f == Format::Json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& d : all) j.push_back(device_json(d));
     std::cout << j.dump(2) << "\n";
+  } else if (f == Format::Csv) {
+    TextTable t;
+    for (const auto& d : all) {
+      const nlohmann::json j = device_json(d);
+      if (t.headers.empty())
+        for (const auto& [key, value] : j.items()) t.headers.push_back(key);
+      std::vector<std::string> row;
+      for (const auto& [key, value] : j.items())
+        row.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+      t.rows.push_back(row);
+    }
+    std::cout << t.render_csv();
   } else {
     std::cout << devices_text(all);
     const DeviceInfo def = select_device(all, {});

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
 
   std::string devices_format = "table";
   CLI::App* devices = app.add_subcommand("devices", "list platforms and devices with their facts");
-  devices->add_option("--format", devices_format, "table or json");
+  devices->add_option("--format", devices_format, "table, csv or json");
 
   app.add_subcommand("variants", "list the registered reduction variants");
 
