@@ -93,17 +93,21 @@ void types_and_ops(const Variant& v, bool full) {
       }
     }
 }
+// Part A (or, with full, the cross product with every work-group size) for this shard's variants.
+void types_and_ops_in_shard(bool full) {
+  std::size_t k = 0;
+  for (const auto& v : variants()) {
+    if (!in_shard(k++)) continue;
+    if (!v.unavailable_reason(runtime().device()).empty()) continue;
+    CAPTURE(v.name);
+    types_and_ops(v, full);
+  }
+}
 }  // namespace
 
 TEST_SUITE("variants") {
   TEST_CASE("A: every variant x type x operator at the edge sizes") {
-    std::size_t k = 0;
-    for (const auto& v : variants()) {
-      if (!in_shard(k++)) continue;
-      if (!v.unavailable_reason(runtime().device()).empty()) continue;
-      CAPTURE(v.name);
-      types_and_ops(v, false);
-    }
+    types_and_ops_in_shard(false);
   }
 
   TEST_CASE("B: every variant x work-group size {32, 64, 256, device max}") {
@@ -166,12 +170,6 @@ TEST_SUITE("variants") {
 
 TEST_SUITE("variants-full") {
   TEST_CASE("full cross product: every variant x type x operator x work-group size") {
-    std::size_t k = 0;
-    for (const auto& v : variants()) {
-      if (!in_shard(k++)) continue;
-      if (!v.unavailable_reason(runtime().device()).empty()) continue;
-      CAPTURE(v.name);
-      types_and_ops(v, true);
-    }
+    types_and_ops_in_shard(true);
   }
 }
