@@ -77,6 +77,7 @@ DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size
   info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
   info.max_work_group_size = d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   info.local_mem_bytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  info.max_work_item_sizes = d.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
   info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
   info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
   info.timer_resolution_ns = d.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();

@@ -22,6 +22,7 @@ struct DeviceInfo {
   bool is_gpu = false;
   unsigned compute_units = 0;
   std::size_t max_work_group_size = 0;
+  std::vector<std::size_t> max_work_item_sizes;  // per dimension (CL_DEVICE_MAX_WORK_ITEM_SIZES)
   std::uint64_t local_mem_bytes = 0;
   std::uint64_t max_alloc_bytes = 0;
   std::uint64_t global_mem_bytes = 0;

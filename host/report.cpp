@@ -42,6 +42,8 @@ std::string csv_cell(const std::string& s) {
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
+}  // namespace
+
 std::string stats_cell(double us) { return fixed(us, us < 100 ? 2 : 1); }
 std::string bytes_human(std::uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -53,6 +55,8 @@ std::string bytes_human(std::uint64_t b) {
   }
   return fixed(x, u ? 1 : 0) + " " + units[u];
 }
+
+namespace {
 std::string plan_times(const Plan& p) { return std::to_string(p.passes.front().times); }
 }  // namespace
 
@@ -136,8 +140,9 @@ std::string devices_text(const std::vector<DeviceInfo>& all) {
   return out.str();
 }
 
-namespace {
 json stats_json(const Stats& s) { return json{{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
+
+namespace {
 
 json plan_json(const Plan& p) {
   json passes = json::array();

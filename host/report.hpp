@@ -22,6 +22,9 @@ struct TextTable {
 };
 
 std::string fixed(double x, int decimals);
+std::string stats_cell(double us);             // a time in µs with 2 or 1 decimals
+std::string bytes_human(std::uint64_t bytes);  // "256.0 MiB"
+nlohmann::json stats_json(const Stats& s);     // {min, median, max}
 
 nlohmann::json device_json(const DeviceInfo& dev);
 std::string devices_text(const std::vector<DeviceInfo>& all);
