@@ -1,7 +1,10 @@
 // Test fixtures.
 #include "support.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <sstream>
 
@@ -51,12 +54,33 @@ bool in_shard(std::size_t k) {
   return k % count == i;
 }
 
+std::filesystem::path copy_kernels(const std::string& tag) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("clreduce_kernels_" + tag);
+  fs::remove_all(dir);
+  fs::copy(CLREDUCE_SOURCE_KERNEL_DIR, dir, fs::copy_options::recursive);
+  return dir;
+}
+
+void replace_in_file(const std::filesystem::path& file, const std::string& from,
+                     const std::string& to) {
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const auto at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, "'" << from << "' not found in " << file);
+  text.replace(at, from.size(), to);
+  std::ofstream(file, std::ios::trunc) << text;
+}
+
 DeviceInfo fake_device() {
   DeviceInfo d;
   d.name = "Fake Device";
   d.platform_name = "Fake Platform";
   d.compute_units = 4;
   d.max_work_group_size = 512;
+  d.max_work_item_sizes = {512, 256, 64};
   d.local_mem_bytes = 1024;  // 256 uints: a 512-wide group of uint needs 2 KiB
   d.max_alloc_bytes = 1 << 20;
   d.global_mem_bytes = 4 << 20;

@@ -6,6 +6,7 @@
 #include "runtime.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace clreduce::test {
@@ -24,6 +25,12 @@ Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind =
 
 // True when this process's shard (CLREDUCE_TEST_SHARD=i/N) owns item k.
 bool in_shard(std::size_t k);
+
+// A fresh copy of the source tree's kernels_cl/ in a temporary directory named after `tag`.
+std::filesystem::path copy_kernels(const std::string& tag);
+// Replaces the first `from` in `file` by `to`; the test fails when `from` is not there.
+void replace_in_file(const std::filesystem::path& file, const std::string& from,
+                     const std::string& to);
 
 // A DeviceInfo with made-up limits, for pure validation tests.
 DeviceInfo fake_device();

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "support.hpp"
+#include "transpose.hpp"
 #include "variants.hpp"
 
 #include <nlohmann/json.hpp>
@@ -123,5 +124,62 @@ TEST_SUITE("cli") {
     const Run json = run_cli("devices --format json");
     REQUIRE(json.code == 0);
     CHECK(nlohmann::json::parse(json.out).at(0).contains("timer_resolution_ns"));
+  }
+
+  TEST_CASE("transpose: one verified run; bad input named") {
+    const Run r = run_cli("transpose --variant local_tile_multi --shape 31x65 --tile 16 --rows 4 --type uint");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("check      ok: exact (2015 elements)") != std::string::npos);
+    CHECK(r.out.find("-D TYPE_ID=0 -D TILE=16 -D ROWS=4") != std::string::npos);
+    expect_error("transpose --variant nope", "unknown transpose variant 'nope'; valid transpose variants: naive,");
+    expect_error("transpose --variant naive --shape 10by10", "shape '10by10' is not ROWSxCOLUMNS");
+    expect_error("transpose --variant local_tile_multi --tile 8 --rows 3", "ROWS 3 does not divide TILE 8");
+    expect_error("transpose --variant naive --tile 8", "transpose variant naive takes no --tile or --rows");
+    expect_error("transpose --variant local_tile --wg-x 8", "use --tile, not --wg-x/--wg-y");
+    expect_error("transpose --variant naive --wg-x 4096 --wg-y 4096",
+                 "(CL_DEVICE_MAX_WORK_GROUP_SIZE)");
+    expect_error("transpose --variant local_tile_padded --tile 4096 --type double",
+                 "CL_DEVICE_LOCAL_MEM_SIZE");
+    expect_error("transpose --variant naive --type half", "unknown type 'half'");
+  }
+
+  TEST_CASE("bench transpose: every variant at every shape beside the copy, all verified") {
+    const Run r = run_cli("bench transpose --shapes 17x33,64x5 --iterations 2 --warmup 1 --format csv");
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    CHECK(r.out.rfind("variant,type,m,n,wg,tile,rows,min_us,median_us,max_us,GB_per_s,copy_GB_per_s", 0) == 0);
+    const long rows = 2 * static_cast<long>(clreduce::transpose_variants().size());
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + rows);
+    long ok_rows = 0;
+    for (std::size_t at = 0; (at = r.out.find(",ok\n", at)) != std::string::npos; ++at) ++ok_rows;
+    CHECK(ok_rows == rows);
+    CHECK(r.out.find("FAILED") == std::string::npos);
+    const Run j = run_cli("bench transpose --shapes 9x7 --variants naive,register_tile4 --iterations 1 --format json");
+    REQUIRE_MESSAGE(j.code == 0, j.out);
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["all_ok"] == true);
+    CHECK(doc["shapes"][0]["rows"].size() == 2);
+    CHECK(doc["shapes"][0]["copy"]["gbps"].get<double>() > 0);
+    CHECK(doc["shapes"][0]["rows"][1]["speedup_vs_naive"].get<double>() > 0);
+    const Run t = run_cli("bench transpose --shapes 9x7 --iterations 1");
+    CHECK(t.out.find("% of copy") != std::string::npos);
+    CHECK(t.out.find("speedup vs naive") != std::string::npos);
+    expect_error("bench transpose --variants naive,bogus --shapes 4x4", "unknown transpose variant 'bogus'");
+    expect_error("bench --n 5 transpose --shapes 4x4", "option --n is for `bench`");
+  }
+
+  TEST_CASE("bench access: both patterns, verified, with their ratio") {
+    const Run r = run_cli("bench access --n 100003 --iterations 2 --format json");
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["all_ok"] == true);
+    REQUIRE(j["rows"].size() == 2);
+    CHECK(j["rows"][0]["pattern"] == "contiguous");
+    CHECK(j["rows"][1]["pattern"] == "interleaved");
+    CHECK(j["rows"][0]["value"] == j["reference"]);
+    CHECK(j["interleaved_over_contiguous"].get<double>() > 0);
+    const Run t = run_cli("bench access --n 1001 --iterations 1");
+    CHECK(t.out.find("interleaved / contiguous:") != std::string::npos);
+    expect_error("bench access --n 1000 --wg 48", "work-group size 48 is not a power of two");
   }
 }

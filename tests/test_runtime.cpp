@@ -10,29 +10,12 @@
 #include <sstream>
 
 using namespace clreduce;
+using clreduce::test::copy_kernels;
+using clreduce::test::replace_in_file;
 using clreduce::test::runtime;
 namespace fs = std::filesystem;
 
 namespace {
-// A fresh copy of the source tree's kernels_cl/ in a temporary directory.
-fs::path copy_kernels(const std::string& tag) {
-  const fs::path dir = fs::temp_directory_path() / ("clreduce_kernels_" + tag);
-  fs::remove_all(dir);
-  fs::copy(CLREDUCE_SOURCE_KERNEL_DIR, dir, fs::copy_options::recursive);
-  return dir;
-}
-
-void replace_in_file(const fs::path& file, const std::string& from, const std::string& to) {
-  std::ifstream in(file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  const auto at = text.find(from);
-  REQUIRE_MESSAGE(at != std::string::npos, "'" << from << "' not found in " << file);
-  text.replace(at, from.size(), to);
-  std::ofstream(file, std::ios::trunc) << text;
-}
-
 Value reduce_ones(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n) {
   Reducer r(rt, cfg, n);
   return r.run(r.upload(generate_data(cfg.type, n, DataKind::Ones, 0)));

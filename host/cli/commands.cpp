@@ -4,6 +4,8 @@
 #include "bench.hpp"
 #include "errors.hpp"
 #include "report.hpp"
+#include "report_transpose.hpp"
+#include "transpose.hpp"
 #include "variants.hpp"
 
 #include <fstream>
@@ -30,7 +32,8 @@ std::size_t wg_of(const RunOptions& o) {
   return o.wg.value_or(0);  // 0: the default
 }
 
-TimingOptions timing_of(const RunOptions& o) {
+template <class O>  // RunOptions or MeasureOptions
+TimingOptions timing_of(const O& o) {
   TimingOptions t;
   t.warmup = o.warmup;
   t.repetitions = o.iterations;
@@ -56,8 +59,9 @@ HostData input_of(const RunOptions& o, ElemType type, const DeviceInfo& dev,
   return generate_data(type, *n, parse_data_kind(o.data), o.seed);
 }
 
+template <class O>  // RunOptions or MeasureOptions
 void emit(const std::string& text_table, const std::string& csv, const nlohmann::json& j,
-          const RunOptions& o) {
+          const O& o) {
   const Format f = parse_format(o.format);
   if (f == Format::Table) std::cout << text_table;
   if (f == Format::Csv) std::cout << csv;
@@ -108,7 +112,22 @@ int cmd_variants() {
     if (v.uses_lockstep) params += ", LOCKSTEP from device";
     t.rows.push_back({v.name, v.literature, v.summary, params});
   }
-  std::cout << t.render_text();
+  std::cout << "reduction variants (clreduce reduce / bench)\n" << t.render_text();
+  TextTable tt;
+  tt.headers = {"transpose variant", "what it does", "trade-off", "parameters"};
+  for (const auto& v : transpose_variants()) {
+    const std::string params = v.shape == TransposeShape::Free ? "WG_X x WG_Y (default 32x8)"
+                               : v.shape == TransposeShape::Tile
+                                   ? "TILE (default " + std::to_string(v.default_tile) + "), group TILE x TILE"
+                                   : "TILE (default " + std::to_string(v.default_tile) + "), ROWS (default " +
+                                         std::to_string(v.default_rows) + "), group TILE x ROWS";
+    tt.rows.push_back({v.name, v.summary, v.tradeoff, params});
+  }
+  std::cout << "\ntranspose variants (clreduce transpose / bench transpose)\n" << tt.render_text();
+  TextTable at;
+  at.headers = {"access pattern", "kernel", "which elements a work-item reads"};
+  for (const auto& p : access_patterns()) at.rows.push_back({p.name, p.kernel, p.summary});
+  std::cout << "\naccess patterns (clreduce bench access)\n" << at.render_text();
   return 0;
 }
 
@@ -153,6 +172,87 @@ int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
   });
   if (tty) std::cerr << "\r" << std::string(50, ' ') << "\r" << std::flush;
   emit(bench_text(r, rt.device()), bench_csv(r), bench_json(r, rt.device()), o);
+  return r.all_ok() ? 0 : 1;
+}
+
+namespace {
+// The transpose options a variant takes; the tiled ones ignore --wg-x/--wg-y and vice versa in
+// `bench transpose`, while `transpose` passes everything so the planner can name a misuse.
+TransposeConfig transpose_config_of(const TransposeShapeOptions& o) {
+  TransposeConfig cfg;
+  cfg.type = parse_type(o.type);
+  cfg.wg_x = o.wg_x;
+  cfg.wg_y = o.wg_y;
+  cfg.tile = o.tile;
+  cfg.rows = o.rows;
+  cfg.defines = parse_defines(o.defines);
+  return cfg;
+}
+
+// Reports progress on stderr when it is a terminal; clears the line when destroyed.
+struct Progress {
+  bool tty = isatty(STDERR_FILENO);
+  void operator()(const std::string& what) const {
+    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
+  }
+  ~Progress() {
+    if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  }
+};
+}  // namespace
+
+int cmd_transpose(const DeviceOptions& d, const TransposeOptions& o) {
+  Runtime rt = make_runtime(d);
+  TransposeConfig cfg = transpose_config_of(o);
+  cfg.variant = find_transpose_variant(o.variant).name;
+  const auto [m, n] = parse_shape(o.shape);
+  const TimingOptions timing = timing_of(o);
+  parse_format(o.format);
+  plan_transpose(cfg, rt.device(), m, n);  // validate before generating data
+  const HostData data = generate_data(cfg.type, m * n, parse_data_kind(o.data), o.seed);
+  const TransposeReport r = run_transpose(rt, cfg, data, m, n, timing);
+  emit(transpose_text(r, rt.device()), transpose_csv(r), transpose_json(r, rt.device()), o);
+  return r.ok() ? 0 : 1;
+}
+
+int cmd_bench_transpose(const DeviceOptions& d, const BenchTransposeOptions& o) {
+  Runtime rt = make_runtime(d);
+  const TransposeConfig cfg = transpose_config_of(o);
+  TransposeBenchOptions b;
+  b.type = cfg.type;
+  b.wg_x = cfg.wg_x;
+  b.wg_y = cfg.wg_y;
+  b.tile = cfg.tile;
+  b.rows = cfg.rows;
+  b.defines = cfg.defines;
+  for (const auto& s : o.shapes) b.shapes.push_back(parse_shape(s));
+  for (const auto& v : o.variants) b.variants.push_back(find_transpose_variant(v).name);
+  b.data = parse_data_kind(o.data);
+  b.seed = o.seed;
+  b.timing = timing_of(o);
+  parse_format(o.format);
+  const TransposeBenchReport r = [&] {
+    Progress progress;
+    return run_transpose_bench(rt, b, progress);
+  }();
+  emit(transpose_bench_text(r, rt.device()), transpose_bench_csv(r),
+       transpose_bench_json(r, rt.device()), o);
+  return r.all_ok() ? 0 : 1;
+}
+
+int cmd_bench_access(const DeviceOptions& d, const BenchAccessOptions& o) {
+  Runtime rt = make_runtime(d);
+  AccessOptions a;
+  if (o.wg && *o.wg == 0) throw Error("work-group size 0 is invalid; use a power of two 1, 2, 4, ...");
+  a.wg = o.wg.value_or(0);
+  a.groups = o.groups;
+  a.timing = timing_of(o);
+  parse_format(o.format);
+  const std::uint64_t n = o.n ? parse_size(*o.n) : default_bench_n(rt.device());
+  check_allocation(n, ElemType::Uint, rt.device());
+  const HostData data = generate_data(ElemType::Uint, n, parse_data_kind(o.data), o.seed);
+  const AccessReport r = run_access(rt, data, a);
+  emit(access_text(r, rt.device()), access_csv(r), access_json(r, rt.device()), o);
   return r.all_ok() ? 0 : 1;
 }
 

@@ -2,6 +2,7 @@
 // (parsing and validation happen in the library, so every message is the library's).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,11 +33,46 @@ struct BenchOptions : RunOptions {
   std::vector<std::string> variants;
 };
 
+// Options of the timed jobs outside the reduction family (transpose, bench transpose, bench
+// access): the timing, data and output options they share with reduce and bench.
+struct MeasureOptions {
+  std::string data = "random", format = "table";
+  std::optional<std::string> output_json;
+  std::optional<unsigned> batch;
+  std::vector<std::string> defines;
+  unsigned iterations = 10, warmup = 2;
+  unsigned long long seed = 42;
+};
+
+struct TransposeShapeOptions : MeasureOptions {  // shared by transpose and bench transpose
+  std::string type = "float";
+  std::optional<std::size_t> wg_x, wg_y;
+  std::optional<unsigned> tile, rows;
+};
+
+struct TransposeOptions : TransposeShapeOptions {
+  std::string variant;
+  std::string shape = "2048x512";
+};
+
+struct BenchTransposeOptions : TransposeShapeOptions {
+  std::vector<std::string> shapes, variants;
+};
+
+struct BenchAccessOptions : MeasureOptions {
+  std::optional<std::string> n;
+  std::optional<std::size_t> wg;
+  std::optional<std::uint64_t> groups;
+};
+
 // Each returns the process exit code: 0 all checks passed, 1 a check failed.
 // Errors are thrown as clreduce::Error.
 int cmd_devices(const DeviceOptions& d, const std::string& format);
 int cmd_variants();
 int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o);
 int cmd_bench(const DeviceOptions& d, const BenchOptions& o);
+int cmd_transpose(const DeviceOptions& d, const TransposeOptions& o);
+int cmd_bench_transpose(const DeviceOptions& d, const BenchTransposeOptions& o);
+int cmd_bench_access(const DeviceOptions& d, const BenchAccessOptions& o);
 
 }  // namespace clreduce::cli

@@ -29,6 +29,26 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
   c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
 }
+void add_measure_options(CLI::App* c, MeasureOptions& o) {
+  c->add_option("--iterations", o.iterations, "timed samples")->capture_default_str();
+  c->add_option("--warmup", o.warmup, "discarded warm-up runs")->capture_default_str();
+  c->add_option("--batch", o.batch,
+                "runs per timed sample, back-to-back (default: enough for 200 timer ticks)");
+  c->add_option("--seed", o.seed, "seed of the random data")->capture_default_str();
+  c->add_option("--data", o.data, "generated data: random, iota, ones, max")->capture_default_str();
+  c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
+  c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
+}
+
+void add_transpose_options(CLI::App* c, TransposeShapeOptions& o) {
+  c->add_option("--type", o.type, "element type: float, uint, int, double")->capture_default_str();
+  c->add_option("--wg-x", o.wg_x, "work-group width (naive, naive_write_coalesced, register tiles)");
+  c->add_option("--wg-y", o.wg_y, "work-group height (same variants)");
+  c->add_option("--tile", o.tile, "tile edge TILE of the local-memory variants");
+  c->add_option("--rows", o.rows, "work-group rows ROWS of local_tile_multi (divides TILE)");
+  c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
+  add_measure_options(c, o);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,8 +79,39 @@ int main(int argc, char** argv) {
       "bench", "benchmark every variant on one input beside the measured read bandwidth");
   bench->add_option("--variants", ben.variants, "only these variants (comma-separated)")->delimiter(',');
   add_run_options(bench, ben);
+  bench->require_subcommand(0, 1);
+
+  BenchTransposeOptions btr;
+  CLI::App* bench_transpose = bench->add_subcommand(
+      "transpose", "benchmark every transpose variant beside a device-to-device copy");
+  bench_transpose->add_option("--shapes", btr.shapes,
+                              "MxN shapes, comma-separated (default 2048x512,8192x8192)")
+      ->delimiter(',');
+  bench_transpose->add_option("--variants", btr.variants, "only these transpose variants")
+      ->delimiter(',');
+  add_transpose_options(bench_transpose, btr);
+
+  BenchAccessOptions bac;
+  CLI::App* bench_access = bench->add_subcommand(
+      "access", "the access-pattern study: sum of cubes, contiguous vs interleaved reads");
+  bench_access->add_option("--n", bac.n, "uint elements (default 2^26 on a GPU, 2^22 elsewhere)");
+  bench_access->add_option("--wg", bac.wg, "work-group size (power of two, default 256)");
+  bench_access->add_option("--groups", bac.groups,
+                           "work-groups (default: 2048 work-items per compute unit)");
+  add_measure_options(bench_access, bac);
+
+  TransposeOptions tra;
+  CLI::App* transpose = app.add_subcommand(
+      "transpose", "run, time and verify one matrix-transpose variant (M x N in, N x M out)");
+  transpose->add_option("--variant", tra.variant, "transpose variant (see `clreduce variants`)")
+      ->required();
+  transpose->add_option("--shape", tra.shape, "M x N: input rows x columns, e.g. 8192x8192, 2^11x512")
+      ->capture_default_str();
+  add_transpose_options(transpose, tra);
 
   for (auto* sub : app.get_subcommands({})) sub->fallthrough();
+  bench_transpose->fallthrough();
+  bench_access->fallthrough();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -71,7 +122,19 @@ int main(int argc, char** argv) {
     if (*devices) return cmd_devices(dev, devices_format);
     if (app.got_subcommand("variants")) return cmd_variants();
     if (*reduce) return cmd_reduce(dev, red);
+    if (*bench_transpose || *bench_access) {
+      // Options given to `bench` itself belong to the reduction benchmark, not to these.
+      for (const CLI::Option* opt : bench->get_options())
+        if (opt->count() > 0 && opt->get_name() != "--help")
+          throw clreduce::Error("option " + opt->get_name() + " is for `bench` (the reduction " +
+                                "benchmark), not for `bench " +
+                                (*bench_transpose ? "transpose" : "access") + "`; see " +
+                                "`clreduce bench " + (*bench_transpose ? "transpose" : "access") +
+                                " --help`");
+      return *bench_transpose ? cmd_bench_transpose(dev, btr) : cmd_bench_access(dev, bac);
+    }
     if (*bench) return cmd_bench(dev, ben);
+    if (*transpose) return cmd_transpose(dev, tra);
   } catch (const clreduce::Error& e) {
     std::cerr << "clreduce: error: " << e.what() << "\n";
     return 2;

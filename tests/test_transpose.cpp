@@ -1,0 +1,238 @@
+// The transpose family against a host transpose on the device under test, element by element,
+// each output buffer poisoned before the run; planning errors on a fake device; and the
+// poisoning itself shown to catch an element a kernel never writes.
+//
+// The matrix: every transpose variant x {float, uint, double if cl_khr_fp64} x the shapes
+// {1x1, 1xN, Mx1, 17x33, 31x65, 64x64, 1000x3, 2048x512} x three work-group shapes per variant
+// (the default, a second power-of-two shape, and an odd one that divides nothing), split over
+// shards (CLREDUCE_TEST_SHARD) by (variant, type, work-group shape).
+#include <doctest/doctest.h>
+
+#include "errors.hpp"
+#include "support.hpp"
+#include "transpose_bench.hpp"
+
+#include <cstring>
+
+using namespace clreduce;
+using namespace clreduce::test;
+
+namespace {
+const std::vector<std::pair<std::uint64_t, std::uint64_t>>& shapes_under_test() {
+  static const std::vector<std::pair<std::uint64_t, std::uint64_t>> s{
+      {1, 1}, {1, 77}, {77, 1}, {17, 33}, {31, 65}, {64, 64}, {1000, 3}, {2048, 512}};
+  return s;
+}
+
+// Three work-group shapes per variant: the default, another, and an odd one.
+std::vector<TransposeConfig> shapes_of(const TransposeVariant& v, ElemType t) {
+  std::vector<TransposeConfig> out;
+  TransposeConfig base;
+  base.variant = v.name;
+  base.type = t;
+  out.push_back(base);
+  TransposeConfig a = base, b = base;
+  switch (v.shape) {
+    case TransposeShape::Free:
+      a.wg_x = 16, a.wg_y = 16;
+      b.wg_x = 7, b.wg_y = 3;
+      break;
+    case TransposeShape::Tile:
+      a.tile = 8;
+      b.tile = 5;
+      break;
+    case TransposeShape::TileRows:
+      a.tile = 16, a.rows = 4;
+      b.tile = 12, b.rows = 3;
+      break;
+  }
+  out.push_back(a);
+  out.push_back(b);
+  return out;
+}
+
+std::string describe(const TransposeConfig& c, std::uint64_t m, std::uint64_t n) {
+  std::string s = c.variant + " " + std::string(name_of(c.type)) + " " + shape_label(m, n);
+  if (c.wg_x) s += " wg " + std::to_string(*c.wg_x) + "x" + std::to_string(*c.wg_y);
+  if (c.tile) s += " tile " + std::to_string(*c.tile);
+  if (c.rows) s += " rows " + std::to_string(*c.rows);
+  return s + " seed " + std::to_string(seed());
+}
+
+TimingOptions once() {
+  TimingOptions t;
+  t.warmup = 0;
+  t.repetitions = 1;
+  t.batch = 1;
+  return t;
+}
+
+template <class F>
+void expect_plan_error(F&& f, const std::string& message) {
+  try {
+    f();
+    FAIL("no error; expected: " << message);
+  } catch (const Error& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).find(message) != std::string::npos);
+  }
+}
+}  // namespace
+
+TEST_SUITE("transpose") {
+  TEST_CASE("every variant, type, shape and work-group shape matches the host transpose") {
+    std::vector<ElemType> types{ElemType::Float, ElemType::Uint};
+    if (runtime().device().fp64) types.push_back(ElemType::Double);
+    std::size_t k = 0, runs = 0;
+    for (const auto& v : transpose_variants())
+      for (ElemType t : types)
+        for (const TransposeConfig& cfg : shapes_of(v, t)) {
+          if (!in_shard(k++)) continue;
+          for (const auto& [m, n] : shapes_under_test()) {
+            // iota: every element distinct, so a misplaced element cannot match by accident.
+            const DataKind kind = m * n > 1000 ? DataKind::Random : DataKind::Iota;
+            const HostData data = generate_data(t, m * n, kind, seed());
+            const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, once());
+            CHECK_MESSAGE(r.ok(), describe(cfg, m, n) << ": " << r.check.detail);
+            ++runs;
+          }
+        }
+    MESSAGE(runs << " transposes checked");
+  }
+
+  TEST_CASE("the poisoned output catches an element the kernel never writes") {
+    const auto dir = copy_kernels("transpose_poison");
+    replace_in_file(dir / "transpose_naive.cl", "if (c < n) FOR_Y(r, m)",
+                    "if (c < n) FOR_Y(r, m) if (r != 5 || c != 7)");
+    Runtime rt(runtime().device(), dir);
+    TransposeConfig cfg;
+    cfg.variant = "naive";
+    cfg.type = ElemType::Uint;
+    const HostData data = generate_data(cfg.type, 17 * 33, DataKind::Iota, 0);
+    const TransposeReport r = run_transpose(rt, cfg, data, 17, 33, once());
+    CHECK_FALSE(r.ok());
+    CHECK(r.check.mismatches == 1);
+    CHECK(r.check.detail.find("output row 7, column 5") != std::string::npos);
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("the host transpose and its check") {
+    // 2x3 -> 3x2
+    std::vector<unsigned char> in(6 * 4), expected(6 * 4);
+    const std::uint32_t a[6] = {1, 2, 3, 4, 5, 6}, t[6] = {1, 4, 2, 5, 3, 6};
+    std::memcpy(in.data(), a, sizeof a);
+    std::memcpy(expected.data(), t, sizeof t);
+    CHECK(host_transpose(in, 2, 3, 4) == expected);
+    CHECK(check_transpose(expected, expected, 2, 3, ElemType::Uint).ok);
+    auto wrong = expected;
+    wrong[4] ^= 1;  // output element 1: row 0, column 1
+    const TransposeCheck c = check_transpose(wrong, expected, 2, 3, ElemType::Uint);
+    CHECK_FALSE(c.ok);
+    CHECK(c.mismatches == 1);
+    CHECK(c.detail.find("output row 0, column 1: expected 4, got 5") != std::string::npos);
+  }
+
+  TEST_CASE("shapes parse as ROWSxCOLUMNS with size suffixes") {
+    CHECK(parse_shape("2048x512") == std::pair<std::uint64_t, std::uint64_t>{2048, 512});
+    CHECK(parse_shape("2^13x8Ki") == std::pair<std::uint64_t, std::uint64_t>{8192, 8192});
+    CHECK(parse_shape("1X1") == std::pair<std::uint64_t, std::uint64_t>{1, 1});
+    CHECK_THROWS_WITH_AS(parse_shape("2048"), doctest::Contains("is not ROWSxCOLUMNS"), Error);
+    CHECK_THROWS_WITH_AS(parse_shape("x5"), doctest::Contains("is not ROWSxCOLUMNS"), Error);
+    CHECK_THROWS_WITH_AS(parse_shape("5x"), doctest::Contains("is not ROWSxCOLUMNS"), Error);
+    CHECK_THROWS_WITH_AS(parse_shape("5xq"), doctest::Contains("invalid size 'q'"), Error);
+  }
+
+  TEST_CASE("bad configurations name the limit or the valid choices (fake device)") {
+    const DeviceInfo dev = fake_device();  // WG 512, items {512, 256, 64}, 1 KiB local, 1 MiB alloc
+    auto plan = [&](TransposeConfig c, std::uint64_t m = 64, std::uint64_t n = 64) {
+      return [=] { plan_transpose(c, dev, m, n); };
+    };
+    TransposeConfig c;
+    c.variant = "nope";
+    expect_plan_error(plan(c), "unknown transpose variant 'nope'; valid transpose variants: naive, "
+                               "naive_write_coalesced, local_tile");
+    c.variant = "naive";
+    c.wg_x = 64, c.wg_y = 16;
+    expect_plan_error(plan(c), "work-group 64x16 = 1024 work-items is over the device maximum 512");
+    c.wg_x = 1, c.wg_y = 300;
+    expect_plan_error(plan(c), "300 along y is over the device's 256 (CL_DEVICE_MAX_WORK_ITEM_SIZES[1])");
+    c.wg_x = 0;
+    expect_plan_error(plan(c), "--wg-x and --wg-y must be at least 1");
+    c = TransposeConfig{};
+    c.tile = 8;
+    expect_plan_error(plan(c), "transpose variant naive takes no --tile or --rows");
+    c = TransposeConfig{};
+    c.variant = "local_tile";
+    c.tile = 32;  // 32x32 = 1024 work-items, 4 KiB of local memory: local memory is named first
+    expect_plan_error(plan(c), "CL_DEVICE_LOCAL_MEM_SIZE");
+    c.tile = 16;  // 16x17 floats = 1088 bytes > 1024
+    c.variant = "local_tile_padded";
+    expect_plan_error(plan(c), "a 16x17 tile of float needs 1088 bytes of local memory, more than the 1024");
+    c.variant = "local_tile";  // 16x16 floats = 1024 bytes: fits
+    CHECK_NOTHROW(plan(c)());
+    c.wg_x = 16;
+    expect_plan_error(plan(c), "sets its work-group from the tile (TILE x TILE): use --tile, not --wg-x/--wg-y");
+    c = TransposeConfig{};
+    c.variant = "local_tile";
+    c.tile = 8;
+    c.rows = 2;
+    expect_plan_error(plan(c), "--rows is for local_tile_multi");
+    c.variant = "local_tile_multi";
+    c.tile = 8;
+    c.rows = 3;
+    expect_plan_error(plan(c), "ROWS 3 does not divide TILE 8");
+    c.type = ElemType::Double;
+    c.rows = 2;
+    expect_plan_error(plan(c), "type double needs the cl_khr_fp64 extension");
+    c.type = ElemType::Float;
+    expect_plan_error(plan(c, 0, 5), "rows and columns must each be in 1..4294967295");
+    expect_plan_error(plan(c, 1ULL << 32, 1), "rows and columns must each be in 1..4294967295");
+    expect_plan_error(plan(c, 1024, 1024), "over the largest single allocation");
+    CHECK_NOTHROW(plan(c, 512, 512)());
+  }
+
+  TEST_CASE("launch shapes cover the matrix; y is capped and looped over") {
+    const DeviceInfo dev = fake_device();
+    TransposeConfig c;
+    c.variant = "register_tile4";
+    c.type = ElemType::Uint;
+    TransposePlan p = plan_transpose(c, dev, 31, 65);
+    CHECK(p.groups_x * p.wg_x * 4 >= 65);
+    CHECK(p.groups_y * p.wg_y * 4 >= 31);
+    c.variant = "naive_write_coalesced";
+    p = plan_transpose(c, dev, 100, 3);
+    CHECK(p.groups_x * p.wg_x >= 100);  // x walks the input rows
+    CHECK(p.groups_y * p.wg_y >= 3);
+    c.variant = "local_tile_multi";
+    c.tile = 2;
+    c.rows = 1;
+    p = plan_transpose(c, dev, 1ULL << 18, 1);  // 2^17 tiles along y
+    CHECK(p.groups_y == kMaxGroupsY);
+    CHECK(p.options.find("-D TILE=2 -D ROWS=1") != std::string::npos);
+  }
+
+  TEST_CASE("a matrix taller than the capped y range is still transposed whole") {
+    // 1x1 work-groups of the naive kernel: the 131072 rows need two trips of the y range.
+    TransposeConfig cfg;
+    cfg.variant = "naive";
+    cfg.type = ElemType::Uint;
+    cfg.wg_x = 1;
+    cfg.wg_y = 1;
+    const std::uint64_t m = 131072, n = 3;
+    const HostData data = generate_data(cfg.type, m * n, DataKind::Iota, 0);
+    const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, once());
+    CHECK(r.plan.groups_y == kMaxGroupsY);
+    CHECK_MESSAGE(r.ok(), r.check.detail);
+  }
+
+  TEST_CASE("a tile over the real device's work-group maximum is refused with the limit") {
+    const DeviceInfo& dev = runtime().device();
+    unsigned tile = 1;
+    while (std::uint64_t{tile} * tile <= dev.max_work_group_size) tile *= 2;
+    TransposeConfig cfg;
+    cfg.variant = "local_tile";
+    cfg.tile = tile;
+    CHECK_THROWS_WITH_AS(Transposer(runtime(), cfg, 64, 64),
+                         doctest::Contains("(CL_DEVICE_MAX_WORK_GROUP_SIZE)"), Error);
+  }
+}
