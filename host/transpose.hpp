@@ -35,6 +35,7 @@ struct TransposeVariant {
   bool x_walks_rows = false; // x indexes input rows (naive_write_coalesced), not columns
   unsigned pad = 0;          // padding columns of the local tile
   unsigned default_tile = 0, default_rows = 0;
+  std::size_t default_wg_x = 32, default_wg_y = 8;  // Free variants
 };
 
 const std::vector<TransposeVariant>& transpose_variants();
@@ -42,8 +43,6 @@ std::vector<std::string> transpose_variant_names();
 // Throws Error "unknown transpose variant 'x'; valid: naive, ...".
 const TransposeVariant& find_transpose_variant(std::string_view name);
 
-// Default WG_X x WG_Y of the Free variants.
-constexpr std::size_t kDefaultWgX = 32, kDefaultWgY = 8;
 // The most work-groups a launch puts along y (NVIDIA's grid limit); kernels loop past it.
 constexpr std::uint64_t kMaxGroupsY = 65535;
 

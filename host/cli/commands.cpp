@@ -116,7 +116,9 @@ int cmd_variants() {
   TextTable tt;
   tt.headers = {"transpose variant", "what it does", "trade-off", "parameters"};
   for (const auto& v : transpose_variants()) {
-    const std::string params = v.shape == TransposeShape::Free ? "WG_X x WG_Y (default 32x8)"
+    const std::string params = v.shape == TransposeShape::Free
+                                   ? "WG_X x WG_Y (default " + std::to_string(v.default_wg_x) + "x" +
+                                         std::to_string(v.default_wg_y) + ")"
                                : v.shape == TransposeShape::Tile
                                    ? "TILE (default " + std::to_string(v.default_tile) + "), group TILE x TILE"
                                    : "TILE (default " + std::to_string(v.default_tile) + "), ROWS (default " +
