@@ -109,6 +109,9 @@ json device_json(const DeviceInfo& d) {
               {"lockstep_width", d.lockstep_width},
               {"lockstep_source", d.lockstep_source},
               {"timer_resolution_ns", d.timer_resolution_ns},
+              {"resident_items_per_cu", d.resident_items_per_cu},
+              {"resident_groups_limit", d.resident_groups_limit},
+              {"occupancy_source", d.occupancy_source},
               {"fp64", d.fp64}};
 }
 
