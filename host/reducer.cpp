@@ -43,6 +43,12 @@ Reducer::Reducer(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n)
     for (int i = 0; i < 2; ++i)
       partials_[i] = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizes[i] * es);
   });
+  if (plan_.variant->single_pass)
+    with_cl_context("allocating and zeroing the ticket counter", [&] {
+      const cl_uint zero = 0;
+      counter_ = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizeof zero);
+      rt_.queue().enqueueWriteBuffer(counter_, CL_TRUE, 0, sizeof zero, &zero);
+    });
 }
 
 cl::Buffer Reducer::upload(const HostData& data) const {
@@ -71,6 +77,7 @@ std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input) {
       k.setArg(0, p == 0 ? input : partials_[(p - 1) % 2]);
       k.setArg(1, partials_[p % 2]);
       k.setArg(2, static_cast<cl_ulong>(pass.count));
+      if (pass.last_group_finishes) k.setArg(3, counter_);
       rt_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg),
                                        cl::NDRange(pass.wg), nullptr, &events[p]);
     }
