@@ -162,11 +162,11 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
 void check_kernel_limits(const std::string& variant, std::size_t wg, std::size_t kernel_max_wg,
                          std::uint64_t kernel_local_bytes, const DeviceInfo& dev) {
   if (wg > kernel_max_wg)
-    throw Error("work-group size " + std::to_string(wg) + " is over the limit of kernel " + variant +
+    throw LimitError("work-group size " + std::to_string(wg) + " is over the limit of kernel " + variant +
                 " on " + dev.name + ", " + std::to_string(kernel_max_wg) +
                 " (CL_KERNEL_WORK_GROUP_SIZE)");
   if (kernel_local_bytes > dev.local_mem_bytes)
-    throw Error("kernel " + variant + " with work-group size " + std::to_string(wg) + " needs " +
+    throw LimitError("kernel " + variant + " with work-group size " + std::to_string(wg) + " needs " +
                 bytes_str(kernel_local_bytes) + " of local memory, more than the " +
                 bytes_str(dev.local_mem_bytes) + " of " + dev.name);
 }

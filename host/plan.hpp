@@ -68,7 +68,7 @@ void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 // The work-group size a configuration uses on the device (validated).
 std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev);
 
-// Checks a built kernel's own limits for the work-group size; throws Error naming the limit.
+// Checks a built kernel's own limits for the work-group size; throws LimitError naming the limit.
 void check_kernel_limits(const std::string& variant, std::size_t wg, std::size_t kernel_max_wg,
                          std::uint64_t kernel_local_bytes, const DeviceInfo& dev);
 

@@ -42,7 +42,11 @@ std::string csv_cell(const std::string& s) {
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
+std::string plan_times(const Plan& p) { return std::to_string(p.passes.front().times); }
+}  // namespace
+
 std::string stats_cell(double us) { return fixed(us, us < 100 ? 2 : 1); }
+
 std::string bytes_human(std::uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double x = static_cast<double>(b);
@@ -53,8 +57,6 @@ std::string bytes_human(std::uint64_t b) {
   }
   return fixed(x, u ? 1 : 0) + " " + units[u];
 }
-std::string plan_times(const Plan& p) { return std::to_string(p.passes.front().times); }
-}  // namespace
 
 std::string TextTable::render_text() const {
   std::vector<std::size_t> w(headers.size());
@@ -139,9 +141,9 @@ std::string devices_text(const std::vector<DeviceInfo>& all) {
   return out.str();
 }
 
-namespace {
 json stats_json(const Stats& s) { return json{{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
 
+namespace {
 json plan_json(const Plan& p) {
   json passes = json::array();
   for (const auto& pass : p.passes)
@@ -153,6 +155,8 @@ json plan_json(const Plan& p) {
                           {"options", pass.options}});
   return json{{"variant", p.variant->name}, {"depth", p.depth}, {"passes", passes}};
 }
+
+}  // namespace
 
 json report_core_json(const ReduceReport& r) {
   return json{{"variant", r.config.variant},
@@ -177,7 +181,6 @@ json report_core_json(const ReduceReport& r) {
               {"repetitions", r.timed.repetitions},
               {"gbps", r.gbps}};
 }
-}  // namespace
 
 json reduce_json(const ReduceReport& r, const DeviceInfo& dev) {
   json j = report_core_json(r);

@@ -4,6 +4,7 @@
 #include "bench.hpp"
 #include "errors.hpp"
 #include "report.hpp"
+#include "sweep_report.hpp"
 #include "variants.hpp"
 
 #include <fstream>
@@ -133,7 +134,37 @@ int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o) {
   return r.ok() ? 0 : 1;
 }
 
+namespace {
+int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
+  if (o.n || o.input)
+    throw Error("--sizes sweeps generated data of each size; give either --sizes or --n/--input");
+  if (o.times || o.groups_per_cu || o.vec)
+    throw Error("--sizes searches TIMES, groups per compute unit and VEC itself; drop --times, "
+                "--groups-per-cu and --vec (--wg fixes the work-group size)");
+  Runtime rt = make_runtime(d);
+  SweepOptions s;
+  s.type = parse_type(o.type);
+  s.op = parse_op(o.op);
+  for (const auto& text : o.sizes) s.sizes.push_back(parse_size(text));
+  for (const auto& v : o.variants) s.variants.push_back(find_variant(v).name);
+  s.wg = wg_of(o);
+  s.defines = parse_defines(o.defines);
+  s.data = parse_data_kind(o.data);
+  s.seed = o.seed;
+  s.timing = timing_of(o);
+  parse_format(o.format);
+  const bool tty = isatty(STDERR_FILENO);
+  const SweepReport r = run_sweep(rt, s, [&](const std::string& what) {
+    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
+  });
+  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  emit(sweep_text(r, rt.device()), sweep_csv(r, rt.device()), sweep_json(r, rt.device()), o);
+  return r.all_ok() ? 0 : 1;
+}
+}  // namespace
+
 int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
+  if (!o.sizes.empty()) return cmd_bench_sizes(d, o);
   Runtime rt = make_runtime(d);
   clreduce::BenchOptions b;
   b.type = parse_type(o.type);

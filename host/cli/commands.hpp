@@ -30,6 +30,7 @@ struct ReduceOptions : RunOptions {
 
 struct BenchOptions : RunOptions {
   std::vector<std::string> variants;
+  std::vector<std::string> sizes;  // non-empty: the size sweep
 };
 
 // Each returns the process exit code: 0 all checks passed, 1 a check failed.
