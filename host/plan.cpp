@@ -127,6 +127,12 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
   std::optional<unsigned> groups_per_cu = cfg.groups_per_cu;
   if (v.default_fills_device && !cfg.times && !groups_per_cu)
     groups_per_cu = resident_groups_per_cu(dev, wg, wg * es);
+  // Additions on an element's way through the group reduction: the tree's log2(wg) levels, or
+  // for a shuffle reduction two warp trees and the first warp's loop over the warps' values.
+  const std::uint64_t lanes = std::min<std::uint64_t>(wg, 32);
+  const unsigned group_depth =
+      v.uses_nv_ptx ? std::max(log2u(wg), 2 * log2u(lanes) + static_cast<unsigned>(ceil_div(wg / lanes, lanes)))
+                    : log2u(wg);
   std::uint64_t count = n;
   do {
     PassPlan p;
@@ -150,9 +156,8 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     // results); then, for a single pass, the last group's sequential loop over the partials and
     // its tree.
     const unsigned sequential = v.uses_times ? p.times : v.items_per_work_item;
-    plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + log2u(wg) + (v.uses_nv_ptx ? 1 : 0);
-    if (p.last_group_finishes)
-      plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + log2u(wg) + 1;
+    plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + group_depth;
+    if (p.last_group_finishes) plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + group_depth;
     plan.passes.push_back(p);
     count = p.values_out();
   } while (count > 1);
