@@ -112,7 +112,7 @@ std::vector<Variant> build_registry() {
                      "vector loads as in vector, then each warp reduces in registers by "
                      "shfl.sync.down.b32 (inline PTX); one value per warp goes through local "
                      "memory to the first warp",
-                     "CUDA __shfl_down_sync warp reduction (Catanzaro / Luitjens, NVIDIA blog)",
+                     "CUDA __shfl_down_sync warp reduction (Luitjens, Faster Parallel Reductions on Kepler)",
                      "no local memory and no barriers inside a warp, one barrier per group; "
                      "NVIDIA only (OpenCL 1.2 has no sub-group built-ins there)");
     v.uses_times = true;

@@ -104,9 +104,14 @@ int cmd_variants() {
   t.headers = {"variant", "literature", "what it does", "parameters"};
   for (const auto& v : variants()) {
     std::string params = "WG";
-    if (v.uses_times) params += ", TIMES (default " + std::to_string(v.default_times) + ")";
+    if (v.uses_times)
+      params += v.default_fills_device ? std::string(", TIMES (default: from n and the grid)")
+                                       : ", TIMES (default " + std::to_string(v.default_times) + ")";
     if (v.uses_vec) params += ", VEC (default " + std::to_string(v.default_vec) + ")";
     if (v.uses_lockstep) params += ", LOCKSTEP from device";
+    if (v.uses_nv_ptx) params += ", NV_PTX and WARP from device";
+    if (v.default_fills_device) params += ", default grid fills the device once (occupancy)";
+    if (v.single_pass) params += ", one launch (ticket counter)";
     t.rows.push_back({v.name, v.literature, v.summary, params});
   }
   std::cout << t.render_text();
