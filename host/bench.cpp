@@ -5,10 +5,8 @@
 
 namespace clreduce {
 
-namespace {
-// Times one planned reduction on an uploaded input and checks it against the reference.
-ReduceReport measure(Reducer& reducer, const cl::Buffer& input, const HostData& data,
-                     const Reference& reference, const TimingOptions& timing) {
+ReduceReport measure_reduction(Reducer& reducer, const cl::Buffer& input, const HostData& data,
+                               const Reference& reference, const TimingOptions& timing) {
   ReduceReport r;
   r.config = reducer.config();
   r.n = data.n;
@@ -23,7 +21,6 @@ ReduceReport measure(Reducer& reducer, const cl::Buffer& input, const HostData& 
                : 0;
   return r;
 }
-}  // namespace
 
 ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& data,
                         const TimingOptions& timing) {
@@ -32,7 +29,7 @@ ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& da
                 std::string(name_of(cfg.type)));
   Reducer reducer(rt, cfg, data.n);
   const cl::Buffer input = reducer.upload(data);
-  return measure(reducer, input, data, host_reference(data, cfg.op), timing);
+  return measure_reduction(reducer, input, data, host_reference(data, cfg.op), timing);
 }
 
 std::uint64_t default_bench_n(const DeviceInfo& dev) {
@@ -87,7 +84,7 @@ BenchReport run_bench(Runtime& rt, const BenchOptions& opt, const HostData& data
     if (v->uses_vec) cfg.vec = opt.vec;
     try {
       Reducer reducer(rt, cfg, data.n);
-      row.report = measure(reducer, input, data, reference, opt.timing);
+      row.report = measure_reduction(reducer, input, data, reference, opt.timing);
     } catch (const Error& e) {
       row.error = e.what();
     }

@@ -29,6 +29,11 @@ struct ReduceReport {
   bool ok() const { return check.ok && timed.consistent; }
 };
 
+// Times one planned reduction on an uploaded input (both ways, see Reducer::time) and checks its
+// value against the reference.
+ReduceReport measure_reduction(Reducer& reducer, const cl::Buffer& input, const HostData& data,
+                               const Reference& reference, const TimingOptions& timing);
+
 ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& data,
                         const TimingOptions& timing);
 

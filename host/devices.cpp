@@ -36,6 +36,17 @@ unsigned query_uint(const cl::Device& d, cl_device_info what) {
   return v;
 }
 
+// CUDA's resident-thread and resident-block limits per SM by compute capability.
+void nvidia_occupancy(unsigned major, unsigned minor, unsigned& items, unsigned& groups) {
+  items = 2048;
+  groups = 32;
+  if (major == 7 && minor == 5) items = 1024, groups = 16;
+  if (major == 8 && minor == 6) items = 1536, groups = 16;
+  if (major == 8 && minor == 7) groups = 16;
+  if (major == 8 && minor == 9) items = 1536, groups = 24;
+  if (major == 12) items = 1536;
+}
+
 constexpr const char* kNoPlatformHint =
     "no OpenCL platform found. The ICD loader reads vendor files from /etc/OpenCL/vendors/*.icd "
     "(or the directory in OCL_ICD_VENDORS); install a driver that provides one, e.g. "
@@ -93,6 +104,22 @@ DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size
     if (unsigned w = query_uint(d, CL_DEVICE_WAVEFRONT_WIDTH_AMD)) {
       info.lockstep_width = w;
       info.lockstep_source = "CL_DEVICE_WAVEFRONT_WIDTH_AMD";
+    }
+  }
+  info.occupancy_source = "none (not a GPU: one group per core at a time)";
+  if (info.is_gpu) {
+    const unsigned major = info.has_extension("cl_nv_device_attribute_query")
+                               ? query_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV)
+                               : 0;
+    if (major) {
+      const unsigned minor = query_uint(d, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV);
+      nvidia_occupancy(major, minor, info.resident_items_per_cu, info.resident_groups_limit);
+      info.occupancy_source = "compute capability " + std::to_string(major) + "." +
+                              std::to_string(minor) + " (CL_DEVICE_COMPUTE_CAPABILITY_*_NV)";
+    } else {
+      info.resident_items_per_cu = 2048;
+      info.resident_groups_limit = 32;
+      info.occupancy_source = "assumed (the device reports no occupancy)";
     }
   }
   return info;

@@ -32,6 +32,13 @@ struct DeviceInfo {
   unsigned lockstep_width = 0;
   std::string lockstep_source;  // the query that gave lockstep_width, or "none reported"
   std::uint64_t timer_resolution_ns = 0;
+  // Occupancy: work-items and work-groups one compute unit keeps resident at once. OpenCL has no
+  // query for it: on NVIDIA it follows from CL_DEVICE_COMPUTE_CAPABILITY_{MAJOR,MINOR}_NV (CUDA's
+  // per-architecture limits); other GPUs are assumed to hold 2048 work-items and 32 groups; 0 on
+  // CPUs and other devices (one group per core at a time).
+  unsigned resident_items_per_cu = 0;
+  unsigned resident_groups_limit = 0;
+  std::string occupancy_source;
   bool fp64 = false;
   bool is_nvidia = false;  // platform vendor is NVIDIA (inline PTX available)
 

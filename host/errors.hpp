@@ -16,6 +16,13 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A configuration valid in general that this device or built kernel refuses by its limits
+// (CL_KERNEL_WORK_GROUP_SIZE, local memory). A benchmark search skips such a candidate.
+class LimitError : public Error {
+ public:
+  using Error::Error;
+};
+
 // "CL_INVALID_WORK_GROUP_SIZE" for -54; "unknown OpenCL status" otherwise.
 const char* cl_status_name(cl_int status);
 

@@ -3,6 +3,7 @@
 
 #include "build_options.hpp"
 #include "errors.hpp"
+#include "occupancy.hpp"
 
 #include <algorithm>
 
@@ -45,6 +46,11 @@ std::string base_options(const Variant& v, const ReduceConfig& cfg, const Device
     o.set("LOCKSTEP", dev.lockstep_width);
     if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
   }
+  if (v.uses_nv_ptx) {
+    o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+    o.set("WARP", has_nv_shuffle(dev) ? dev.lockstep_width : 0U);
+  }
+  if (const std::string f = v.flags(dev); !f.empty()) o.add_flag(f);
   o.add_user(cfg.defines);
   return o.str();
 }
@@ -118,27 +124,42 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
 
   Plan plan;
   plan.variant = &v;
+  std::optional<unsigned> groups_per_cu = cfg.groups_per_cu;
+  if (v.default_fills_device && !cfg.times && !groups_per_cu)
+    groups_per_cu = resident_groups_per_cu(dev, wg, wg * es);
+  // Additions on an element's way through the group reduction: the tree's log2(wg) levels, or
+  // for a shuffle reduction two warp trees and the first warp's loop over the warps' values.
+  const std::uint64_t lanes = std::min<std::uint64_t>(wg, 32);
+  const unsigned group_depth =
+      v.uses_nv_ptx ? std::max(log2u(wg), 2 * log2u(lanes) + static_cast<unsigned>(ceil_div(wg / lanes, lanes)))
+                    : log2u(wg);
   std::uint64_t count = n;
   do {
     PassPlan p;
     p.count = count;
     p.wg = wg;
     p.vec = vec;
-    if (v.uses_times && cfg.groups_per_cu) {
-      const std::uint64_t max_groups = std::uint64_t{*cfg.groups_per_cu} * dev.compute_units;
-      p.groups = std::max<std::uint64_t>(1, std::min(max_groups, ceil_div(count, wg * vec)));
-      p.times = static_cast<unsigned>(ceil_div(count, p.groups * wg * vec));
+    p.last_group_finishes = v.single_pass;
+    const std::uint64_t per_group_step = wg * vec;  // elements per group per TIMES step
+    if (v.uses_times && groups_per_cu) {
+      const std::uint64_t max_groups = std::uint64_t{*groups_per_cu} * dev.compute_units;
+      p.groups = std::max<std::uint64_t>(1, std::min(max_groups, ceil_div(count, per_group_step)));
+      if (!plan.passes.empty() && ceil_div(count, per_group_step) <= kCollapseTimes) p.groups = 1;
+      p.times = static_cast<unsigned>(ceil_div(count, p.groups * per_group_step));
     } else {
       p.times = v.uses_times ? cfg.times.value_or(v.default_times) : 1;
       p.groups = ceil_div(count, wg * v.items(p.times, vec));
     }
     p.options = base_options(v, cfg, dev, wg, p.times, vec, plan.passes.empty());
     // Sequential additions in a work-item, the vector's horizontal tree, the scalar tail of the
-    // vector variant, and the work-group tree.
+    // vector variant, and the work-group tree (a shuffle tree may add one level for the warps'
+    // results); then, for a single pass, the last group's sequential loop over the partials and
+    // its tree.
     const unsigned sequential = v.uses_times ? p.times : v.items_per_work_item;
-    plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + log2u(wg);
+    plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + group_depth;
+    if (p.last_group_finishes) plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + group_depth;
     plan.passes.push_back(p);
-    count = p.groups;
+    count = p.values_out();
   } while (count > 1);
   return plan;
 }
@@ -146,11 +167,11 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
 void check_kernel_limits(const std::string& variant, std::size_t wg, std::size_t kernel_max_wg,
                          std::uint64_t kernel_local_bytes, const DeviceInfo& dev) {
   if (wg > kernel_max_wg)
-    throw Error("work-group size " + std::to_string(wg) + " is over the limit of kernel " + variant +
+    throw LimitError("work-group size " + std::to_string(wg) + " is over the limit of kernel " + variant +
                 " on " + dev.name + ", " + std::to_string(kernel_max_wg) +
                 " (CL_KERNEL_WORK_GROUP_SIZE)");
   if (kernel_local_bytes > dev.local_mem_bytes)
-    throw Error("kernel " + variant + " with work-group size " + std::to_string(wg) + " needs " +
+    throw LimitError("kernel " + variant + " with work-group size " + std::to_string(wg) + " needs " +
                 bytes_str(kernel_local_bytes) + " of local memory, more than the " +
                 bytes_str(dev.local_mem_bytes) + " of " + dev.name);
 }

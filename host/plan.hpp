@@ -1,6 +1,12 @@
 // Planning a whole reduction: validating a configuration against the device, and splitting n
 // elements into passes (each pass writes one partial per work-group) until one value remains.
 // Pure functions of (configuration, device facts, n): testable without a device.
+//
+// Launch modes of the TIMES variants: a fixed TIMES (groups follow from n), or a fixed number of
+// groups per compute unit (TIMES follows from n). In the second mode a pass after the first
+// collapses to one group when one group can take its input with TIMES <= kCollapseTimes, so a
+// grid that fills the device needs two passes, never three. Variants that fill the device by
+// default (single_pass) take the groups per CU from occupancy.hpp when given neither.
 #pragma once
 
 #include "devices.hpp"
@@ -14,6 +20,8 @@
 #include <vector>
 
 namespace clreduce {
+
+constexpr unsigned kCollapseTimes = 64;
 
 struct ReduceConfig {
   std::string variant = "divergence_free";
@@ -33,10 +41,15 @@ struct PassPlan {
   unsigned times = 1;
   unsigned vec = 1;
   std::string options;       // the full build option string
+  // The last group to finish reduces the groups' partials to one value (single_pass variants).
+  bool last_group_finishes = false;
+  // Values this pass leaves for the next: one partial per group, or the one result.
+  std::uint64_t values_out() const { return last_group_finishes ? 1 : groups; }
 };
 
 struct Plan {
   const Variant* variant = nullptr;
+  // Each pass reads the values the previous one left; the last leaves one value.
   std::vector<PassPlan> passes;
   // The most additions any element goes through on its way to the result: the depth that
   // bounds the rounding error of a float sum.
@@ -55,7 +68,7 @@ void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 // The work-group size a configuration uses on the device (validated).
 std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev);
 
-// Checks a built kernel's own limits for the work-group size; throws Error naming the limit.
+// Checks a built kernel's own limits for the work-group size; throws LimitError naming the limit.
 void check_kernel_limits(const std::string& variant, std::size_t wg, std::size_t kernel_max_wg,
                          std::uint64_t kernel_local_bytes, const DeviceInfo& dev);
 

@@ -4,6 +4,7 @@
 #include "errors.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace clreduce {
@@ -42,6 +43,12 @@ Reducer::Reducer(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n)
     for (int i = 0; i < 2; ++i)
       partials_[i] = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizes[i] * es);
   });
+  if (plan_.variant->single_pass)
+    with_cl_context("allocating and zeroing the ticket counter", [&] {
+      const cl_uint zero = 0;
+      counter_ = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizeof zero);
+      rt_.queue().enqueueWriteBuffer(counter_, CL_TRUE, 0, sizeof zero, &zero);
+    });
 }
 
 cl::Buffer Reducer::upload(const HostData& data) const {
@@ -70,6 +77,7 @@ std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input) {
       k.setArg(0, p == 0 ? input : partials_[(p - 1) % 2]);
       k.setArg(1, partials_[p % 2]);
       k.setArg(2, static_cast<cl_ulong>(pass.count));
+      if (pass.last_group_finishes) k.setArg(3, counter_);
       rt_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg),
                                        cl::NDRange(pass.wg), nullptr, &events[p]);
     }
@@ -100,20 +108,20 @@ Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolut
                       const std::function<std::vector<cl::Event>()>& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample) {
   Sampled s;
-  std::vector<double> single;
+  std::vector<double> warm;
   for (unsigned w = 0; w < std::max(1u, opt.warmup); ++w) {
     std::vector<cl::Event> ev = enqueue_one();
     with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
-    single.push_back(event_span_us(ev.front(), ev.back()));
+    warm.push_back(event_span_us(ev.front(), ev.back()));
   }
   s.batch = opt.batch;
   if (s.batch == 0) {
     const double tick_us = static_cast<double>(std::max<std::uint64_t>(1, timer_resolution_ns)) * 1e-3;
-    const double est = std::max(*std::min_element(single.begin(), single.end()), tick_us / 2);
+    const double est = std::max(*std::min_element(warm.begin(), warm.end()), tick_us / 2);
     s.batch = static_cast<unsigned>(std::clamp(std::ceil(200 * tick_us / est), 1.0, 4096.0));
   }
   s.repetitions = std::max(1u, opt.repetitions);
-  std::vector<double> whole, first;
+  std::vector<double> whole, first;  // back-to-back samples first, then one call at a time
   for (unsigned r = 0; r < s.repetitions; ++r) {
     std::vector<std::vector<cl::Event>> batch;
     for (unsigned b = 0; b < s.batch; ++b) batch.push_back(enqueue_one());
@@ -124,8 +132,20 @@ Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolut
     for (auto& ev : batch) f += event_span_us(ev.front(), ev.front());
     first.push_back(f / s.batch);
   }
+  std::vector<double> single, wall;
+  for (unsigned r = 0; r < s.repetitions; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<cl::Event> ev = enqueue_one();
+    with_cl_context("waiting for a single timed call", [&] { queue.finish(); });
+    const auto t1 = std::chrono::steady_clock::now();
+    if (after_sample) after_sample();
+    single.push_back(event_span_us(ev.front(), ev.back()));
+    wall.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+  }
   s.whole_us = stats_of(whole);
   s.first_us = stats_of(first);
+  s.single_us = stats_of(single);
+  s.single_wall_us = stats_of(wall);
   return s;
 }
 
@@ -141,6 +161,8 @@ Timed Reducer::time(const cl::Buffer& input, const TimingOptions& opt) {
   t.value = *seen;
   t.whole_us = s.whole_us;
   t.first_pass_us = s.first_us;
+  t.single_us = s.single_us;
+  t.single_wall_us = s.single_wall_us;
   t.batch = s.batch;
   t.repetitions = s.repetitions;
   return t;

@@ -28,8 +28,13 @@ struct TimingOptions {
 struct Timed {
   Value value;                    // the result of the last reduction
   bool consistent = true;         // every sample gave the same value
-  Stats whole_us;                 // the whole reduction, all passes
+  Stats whole_us;                 // the whole reduction, all passes, back-to-back (per reduction)
   Stats first_pass_us;            // the first pass alone
+  // One call at a time: one whole reduction enqueued alone and waited for. single_us is its
+  // device time (first pass START to last pass END, from its events); single_wall_us the host's
+  // wall time from the first enqueue to the end of the wait (launch and driver overheads too).
+  Stats single_us;
+  Stats single_wall_us;
   unsigned batch = 1;
   unsigned repetitions = 0;
 };
@@ -37,13 +42,16 @@ struct Timed {
 struct Sampled {
   Stats whole_us;       // per unit of work (all its events), divided over the batch
   Stats first_us;       // the first event of each unit alone
+  Stats single_us;      // one unit alone, waited for: first START to last END
+  Stats single_wall_us; // one unit alone: host wall time of its enqueue and the wait
   unsigned batch = 1;
   unsigned repetitions = 0;
 };
 
 // Times a unit of device work (one call of enqueue_one, which returns its events in order):
-// warm-ups, then samples of `batch` units back-to-back, first START to last END. after_sample
-// runs after each sample (e.g. to read and check a result).
+// warm-ups, then samples of `batch` units back-to-back, first START to last END, then as many
+// samples of one unit at a time (enqueue, wait). after_sample runs after each sample of either
+// kind (e.g. to read and check a result).
 Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
                       const std::function<std::vector<cl::Event>()>& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample = {});
@@ -81,6 +89,9 @@ class Reducer {
   Plan plan_;
   std::vector<cl::Kernel> kernels_;  // one per pass
   cl::Buffer partials_[2];
+  // single_pass variants: the ticket counter, zeroed once here; each launch's last group resets
+  // it to 0, so launches may follow each other with no host work between them.
+  cl::Buffer counter_;
 };
 
 // Microseconds between two events' START/END (profiling) times.

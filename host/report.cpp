@@ -42,9 +42,11 @@ std::string csv_cell(const std::string& s) {
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
+std::string plan_times(const Plan& p) { return std::to_string(p.passes.front().times); }
 }  // namespace
 
 std::string stats_cell(double us) { return fixed(us, us < 100 ? 2 : 1); }
+
 std::string bytes_human(std::uint64_t b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double x = static_cast<double>(b);
@@ -55,10 +57,6 @@ std::string bytes_human(std::uint64_t b) {
   }
   return fixed(x, u ? 1 : 0) + " " + units[u];
 }
-
-namespace {
-std::string plan_times(const Plan& p) { return std::to_string(p.passes.front().times); }
-}  // namespace
 
 std::string TextTable::render_text() const {
   std::vector<std::size_t> w(headers.size());
@@ -113,6 +111,9 @@ json device_json(const DeviceInfo& d) {
               {"lockstep_width", d.lockstep_width},
               {"lockstep_source", d.lockstep_source},
               {"timer_resolution_ns", d.timer_resolution_ns},
+              {"resident_items_per_cu", d.resident_items_per_cu},
+              {"resident_groups_limit", d.resident_groups_limit},
+              {"occupancy_source", d.occupancy_source},
               {"fp64", d.fp64}};
 }
 
@@ -143,7 +144,6 @@ std::string devices_text(const std::vector<DeviceInfo>& all) {
 json stats_json(const Stats& s) { return json{{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
 
 namespace {
-
 json plan_json(const Plan& p) {
   json passes = json::array();
   for (const auto& pass : p.passes)
@@ -155,6 +155,8 @@ json plan_json(const Plan& p) {
                           {"options", pass.options}});
   return json{{"variant", p.variant->name}, {"depth", p.depth}, {"passes", passes}};
 }
+
+}  // namespace
 
 json report_core_json(const ReduceReport& r) {
   return json{{"variant", r.config.variant},
@@ -173,11 +175,12 @@ json report_core_json(const ReduceReport& r) {
                          {"detail", r.check.detail}, {"consistent", r.timed.consistent}}},
               {"time_us", stats_json(r.timed.whole_us)},
               {"first_pass_us", stats_json(r.timed.first_pass_us)},
+              {"single_call_us", stats_json(r.timed.single_us)},
+              {"single_call_wall_us", stats_json(r.timed.single_wall_us)},
               {"batch", r.timed.batch},
               {"repetitions", r.timed.repetitions},
               {"gbps", r.gbps}};
 }
-}  // namespace
 
 json reduce_json(const ReduceReport& r, const DeviceInfo& dev) {
   json j = report_core_json(r);
@@ -209,6 +212,10 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
       << "first pass: min " << stats_cell(r.timed.first_pass_us.min) << " µs, median "
       << stats_cell(r.timed.first_pass_us.median) << " µs, max "
       << stats_cell(r.timed.first_pass_us.max) << " µs\n"
+      << "one call at a time (enqueue, wait; " << r.timed.repetitions << " samples): device min "
+      << stats_cell(r.timed.single_us.min) << " µs, median " << stats_cell(r.timed.single_us.median)
+      << " µs, max " << stats_cell(r.timed.single_us.max) << " µs; host wall median "
+      << stats_cell(r.timed.single_wall_us.median) << " µs\n"
       << "bandwidth:  " << fixed(r.gbps, 1) << " GB/s (" << r.n * size_of(r.config.type)
       << " bytes / median)\n";
   return out.str();
@@ -217,13 +224,15 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
 std::string reduce_csv(const ReduceReport& r) {
   TextTable t;
   t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
-               "max_us", "first_pass_median_us", "GB_per_s", "result", "reference", "check"};
+               "max_us", "first_pass_median_us", "single_call_median_us",
+               "single_call_wall_median_us", "GB_per_s", "result", "reference", "check"};
   t.rows.push_back({r.config.variant, std::string(name_of(r.config.type)),
                     std::string(name_of(r.config.op)), std::to_string(r.n),
                     std::to_string(r.plan.passes.front().wg), plan_times(r.plan),
                     std::to_string(r.plan.passes.front().vec), std::to_string(r.plan.passes.size()),
                     fixed(r.timed.whole_us.min, 3), fixed(r.timed.whole_us.median, 3),
                     fixed(r.timed.whole_us.max, 3), fixed(r.timed.first_pass_us.median, 3),
+                    fixed(r.timed.single_us.median, 3), fixed(r.timed.single_wall_us.median, 3),
                     fixed(r.gbps, 2), r.timed.value.str(), r.reference.value.str(),
                     r.ok() ? "ok" : "FAILED"});
   return t.render_csv();
@@ -272,13 +281,16 @@ std::string bench_text(const BenchReport& r, const DeviceInfo& dev) {
       << "peak:   " << fixed(r.peak.gbps, 1)
       << " GB/s read bandwidth, measured now by a plain streaming-read kernel (stream_read.cl) "
          "over the same buffer\n"
-      << "time:   whole reduction (all passes), median of samples; GB/s = input bytes / median\n\n";
+      << "time:   whole reduction (all passes), median of samples, back-to-back (a batch "
+         "enqueued together, first start to last end / batch); single: one call at a time "
+         "(enqueue, wait), first pass start to last pass end; GB/s = input bytes / back-to-back "
+         "median\n\n";
   TextTable t;
   t.headers = {"variant", "wg", "times", "vec", "passes", "median µs", "min µs", "max µs",
-               "GB/s", "% of peak", "speedup vs naive", "check"};
+               "single µs", "GB/s", "% of peak", "speedup vs naive", "check"};
   for (const auto& row : r.rows) {
     if (!row.report) {
-      t.rows.push_back({row.variant, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check_cell(row)});
+      t.rows.push_back({row.variant, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check_cell(row)});
       continue;
     }
     const ReduceReport& rr = *row.report;
@@ -286,8 +298,8 @@ std::string bench_text(const BenchReport& r, const DeviceInfo& dev) {
     t.rows.push_back({row.variant, std::to_string(first.wg), std::to_string(first.times),
                       std::to_string(first.vec), std::to_string(rr.plan.passes.size()),
                       stats_cell(rr.timed.whole_us.median), stats_cell(rr.timed.whole_us.min),
-                      stats_cell(rr.timed.whole_us.max), fixed(rr.gbps, 1),
-                      fixed(row.pct_of_peak, 1) + "%",
+                      stats_cell(rr.timed.whole_us.max), stats_cell(rr.timed.single_us.median),
+                      fixed(rr.gbps, 1), fixed(row.pct_of_peak, 1) + "%",
                       row.speedup > 0 ? fixed(row.speedup, 2) + "x" : "-", check_cell(row)});
   }
   out << t.render_text();
@@ -303,13 +315,14 @@ std::string bench_text(const BenchReport& r, const DeviceInfo& dev) {
 std::string bench_csv(const BenchReport& r) {
   TextTable t;
   t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
-               "max_us", "first_pass_median_us", "GB_per_s", "peak_read_GB_per_s", "pct_of_peak",
+               "max_us", "first_pass_median_us", "single_call_median_us",
+               "single_call_wall_median_us", "GB_per_s", "peak_read_GB_per_s", "pct_of_peak",
                "speedup_vs_naive", "check"};
   for (const auto& row : r.rows) {
     if (!row.report) {
       t.rows.push_back({row.variant, std::string(name_of(r.type)), std::string(name_of(r.op)),
-                        std::to_string(r.n), "", "", "", "", "", "", "", "", "", fixed(r.peak.gbps, 2),
-                        "", "", check_cell(row)});
+                        std::to_string(r.n), "", "", "", "", "", "", "", "", "", "", "",
+                        fixed(r.peak.gbps, 2), "", "", check_cell(row)});
       continue;
     }
     const ReduceReport& rr = *row.report;
@@ -318,8 +331,9 @@ std::string bench_csv(const BenchReport& r) {
                       plan_times(rr.plan), std::to_string(rr.plan.passes.front().vec),
                       std::to_string(rr.plan.passes.size()), fixed(rr.timed.whole_us.min, 3),
                       fixed(rr.timed.whole_us.median, 3), fixed(rr.timed.whole_us.max, 3),
-                      fixed(rr.timed.first_pass_us.median, 3), fixed(rr.gbps, 2),
-                      fixed(r.peak.gbps, 2), fixed(row.pct_of_peak, 2), fixed(row.speedup, 3),
+                      fixed(rr.timed.first_pass_us.median, 3),
+                      fixed(rr.timed.single_us.median, 3), fixed(rr.timed.single_wall_us.median, 3),
+                      fixed(rr.gbps, 2), fixed(r.peak.gbps, 2), fixed(row.pct_of_peak, 2), fixed(row.speedup, 3),
                       check_cell(row)});
   }
   return t.render_csv();

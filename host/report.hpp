@@ -22,9 +22,11 @@ struct TextTable {
 };
 
 std::string fixed(double x, int decimals);
-std::string stats_cell(double us);             // a time in µs with 2 or 1 decimals
-std::string bytes_human(std::uint64_t bytes);  // "256.0 MiB"
-nlohmann::json stats_json(const Stats& s);     // {min, median, max}
+std::string stats_cell(double us);          // microseconds: 2 decimals under 100, else 1
+std::string bytes_human(std::uint64_t b);  // "4.0 MiB"
+nlohmann::json stats_json(const Stats& s);
+// One measured reduction: configuration, plan, value, check and both timings.
+nlohmann::json report_core_json(const ReduceReport& r);
 
 nlohmann::json device_json(const DeviceInfo& dev);
 std::string devices_text(const std::vector<DeviceInfo>& all);

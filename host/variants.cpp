@@ -11,6 +11,10 @@ const std::vector<unsigned>& allowed_vec_widths() {
   return v;
 }
 
+bool has_nv_shuffle(const DeviceInfo& dev) {
+  return dev.is_nvidia && dev.lockstep_width == 32 && dev.lockstep_source == "CL_DEVICE_WARP_SIZE_NV";
+}
+
 namespace {
 Variant make(std::string name, std::string summary, std::string literature, std::string tradeoff) {
   Variant v;
@@ -99,6 +103,70 @@ std::vector<Variant> build_registry() {
     v.uses_times = true;
     v.uses_vec = true;
     v.uses_lockstep = true;
+    v.default_times = 4;
+    v.default_vec = 4;
+    r.push_back(v);
+  }
+  {
+    Variant v = make("warp_shuffle",
+                     "vector loads as in vector, then each warp reduces in registers by "
+                     "shfl.sync.down.b32 (inline PTX); one value per warp goes through local "
+                     "memory to the first warp",
+                     "CUDA __shfl_down_sync warp reduction (Luitjens, Faster Parallel Reductions on Kepler)",
+                     "no local memory and no barriers inside a warp, one barrier per group; "
+                     "NVIDIA only (OpenCL 1.2 has no sub-group built-ins there)");
+    v.uses_times = true;
+    v.uses_vec = true;
+    v.uses_nv_ptx = true;
+    v.default_times = 4;
+    v.default_vec = 4;
+    v.unavailable_reason = [](const DeviceInfo& dev) {
+      if (has_nv_shuffle(dev)) return std::string();
+      return std::string("needs an NVIDIA platform reporting CL_DEVICE_WARP_SIZE_NV = 32 "
+                         "(inline PTX shfl.sync.down.b32); this device's platform is '") +
+             dev.platform_name + "', lockstep width " +
+             (dev.lockstep_width ? std::to_string(dev.lockstep_width) : std::string("not reported"));
+    };
+    r.push_back(v);
+  }
+  {
+    Variant v = make("subgroup",
+                     "vector loads as in vector, then sub_group_reduce_<op> in each sub-group and "
+                     "once more over the sub-groups' results",
+                     "OpenCL 2.x sub-group reduction (cl_khr_subgroups)",
+                     "the hardware's cross-lane reduction without inline assembly; only where the "
+                     "device reports cl_khr_subgroups");
+    v.uses_times = true;
+    v.uses_vec = true;
+    v.default_times = 4;
+    v.default_vec = 4;
+    v.unavailable_reason = [](const DeviceInfo& dev) {
+      if (dev.has_extension("cl_khr_subgroups")) return std::string();
+      return "needs the cl_khr_subgroups extension (sub_group_reduce_*), which " + dev.name +
+             " does not report";
+    };
+    v.flags = [](const DeviceInfo& dev) {
+      // The sub-group built-ins belong to OpenCL C 2.0 and later.
+      if (dev.opencl_c_version.find("OpenCL C 3.") != std::string::npos) return std::string("-cl-std=CL3.0");
+      if (dev.opencl_c_version.find("OpenCL C 2.") != std::string::npos) return std::string("-cl-std=CL2.0");
+      return std::string();
+    };
+    r.push_back(v);
+  }
+  {
+    Variant v = make("single_pass",
+                     "vector loads over a grid that fills the device once; each group writes a "
+                     "partial and takes a ticket from a global atomic counter, and the last group "
+                     "reduces the partials and resets the counter: one launch in all",
+                     "threadFenceReduction (CUDA samples); last-block reduction",
+                     "no second launch and no launch gap; the partials' writes must be made "
+                     "visible (fence, atomic ticket, volatile reads) and one group does the tail");
+    v.uses_times = true;
+    v.uses_vec = true;
+    v.uses_lockstep = true;
+    v.uses_nv_ptx = true;
+    v.single_pass = true;
+    v.default_fills_device = true;
     v.default_times = 4;
     v.default_vec = 4;
     r.push_back(v);

@@ -28,6 +28,18 @@ struct Variant {
   bool uses_times = false;           // takes TIMES / --groups-per-cu
   bool uses_vec = false;             // takes VEC
   bool uses_lockstep = false;        // drops barriers below the device's lockstep width
+  // One launch: each group writes a partial, takes a ticket from a global counter (kernel
+  // argument 3, a buffer the Reducer owns and zeroes once), and the group that draws the last
+  // ticket reduces the partials and resets the counter. The plan has one pass.
+  bool single_pass = false;
+  // Takes NV_PTX (1 on NVIDIA: inline PTX) and WARP (the warp size where shfl.sync may be used,
+  // else 0) from the device.
+  bool uses_nv_ptx = false;
+  // The default launch (no --times, no --groups-per-cu) fills every compute unit once
+  // (groups per CU from occupancy.hpp) instead of fixing TIMES.
+  bool default_fills_device = false;
+  // Extra compiler flags the kernel needs on the device (e.g. -cl-std=CL2.0).
+  std::function<std::string(const DeviceInfo&)> flags = [](const DeviceInfo&) { return std::string(); };
   unsigned default_times = 1;
   unsigned default_vec = 1;
   // Empty when the variant runs on the device; otherwise why it does not.
@@ -41,6 +53,10 @@ struct Variant {
                       : items_per_work_item;
   }
 };
+
+// True where warp shuffles by inline PTX (shfl.sync.down.b32) work: an NVIDIA platform whose
+// device reports CL_DEVICE_WARP_SIZE_NV = 32.
+bool has_nv_shuffle(const DeviceInfo& dev);
 
 const std::vector<Variant>& variants();
 std::vector<std::string> variant_names();

@@ -34,6 +34,12 @@ std::string describe(const ReduceConfig& cfg, std::uint64_t n, DataKind kind) {
   return ss.str();
 }
 
+Check reduce_and_check(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n, DataKind kind) {
+  const HostData data = generate_data(cfg.type, n, kind, seed() ^ (n * 0x9E3779B97F4A7C15ULL));
+  Reducer r(rt, cfg, n);
+  return check_result(r.run(r.upload(data)), host_reference(data, cfg.op), cfg.op, r.plan().depth);
+}
+
 Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind, Value* device_value,
                        Reference* reference) {
   Runtime& rt = runtime();
@@ -85,6 +91,27 @@ DeviceInfo fake_device() {
   d.max_alloc_bytes = 1 << 20;
   d.global_mem_bytes = 4 << 20;
   d.fp64 = false;
+  return d;
+}
+
+}  // namespace clreduce::test
+
+namespace clreduce::test {
+
+DeviceInfo fake_nvidia_device() {
+  DeviceInfo d = fake_device();
+  d.name = "Fake NVIDIA";
+  d.platform_name = "NVIDIA CUDA";
+  d.platform_vendor = "NVIDIA Corporation";
+  d.is_gpu = true;
+  d.is_nvidia = true;
+  d.compute_units = 132;
+  d.max_work_group_size = 1024;
+  d.local_mem_bytes = 48 << 10;
+  d.lockstep_width = 32;
+  d.lockstep_source = "CL_DEVICE_WARP_SIZE_NV";
+  d.resident_items_per_cu = 2048;
+  d.resident_groups_limit = 32;
   return d;
 }
 

@@ -23,6 +23,10 @@ std::string describe(const ReduceConfig& cfg, std::uint64_t n, DataKind kind);
 Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind = DataKind::Random,
                        Value* device_value = nullptr, Reference* reference = nullptr);
 
+// The same on a given runtime (e.g. one whose DeviceInfo poses as another device).
+Check reduce_and_check(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n,
+                       DataKind kind = DataKind::Random);
+
 // True when this process's shard (CLREDUCE_TEST_SHARD=i/N) owns item k.
 bool in_shard(std::size_t k);
 
@@ -34,5 +38,8 @@ void replace_in_file(const std::filesystem::path& file, const std::string& from,
 
 // A DeviceInfo with made-up limits, for pure validation tests.
 DeviceInfo fake_device();
+// The same posing as an NVIDIA GPU: warps of 32 (CL_DEVICE_WARP_SIZE_NV), 132 compute units,
+// 2048 resident work-items per compute unit.
+DeviceInfo fake_nvidia_device();
 
 }  // namespace clreduce::test

@@ -113,6 +113,51 @@ TEST_SUITE("cli") {
     std::filesystem::remove(json_path);
   }
 
+  TEST_CASE("bench --sizes: a row per (size, variant), the best configuration verified, both timings") {
+    const auto json_path = std::filesystem::temp_directory_path() / "clreduce_sweep.json";
+    const Run r = run_cli("bench --sizes 1000,2^12 --iterations 2 --warmup 1 --format csv --output-json " +
+                          json_path.string());
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    CHECK(r.out.rfind("n,type,op,variant,wg,groups,groups_per_cu,times,vec,passes,b2b_median_us", 0) == 0);
+    const long variants = static_cast<long>(clreduce::variants().size());
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * variants);
+    std::ifstream in(json_path);
+    const auto j = nlohmann::json::parse(in);
+    CHECK(j["all_ok"] == true);
+    REQUIRE(j["sizes"].size() == 2);
+    CHECK(j["sizes"][0]["n"] == 1000);
+    CHECK(j["sizes"][1]["n"] == 4096);
+    for (const auto& size : j["sizes"]) {
+      CHECK(size["peak_read"]["gbps"].get<double>() > 0);
+      CHECK(size["floor_us"].get<double>() > 0);
+      REQUIRE(size["rows"].size() == clreduce::variants().size());
+      for (const auto& row : size["rows"]) {
+        INFO(row.dump());
+        if (row["status"] == "skipped") {
+          CHECK(row["skipped"].get<std::string>().find("needs") != std::string::npos);
+          continue;
+        }
+        CHECK(row["status"] == "ok");
+        CHECK(row["best"]["check"]["ok"] == true);
+        CHECK(row["best"]["time_us"]["median"].get<double>() > 0);
+        CHECK(row["best"]["single_call_us"]["median"].get<double>() > 0);
+        CHECK(row["best"]["reference"] == row["best"]["result"]);  // uint sums are exact
+        for (const auto& c : row["candidates"])
+          if (c.contains("ok")) CHECK(c["ok"] == true);
+      }
+    }
+    std::filesystem::remove(json_path);
+    const Run table = run_cli("bench --sizes 2^10 --variants single_pass,vector --iterations 1 --warmup 1");
+    INFO(table.out);
+    CHECK(table.code == 0);
+    CHECK(table.out.find("n = 2^10") != std::string::npos);
+    CHECK(table.out.find("best b2b:") != std::string::npos);
+    CHECK(table.out.find("best single:") != std::string::npos);
+    expect_error("bench --sizes 2^12 --times 4", "--sizes searches TIMES");
+    expect_error("bench --sizes 2^12,12x", "invalid size '12x'");
+    expect_error("bench --sizes 2^12 --n 100", "give either --sizes or --n");
+  }
+
   TEST_CASE("devices lists the default device") {
     const Run r = run_cli("devices");
     CHECK(r.code == 0);

@@ -3,11 +3,13 @@
 #include <doctest/doctest.h>
 
 #include "errors.hpp"
+#include "occupancy.hpp"
 #include "plan.hpp"
 #include "support.hpp"
 
 using namespace clreduce;
 using clreduce::test::fake_device;
+using clreduce::test::fake_nvidia_device;
 
 namespace {
 ReduceConfig cfg_of(const std::string& variant, std::size_t wg = 0) {
@@ -97,30 +99,97 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("passes cover n and end in one value, for every variant and launch mode") {
-    const DeviceInfo dev = fake_device();
-    for (const auto& v : variants()) {
-      for (std::uint64_t n : {1ULL, 2ULL, 63ULL, 64ULL, 65ULL, 4097ULL, 100003ULL, 262144ULL}) {
-        for (int mode = 0; mode < (v.uses_times ? 3 : 1); ++mode) {
-          ReduceConfig c = cfg_of(v.name, 64);
-          if (mode == 1) c.times = 3;
-          if (mode == 2) c.groups_per_cu = 2;
-          CAPTURE(v.name);
-          CAPTURE(n);
-          CAPTURE(mode);
-          const Plan p = plan_reduction(c, dev, n);
-          REQUIRE(!p.passes.empty());
-          CHECK(p.passes.front().count == n);
-          CHECK(p.passes.back().groups == 1);
-          for (std::size_t i = 0; i < p.passes.size(); ++i) {
-            const PassPlan& pass = p.passes[i];
-            CHECK(pass.groups * pass.wg * v.items(pass.times, pass.vec) >= pass.count);
-            if (i + 1 < p.passes.size()) CHECK(p.passes[i + 1].count == pass.groups);
-            CHECK(pass.options.find(i == 0 ? "-D FIRST_PASS=1" : "-D FIRST_PASS=0") != std::string::npos);
+    for (const DeviceInfo& dev : std::vector<DeviceInfo>{fake_device(), fake_nvidia_device()}) {
+      for (const auto& v : variants()) {
+        if (!v.unavailable_reason(dev).empty()) continue;
+        for (std::uint64_t n : {1ULL, 2ULL, 63ULL, 64ULL, 65ULL, 4097ULL, 100003ULL, 262144ULL}) {
+          for (int mode = 0; mode < (v.uses_times ? 3 : 1); ++mode) {
+            ReduceConfig c = cfg_of(v.name, 64);
+            if (mode == 1) c.times = 3;
+            if (mode == 2) c.groups_per_cu = 2;
+            CAPTURE(dev.name);
+            CAPTURE(v.name);
+            CAPTURE(n);
+            CAPTURE(mode);
+            const Plan p = plan_reduction(c, dev, n);
+            REQUIRE(!p.passes.empty());
+            CHECK(p.passes.front().count == n);
+            CHECK(p.passes.back().values_out() == 1);
+            for (std::size_t i = 0; i < p.passes.size(); ++i) {
+              const PassPlan& pass = p.passes[i];
+              CHECK(pass.groups * pass.wg * v.items(pass.times, pass.vec) >= pass.count);
+              CHECK(pass.times >= kMinTimes);
+              CHECK(pass.times <= kMaxTimes);
+              if (i + 1 < p.passes.size()) CHECK(p.passes[i + 1].count == pass.values_out());
+              CHECK(pass.options.find(i == 0 ? "-D FIRST_PASS=1" : "-D FIRST_PASS=0") != std::string::npos);
+            }
+            if (mode == 2) CHECK(p.passes.front().groups <= 2 * dev.compute_units);
+            if (mode == 2) CHECK(p.passes.size() <= 2);  // later passes collapse to one group
+            if (v.single_pass) CHECK(p.passes.size() == 1);
           }
-          if (mode == 2) CHECK(p.passes.front().groups <= 2 * dev.compute_units);
         }
       }
     }
+  }
+
+  TEST_CASE("single_pass: one pass filling the device by occupancy, or by the user's choice") {
+    DeviceInfo dev = fake_nvidia_device();
+    dev.local_mem_bytes = 48 << 10;
+    dev.max_alloc_bytes = 1ULL << 32;
+    const std::uint64_t n = 1ULL << 28;
+    ReduceConfig c = cfg_of("single_pass", 256);
+    Plan p = plan_reduction(c, dev, n);
+    REQUIRE(p.passes.size() == 1);
+    CHECK(p.passes[0].last_group_finishes);
+    CHECK(p.passes[0].groups == 8 * dev.compute_units);  // 2048 resident work-items / 256
+    CHECK(p.passes[0].options.find("-D NV_PTX=1 -D WARP=32") != std::string::npos);
+    c.wg = 1024;
+    CHECK(plan_reduction(c, dev, n).passes[0].groups == 2 * dev.compute_units);
+    c.groups_per_cu = 1;
+    CHECK(plan_reduction(c, dev, n).passes[0].groups == dev.compute_units);
+    c.groups_per_cu.reset();
+    c.times = 1;
+    p = plan_reduction(c, dev, n);
+    CHECK(p.passes.size() == 1);
+    CHECK(p.passes[0].groups == n / (1024 * 4));
+    // Off NVIDIA: no PTX, no warp; a CPU without occupancy facts gets kCpuGroupsPerCu per core.
+    p = plan_reduction(cfg_of("single_pass", 64), fake_device(), 100000);
+    CHECK(p.passes[0].options.find("-D NV_PTX=0 -D WARP=0") != std::string::npos);
+    CHECK(p.passes[0].groups == kCpuGroupsPerCu * fake_device().compute_units);
+  }
+
+  TEST_CASE("the groups-per-CU mode needs two passes where TIMES mode needed three") {
+    DeviceInfo dev = fake_nvidia_device();
+    dev.max_alloc_bytes = 1ULL << 32;
+    dev.local_mem_bytes = 48 << 10;
+    ReduceConfig c = cfg_of("vector", 256);
+    CHECK(plan_reduction(c, dev, 1ULL << 26).passes.size() == 3);
+    c.groups_per_cu = 8;
+    const Plan p = plan_reduction(c, dev, 1ULL << 26);
+    REQUIRE(p.passes.size() == 2);
+    CHECK(p.passes[0].groups == 8 * dev.compute_units);
+    CHECK(p.passes[1].groups == 1);
+  }
+
+  TEST_CASE("the NVIDIA-only and sub-group variants: where they are offered, and why not elsewhere") {
+    CHECK(has_nv_shuffle(fake_nvidia_device()));
+    CHECK_FALSE(has_nv_shuffle(fake_device()));
+    CHECK(find_variant("warp_shuffle").unavailable_reason(fake_nvidia_device()).empty());
+    CHECK_THROWS_WITH_AS(plan_reduction(cfg_of("warp_shuffle", 64), fake_device(), 100),
+                         doctest::Contains("variant warp_shuffle is not available on Fake Device: needs an "
+                                           "NVIDIA platform reporting CL_DEVICE_WARP_SIZE_NV = 32"),
+                         Error);
+    DeviceInfo amd = fake_device();
+    amd.lockstep_width = 64;
+    amd.lockstep_source = "CL_DEVICE_WAVEFRONT_WIDTH_AMD";
+    CHECK_FALSE(find_variant("warp_shuffle").unavailable_reason(amd).empty());
+    CHECK_THROWS_WITH_AS(plan_reduction(cfg_of("subgroup", 64), fake_device(), 100),
+                         doctest::Contains("needs the cl_khr_subgroups extension"), Error);
+    DeviceInfo sub = fake_device();
+    sub.extensions = "cl_khr_fp64 cl_khr_subgroups";
+    sub.opencl_c_version = "OpenCL C 2.0";
+    const Plan p = plan_reduction(cfg_of("subgroup", 64), sub, 100);
+    CHECK(p.passes[0].options.find("-cl-std=CL2.0") != std::string::npos);
   }
 
   TEST_CASE("lockstep width reaches only the variants that use it, and only as the device reports it") {

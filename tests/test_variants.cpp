@@ -10,7 +10,11 @@
 //     sizes for that WG;
 //  C. the strided and vector variants x every TIMES in {1, 2, 3, 7, 16, 64} (VEC in {2, 4, 8, 16}
 //     for vector) at the edge sizes, and the --groups-per-cu launch mode;
-//  D. special data: all-0xFFFFFFFF and iota (sum n(n-1)/2 mod 2^32) for every variant.
+//  D. special data: all-0xFFFFFFFF and iota (sum n(n-1)/2 mod 2^32) for every variant;
+//  E. single_pass under repeated back-to-back launches (the ticket counter resets itself);
+//  F. the NVIDIA-only warp shuffle and the single pass's shuffle path with the shuffle emulated
+//     in local memory, where the device has no PTX (PoCL); and the unavailable variants' reasons.
+// Variants the device cannot run (unavailable_reason) are skipped with that reason.
 // The suite "variants-full" (ctest -L full) runs the whole cross product of A and B.
 // Sections are split over shards (CLREDUCE_TEST_SHARD=i/N) so ctest -j runs them side by side.
 #include <doctest/doctest.h>
@@ -18,6 +22,7 @@
 #include "errors.hpp"
 #include "support.hpp"
 
+#include <memory>
 #include <set>
 
 using namespace clreduce;
@@ -48,6 +53,12 @@ std::vector<std::uint64_t> edge_sizes(std::uint64_t wg, std::uint64_t per_item) 
 // The device maximum work-group size is tested "where allowed": a kernel may report a lower
 // CL_KERNEL_WORK_GROUP_SIZE (NVIDIA reported 256 for some kernels built for 1024). Then the
 // reducer must refuse it with a clear message, and the size is skipped for that kernel.
+bool available(const Variant& v) {
+  const std::string why = v.unavailable_reason(runtime().device());
+  if (!why.empty()) MESSAGE("skipped " << v.name << ": " << why);
+  return why.empty();
+}
+
 bool kernel_allows(const ReduceConfig& cfg) {
   if (cfg.wg <= 256) return true;
   try {
@@ -98,7 +109,7 @@ void types_and_ops_in_shard(bool full) {
   std::size_t k = 0;
   for (const auto& v : variants()) {
     if (!in_shard(k++)) continue;
-    if (!v.unavailable_reason(runtime().device()).empty()) continue;
+    if (!available(v)) continue;
     CAPTURE(v.name);
     types_and_ops(v, full);
   }
@@ -115,7 +126,7 @@ TEST_SUITE("variants") {
     for (const auto& v : variants())
       for (std::size_t wg : wgs_under_test()) {
         if (!in_shard(k++)) continue;
-        if (!v.unavailable_reason(runtime().device()).empty()) continue;
+        if (!available(v)) continue;
         for (auto [t, op] : {std::pair{ElemType::Uint, Op::Sum}, std::pair{ElemType::Float, Op::Max},
                              std::pair{ElemType::Int, Op::Min}})
           check_sizes(config(v, t, op, wg), edge_sizes(wg, v.items(v.default_times, v.default_vec)));
@@ -125,7 +136,7 @@ TEST_SUITE("variants") {
   TEST_CASE("C: strided and vector variants x every TIMES / VEC, and the groups-per-CU mode") {
     std::size_t k = 0;
     for (const auto& v : variants()) {
-      if (!v.uses_times) continue;
+      if (!v.uses_times || !available(v)) continue;
       const std::vector<unsigned> vecs = v.uses_vec ? allowed_vec_widths() : std::vector<unsigned>{1};
       for (unsigned vec : vecs)
         for (unsigned times : {1u, 2u, 3u, 7u, 16u, 64u}) {
@@ -150,7 +161,7 @@ TEST_SUITE("variants") {
   TEST_CASE("D: all-0xFFFFFFFF input and input i, exactly") {
     std::size_t k = 0;
     for (const auto& v : variants()) {
-      if (!in_shard(k++)) continue;
+      if (!in_shard(k++) || !available(v)) continue;
       ReduceConfig cfg = config(v, ElemType::Uint, Op::Sum, 64);
       for (std::uint64_t n : {1ULL, 7ULL, 4096ULL, 1000003ULL}) {
         INFO(describe(cfg, n, DataKind::Max));
@@ -171,5 +182,114 @@ TEST_SUITE("variants") {
 TEST_SUITE("variants-full") {
   TEST_CASE("full cross product: every variant x type x operator x work-group size") {
     types_and_ops_in_shard(true);
+  }
+}
+
+namespace {
+// A runtime on the device under test whose DeviceInfo poses as an NVIDIA device with warps of 32,
+// so the planner offers the NVIDIA-only variants; the tests then turn PTX off with -D (the last
+// definition wins) so the shuffles are emulated in local memory.
+Runtime& posing_as_nvidia() {
+  static std::unique_ptr<Runtime> rt;
+  if (!rt) {
+    DeviceInfo d = runtime().device();
+    d.is_nvidia = true;
+    d.lockstep_width = 32;
+    d.lockstep_source = "CL_DEVICE_WARP_SIZE_NV";
+    rt = std::make_unique<Runtime>(d, runtime().kernel_dir());
+  }
+  return *rt;
+}
+
+std::vector<Define> without_ptx(const Variant& v) {
+  std::vector<Define> d{parse_define("NV_PTX=0"), parse_define("NV_WARP_SYNC=0"), parse_define("LOCKSTEP=0")};
+  if (v.single_pass) d.push_back(parse_define("SP_SHUFFLE=1"));
+  return d;
+}
+}  // namespace
+
+TEST_SUITE("variants") {
+  TEST_CASE("E: single_pass: back-to-back launches on alternating inputs, each result right") {
+    const Variant& v = find_variant("single_pass");
+    if (!available(v)) return;
+    std::size_t k = 0;
+    for (ElemType t : {ElemType::Uint, ElemType::Float})
+      for (int mode = 0; mode < 3; ++mode) {
+        if (!in_shard(k++)) continue;
+        ReduceConfig cfg = config(v, t, Op::Sum, mode == 2 ? 256 : 64);
+        if (mode == 0) cfg.groups_per_cu = 3;
+        if (mode == 1) cfg.times = 1;  // hundreds of groups: the last group loops over the partials
+        const std::uint64_t n = 100003;
+        INFO(describe(cfg, n, DataKind::Random));
+        const HostData a = generate_data(t, n, DataKind::Random, seed());
+        const HostData b = generate_data(t, n, DataKind::Random, seed() + 1);
+        const Reference ra = host_reference(a, Op::Sum), rb = host_reference(b, Op::Sum);
+        Reducer r(runtime(), cfg, n);
+        REQUIRE(r.plan().passes.size() == 1);
+        CHECK(r.plan().passes[0].groups > 1);  // the last-group hand-over is exercised
+        const cl::Buffer ia = r.upload(a), ib = r.upload(b);
+        const unsigned depth = r.plan().depth;
+        // Nine launches back-to-back with no wait between them, alternating; the last read a.
+        for (int i = 0; i < 9; ++i) r.enqueue(i % 2 ? ib : ia);
+        CHECK_MESSAGE(check_result(r.read_result(), ra, Op::Sum, depth).ok, "after 9 back-to-back launches");
+        // One at a time, alternating.
+        for (int i = 0; i < 6; ++i) {
+          const Check c = check_result(r.run(i % 2 ? ib : ia), i % 2 ? rb : ra, Op::Sum, depth);
+          CHECK_MESSAGE(c.ok, "launch " << i << ": " << c.detail);
+        }
+        // Timed batches: every sample the same value, and the right one.
+        TimingOptions opt;
+        opt.warmup = 1;
+        opt.repetitions = 3;
+        opt.batch = 16;
+        const Timed tm = r.time(ib, opt);
+        CHECK(tm.consistent);
+        CHECK(check_result(tm.value, rb, Op::Sum, depth).ok);
+      }
+  }
+
+  TEST_CASE("F: warp_shuffle and single_pass's shuffle path, with the shuffle emulated (off NVIDIA)") {
+    if (runtime().device().is_nvidia) {
+      MESSAGE("the device is NVIDIA: parts A-D test the real shuffles");
+      return;
+    }
+    Runtime& rt = posing_as_nvidia();
+    std::size_t k = 0;
+    for (const char* name : {"warp_shuffle", "single_pass"}) {
+      const Variant& v = find_variant(name);
+      REQUIRE(v.unavailable_reason(rt.device()).empty());
+      for (ElemType t : types_under_test())
+        for (Op op : all_ops()) {
+          if (!in_shard(k++)) continue;
+          for (std::size_t wg : {std::size_t{16}, std::size_t{64}, rt.device().max_work_group_size}) {
+            ReduceConfig cfg = config(v, t, op, wg);
+            cfg.defines = without_ptx(v);
+            std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(v.default_times, v.default_vec));
+            sizes.push_back(999983);
+            for (std::uint64_t n : sizes) {
+              INFO(describe(cfg, n, DataKind::Random) << " (emulated shuffle)");
+              const Check c = reduce_and_check(rt, cfg, n);
+              CHECK_MESSAGE(c.ok, c.detail);
+            }
+          }
+        }
+    }
+  }
+
+  TEST_CASE("variants the device cannot run say why, and the planner refuses them with it") {
+    const DeviceInfo& dev = runtime().device();
+    const std::string shuffle_why = find_variant("warp_shuffle").unavailable_reason(dev);
+    if (has_nv_shuffle(dev)) {
+      CHECK(shuffle_why.empty());
+    } else {
+      CHECK(shuffle_why.find("needs an NVIDIA platform reporting CL_DEVICE_WARP_SIZE_NV") != std::string::npos);
+      ReduceConfig cfg;
+      cfg.variant = "warp_shuffle";
+      const std::string expected = "variant warp_shuffle is not available on " + dev.name + ": needs an NVIDIA platform";
+      CHECK_THROWS_WITH_AS(Reducer(runtime(), cfg, 100), doctest::Contains(expected.c_str()), Error);
+    }
+    const std::string sub_why = find_variant("subgroup").unavailable_reason(dev);
+    CHECK(sub_why.empty() == dev.has_extension("cl_khr_subgroups"));
+    if (!sub_why.empty()) CHECK(sub_why.find("needs the cl_khr_subgroups extension") != std::string::npos);
   }
 }

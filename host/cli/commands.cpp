@@ -6,6 +6,7 @@
 #include "report.hpp"
 #include "report_transpose.hpp"
 #include "transpose.hpp"
+#include "sweep_report.hpp"
 #include "variants.hpp"
 
 #include <fstream>
@@ -107,9 +108,14 @@ int cmd_variants() {
   t.headers = {"variant", "literature", "what it does", "parameters"};
   for (const auto& v : variants()) {
     std::string params = "WG";
-    if (v.uses_times) params += ", TIMES (default " + std::to_string(v.default_times) + ")";
+    if (v.uses_times)
+      params += v.default_fills_device ? std::string(", TIMES (default: from n and the grid)")
+                                       : ", TIMES (default " + std::to_string(v.default_times) + ")";
     if (v.uses_vec) params += ", VEC (default " + std::to_string(v.default_vec) + ")";
     if (v.uses_lockstep) params += ", LOCKSTEP from device";
+    if (v.uses_nv_ptx) params += ", NV_PTX and WARP from device";
+    if (v.default_fills_device) params += ", default grid fills the device once (occupancy)";
+    if (v.single_pass) params += ", one launch (ticket counter)";
     t.rows.push_back({v.name, v.literature, v.summary, params});
   }
   std::cout << "reduction variants (clreduce reduce / bench)\n" << t.render_text();
@@ -154,7 +160,37 @@ int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o) {
   return r.ok() ? 0 : 1;
 }
 
+namespace {
+int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
+  if (o.n || o.input)
+    throw Error("--sizes sweeps generated data of each size; give either --sizes or --n/--input");
+  if (o.times || o.groups_per_cu || o.vec)
+    throw Error("--sizes searches TIMES, groups per compute unit and VEC itself; drop --times, "
+                "--groups-per-cu and --vec (--wg fixes the work-group size)");
+  Runtime rt = make_runtime(d);
+  SweepOptions s;
+  s.type = parse_type(o.type);
+  s.op = parse_op(o.op);
+  for (const auto& text : o.sizes) s.sizes.push_back(parse_size(text));
+  for (const auto& v : o.variants) s.variants.push_back(find_variant(v).name);
+  s.wg = wg_of(o);
+  s.defines = parse_defines(o.defines);
+  s.data = parse_data_kind(o.data);
+  s.seed = o.seed;
+  s.timing = timing_of(o);
+  parse_format(o.format);
+  const bool tty = isatty(STDERR_FILENO);
+  const SweepReport r = run_sweep(rt, s, [&](const std::string& what) {
+    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
+  });
+  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  emit(sweep_text(r, rt.device()), sweep_csv(r, rt.device()), sweep_json(r, rt.device()), o);
+  return r.all_ok() ? 0 : 1;
+}
+}  // namespace
+
 int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
+  if (!o.sizes.empty()) return cmd_bench_sizes(d, o);
   Runtime rt = make_runtime(d);
   clreduce::BenchOptions b;
   b.type = parse_type(o.type);

@@ -31,6 +31,7 @@ struct ReduceOptions : RunOptions {
 
 struct BenchOptions : RunOptions {
   std::vector<std::string> variants;
+  std::vector<std::string> sizes;  // non-empty: the size sweep
 };
 
 // Options of the timed jobs outside the reduction family (transpose, bench transpose, bench

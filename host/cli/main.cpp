@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand(
       "bench", "benchmark every variant on one input beside the measured read bandwidth");
   bench->add_option("--variants", ben.variants, "only these variants (comma-separated)")->delimiter(',');
+  bench->add_option("--sizes", ben.sizes,
+                    "sweep these sizes (comma-separated, e.g. 2^20,2^24,64Mi): each variant's best "
+                    "configuration at each size, timed back-to-back and one call at a time")
+      ->delimiter(',');
   add_run_options(bench, ben);
   bench->require_subcommand(0, 1);
 
