@@ -81,13 +81,13 @@ AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& 
     std::optional<std::uint32_t> seen;
     row.timing = time_enqueues(
         rt.queue(), dev.timer_resolution_ns,
-        [&] {
-          std::vector<cl::Event> ev(1);
+        [&](bool with_events) {
+          std::vector<cl::Event> ev(with_events ? 1 : 0);
           with_cl_context("enqueueing " + p.kernel, [&] {
-            rt.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(threads),
-                                            cl::NDRange(rep.wg), nullptr, &ev[0]);
+            rt.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(threads), cl::NDRange(rep.wg),
+                                            nullptr, with_events ? &ev[0] : nullptr);
           });
-          for (auto& e : reducer.enqueue(partials)) ev.push_back(e);
+          for (auto& e : reducer.enqueue(partials, with_events)) ev.push_back(e);
           return ev;
         },
         opt.timing, [&] {

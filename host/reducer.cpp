@@ -68,9 +68,9 @@ cl::Buffer upload_data(Runtime& rt, const HostData& data) {
   });
 }
 
-std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input) {
+std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input, bool with_events) {
   return with_cl_context("enqueueing " + plan_.variant->name, [&] {
-    std::vector<cl::Event> events(plan_.passes.size());
+    std::vector<cl::Event> events(with_events ? plan_.passes.size() : 0);
     for (std::size_t p = 0; p < plan_.passes.size(); ++p) {
       const PassPlan& pass = plan_.passes[p];
       cl::Kernel& k = kernels_[p];
@@ -79,7 +79,8 @@ std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input) {
       k.setArg(2, static_cast<cl_ulong>(pass.count));
       if (pass.last_group_finishes) k.setArg(3, counter_);
       rt_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg),
-                                       cl::NDRange(pass.wg), nullptr, &events[p]);
+                                       cl::NDRange(pass.wg), nullptr,
+                                       with_events ? &events[p] : nullptr);
     }
     return events;
   });
@@ -105,12 +106,12 @@ Value Reducer::run(const cl::Buffer& input, std::vector<double>* pass_us) {
 }
 
 Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
-                      const std::function<std::vector<cl::Event>()>& enqueue_one,
+                      const EnqueueUnit& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample) {
   Sampled s;
   std::vector<double> warm;
   for (unsigned w = 0; w < std::max(1u, opt.warmup); ++w) {
-    std::vector<cl::Event> ev = enqueue_one();
+    std::vector<cl::Event> ev = enqueue_one(true);
     with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
     warm.push_back(event_span_us(ev.front(), ev.back()));
   }
@@ -123,23 +124,25 @@ Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolut
   s.repetitions = std::max(1u, opt.repetitions);
   std::vector<double> whole, first;  // back-to-back samples first, then one call at a time
   for (unsigned r = 0; r < s.repetitions; ++r) {
-    std::vector<std::vector<cl::Event>> batch;
-    for (unsigned b = 0; b < s.batch; ++b) batch.push_back(enqueue_one());
+    std::vector<cl::Event> head, tail;
+    for (unsigned b = 0; b < s.batch; ++b) {
+      std::vector<cl::Event> ev = enqueue_one(b == 0 || b + 1 == s.batch);
+      if (b == 0) head = ev;
+      if (b + 1 == s.batch) tail = ev;
+    }
     with_cl_context("waiting for a timed sample", [&] { queue.finish(); });
     if (after_sample) after_sample();
-    whole.push_back(event_span_us(batch.front().front(), batch.back().back()) / s.batch);
-    double f = 0;
-    for (auto& ev : batch) f += event_span_us(ev.front(), ev.front());
-    first.push_back(f / s.batch);
+    whole.push_back(event_span_us(head.front(), tail.back()) / s.batch);
   }
   std::vector<double> single, wall;
   for (unsigned r = 0; r < s.repetitions; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<cl::Event> ev = enqueue_one();
+    std::vector<cl::Event> ev = enqueue_one(true);
     with_cl_context("waiting for a single timed call", [&] { queue.finish(); });
     const auto t1 = std::chrono::steady_clock::now();
     if (after_sample) after_sample();
     single.push_back(event_span_us(ev.front(), ev.back()));
+    first.push_back(event_span_us(ev.front(), ev.front()));
     wall.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
   }
   s.whole_us = stats_of(whole);
@@ -153,7 +156,7 @@ Timed Reducer::time(const cl::Buffer& input, const TimingOptions& opt) {
   Timed t;
   std::optional<Value> seen;
   const Sampled s = time_enqueues(
-      rt_.queue(), rt_.device().timer_resolution_ns, [&] { return enqueue(input); }, opt, [&] {
+      rt_.queue(), rt_.device().timer_resolution_ns, [&](bool ev) { return enqueue(input, ev); }, opt, [&] {
         const Value v = read_result();
         if (seen && !(v == *seen)) t.consistent = false;
         seen = v;

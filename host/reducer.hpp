@@ -41,19 +41,22 @@ struct Timed {
 
 struct Sampled {
   Stats whole_us;       // per unit of work (all its events), divided over the batch
-  Stats first_us;       // the first event of each unit alone
+  Stats first_us;       // the first event of a unit alone (from the one-at-a-time samples)
   Stats single_us;      // one unit alone, waited for: first START to last END
   Stats single_wall_us; // one unit alone: host wall time of its enqueue and the wait
   unsigned batch = 1;
   unsigned repetitions = 0;
 };
 
-// Times a unit of device work (one call of enqueue_one, which returns its events in order):
-// warm-ups, then samples of `batch` units back-to-back, first START to last END, then as many
-// samples of one unit at a time (enqueue, wait). after_sample runs after each sample of either
-// kind (e.g. to read and check a result).
+// Times a unit of device work (one call of enqueue_one, which returns its events in order, or
+// none when asked for none): warm-ups, then samples of `batch` units back-to-back, first START to
+// last END, then as many samples of one unit at a time (enqueue, wait). Inside a back-to-back
+// batch only the first and last units carry events, as a CUDA-event measurement around a loop of
+// calls would: profiling events cost the driver time per command. after_sample runs after each
+// sample of either kind (e.g. to read and check a result).
+using EnqueueUnit = std::function<std::vector<cl::Event>(bool with_events)>;
 Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
-                      const std::function<std::vector<cl::Event>()>& enqueue_one,
+                      const EnqueueUnit& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample = {});
 
 // A read-only device buffer holding the data; throws Error when it is over the device's largest
@@ -74,7 +77,7 @@ class Reducer {
   cl::Buffer upload(const HostData& data) const;
 
   // Enqueues one whole reduction; returns one event per pass. Nothing waits.
-  std::vector<cl::Event> enqueue(const cl::Buffer& input);
+  std::vector<cl::Event> enqueue(const cl::Buffer& input, bool with_events = true);
   // Blocking read of the final value.
   Value read_result() const;
   // One reduction, waited for: the value, and each pass's device time in microseconds.

@@ -226,16 +226,17 @@ Transposer::Transposer(Runtime& rt, const TransposeConfig& cfg, std::uint64_t m,
                 " bytes of " + dev.name + " (CL_KERNEL_LOCAL_MEM_SIZE)");
 }
 
-cl::Event Transposer::enqueue(const cl::Buffer& in, const cl::Buffer& out) {
+std::vector<cl::Event> Transposer::enqueue(const cl::Buffer& in, const cl::Buffer& out,
+                                           bool with_event) {
   return with_cl_context("enqueueing transpose " + plan_.variant->name, [&] {
     kernel_.setArg(0, in);
     kernel_.setArg(1, out);
     kernel_.setArg(2, static_cast<cl_uint>(plan_.m));
     kernel_.setArg(3, static_cast<cl_uint>(plan_.n));
-    cl::Event ev;
+    std::vector<cl::Event> ev(with_event ? 1 : 0);
     rt_.queue().enqueueNDRangeKernel(
         kernel_, cl::NullRange, cl::NDRange(plan_.groups_x * plan_.wg_x, plan_.groups_y * plan_.wg_y),
-        cl::NDRange(plan_.wg_x, plan_.wg_y), nullptr, &ev);
+        cl::NDRange(plan_.wg_x, plan_.wg_y), nullptr, with_event ? &ev[0] : nullptr);
     return ev;
   });
 }

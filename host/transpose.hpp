@@ -83,8 +83,9 @@ class Transposer {
   Transposer(Runtime& rt, const TransposeConfig& cfg, std::uint64_t m, std::uint64_t n);
   const TransposePlan& plan() const { return plan_; }
   const TransposeConfig& config() const { return cfg_; }
-  // Enqueues one transpose of `in` (M x N) into `out` (N x M); nothing waits.
-  cl::Event enqueue(const cl::Buffer& in, const cl::Buffer& out);
+  // Enqueues one transpose of `in` (M x N) into `out` (N x M); nothing waits. Its event, or none
+  // (an empty vector) when with_event is false.
+  std::vector<cl::Event> enqueue(const cl::Buffer& in, const cl::Buffer& out, bool with_event = true);
 
  private:
   Runtime& rt_;

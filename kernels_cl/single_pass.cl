@@ -53,9 +53,13 @@ void reduce_single_pass(__global const T* restrict in, __global T* out, const ul
   if (is_last) {  // the same for the whole group, so the barriers below are reached by all
     const volatile __global T* partials = out;
     acc = IDENTITY;
-    for (uint i = lid; i < groups; i += WG_SIZE) {
-      const T p = partials[i];
-      acc = OP(acc, p);
+    // Four loads issued before any of them is used, so their latencies overlap.
+    for (uint i = lid; i < groups; i += 4 * WG_SIZE) {
+      const T p0 = partials[i];
+      const T p1 = i + WG_SIZE < groups ? partials[i + WG_SIZE] : IDENTITY;
+      const T p2 = i + 2 * WG_SIZE < groups ? partials[i + 2 * WG_SIZE] : IDENTITY;
+      const T p3 = i + 3 * WG_SIZE < groups ? partials[i + 3 * WG_SIZE] : IDENTITY;
+      acc = OP(acc, OP(OP(p0, p1), OP(p2, p3)));
     }
     acc = group_total(l, scratch, lid, acc);
     if (lid == 0) {

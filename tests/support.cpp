@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <unistd.h>
 #include <memory>
 #include <sstream>
 
@@ -62,7 +63,9 @@ bool in_shard(std::size_t k) {
 
 std::filesystem::path copy_kernels(const std::string& tag) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("clreduce_kernels_" + tag);
+  // The process id keeps shards that run the same test side by side apart.
+  const fs::path dir =
+      fs::temp_directory_path() / ("clreduce_kernels_" + tag + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::copy(CLREDUCE_SOURCE_KERNEL_DIR, dir, fs::copy_options::recursive);
   return dir;

@@ -80,7 +80,7 @@ void expect_plan_error(F&& f, const std::string& message) {
 }  // namespace
 
 TEST_SUITE("transpose") {
-  TEST_CASE("every variant, type, shape and work-group shape matches the host transpose") {
+  TEST_CASE("matrix: every variant x type x shape x work-group shape matches the host transpose") {
     std::vector<ElemType> types{ElemType::Float, ElemType::Uint};
     if (runtime().device().fp64) types.push_back(ElemType::Double);
     std::size_t k = 0, runs = 0;
