@@ -157,7 +157,9 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     // its tree.
     const unsigned sequential = v.uses_times ? p.times : v.items_per_work_item;
     plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + group_depth;
-    if (p.last_group_finishes) plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + group_depth;
+    // (+2: the last group folds its loads four at a time, a pair tree under each step).
+    if (p.last_group_finishes)
+      plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 2 + group_depth;
     plan.passes.push_back(p);
     count = p.values_out();
   } while (count > 1);
