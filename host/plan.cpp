@@ -157,9 +157,11 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     // its tree.
     const unsigned sequential = v.uses_times ? p.times : v.items_per_work_item;
     plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + group_depth;
-    // (+2: the last group folds its loads four at a time, a pair tree under each step).
+    // (the last group reads the partials as vectors into four accumulators: at most
+    // ceil(groups / wg) sequential steps, two to join the accumulators, the vector's fold and
+    // one scalar tail step).
     if (p.last_group_finishes)
-      plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 2 + group_depth;
+      plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 3 + log2u(vec) + group_depth;
     plan.passes.push_back(p);
     count = p.values_out();
   } while (count > 1);

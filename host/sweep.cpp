@@ -37,6 +37,15 @@ std::vector<ReduceConfig> sweep_candidates(const Variant& v, const DeviceInfo& d
       continue;
     }
     if (!v.default_fills_device) out.push_back(base);  // the default TIMES
+    if (v.single_pass && has_occupancy) {
+      // Also grids of many short groups (TIMES fixed, groups from n): they stream faster than a
+      // device-filling grid on the H100, at the price of more partials for the last group.
+      for (unsigned t : {4u, 16u}) {
+        ReduceConfig c = base;
+        c.times = t;
+        out.push_back(c);
+      }
+    }
     const unsigned r = resident_groups_per_cu(dev, w, w * es);
     std::set<unsigned> gpcs{r};
     if (has_occupancy) gpcs.insert({std::max(1u, r / 2), 2 * r});

@@ -51,16 +51,26 @@ void reduce_single_pass(__global const T* restrict in, __global T* out, const ul
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (is_last) {  // the same for the whole group, so the barriers below are reached by all
-    const volatile __global T* partials = out;
-    acc = IDENTITY;
-    // Four loads issued before any of them is used, so their latencies overlap.
-    for (uint i = lid; i < groups; i += 4 * WG_SIZE) {
-      const T p0 = partials[i];
-      const T p1 = i + WG_SIZE < groups ? partials[i + WG_SIZE] : IDENTITY;
-      const T p2 = i + 2 * WG_SIZE < groups ? partials[i + 2 * WG_SIZE] : IDENTITY;
-      const T p3 = i + 3 * WG_SIZE < groups ? partials[i + 3 * WG_SIZE] : IDENTITY;
-      acc = OP(acc, OP(OP(p0, p1), OP(p2, p3)));
+    // The partials as VEC-wide vectors (the buffer is aligned; the groups % VEC after the last
+    // whole vector by scalars), four loads issued before any is used so their latencies overlap:
+    // with many groups (a TIMES-derived grid) the tail is a short streaming read, not a loop of
+    // dependent loads.
+    const volatile __global VT* vpartials = (const volatile __global VT*)out;
+    const uint nv = groups / VEC;
+    VT v0 = (VT)(IDENTITY), v1 = v0, v2 = v0, v3 = v0;
+    for (uint i = lid; i < nv; i += 4 * WG_SIZE) {
+      const VT p0 = vpartials[i];
+      const VT p1 = i + WG_SIZE < nv ? vpartials[i + WG_SIZE] : (VT)(IDENTITY);
+      const VT p2 = i + 2 * WG_SIZE < nv ? vpartials[i + 2 * WG_SIZE] : (VT)(IDENTITY);
+      const VT p3 = i + 3 * WG_SIZE < nv ? vpartials[i + 3 * WG_SIZE] : (VT)(IDENTITY);
+      v0 = OP(v0, p0);
+      v1 = OP(v1, p1);
+      v2 = OP(v2, p2);
+      v3 = OP(v3, p3);
     }
+    acc = fold_vector(OP(OP(v0, v1), OP(v2, v3)));
+    const volatile __global T* partials = out;
+    for (uint i = nv * VEC + lid; i < groups; i += WG_SIZE) acc = OP(acc, partials[i]);
     acc = group_total(l, scratch, lid, acc);
     if (lid == 0) {
       out[0] = acc;
