@@ -30,9 +30,10 @@ struct Timed {
   bool consistent = true;         // every sample gave the same value
   Stats whole_us;                 // the whole reduction, all passes, back-to-back (per reduction)
   Stats first_pass_us;            // the first pass alone
-  // One call at a time: one whole reduction enqueued alone and waited for. single_us is its
-  // device time (first pass START to last pass END, from its events); single_wall_us the host's
-  // wall time from the first enqueue to the end of the wait (launch and driver overheads too).
+  // One call at a time: one whole reduction enqueued alone and waited for. single_us runs from a
+  // profiled marker enqueued just before it to the last pass's END, as CUDA events recorded
+  // around one call do (the device-side gap while the host submits the kernels counts);
+  // single_wall_us is the host's wall time from the first enqueue to the end of the wait.
   Stats single_us;
   Stats single_wall_us;
   unsigned batch = 1;
@@ -42,7 +43,7 @@ struct Timed {
 struct Sampled {
   Stats whole_us;       // per unit of work (all its events), divided over the batch
   Stats first_us;       // the first event of a unit alone (from the one-at-a-time samples)
-  Stats single_us;      // one unit alone, waited for: first START to last END
+  Stats single_us;      // one unit alone, waited for: a marker before it to its last END
   Stats single_wall_us; // one unit alone: host wall time of its enqueue and the wait
   unsigned batch = 1;
   unsigned repetitions = 0;

@@ -212,7 +212,8 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
       << "first pass: min " << stats_cell(r.timed.first_pass_us.min) << " µs, median "
       << stats_cell(r.timed.first_pass_us.median) << " µs, max "
       << stats_cell(r.timed.first_pass_us.max) << " µs\n"
-      << "one call at a time (enqueue, wait; " << r.timed.repetitions << " samples): device min "
+      << "one call at a time (marker, enqueue, wait; " << r.timed.repetitions
+      << " samples): marker to end min "
       << stats_cell(r.timed.single_us.min) << " µs, median " << stats_cell(r.timed.single_us.median)
       << " µs, max " << stats_cell(r.timed.single_us.max) << " µs; host wall median "
       << stats_cell(r.timed.single_wall_us.median) << " µs\n"
@@ -283,7 +284,7 @@ std::string bench_text(const BenchReport& r, const DeviceInfo& dev) {
          "over the same buffer\n"
       << "time:   whole reduction (all passes), median of samples, back-to-back (a batch "
          "enqueued together, first start to last end / batch); single: one call at a time "
-         "(enqueue, wait), first pass start to last pass end; GB/s = input bytes / back-to-back "
+         "(marker, enqueue, wait), marker to last pass end; GB/s = input bytes / back-to-back "
          "median\n\n";
   TextTable t;
   t.headers = {"variant", "wg", "times", "vec", "passes", "median µs", "min µs", "max µs",

@@ -40,7 +40,7 @@ std::vector<ReduceConfig> sweep_candidates(const Variant& v, const DeviceInfo& d
     if (v.single_pass && has_occupancy) {
       // Also grids of many short groups (TIMES fixed, groups from n): they stream faster than a
       // device-filling grid on the H100, at the price of more partials for the last group.
-      for (unsigned t : {4u, 16u}) {
+      for (unsigned t : {4u, 8u, 16u}) {
         ReduceConfig c = base;
         c.times = t;
         out.push_back(c);

@@ -75,7 +75,7 @@ std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
          "every candidate verified against the host reference\n"
       << "times:  whole reduction (all passes, to one value on the device), medians. b2b: a batch "
          "enqueued together, first start to last end / batch; single: one call at a time "
-         "(enqueue, wait), first pass start to last pass end; GB/s = bytes / b2b\n";
+         "(marker, enqueue, wait), marker to last pass end, as CUDA events around one call; GB/s = bytes / b2b\n";
   for (const auto& s : r.sizes) {
     const std::uint64_t bytes = s.n * size_of(r.type);
     out << "\nn = " << size_label(s.n) << " (" << s.n << " " << name_of(r.type) << ", "
