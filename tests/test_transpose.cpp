@@ -88,7 +88,8 @@ TEST_SUITE("transpose") {
       for (ElemType t : types)
         for (const TransposeConfig& cfg : shapes_of(v, t)) {
           if (!in_shard(k++)) continue;
-          for (const auto& [m, n] : shapes_under_test()) {
+          for (const auto& shape : shapes_under_test()) {
+            const std::uint64_t m = shape.first, n = shape.second;
             // iota: every element distinct, so a misplaced element cannot match by accident.
             const DataKind kind = m * n > 1000 ? DataKind::Random : DataKind::Iota;
             const HostData data = generate_data(t, m * n, kind, seed());
