@@ -43,6 +43,12 @@ std::string csv_cell(const std::string& s) {
   return q + "\"";
 }
 std::string plan_times(const Plan& p) { return std::to_string(p.passes.front().times); }
+std::string rel_error_cell(double e) {
+  if (e < 0) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2e", e);
+  return buf;
+}
 }  // namespace
 
 std::string stats_cell(double us) { return fixed(us, us < 100 ? 2 : 1); }
@@ -172,6 +178,7 @@ json report_core_json(const ReduceReport& r) {
               {"result", r.timed.value.str()},
               {"reference", r.reference.value.str()},
               {"check", {{"ok", r.ok()}, {"tolerance", r.check.tolerance}, {"error", r.check.error},
+                         {"rel_error", r.check.rel_error >= 0 ? json(r.check.rel_error) : json()},
                          {"detail", r.check.detail}, {"consistent", r.timed.consistent}}},
               {"time_us", stats_json(r.timed.whole_us)},
               {"first_pass_us", stats_json(r.timed.first_pass_us)},
@@ -196,6 +203,9 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
       << "result     " << r.timed.value.str() << "\n"
       << "reference  " << r.reference.value.str() << "\n"
       << "check      " << (r.ok() ? "ok: " : "FAILED: ") << r.check.detail << "\n";
+  if (r.check.rel_error >= 0)
+    out << "accuracy   relative error " << rel_error_cell(r.check.rel_error)
+        << " against the compensated (Neumaier, long double) host sum\n";
   TextTable t;
   t.headers = {"pass", "elements", "groups", "wg", "times", "vec", "options"};
   for (std::size_t i = 0; i < r.plan.passes.size(); ++i) {
@@ -226,7 +236,8 @@ std::string reduce_csv(const ReduceReport& r) {
   TextTable t;
   t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
                "max_us", "first_pass_median_us", "single_call_median_us",
-               "single_call_wall_median_us", "GB_per_s", "result", "reference", "check"};
+               "single_call_wall_median_us", "GB_per_s", "result", "reference", "check",
+               "rel_error"};
   t.rows.push_back({r.config.variant, std::string(name_of(r.config.type)),
                     std::string(name_of(r.config.op)), std::to_string(r.n),
                     std::to_string(r.plan.passes.front().wg), plan_times(r.plan),
@@ -235,7 +246,7 @@ std::string reduce_csv(const ReduceReport& r) {
                     fixed(r.timed.whole_us.max, 3), fixed(r.timed.first_pass_us.median, 3),
                     fixed(r.timed.single_us.median, 3), fixed(r.timed.single_wall_us.median, 3),
                     fixed(r.gbps, 2), r.timed.value.str(), r.reference.value.str(),
-                    r.ok() ? "ok" : "FAILED"});
+                    r.ok() ? "ok" : "FAILED", rel_error_cell(r.check.rel_error)});
   return t.render_csv();
 }
 
@@ -286,12 +297,16 @@ std::string bench_text(const BenchReport& r, const DeviceInfo& dev) {
          "enqueued together, first start to last end / batch); single: one call at a time "
          "(marker, enqueue, wait), marker to last pass end; GB/s = input bytes / back-to-back "
          "median\n\n";
+  // Float sums also show each variant's relative error against the compensated host sum.
+  const bool accuracy = is_floating(r.type) && r.op == Op::Sum;
   TextTable t;
   t.headers = {"variant", "wg", "times", "vec", "passes", "median µs", "min µs", "max µs",
                "single µs", "GB/s", "% of peak", "speedup vs naive", "check"};
+  if (accuracy) t.headers.insert(t.headers.end() - 1, "rel error");
   for (const auto& row : r.rows) {
     if (!row.report) {
       t.rows.push_back({row.variant, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check_cell(row)});
+      if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, "-");
       continue;
     }
     const ReduceReport& rr = *row.report;
@@ -302,6 +317,7 @@ std::string bench_text(const BenchReport& r, const DeviceInfo& dev) {
                       stats_cell(rr.timed.whole_us.max), stats_cell(rr.timed.single_us.median),
                       fixed(rr.gbps, 1), fixed(row.pct_of_peak, 1) + "%",
                       row.speedup > 0 ? fixed(row.speedup, 2) + "x" : "-", check_cell(row)});
+    if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, rel_error_cell(rr.check.rel_error));
   }
   out << t.render_text();
   for (const auto& row : r.rows) {
@@ -318,12 +334,12 @@ std::string bench_csv(const BenchReport& r) {
   t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
                "max_us", "first_pass_median_us", "single_call_median_us",
                "single_call_wall_median_us", "GB_per_s", "peak_read_GB_per_s", "pct_of_peak",
-               "speedup_vs_naive", "check"};
+               "speedup_vs_naive", "check", "rel_error"};
   for (const auto& row : r.rows) {
     if (!row.report) {
       t.rows.push_back({row.variant, std::string(name_of(r.type)), std::string(name_of(r.op)),
                         std::to_string(r.n), "", "", "", "", "", "", "", "", "", "", "",
-                        fixed(r.peak.gbps, 2), "", "", check_cell(row)});
+                        fixed(r.peak.gbps, 2), "", "", check_cell(row), ""});
       continue;
     }
     const ReduceReport& rr = *row.report;
@@ -335,7 +351,7 @@ std::string bench_csv(const BenchReport& r) {
                       fixed(rr.timed.first_pass_us.median, 3),
                       fixed(rr.timed.single_us.median, 3), fixed(rr.timed.single_wall_us.median, 3),
                       fixed(rr.gbps, 2), fixed(r.peak.gbps, 2), fixed(row.pct_of_peak, 2), fixed(row.speedup, 3),
-                      check_cell(row)});
+                      check_cell(row), rel_error_cell(rr.check.rel_error)});
   }
   return t.render_csv();
 }

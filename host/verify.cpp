@@ -14,11 +14,17 @@ Reference reduce_exact(const T* x, std::uint64_t n, Op op) {
   Reference r;
   if constexpr (std::is_floating_point_v<T>) {
     if (op == Op::Sum) {
-      long double s = 0, a = 0;
+      // Neumaier's compensated sum in long double: the rounding of each addition is kept in c,
+      // so the reference is the true sum to within a few units of long double.
+      long double s = 0, c = 0, a = 0;
       for (std::uint64_t i = 0; i < n; ++i) {
-        s += x[i];
-        a += std::fabs(static_cast<long double>(x[i]));
+        const long double xi = x[i];
+        const long double t = s + xi;
+        c += std::fabs(s) >= std::fabs(xi) ? (s - t) + xi : (xi - t) + s;
+        s = t;
+        a += std::fabs(xi);
       }
+      s += c;
       r.sum = s;
       r.sum_abs = a;
       r.value.v = static_cast<T>(s);
@@ -94,9 +100,12 @@ Check check_result(const Value& device, const Reference& ref, Op op, unsigned de
   }
   c.error = std::fabs(static_cast<double>(static_cast<long double>(got) - ref.sum));
   c.ok = c.error <= c.tolerance && std::isfinite(want);
+  const long double scale = ref.sum != 0 ? std::fabs(ref.sum) : ref.sum_abs;
+  c.rel_error = scale > 0 ? static_cast<double>(static_cast<long double>(c.error) / scale) : 0.0;
   ss.precision(3);
   ss << (c.ok ? "within bound: " : "MISMATCH: ") << "|device - reference| = " << c.error
-     << (c.ok ? " <= " : " > ") << c.tolerance << " (depth " << depth << ")";
+     << (c.ok ? " <= " : " > ") << c.tolerance << " (depth " << depth << "); relative error "
+     << c.rel_error;
   c.detail = ss.str();
   return c;
 }

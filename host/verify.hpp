@@ -13,7 +13,7 @@ namespace clreduce {
 struct Reference {
   Value value;             // the exact answer in the element type (for float sums: the
                            // extended-precision sum rounded to the type)
-  long double sum = 0;     // float sums: the sum accumulated in long double
+  long double sum = 0;     // float sums: the compensated (Neumaier) sum in long double
   long double sum_abs = 0; // float sums: sum of |x|, which scales the tolerance
 };
 
@@ -27,6 +27,9 @@ struct Check {
   bool ok = false;
   double tolerance = 0;  // 0 for exact checks
   double error = 0;      // |device - reference| (float sums), 0 or 1 for exact checks
+  // Float sums: |device - reference| / |reference| against the compensated reference (relative
+  // to sum|x| when the reference is 0); negative where it does not apply (exact checks).
+  double rel_error = -1;
   std::string detail;    // one line a person reads
 };
 

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -74,6 +75,28 @@ TEST_SUITE("unit") {
       }
       CHECK(dropped_checked == 20);
     }
+  }
+
+  TEST_CASE("the float reference is compensated; the relative error is reported against it") {
+    // 1 + 1e30 + 1 - 1e30: a long double accumulator loses both ones (1e30 needs 100 bits).
+    HostData d;
+    d.type = ElemType::Double;
+    d.n = 4;
+    const double xs[4] = {1.0, 1e30, 1.0, -1e30};
+    d.bytes.resize(sizeof xs);
+    std::memcpy(d.bytes.data(), xs, sizeof xs);
+    const Reference r = host_reference(d, Op::Sum);
+    CHECK(static_cast<double>(r.sum) == 2.0);
+    Value exact;
+    exact.v = 2.0;
+    CHECK(check_result(exact, r, Op::Sum, 4).rel_error == 0.0);
+    Value off;
+    off.v = 2.5;
+    CHECK(check_result(off, r, Op::Sum, 4).rel_error == doctest::Approx(0.25));
+    CHECK(check_result(off, r, Op::Sum, 4).detail.find("relative error 0.25") != std::string::npos);
+    // Exact checks report no relative error.
+    const HostData u = generate_data(ElemType::Uint, 10, DataKind::Iota, 0);
+    CHECK(check_result(host_reference(u, Op::Sum).value, host_reference(u, Op::Sum), Op::Sum, 1).rel_error < 0);
   }
 
   TEST_CASE("float checks: NaN fails, overflow only where the true sum overflows") {
