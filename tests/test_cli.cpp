@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 struct Run {
@@ -20,9 +21,9 @@ struct Run {
   std::string out;  // stdout and stderr together
 };
 
-Run run_cli(const std::string& args) {
+Run run_cli(const std::string& args, const std::string& env = "") {
   Run r;
-  const std::string cmd = std::string(CLREDUCE_CLI_PATH) + " " + args + " 2>&1";
+  const std::string cmd = env + " " + std::string(CLREDUCE_CLI_PATH) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::array<char, 4096> buf{};
@@ -226,5 +227,36 @@ TEST_SUITE("cli") {
     const Run t = run_cli("bench access --n 1001 --iterations 1");
     CHECK(t.out.find("interleaved / contiguous:") != std::string::npos);
     expect_error("bench access --n 1000 --wg 48", "work-group size 48 is not a power of two");
+  }
+
+  TEST_CASE("doctor: the ICD files, each vendor library, the platforms and the event timer") {
+    const Run ok = run_cli("doctor");
+    INFO(ok.out);
+    CHECK(ok.code == 0);
+    CHECK(ok.out.find("all checks passed") != std::string::npos);
+    CHECK(ok.out.find("ok    vendor library loads") != std::string::npos);
+    CHECK(ok.out.find("ok    device timer agrees with the host clock") != std::string::npos);
+    CHECK(ok.out.find("ok    QUEUED <= SUBMIT <= START <= END") != std::string::npos);
+
+    namespace fs = std::filesystem;
+    const fs::path empty = fs::temp_directory_path() / ("clreduce_doctor_empty_" + std::to_string(getpid()));
+    fs::create_directories(empty);
+    const Run none = run_cli("doctor", "OCL_ICD_VENDORS=" + empty.string() + " OCL_ICD_FILENAMES=");
+    INFO(none.out);
+    CHECK(none.code == 1);
+    CHECK(none.out.find("FAIL  ICD vendor files: no .icd file in " + empty.string()) != std::string::npos);
+    CHECK(none.out.find("FAIL  OpenCL platforms: no OpenCL platform found") != std::string::npos);
+
+    const fs::path broken = fs::temp_directory_path() / ("clreduce_doctor_broken_" + std::to_string(getpid()));
+    fs::create_directories(broken);
+    std::ofstream(broken / "missing.icd") << "libclreduce-no-such-driver.so.1\n";
+    const Run bad = run_cli("doctor", "OCL_ICD_VENDORS=" + broken.string() + " OCL_ICD_FILENAMES=");
+    INFO(bad.out);
+    CHECK(bad.code == 1);
+    CHECK(bad.out.find("FAIL  vendor library loads: libclreduce-no-such-driver.so.1 (from " +
+                       (broken / "missing.icd").string() + "): does not load: "
+                       "libclreduce-no-such-driver.so.1: cannot open shared object file") != std::string::npos);
+    fs::remove_all(empty);
+    fs::remove_all(broken);
   }
 }

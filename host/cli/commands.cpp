@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "bench.hpp"
+#include "doctor.hpp"
 #include "errors.hpp"
 #include "report.hpp"
 #include "report_transpose.hpp"
@@ -238,6 +239,12 @@ struct Progress {
   }
 };
 }  // namespace
+
+int cmd_doctor(const DeviceOptions& d) {
+  const DoctorReport r = run_doctor(DeviceSelector{d.platform, d.device});
+  std::cout << doctor_text(r);
+  return r.ok() ? 0 : 1;
+}
 
 int cmd_transpose(const DeviceOptions& d, const TransposeOptions& o) {
   Runtime rt = make_runtime(d);

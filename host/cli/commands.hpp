@@ -72,6 +72,7 @@ int cmd_devices(const DeviceOptions& d, const std::string& format);
 int cmd_variants();
 int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o);
 int cmd_bench(const DeviceOptions& d, const BenchOptions& o);
+int cmd_doctor(const DeviceOptions& d);
 int cmd_transpose(const DeviceOptions& d, const TransposeOptions& o);
 int cmd_bench_transpose(const DeviceOptions& d, const BenchTransposeOptions& o);
 int cmd_bench_access(const DeviceOptions& d, const BenchAccessOptions& o);

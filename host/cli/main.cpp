@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
   devices->add_option("--format", devices_format, "table, csv or json");
 
   app.add_subcommand("variants", "list the registered reduction variants");
+  app.add_subcommand("doctor",
+                     "explain a missing platform or GPU (ICD files, vendor libraries) and check the "
+                     "event timer against the host clock");
 
   ReduceOptions red;
   CLI::App* reduce = app.add_subcommand("reduce", "run, time and verify one variant");
@@ -125,6 +128,7 @@ int main(int argc, char** argv) {
   try {
     if (*devices) return cmd_devices(dev, devices_format);
     if (app.got_subcommand("variants")) return cmd_variants();
+    if (app.got_subcommand("doctor")) return cmd_doctor(dev);
     if (*reduce) return cmd_reduce(dev, red);
     if (*bench_transpose || *bench_access) {
       // Options given to `bench` itself belong to the reduction benchmark, not to these.
