@@ -163,6 +163,13 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     if (p.last_group_finishes)
       plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 3 + log2u(vec) + group_depth;
     plan.passes.push_back(p);
+    // A pass that leaves as many values as it read would repeat forever (one element per
+    // work-item in groups of one: found by `clreduce soak`).
+    if (p.values_out() >= count && count > 1)
+      throw Error("variant " + v.name + " with work-group size " + std::to_string(wg) +
+                  " reduces nothing per pass (each group of " + std::to_string(wg) +
+                  " work-item(s) consumes " + std::to_string(v.items(p.times, vec)) +
+                  " element(s)); use a work-group size of at least 2");
     count = p.values_out();
   } while (count > 1);
   return plan;

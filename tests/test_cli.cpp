@@ -259,4 +259,29 @@ TEST_SUITE("cli") {
     fs::remove_all(empty);
     fs::remove_all(broken);
   }
+
+  TEST_CASE("soak: a broken kernel is caught with a command line that reproduces it") {
+    const auto dir = clreduce::test::copy_kernels("soak_broken");
+    clreduce::test::replace_in_file(dir / "reduce_common.clh", "#define ELEM_MAP(x) (x)",
+                                    "#define ELEM_MAP(x) ((x) + 1)");
+    const Run r = run_cli("--kernel-dir " + dir.string() + " soak --seconds 30 --seed 5");
+    INFO(r.out);
+    CHECK(r.code == 1);
+    CHECK(r.out.find("seed 5") != std::string::npos);
+    const auto at = r.out.find("reproduce: clreduce ");
+    REQUIRE(at != std::string::npos);
+    std::string line = r.out.substr(at + std::string("reproduce: clreduce ").size());
+    line = line.substr(0, line.find('\n'));
+    CHECK(line.find("--kernel-dir " + dir.string()) != std::string::npos);
+    const Run again = run_cli(line);  // the reproduction fails the same way
+    INFO(again.out);
+    CHECK(again.code == 1);
+    CHECK(again.out.find("FAILED") != std::string::npos);
+    std::filesystem::remove_all(dir);
+    const Run good = run_cli("soak --seconds 2 --seed 9");
+    INFO(good.out);
+    CHECK(good.code == 0);
+    CHECK(good.out.find("no mismatch") != std::string::npos);
+    expect_error("soak --seconds 0", "--seconds must be positive");
+  }
 }

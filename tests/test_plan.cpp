@@ -33,6 +33,19 @@ TEST_SUITE("unit") {
                          doctest::Contains("work-group size 96 is not a power of two"), Error);
   }
 
+  TEST_CASE("a group of one work-item that consumes one element is refused, not planned forever") {
+    // Found by `clreduce soak`: with WG 1 and one element per work-item a pass never shrinks n.
+    for (const char* v : {"naive", "interleaved", "divergence_free"})
+      CHECK_THROWS_WITH_AS(plan_reduction(cfg_of(v, 1), fake_device(), 10),
+                           doctest::Contains("reduces nothing per pass"), Error);
+    CHECK(plan_reduction(cfg_of("naive", 1), fake_device(), 1).passes.size() == 1);  // n = 1: done
+    CHECK(plan_reduction(cfg_of("first_add", 1), fake_device(), 10).passes.back().groups == 1);
+    ReduceConfig strided = cfg_of("stride_global", 1);
+    strided.times = 1;
+    CHECK_THROWS_WITH_AS(plan_reduction(strided, fake_device(), 10),
+                         doctest::Contains("use a work-group size of at least 2"), Error);
+  }
+
   TEST_CASE("work-group size over the device maximum names the maximum") {
     CHECK_THROWS_WITH_AS(plan_reduction(cfg_of("naive", 1024), fake_device(), 1000),
                          doctest::Contains("over the device maximum 512"), Error);

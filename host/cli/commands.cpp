@@ -3,6 +3,7 @@
 
 #include "bench.hpp"
 #include "doctor.hpp"
+#include "soak.hpp"
 #include "errors.hpp"
 #include "report.hpp"
 #include "report_transpose.hpp"
@@ -10,6 +11,7 @@
 #include "sweep_report.hpp"
 #include "variants.hpp"
 
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
@@ -244,6 +246,28 @@ int cmd_doctor(const DeviceOptions& d) {
   const DoctorReport r = run_doctor(DeviceSelector{d.platform, d.device});
   std::cout << doctor_text(r);
   return r.ok() ? 0 : 1;
+}
+
+int cmd_soak(const DeviceOptions& d, const SoakCliOptions& o) {
+  Runtime rt = make_runtime(d);
+  SoakOptions s;
+  if (!(o.seconds > 0)) throw Error("--seconds must be positive");
+  s.seconds = o.seconds;
+  s.seed = o.seed ? o.seed
+                  : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  if (o.max_n) s.max_n = parse_size(*o.max_n);
+  if (o.max_wg) s.max_wg = *o.max_wg;
+  const bool tty = isatty(STDERR_FILENO);
+  const SoakReport r = run_soak(rt, s, [&](const SoakReport& p) {
+    if (o.verbose)
+      std::cerr << p.current << "\n";
+    else if (tty)
+      std::cerr << "\rsoak: " << static_cast<int>(p.seconds) << " s, " << p.checked << " checked, "
+                << p.skipped << " skipped   " << std::flush;
+  });
+  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  std::cout << soak_text(r, rt.device());
+  return r.failed ? 1 : 0;
 }
 
 int cmd_transpose(const DeviceOptions& d, const TransposeOptions& o) {

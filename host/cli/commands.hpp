@@ -73,6 +73,14 @@ int cmd_variants();
 int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o);
 int cmd_bench(const DeviceOptions& d, const BenchOptions& o);
 int cmd_doctor(const DeviceOptions& d);
+struct SoakCliOptions {
+  double seconds = 10;
+  unsigned long long seed = 0;  // 0: from the clock (printed)
+  std::optional<std::string> max_n;
+  std::optional<std::size_t> max_wg;
+  bool verbose = false;
+};
+int cmd_soak(const DeviceOptions& d, const SoakCliOptions& o);
 int cmd_transpose(const DeviceOptions& d, const TransposeOptions& o);
 int cmd_bench_transpose(const DeviceOptions& d, const BenchTransposeOptions& o);
 int cmd_bench_access(const DeviceOptions& d, const BenchAccessOptions& o);

@@ -68,6 +68,14 @@ int main(int argc, char** argv) {
   devices->add_option("--format", devices_format, "table, csv or json");
 
   app.add_subcommand("variants", "list the registered reduction variants");
+  SoakCliOptions soak_opt;
+  CLI::App* soak = app.add_subcommand(
+      "soak", "random reductions against the host reference until the time is up");
+  soak->add_option("--seconds", soak_opt.seconds, "how long")->capture_default_str();
+  soak->add_option("--seed", soak_opt.seed, "the sequence's seed (default: from the clock; printed)");
+  soak->add_option("--max-n", soak_opt.max_n, "largest n (default 2^24 on a GPU, 2^20 elsewhere)");
+  soak->add_option("--max-wg", soak_opt.max_wg, "largest work-group size (default: the device's)");
+  soak->add_flag("--verbose", soak_opt.verbose, "print each configuration (a command line) first");
   app.add_subcommand("doctor",
                      "explain a missing platform or GPU (ICD files, vendor libraries) and check the "
                      "event timer against the host clock");
@@ -129,6 +137,7 @@ int main(int argc, char** argv) {
     if (*devices) return cmd_devices(dev, devices_format);
     if (app.got_subcommand("variants")) return cmd_variants();
     if (app.got_subcommand("doctor")) return cmd_doctor(dev);
+    if (*soak) return cmd_soak(dev, soak_opt);
     if (*reduce) return cmd_reduce(dev, red);
     if (*bench_transpose || *bench_access) {
       // Options given to `bench` itself belong to the reduction benchmark, not to these.
