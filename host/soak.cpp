@@ -15,12 +15,11 @@
 namespace clreduce {
 
 namespace {
-// A reason's first clause, so refusals group ("work-group size 1024 is over the limit of ...").
+// A reason's first clause, so refusals group ("work-group size 1024 is over the limit of kernel
+// naive" for every device and size).
 std::string reason_key(const std::string& what) {
-  std::string k = what.substr(0, what.find_first_of(";:("));
-  for (char& c : k)
-    if (c >= '0' && c <= '9') c = '#';
-  return k;
+  std::string k = what.substr(0, std::min(what.find_first_of(";:("), what.find(" on ")));
+  return k.substr(0, k.find_last_not_of(' ') + 1);
 }
 
 std::string command_line(const ReduceConfig& c, std::uint64_t n, std::uint64_t data_seed,
