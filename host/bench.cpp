@@ -1,6 +1,7 @@
 // run_reduce and run_bench.
 #include "bench.hpp"
 
+#include "chunked.hpp"
 #include "errors.hpp"
 
 namespace clreduce {
@@ -27,6 +28,8 @@ ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& da
   if (data.type != cfg.type)
     throw Error("input data is " + std::string(name_of(data.type)) + " but the reduction is " +
                 std::string(name_of(cfg.type)));
+  if (data.n > rt.device().max_alloc_bytes / size_of(cfg.type))
+    return run_reduce_chunked(rt, cfg, data, timing);
   Reducer reducer(rt, cfg, data.n);
   const cl::Buffer input = reducer.upload(data);
   return measure_reduction(reducer, input, data, host_reference(data, cfg.op), timing);

@@ -26,6 +26,8 @@ struct ReduceReport {
   Reference reference;
   Check check;
   double gbps = 0;  // n * sizeof(T) / median whole-reduction time
+  std::uint64_t chunks = 1;          // input buffers (n over one allocation: several)
+  std::uint64_t chunk_elements = 0;  // elements per chunk when chunks > 1
   bool ok() const { return check.ok && timed.consistent; }
 };
 
@@ -34,6 +36,7 @@ struct ReduceReport {
 ReduceReport measure_reduction(Reducer& reducer, const cl::Buffer& input, const HostData& data,
                                const Reference& reference, const TimingOptions& timing);
 
+// n over the device's largest allocation goes through run_reduce_chunked (chunked.hpp).
 ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& data,
                         const TimingOptions& timing);
 

@@ -66,6 +66,22 @@ void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
                 std::to_string(dev.max_alloc_bytes / es));
 }
 
+std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev) {
+  const std::uint64_t most = dev.max_alloc_bytes / size_of(t);
+  return most >= 4096 ? most / 4096 * 4096 : std::max<std::uint64_t>(1, most);
+}
+
+void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
+  if (n == 0) throw Error("n must be at least 1 (got 0)");
+  const std::uint64_t es = size_of(t);
+  const std::uint64_t room = dev.global_mem_bytes / 10 * 9;
+  if (n > room / es)
+    throw Error("n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
+                bytes_str(n * es) + ") is over 90% of the global memory of " + dev.name + ", " +
+                bytes_str(dev.global_mem_bytes) + " (CL_DEVICE_GLOBAL_MEM_SIZE), even in chunks: " +
+                "use n <= " + std::to_string(room / es));
+}
+
 std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev) {
   if (cfg.wg == 0) {
     std::size_t wg = 256;

@@ -65,6 +65,13 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
 // Throws Error when n = 0 or n elements of t are over the device's largest single allocation.
 void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 
+// The most elements of t one input chunk holds: the largest allocation, rounded down to a
+// multiple of 4096 elements (so every chunk but the last is whole vectors and whole tiles).
+std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev);
+// Throws Error when n = 0 or n elements of t (in chunks) need more than 90% of the device's
+// global memory.
+void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
+
 // The work-group size a configuration uses on the device (validated).
 std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev);
 

@@ -158,14 +158,25 @@ Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolut
 }
 
 Timed Reducer::time(const cl::Buffer& input, const TimingOptions& opt) {
+  return time_reduction(
+      rt_.queue(), rt_.device().timer_resolution_ns, [&](bool ev) { return enqueue(input, ev); },
+      [&] { return read_result(); }, opt);
+}
+
+const cl::Buffer& Reducer::result_buffer() const {
+  return partials_[(plan_.passes.size() - 1) % 2];
+}
+
+Timed time_reduction(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
+                     const EnqueueUnit& enqueue_one, const std::function<Value()>& read_value,
+                     const TimingOptions& opt) {
   Timed t;
   std::optional<Value> seen;
-  const Sampled s = time_enqueues(
-      rt_.queue(), rt_.device().timer_resolution_ns, [&](bool ev) { return enqueue(input, ev); }, opt, [&] {
-        const Value v = read_result();
-        if (seen && !(v == *seen)) t.consistent = false;
-        seen = v;
-      });
+  const Sampled s = time_enqueues(queue, timer_resolution_ns, enqueue_one, opt, [&] {
+    const Value v = read_value();
+    if (seen && !(v == *seen)) t.consistent = false;
+    seen = v;
+  });
   t.value = *seen;
   t.whole_us = s.whole_us;
   t.first_pass_us = s.first_us;

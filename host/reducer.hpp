@@ -60,6 +60,12 @@ Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolut
                       const EnqueueUnit& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample = {});
 
+// time_enqueues for a whole reduction: read_value runs after every sample; the value of the last
+// sample is kept and `consistent` says whether every sample gave the same one.
+Timed time_reduction(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
+                     const EnqueueUnit& enqueue_one, const std::function<Value()>& read_value,
+                     const TimingOptions& opt);
+
 // A read-only device buffer holding the data; throws Error when it is over the device's largest
 // allocation.
 cl::Buffer upload_data(Runtime& rt, const HostData& data);
@@ -85,6 +91,8 @@ class Reducer {
   Value run(const cl::Buffer& input, std::vector<double>* pass_us = nullptr);
   // Warm-ups, then timed samples; reads and compares the value after every sample.
   Timed time(const cl::Buffer& input, const TimingOptions& opt);
+  // The buffer whose element 0 holds the result after a whole reduction.
+  const cl::Buffer& result_buffer() const;
 
  private:
   Runtime& rt_;

@@ -186,7 +186,8 @@ json report_core_json(const ReduceReport& r) {
               {"single_call_wall_us", stats_json(r.timed.single_wall_us)},
               {"batch", r.timed.batch},
               {"repetitions", r.timed.repetitions},
-              {"gbps", r.gbps}};
+              {"gbps", r.gbps},
+              {"chunks", r.chunks}};
 }
 
 json reduce_json(const ReduceReport& r, const DeviceInfo& dev) {
@@ -203,6 +204,10 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
       << "result     " << r.timed.value.str() << "\n"
       << "reference  " << r.reference.value.str() << "\n"
       << "check      " << (r.ok() ? "ok: " : "FAILED: ") << r.check.detail << "\n";
+  if (r.chunks > 1)
+    out << "chunks     " << r.chunks << " input buffers of up to " << r.chunk_elements
+        << " elements (n is over CL_DEVICE_MAX_MEM_ALLOC_SIZE); each reduced on the device as "
+           "planned below, their values folded on the host\n";
   if (r.check.rel_error >= 0)
     out << "accuracy   relative error " << rel_error_cell(r.check.rel_error)
         << " against the compensated (Neumaier, long double) host sum\n";

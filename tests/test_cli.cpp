@@ -51,7 +51,8 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant naive --n 1000 --wg 0", "work-group size 0 is invalid");
     expect_error("reduce --variant naive --n 0", "n must be at least 1");
     expect_error("reduce --variant naive --n 12x", "invalid size '12x'");
-    expect_error("reduce --variant naive --n 2^40", "over the largest single allocation");
+    expect_error("reduce --variant naive --n 2^40", "over 90% of the global memory");
+    expect_error("bench --n 2^40", "over the largest single allocation");
     expect_error("reduce --variant naive --n 10 --type half", "unknown type 'half'; valid types: uint, int, float, double");
     expect_error("reduce --variant naive --n 10 --op prod", "unknown operator 'prod'; valid operators: sum, min, max");
     expect_error("reduce --variant vector --n 10 --vec 3", "VEC 3 is not an allowed vector width; valid: 2, 4, 8, 16");

@@ -46,20 +46,25 @@ TimingOptions timing_of(const O& o) {
   return t;
 }
 
-// The input: the user's file, or generated data; n validated against the device first.
+// The input: the user's file, or generated data; n validated against the device first (against
+// one allocation, or against the device memory where the job reduces in chunks).
 HostData input_of(const RunOptions& o, ElemType type, const DeviceInfo& dev,
-                  std::optional<std::uint64_t> default_n) {
+                  std::optional<std::uint64_t> default_n, bool chunks_ok = false) {
+  const auto check = [&](std::uint64_t n) {
+    if (chunks_ok) check_device_memory(n, type, dev);
+    else check_allocation(n, type, dev);
+  };
   std::optional<std::uint64_t> n;
   if (o.n) n = parse_size(*o.n);
   if (o.input) {
-    if (n) check_allocation(*n, type, dev);
+    if (n) check(*n);
     HostData d = read_data_file(*o.input, type, n);
-    check_allocation(d.n, type, dev);
+    check(d.n);
     return d;
   }
   if (!n) n = default_n;
   if (!n) throw Error("--n is required (or --input FILE)");
-  check_allocation(*n, type, dev);
+  check(*n);
   return generate_data(type, *n, parse_data_kind(o.data), o.seed);
 }
 
@@ -156,8 +161,11 @@ int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o) {
   const TimingOptions timing = timing_of(o);
   parse_format(o.format);
   // Validate the configuration before generating (possibly large) data.
-  plan_reduction(cfg, rt.device(), o.n ? parse_size(*o.n) : 1);
-  const HostData data = input_of(o, cfg.type, rt.device(), std::nullopt);
+  // (n over one allocation is reduced in chunks: the plan is checked for one chunk.)
+  const std::uint64_t n_planned = o.n ? parse_size(*o.n) : 1;
+  if (n_planned > 0) check_device_memory(n_planned, cfg.type, rt.device());
+  plan_reduction(cfg, rt.device(), std::min(n_planned, chunk_elements(cfg.type, rt.device())));
+  const HostData data = input_of(o, cfg.type, rt.device(), std::nullopt, /*chunks_ok=*/true);
   const ReduceReport r = run_reduce(rt, cfg, data, timing);
   emit(reduce_text(r, rt.device()), reduce_csv(r), reduce_json(r, rt.device()), o);
   return r.ok() ? 0 : 1;
