@@ -29,6 +29,12 @@ std::uint64_t mul_checked(std::uint64_t a, std::uint64_t b, std::string_view tex
   return a * b;
 }
 
+[[noreturn]] void bad_list(std::string_view item, const std::string& why) {
+  throw Error("invalid size list item '" + std::string(item) + "' (" + why +
+              "); use sizes or ranges A..B (factor 2) or A..B:F, comma-separated, e.g. "
+              "2^20,2^24 or 1K..1G:4");
+}
+
 bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 }  // namespace
@@ -105,6 +111,40 @@ Define parse_define(std::string_view text) {
     d.value = std::string(value);
   }
   return d;
+}
+
+std::vector<std::uint64_t> parse_size_list(std::string_view text) {
+  std::vector<std::uint64_t> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item = trim(text.substr(start, comma == std::string_view::npos ? comma : comma - start));
+    if (item.empty()) bad_list(item, "empty");
+    const std::size_t dots = item.find("..");
+    if (dots == std::string_view::npos) {
+      out.push_back(parse_size(item));
+    } else {
+      const std::string_view rest = item.substr(dots + 2);
+      const std::size_t colon = rest.find(':');
+      const std::uint64_t a = parse_size(item.substr(0, dots));
+      const std::uint64_t b = parse_size(rest.substr(0, colon));
+      const std::uint64_t f = colon == std::string_view::npos ? 2 : parse_size(rest.substr(colon + 1));
+      if (a == 0) bad_list(item, "a range starts at 1 or more");
+      if (a > b) bad_list(item, "the start is above the end");
+      if (f < 2) bad_list(item, "the step factor must be at least 2");
+      for (std::uint64_t x = a; x <= b;) {
+        out.push_back(x);
+        if (out.size() > kMaxSizeListItems) break;
+        if (x > b / f) break;  // the next step would pass b (or overflow)
+        x *= f;
+      }
+    }
+    if (out.size() > kMaxSizeListItems)
+      bad_list(item, "more than " + std::to_string(kMaxSizeListItems) + " sizes in all");
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace clreduce

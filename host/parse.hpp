@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace clreduce {
 
@@ -12,6 +13,12 @@ namespace clreduce {
 // "2^26". Whitespace around the text is ignored. Throws Error naming the text and the accepted
 // forms on anything else, including overflow of 64 bits.
 std::uint64_t parse_size(std::string_view text);
+
+// A list of sizes: comma-separated items, each a size (as parse_size) or a geometric range
+// "A..B" (A, 2A, 4A, ... up to B) or "A..B:F" (step factor F >= 2), e.g. "1K..1G:4,2^30".
+// At most kMaxSizeListItems sizes; throws Error naming the item and the accepted forms.
+constexpr std::size_t kMaxSizeListItems = 4096;
+std::vector<std::uint64_t> parse_size_list(std::string_view text);
 
 // One user definition for the kernel compiler: -D NAME or -D NAME=VALUE.
 struct Define {

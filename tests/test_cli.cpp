@@ -230,6 +230,15 @@ TEST_SUITE("cli") {
     expect_error("bench access --n 1000 --wg 48", "work-group size 48 is not a power of two");
   }
 
+  TEST_CASE("bench --sizes takes ranges") {
+    const Run r = run_cli("bench --sizes 1000..4000 --variants vector --format csv");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    for (const char* n : {"\n1000,", "\n2000,", "\n4000,"}) CHECK(r.out.find(n) != std::string::npos);
+    CHECK(r.out.find("\n8000,") == std::string::npos);
+    expect_error("bench --sizes 4000..1000", "the start is above the end");
+  }
+
   TEST_CASE("doctor: the ICD files, each vendor library, the platforms and the event timer") {
     const Run ok = run_cli("doctor");
     INFO(ok.out);

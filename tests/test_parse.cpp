@@ -60,4 +60,22 @@ TEST_SUITE("unit") {
     CHECK_THROWS_WITH_AS(parse_format("xml"), "unknown format 'xml'; valid formats: table, csv, json",
                          Error);
   }
+
+  TEST_CASE("size lists: sizes and geometric ranges A..B[:F]") {
+    using V = std::vector<std::uint64_t>;
+    CHECK(parse_size_list("2^20,2^24") == V{1u << 20, 1u << 24});
+    CHECK(parse_size_list("1000..8000") == V{1000, 2000, 4000, 8000});
+    CHECK(parse_size_list("1K..1M:10") == V{1000, 10000, 100000, 1000000});
+    CHECK(parse_size_list("1Ki..5Ki:2") == V{1024, 2048, 4096});  // B need not be on the grid
+    CHECK(parse_size_list(" 7 , 3..3 ") == V{7, 3});
+    CHECK(parse_size_list("1..18446744073709551615").size() == 64);  // no overflow past 2^63
+    CHECK_THROWS_WITH_AS(parse_size_list("8..2"), doctest::Contains("the start is above the end"), Error);
+    CHECK_THROWS_WITH_AS(parse_size_list("1..8:1"), doctest::Contains("step factor must be at least 2"), Error);
+    CHECK_THROWS_WITH_AS(parse_size_list("0..8"), doctest::Contains("a range starts at 1"), Error);
+    CHECK_THROWS_WITH_AS(parse_size_list("1,,2"), doctest::Contains("invalid size list item '' (empty)"), Error);
+    CHECK_THROWS_WITH_AS(parse_size_list("1..x"), doctest::Contains("invalid size 'x'"), Error);
+    std::string many = "1";
+    for (int i = 0; i < 4096; ++i) many += ",1";
+    CHECK_THROWS_WITH_AS(parse_size_list(many), doctest::Contains("more than 4096 sizes"), Error);
+  }
 }

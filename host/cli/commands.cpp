@@ -182,7 +182,8 @@ int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
   SweepOptions s;
   s.type = parse_type(o.type);
   s.op = parse_op(o.op);
-  for (const auto& text : o.sizes) s.sizes.push_back(parse_size(text));
+  for (const auto& text : o.sizes)
+    for (std::uint64_t n : parse_size_list(text)) s.sizes.push_back(n);
   for (const auto& v : o.variants) s.variants.push_back(find_variant(v).name);
   s.wg = wg_of(o);
   s.defines = parse_defines(o.defines);

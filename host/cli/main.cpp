@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
       "bench", "benchmark every variant on one input beside the measured read bandwidth");
   bench->add_option("--variants", ben.variants, "only these variants (comma-separated)")->delimiter(',');
   bench->add_option("--sizes", ben.sizes,
-                    "sweep these sizes (comma-separated, e.g. 2^20,2^24,64Mi): each variant's best "
+                    "sweep these sizes (comma-separated sizes or ranges A..B[:F], e.g. 2^20,2^24 or "
+                    "1K..1G:4): each variant's best "
                     "configuration at each size, timed back-to-back and one call at a time")
       ->delimiter(',');
   add_run_options(bench, ben);
