@@ -71,8 +71,8 @@ AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& 
     AccessRow row;
     row.pattern = p;
     cl::Kernel k = rt.kernel("sum_of_cubes.cl", p.kernel, o.str());
-    check_kernel_limits(p.kernel, rep.wg, rt.limits(k).max_work_group_size,
-                        rt.limits(k).local_mem_bytes, dev);
+    const KernelLimits lim = rt.limits(k);
+    check_kernel_limits(p.kernel, rep.wg, lim.max_work_group_size, lim.local_mem_bytes, dev);
     with_cl_context("setting " + p.kernel + " arguments", [&] {
       k.setArg(0, input);
       k.setArg(1, partials);

@@ -25,6 +25,17 @@ Runtime make_runtime(const DeviceOptions& d) {
   return d.kernel_dir ? Runtime(dev, *d.kernel_dir) : Runtime(dev);
 }
 
+// Reports progress on stderr when it is a terminal; clears the line when destroyed.
+struct Progress {
+  bool tty = isatty(STDERR_FILENO);
+  void operator()(const std::string& what) const {
+    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
+  }
+  ~Progress() {
+    if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  }
+};
+
 std::vector<Define> parse_defines(const std::vector<std::string>& texts) {
   std::vector<Define> out;
   for (const auto& t : texts) out.push_back(parse_define(t));
@@ -191,11 +202,10 @@ int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
   s.seed = o.seed;
   s.timing = timing_of(o);
   parse_format(o.format);
-  const bool tty = isatty(STDERR_FILENO);
-  const SweepReport r = run_sweep(rt, s, [&](const std::string& what) {
-    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
-  });
-  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  const SweepReport r = [&] {
+    Progress progress;
+    return run_sweep(rt, s, progress);
+  }();
   emit(sweep_text(r, rt.device()), sweep_csv(r, rt.device()), sweep_json(r, rt.device()), o);
   return r.all_ok() ? 0 : 1;
 }
@@ -216,11 +226,10 @@ int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
   b.timing = timing_of(o);
   parse_format(o.format);
   const HostData data = input_of(o, b.type, rt.device(), default_bench_n(rt.device()));
-  const bool tty = isatty(STDERR_FILENO);
-  const BenchReport r = run_bench(rt, b, data, [&](const std::string& what) {
-    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
-  });
-  if (tty) std::cerr << "\r" << std::string(50, ' ') << "\r" << std::flush;
+  const BenchReport r = [&] {
+    Progress progress;
+    return run_bench(rt, b, data, progress);
+  }();
   emit(bench_text(r, rt.device()), bench_csv(r), bench_json(r, rt.device()), o);
   return r.all_ok() ? 0 : 1;
 }
@@ -239,16 +248,6 @@ TransposeConfig transpose_config_of(const TransposeShapeOptions& o) {
   return cfg;
 }
 
-// Reports progress on stderr when it is a terminal; clears the line when destroyed.
-struct Progress {
-  bool tty = isatty(STDERR_FILENO);
-  void operator()(const std::string& what) const {
-    if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
-  }
-  ~Progress() {
-    if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
-  }
-};
 }  // namespace
 
 int cmd_doctor(const DeviceOptions& d) {
