@@ -141,8 +141,15 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
   Plan plan;
   plan.variant = &v;
   std::optional<unsigned> groups_per_cu = cfg.groups_per_cu;
-  if (v.default_fills_device && !cfg.times && !groups_per_cu)
-    groups_per_cu = resident_groups_per_cu(dev, wg, wg * es);
+  if (v.default_fills_device && !cfg.times && !groups_per_cu) {
+    std::uint64_t g = resident_groups_per_cu(dev, wg, wg * es);
+    // On a GPU with occupancy facts, at least enough groups that a work-item loads <= 16 vectors:
+    // on the H100 grids of many short groups streamed faster than one device-filling wave at
+    // 2^26 and above (bench/NOTES.md, issue 4 runs 3-5).
+    if (dev.resident_items_per_cu > 0 && dev.compute_units > 0)
+      g = std::max<std::uint64_t>(g, ceil_div(n, std::uint64_t{wg} * vec * 16 * dev.compute_units));
+    groups_per_cu = static_cast<unsigned>(std::min<std::uint64_t>(g, 1u << 30));
+  }
   // Additions on an element's way through the group reduction: the tree's log2(wg) levels, or
   // for a shuffle reduction two warp trees and the first warp's loop over the warps' values.
   const std::uint64_t lanes = std::min<std::uint64_t>(wg, 32);

@@ -151,13 +151,18 @@ TEST_SUITE("unit") {
     dev.max_alloc_bytes = 1ULL << 32;
     const std::uint64_t n = 1ULL << 28;
     ReduceConfig c = cfg_of("single_pass", 256);
-    Plan p = plan_reduction(c, dev, n);
+    // Small n: one device-filling wave (2048 resident work-items / 256 per group, per CU).
+    Plan p = plan_reduction(c, dev, 1ULL << 22);
     REQUIRE(p.passes.size() == 1);
     CHECK(p.passes[0].last_group_finishes);
-    CHECK(p.passes[0].groups == 8 * dev.compute_units);  // 2048 resident work-items / 256
+    CHECK(p.passes[0].groups == 8 * dev.compute_units);
     CHECK(p.passes[0].options.find("-D NV_PTX=1 -D WARP=32") != std::string::npos);
+    // Large n: more, shorter groups, each work-item loading at most 16 vectors.
+    p = plan_reduction(c, dev, n);
+    CHECK(p.passes[0].groups == 125 * dev.compute_units);  // ceil(2^28 / (256*4*16*132)) per CU
+    CHECK(p.passes[0].times <= 16);
     c.wg = 1024;
-    CHECK(plan_reduction(c, dev, n).passes[0].groups == 2 * dev.compute_units);
+    CHECK(plan_reduction(c, dev, 1ULL << 22).passes[0].groups == 2 * dev.compute_units);
     c.groups_per_cu = 1;
     CHECK(plan_reduction(c, dev, n).passes[0].groups == dev.compute_units);
     c.groups_per_cu.reset();
