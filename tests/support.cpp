@@ -61,6 +61,14 @@ bool in_shard(std::size_t k) {
   return k % count == i;
 }
 
+TimingOptions quick_timing(unsigned warmup, unsigned repetitions) {
+  TimingOptions t;
+  t.warmup = warmup;
+  t.repetitions = repetitions;
+  t.batch = 1;
+  return t;
+}
+
 std::filesystem::path copy_kernels(const std::string& tag) {
   namespace fs = std::filesystem;
   // The process id keeps shards that run the same test side by side apart.

@@ -27,6 +27,9 @@ Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind =
 Check reduce_and_check(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n,
                        DataKind kind = DataKind::Random);
 
+// Timing for correctness runs: `warmup` discarded runs, then `repetitions` samples of one run each.
+TimingOptions quick_timing(unsigned warmup, unsigned repetitions);
+
 // True when this process's shard (CLREDUCE_TEST_SHARD=i/N) owns item k.
 bool in_shard(std::size_t k);
 

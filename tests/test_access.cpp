@@ -9,16 +9,6 @@
 using namespace clreduce;
 using namespace clreduce::test;
 
-namespace {
-TimingOptions quick() {
-  TimingOptions t;
-  t.warmup = 1;
-  t.repetitions = 2;
-  t.batch = 1;
-  return t;
-}
-}  // namespace
-
 TEST_SUITE("access") {
   TEST_CASE("the host sum of cubes wraps modulo 2^32") {
     HostData d = generate_data(ElemType::Uint, 3, DataKind::Iota, 0);  // 0, 1, 2
@@ -36,7 +26,7 @@ TEST_SUITE("access") {
         AccessOptions opt;
         opt.wg = 64;
         opt.groups = groups;
-        opt.timing = quick();
+        opt.timing = quick_timing(1, 2);
         const HostData data = generate_data(ElemType::Uint, n, DataKind::Random, seed());
         const AccessReport r = run_access(runtime(), data, opt);
         CAPTURE(n);

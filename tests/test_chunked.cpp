@@ -9,16 +9,6 @@
 using namespace clreduce;
 using namespace clreduce::test;
 
-namespace {
-TimingOptions quick() {
-  TimingOptions t;
-  t.warmup = 1;
-  t.repetitions = 2;
-  t.batch = 1;
-  return t;
-}
-}  // namespace
-
 TEST_SUITE("runtime") {
   TEST_CASE("n over the largest allocation is reduced in chunks, every variant, type and operator") {
     DeviceInfo small = runtime().device();
@@ -39,7 +29,7 @@ TEST_SUITE("runtime") {
             cfg.op = op;
             cfg.wg = 64;
             const HostData data = generate_data(t, n, DataKind::Random, seed() + n);
-            const ReduceReport r = run_reduce(rt, cfg, data, quick());
+            const ReduceReport r = run_reduce(rt, cfg, data, quick_timing(1, 2));
             CAPTURE(describe(cfg, n, DataKind::Random));
             CHECK(r.chunks == (n + chunk - 1) / chunk);
             CHECK_MESSAGE(r.ok(), r.check.detail);
@@ -54,7 +44,7 @@ TEST_SUITE("runtime") {
     ReduceConfig cfg;
     cfg.variant = "vector";
     const HostData data = generate_data(cfg.type, 1000, DataKind::Random, seed());
-    CHECK(run_reduce(runtime(), cfg, data, quick()).chunks == 1);
+    CHECK(run_reduce(runtime(), cfg, data, quick_timing(1, 2)).chunks == 1);
   }
 }
 

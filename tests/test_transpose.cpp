@@ -59,14 +59,6 @@ std::string describe(const TransposeConfig& c, std::uint64_t m, std::uint64_t n)
   return s + " seed " + std::to_string(seed());
 }
 
-TimingOptions once() {
-  TimingOptions t;
-  t.warmup = 0;
-  t.repetitions = 1;
-  t.batch = 1;
-  return t;
-}
-
 template <class F>
 void expect_plan_error(F&& f, const std::string& message) {
   try {
@@ -93,7 +85,7 @@ TEST_SUITE("transpose") {
             // iota: every element distinct, so a misplaced element cannot match by accident.
             const DataKind kind = m * n > 1000 ? DataKind::Random : DataKind::Iota;
             const HostData data = generate_data(t, m * n, kind, seed());
-            const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, once());
+            const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, quick_timing(0, 1));
             CHECK_MESSAGE(r.ok(), describe(cfg, m, n) << ": " << r.check.detail);
             ++runs;
           }
@@ -110,7 +102,7 @@ TEST_SUITE("transpose") {
     cfg.variant = "naive";
     cfg.type = ElemType::Uint;
     const HostData data = generate_data(cfg.type, 17 * 33, DataKind::Iota, 0);
-    const TransposeReport r = run_transpose(rt, cfg, data, 17, 33, once());
+    const TransposeReport r = run_transpose(rt, cfg, data, 17, 33, quick_timing(0, 1));
     CHECK_FALSE(r.ok());
     CHECK(r.check.mismatches == 1);
     CHECK(r.check.detail.find("output row 7, column 5") != std::string::npos);
@@ -221,7 +213,7 @@ TEST_SUITE("transpose") {
     cfg.wg_y = 1;
     const std::uint64_t m = 131072, n = 3;
     const HostData data = generate_data(cfg.type, m * n, DataKind::Iota, 0);
-    const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, once());
+    const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, quick_timing(0, 1));
     CHECK(r.plan.groups_y == kMaxGroupsY);
     CHECK_MESSAGE(r.ok(), r.check.detail);
   }
