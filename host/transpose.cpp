@@ -4,6 +4,7 @@
 #include "build_options.hpp"
 #include "errors.hpp"
 #include "host_data.hpp"
+#include "plan.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -213,17 +214,9 @@ Transposer::Transposer(Runtime& rt, const TransposeConfig& cfg, std::uint64_t m,
     : rt_(rt), cfg_(cfg), plan_(plan_transpose(cfg, rt.device(), m, n)) {
   kernel_ = rt_.kernel(plan_.variant->file, plan_.variant->kernel, plan_.options);
   const KernelLimits lim = rt_.limits(kernel_);
-  const DeviceInfo& dev = rt_.device();
-  const std::size_t wg = plan_.wg_x * plan_.wg_y;
-  if (wg > lim.max_work_group_size)
-    throw Error("work-group " + plan_.wg_label() + " = " + std::to_string(wg) +
-                " work-items is over the limit of kernel " + plan_.variant->kernel + " on " +
-                dev.name + ", " + std::to_string(lim.max_work_group_size) +
-                " (CL_KERNEL_WORK_GROUP_SIZE)");
-  if (lim.local_mem_bytes > dev.local_mem_bytes)
-    throw Error("kernel " + plan_.variant->kernel + " needs " + std::to_string(lim.local_mem_bytes) +
-                " bytes of local memory, more than the " + std::to_string(dev.local_mem_bytes) +
-                " bytes of " + dev.name + " (CL_KERNEL_LOCAL_MEM_SIZE)");
+  check_kernel_limits(plan_.variant->kernel + " (work-group " + plan_.wg_label() + ")",
+                      plan_.wg_x * plan_.wg_y, lim.max_work_group_size, lim.local_mem_bytes,
+                      rt_.device());
 }
 
 std::vector<cl::Event> Transposer::enqueue(const cl::Buffer& in, const cl::Buffer& out,

@@ -42,9 +42,9 @@ std::vector<Define> parse_defines(const std::vector<std::string>& texts) {
   return out;
 }
 
-std::size_t wg_of(const RunOptions& o) {
-  if (o.wg && *o.wg == 0) throw Error("work-group size 0 is invalid; use a power of two 1, 2, 4, ...");
-  return o.wg.value_or(0);  // 0: the default
+std::size_t wg_of(const std::optional<std::size_t>& wg) {
+  if (wg && *wg == 0) throw Error("work-group size 0 is invalid; use a power of two 1, 2, 4, ...");
+  return wg.value_or(0);  // 0: the default
 }
 
 template <class O>  // RunOptions or MeasureOptions
@@ -164,7 +164,7 @@ int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o) {
   cfg.variant = find_variant(o.variant).name;
   cfg.type = parse_type(o.type);
   cfg.op = parse_op(o.op);
-  cfg.wg = wg_of(o);
+  cfg.wg = wg_of(o.wg);
   cfg.times = o.times;
   cfg.groups_per_cu = o.groups_per_cu;
   cfg.vec = o.vec;
@@ -196,7 +196,7 @@ int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
   for (const auto& text : o.sizes)
     for (std::uint64_t n : parse_size_list(text)) s.sizes.push_back(n);
   for (const auto& v : o.variants) s.variants.push_back(find_variant(v).name);
-  s.wg = wg_of(o);
+  s.wg = wg_of(o.wg);
   s.defines = parse_defines(o.defines);
   s.data = parse_data_kind(o.data);
   s.seed = o.seed;
@@ -217,7 +217,7 @@ int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
   clreduce::BenchOptions b;
   b.type = parse_type(o.type);
   b.op = parse_op(o.op);
-  b.wg = wg_of(o);
+  b.wg = wg_of(o.wg);
   b.times = o.times;
   b.groups_per_cu = o.groups_per_cu;
   b.vec = o.vec;
@@ -320,8 +320,7 @@ int cmd_bench_transpose(const DeviceOptions& d, const BenchTransposeOptions& o) 
 int cmd_bench_access(const DeviceOptions& d, const BenchAccessOptions& o) {
   Runtime rt = make_runtime(d);
   AccessOptions a;
-  if (o.wg && *o.wg == 0) throw Error("work-group size 0 is invalid; use a power of two 1, 2, 4, ...");
-  a.wg = o.wg.value_or(0);
+  a.wg = wg_of(o.wg);
   a.groups = o.groups;
   a.timing = timing_of(o);
   parse_format(o.format);
