@@ -6,11 +6,9 @@ set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
 cli=build-gpu/clreduce
+source bench/gpu_build.sh
 {
-  source .gpu/env.sh
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  date -u
-  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build-gpu -j16 2>&1 | grep -E "error|warning" || true
+  gpu_build
 } >"$OUT/log.txt" 2>&1
 source .gpu/env.sh >/dev/null 2>&1
 (cd build-gpu && ctest -j8 -LE full --output-on-failure 2>&1 | tail -25) >"$OUT/ctest.txt"

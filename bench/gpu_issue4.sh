@@ -17,12 +17,9 @@ mkdir -p "$OUT"
 log="$OUT/log.txt"
 cli=build-gpu/clreduce
 fast=stride_global,stride_local,vector,warp_shuffle,single_pass,subgroup
+source bench/gpu_build.sh
 {
-  source .gpu/env.sh
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  date -u
-  git rev-parse HEAD 2>/dev/null
-  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build-gpu -j$JOBS 2>&1 | grep -E "error|warning" || true
+  gpu_build
   $cli devices
   echo "build done at ${SECONDS}s"
 } >"$log" 2>&1

@@ -9,11 +9,9 @@ mkdir -p "$OUT"
 log="$OUT/log.txt"
 cli=build-gpu/clreduce
 fast=stride_local,vector,warp_shuffle,single_pass
+source bench/gpu_build.sh
 {
-  source .gpu/env.sh
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  date -u
-  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build-gpu -j16 2>&1 | grep -E "error|warning" || true
+  gpu_build
 } >"$log" 2>&1
 source .gpu/env.sh >/dev/null 2>&1
 (nvcc -O3 -std=c++17 -arch=sm_90 .gpu/cub_bench.cu -o /tmp/cub_bench >"$OUT/nvcc.txt" 2>&1) &

@@ -7,11 +7,9 @@ set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
 log="$OUT/log.txt"
+source bench/gpu_build.sh
 {
-  source .gpu/env.sh
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  date -u
-  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build-gpu -j16 2>&1 | grep -E "error|warning" || true
+  gpu_build
   g++ -std=c++17 -O2 bench/tools/kernel_limits.cpp -lOpenCL -o build-gpu/kernel_limits && build-gpu/kernel_limits --launch
 } >"$log" 2>&1
 source .gpu/env.sh >/dev/null 2>&1
