@@ -1,0 +1,557 @@
+// The tuning database: JSON round trip, strict reading (every malformed file warns, names the
+// file and the problem, and is ignored), merge-save, the lookup rules (foreign device, stale
+// driver), apply_tuned and where the file lives. Files go to a fresh directory in /tmp; no
+// OpenCL device is needed.
+#include <doctest/doctest.h>
+
+#include "errors.hpp"
+#include "tuning_db.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+using namespace clreduce;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory named after `tag` and the process, removed with its contents at the end.
+struct TempDir {
+  fs::path dir;
+  explicit TempDir(const std::string& tag)
+      : dir(fs::path("/tmp") / ("clreduce_tuning_db_" + tag + "_" + std::to_string(getpid()))) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string file(const std::string& name) const { return (dir / name).string(); }
+};
+
+// Sets (or with nullopt, unsets) an environment variable for a scope and restores it after.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, const std::optional<std::string>& value) : name(std::move(n)) {
+    if (const char* v = std::getenv(name.c_str())) old = v;
+    if (value) setenv(name.c_str(), value->c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+  ~ScopedEnv() {
+    if (old) setenv(name.c_str(), old->c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+};
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const DeviceKey kH100{"NVIDIA CUDA", "NVIDIA H100 80GB HBM3", "580.159.04"};
+const DeviceKey kPocl{"Portable Computing Language", "cpu-haswell-AMD EPYC 7B13", "6.0+debian"};
+
+// An entry as tune writes it: vector in the groups-per-CU mode, stride_global with a fixed TIMES,
+// single_pass the best.
+TuningEntry sample_entry(ElemType type, Op op, std::size_t vector_wg) {
+  TuningEntry e;
+  e.type = type;
+  e.op = op;
+  e.date = "2026-11-21T12:00:00Z";
+  e.sizes = {1u << 20, 1u << 24, 1u << 26};
+  e.best_variant = "single_pass";
+  TunedVariant vec;
+  vec.params.wg = vector_wg;
+  vec.params.groups_per_cu = 8;
+  vec.params.vec = 4;
+  vec.measurements = {{1u << 20, 6.1, 7.9, 687.0}, {1u << 24, 40.25, 52.5, 1667.123456789}};
+  vec.gain_over_default = 1.12;
+  e.variants["vector"] = vec;
+  TunedVariant sg;
+  sg.params.wg = 128;
+  sg.params.times = 16;
+  e.variants["stride_global"] = sg;
+  TunedVariant sp;
+  sp.params.wg = 512;
+  sp.params.groups_per_cu = 4;
+  sp.measurements = {{1u << 26, 101.5, 130.0, 2645.0}};
+  sp.gain_over_default = 1.28;
+  e.variants["single_pass"] = sp;
+  return e;
+}
+
+// A whole file around one variant object, one entry object or one device object.
+std::string db_with_devices(const std::string& devices) {
+  return R"({"format": "clreduce-tuning-db", "version": 1, "devices": [)" + devices + "]}";
+}
+std::string db_with_entries(const std::string& entries) {
+  return db_with_devices(R"({"platform": "P", "device": "D", "driver": "1", "entries": [)" + entries + "]}");
+}
+std::string db_with_variant(const std::string& variant) {
+  return db_with_entries(R"({"type": "uint", "op": "sum", "variants": {"vector": )" + variant + "}}");
+}
+// `n` copies of `item`, comma-separated.
+std::string repeated(const std::string& item, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += (i ? "," : "") + item;
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("unit") {
+  TEST_CASE("tuning database: JSON round trip keeps every field") {
+    TuningDb db;
+    db.devices.push_back({kH100, {sample_entry(ElemType::Uint, Op::Sum, 256),
+                                  sample_entry(ElemType::Float, Op::Max, 1024)}});
+    db.devices.push_back({kPocl, {sample_entry(ElemType::Int, Op::Min, 64)}});
+    const std::string text = tuning_db_json(db);
+    CHECK(text.find("\"format\": \"clreduce-tuning-db\"") != std::string::npos);
+    CHECK(text.find("\n  \"version\": 1,") != std::string::npos);  // pretty, indent 2
+
+    const TuningDb back = parse_tuning_db(text);
+    REQUIRE(back.devices.size() == 2);
+    CHECK(back.devices[0].key == kH100);
+    CHECK(back.devices[1].key == kPocl);
+    REQUIRE(back.devices[0].entries.size() == 2);
+    const TuningEntry& e = back.devices[0].entries[0];
+    CHECK(e.type == ElemType::Uint);
+    CHECK(e.op == Op::Sum);
+    CHECK(e.date == "2026-11-21T12:00:00Z");
+    CHECK(e.sizes == std::vector<std::uint64_t>{1u << 20, 1u << 24, 1u << 26});
+    CHECK(e.best_variant == "single_pass");
+    REQUIRE(e.variants.size() == 3);
+    const TunedVariant& v = e.variants.at("vector");
+    CHECK(v.params.wg == 256);
+    CHECK(!v.params.times);
+    CHECK(v.params.groups_per_cu == 8u);
+    CHECK(v.params.vec == 4u);
+    REQUIRE(v.measurements.size() == 2);
+    CHECK(v.measurements[1].n == 1u << 24);
+    CHECK(v.measurements[1].tuned_us == 40.25);
+    CHECK(v.measurements[1].default_us == 52.5);
+    CHECK(v.measurements[1].gbps == 1667.123456789);  // doubles are written to round-trip exactly
+    CHECK(v.gain_over_default == 1.12);
+    const TunedVariant& sg = e.variants.at("stride_global");
+    CHECK(sg.params.times == 16u);
+    CHECK(!sg.params.groups_per_cu);
+    CHECK(!sg.params.vec);
+    CHECK(sg.measurements.empty());
+    CHECK(back.devices[0].entries[1].type == ElemType::Float);
+    CHECK(back.devices[0].entries[1].op == Op::Max);
+    CHECK(back.devices[1].entries[0].variants.at("vector").params.wg == 64);
+    CHECK(tuning_db_json(back) == text);
+  }
+
+  TEST_CASE("tuning database: a variant written by hand needs only wg") {
+    const TuningDb db = parse_tuning_db(db_with_variant(R"({"wg": 128})"));
+    const TunedVariant& v = db.devices.at(0).entries.at(0).variants.at("vector");
+    CHECK(v.params.wg == 128);
+    CHECK(!v.params.times);
+    CHECK(!v.params.groups_per_cu);
+    CHECK(!v.params.vec);
+    CHECK(v.gain_over_default == 1);
+    CHECK(db.devices[0].entries[0].best_variant.empty());
+    // The best variant overall may be one whose default launch tune kept (not among variants).
+    const TuningDb kept = parse_tuning_db(
+        db_with_entries(R"({"type": "uint", "op": "sum", "best_variant": "naive", "variants": {}})"));
+    CHECK(kept.devices[0].entries[0].best_variant == "naive");
+    CHECK(kept.devices[0].entries[0].variants.empty());
+  }
+
+  TEST_CASE("tuning database: save, load and find_tuned give the tuned parameters") {
+    TempDir tmp("save_load");
+    const std::string path = tmp.file("config/clreduce/tuning.json");  // the directories are created
+    std::vector<std::string> warnings;
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
+    CHECK(warnings.empty());
+    // Only the database is left in the directory (no temporary file).
+    std::vector<std::string> names;
+    for (const auto& f : fs::directory_iterator(fs::path(path).parent_path()))
+      names.push_back(f.path().filename().string());
+    CHECK(names == std::vector<std::string>{"tuning.json"});
+
+    const LoadedTuningDb loaded = load_tuning_db(path, false);
+    CHECK(loaded.warnings.empty());
+    REQUIRE(loaded.db);
+    CHECK(loaded.path == path);
+    const TunedLookup hit = find_tuned(loaded, kH100, ElemType::Uint, Op::Sum, "vector");
+    CHECK(hit.warnings.empty());
+    REQUIRE(hit.entry);
+    REQUIRE(hit.variant);
+    CHECK(hit.entry->best_variant == "single_pass");
+    CHECK(hit.variant->params.wg == 256);
+    CHECK(hit.variant->params.groups_per_cu == 8u);
+    CHECK(hit.variant->params.vec == 4u);
+
+    // The DeviceInfo overload keys the device by platform name, name and driver version.
+    DeviceInfo dev;
+    dev.platform_name = kH100.platform;
+    dev.name = kH100.device;
+    dev.driver_version = kH100.driver;
+    CHECK(device_key(dev) == kH100);
+    CHECK(describe(kH100) == "NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver 580.159.04)");
+    const TunedLookup by_dev = find_tuned(loaded, dev, ElemType::Uint, Op::Sum, "stride_global");
+    REQUIRE(by_dev.variant);
+    CHECK(by_dev.variant->params.times == 16u);
+  }
+
+  TEST_CASE("tuning database: save merges devices and (type, op) pairs and replaces the same key") {
+    TempDir tmp("merge");
+    const std::string path = tmp.file("tuning.json");
+    std::vector<std::string> warnings;
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
+    save_tuning_entry(path, kPocl, sample_entry(ElemType::Uint, Op::Sum, 64), warnings);
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Float, Op::Max, 128), warnings);
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 512), warnings);  // replaces
+    DeviceKey other_driver = kH100;
+    other_driver.driver = "570.86";
+    save_tuning_entry(path, other_driver, sample_entry(ElemType::Uint, Op::Sum, 32), warnings);
+    CHECK(warnings.empty());
+
+    const TuningDb db = parse_tuning_db(read_text(path));
+    REQUIRE(db.devices.size() == 3);
+    CHECK(db.devices[0].key == kH100);
+    CHECK(db.devices[1].key == kPocl);
+    CHECK(db.devices[2].key == other_driver);
+    REQUIRE(db.devices[0].entries.size() == 2);  // uint sum replaced in place, float max kept
+    CHECK(db.devices[0].entries[0].type == ElemType::Uint);
+    CHECK(db.devices[0].entries[0].variants.at("vector").params.wg == 512);
+    CHECK(db.devices[0].entries[1].type == ElemType::Float);
+    CHECK(db.devices[0].entries[1].variants.at("vector").params.wg == 128);
+    REQUIRE(db.devices[1].entries.size() == 1);
+    CHECK(db.devices[1].entries[0].variants.at("vector").params.wg == 64);
+
+    // Each driver finds its own entries (no stale warning while an exact match exists).
+    const LoadedTuningDb loaded = load_tuning_db(path, true);
+    const TunedLookup a = find_tuned(loaded, other_driver, ElemType::Uint, Op::Sum, "vector");
+    CHECK(a.warnings.empty());
+    REQUIRE(a.variant);
+    CHECK(a.variant->params.wg == 32);
+    const TunedLookup b = find_tuned(loaded, kH100, ElemType::Float, Op::Max, "vector");
+    CHECK(b.warnings.empty());
+    REQUIRE(b.variant);
+    CHECK(b.variant->params.wg == 128);
+  }
+
+  TEST_CASE("tuning database: a malformed file warns, naming the file and the problem, and is ignored") {
+    TempDir tmp("malformed");
+    const std::string path = tmp.file("tuning.json");
+    std::string valid;
+    {
+      TuningDb db;
+      db.devices.push_back({kH100, {sample_entry(ElemType::Uint, Op::Sum, 256)}});
+      valid = tuning_db_json(db);
+    }
+    const std::string device = R"({"platform": "P", "device": "D", "driver": "1", "entries": []})";
+    const std::string entry = R"({"type": "uint", "op": "sum", "variants": {}})";
+    const std::string measurement = R"({"n": 1, "tuned_us": 1, "default_us": 1, "gbps": 0})";
+    struct Case {
+      std::string name, text, problem;
+    };
+    const std::vector<Case> cases{
+        {"empty file", "", "the text is empty"},
+        {"file too large", std::string(kTuningDbMaxBytes + 1, ' '), "the text is larger than 4 MiB"},
+        {"bad JSON syntax", "{ nope }", "invalid JSON at byte 4: parse error at line 1, column 4: syntax error while parsing object key"},
+        {"truncated file", valid.substr(0, valid.size() / 2), "invalid JSON at byte "},
+        {"a number too large", db_with_variant(R"({"wg": 1e400})"), "invalid JSON: number overflow parsing '1e400'"},
+        {"deep nesting", std::string(100, '[') + std::string(100, ']'), "JSON nested deeper than 32 levels at byte 32"},
+        {"not an object", "[1, 2]", "expected a JSON object at the top level, got an array"},
+        {"wrong format tag", R"({"format": "clreduce-bench", "version": 1, "devices": []})",
+         "not a clreduce tuning database: \"format\" is the string \"clreduce-bench\", expected \"clreduce-tuning-db\""},
+        {"no format tag", R"({"device": {}, "rows": []})", "not a clreduce tuning database: \"format\" is missing"},
+        {"unsupported version", R"({"format": "clreduce-tuning-db", "version": 2, "devices": []})",
+         "unsupported version 2; this clreduce reads version 1 only"},
+        {"version of the wrong kind", R"({"format": "clreduce-tuning-db", "version": "1", "devices": []})",
+         "version: expected an integer, got the string \"1\""},
+        {"unknown top-level field", R"({"format": "clreduce-tuning-db", "version": 1, "devices": [], "x y": 1})",
+         "[\"x y\"]: unknown field; valid fields: format, version, devices"},
+        {"devices of the wrong kind", R"({"format": "clreduce-tuning-db", "version": 1, "devices": {}})",
+         "devices: expected an array, got an object"},
+        {"platform of the wrong kind", db_with_devices(R"({"platform": 3, "device": "D", "driver": "1", "entries": []})"),
+         "devices[0].platform: expected a string, got 3"},
+        {"driver missing", db_with_devices(R"({"platform": "P", "device": "D", "entries": []})"),
+         "devices[0]: missing field \"driver\""},
+        {"the same device twice", db_with_devices(device + "," + device),
+         "devices[1]: the same device as devices[0] (D (P, driver 1))"},
+        {"the same (type, op) twice", db_with_entries(entry + "," + entry),
+         "devices[0].entries[1]: a second entry for uint sum (the first is devices[0].entries[0])"},
+        {"unknown type name", db_with_entries(R"({"type": "half", "op": "sum", "variants": {}})"),
+         "devices[0].entries[0].type: unknown type 'half'; valid types: uint, int, float, double"},
+        {"unknown op name", db_with_entries(R"({"type": "uint", "op": "prod", "variants": {}})"),
+         "devices[0].entries[0].op: unknown operator 'prod'; valid operators: sum, min, max"},
+        {"variants of the wrong kind", db_with_entries(R"({"type": "uint", "op": "sum", "variants": []})"),
+         "devices[0].entries[0].variants: expected an object, got an array"},
+        {"wg not a power of two", db_with_variant(R"({"wg": 300})"),
+         "devices[0].entries[0].variants.vector.wg: expected a power of two >= 1, got 300"},
+        {"wg zero", db_with_variant(R"({"wg": 0})"), "variants.vector.wg: expected a power of two >= 1, got 0"},
+        {"wg negative", db_with_variant(R"({"wg": -256})"), "variants.vector.wg: expected a power of two >= 1, got -256"},
+        {"wg floating", db_with_variant(R"({"wg": 256.0})"), "variants.vector.wg: expected a power of two >= 1, got 256.0"},
+        {"wg a string", db_with_variant(R"({"wg": "256"})"),
+         "variants.vector.wg: expected a power of two >= 1, got the string \"256\""},
+        {"wg missing", db_with_variant(R"({"vec": 4})"), "variants.vector: missing field \"wg\""},
+        {"times over 32 bits", db_with_variant(R"({"wg": 256, "times": 4294967296})"),
+         "variants.vector.times: expected an integer from 1 to 4294967295, got 4294967296"},
+        {"groups_per_cu zero", db_with_variant(R"({"wg": 256, "groups_per_cu": 0})"),
+         "variants.vector.groups_per_cu: expected an integer from 1 to 4294967295, got 0"},
+        {"vec not a power of two", db_with_variant(R"({"wg": 256, "vec": 3})"),
+         "variants.vector.vec: expected a power of two from 1 to 2147483648, got 3"},
+        {"both times and groups_per_cu", db_with_variant(R"({"wg": 256, "times": 4, "groups_per_cu": 8})"),
+         "devices[0].entries[0].variants.vector: has both times and groups_per_cu"},
+        {"unknown variant field", db_with_variant(R"({"wg": 256, "colour": "red"})"),
+         "variants.vector.colour: unknown field; valid fields: wg, times, groups_per_cu, vec, measurements, "
+         "gain_over_default"},
+        {"measurement of the wrong kind", db_with_variant(R"({"wg": 256, "measurements": [{"n": 1.5, "tuned_us": 1, "default_us": 1, "gbps": 1}]})"),
+         "variants.vector.measurements[0].n: expected an integer >= 1, got 1.5"},
+        {"negative time", db_with_variant(R"({"wg": 256, "measurements": [{"n": 1, "tuned_us": -1, "default_us": 1, "gbps": 1}]})"),
+         "variants.vector.measurements[0].tuned_us: expected a number > 0, got -1"},
+        {"gain of the wrong kind", db_with_variant(R"({"wg": 256, "gain_over_default": null})"),
+         "variants.vector.gain_over_default: expected a number > 0, got null"},
+        {"too many devices", db_with_devices(repeated(device, 257)),
+         "devices: 257 devices, more than the 256 a tuning database may hold"},
+        {"too many entries", db_with_entries(repeated(entry, 257)),
+         "devices[0].entries: 257 entries, more than the 256 a tuning database may hold"},
+        {"too many sizes", db_with_entries(R"({"type": "uint", "op": "sum", "variants": {}, "sizes": [)" + repeated("1", 300) + "]}"),
+         "devices[0].entries[0].sizes: 300 sizes, more than the 256 a tuning database may hold"},
+        {"too many measurements", db_with_variant(R"({"wg": 1, "measurements": [)" + repeated(measurement, 1000) + "]}"),
+         "variants.vector.measurements: 1000 measurements, more than the 256 a tuning database may hold"},
+    };
+    std::string many_variants;
+    for (int i = 0; i < 257; ++i) many_variants += (i ? ",\"v" : "\"v") + std::to_string(i) + "\": {\"wg\": 1}";
+    std::vector<Case> all = cases;
+    all.push_back({"too many variants", db_with_entries(R"({"type": "uint", "op": "sum", "variants": {)" + many_variants + "}}"),
+                   "devices[0].entries[0].variants: 257 variants, more than the 256 a tuning database may hold"});
+    for (const Case& c : all) {
+      CAPTURE(c.name);
+      write_text(path, c.text);
+      const LoadedTuningDb loaded = load_tuning_db(path, false);
+      CHECK(!loaded.db);
+      REQUIRE(loaded.warnings.size() == 1);
+      const std::string& w = loaded.warnings[0];
+      CAPTURE(w);
+      CHECK(w.rfind("tuning database '" + path + "' is malformed (", 0) == 0);
+      CHECK(w.find(c.problem) != std::string::npos);
+      CHECK(w.find("); it is ignored and defaults are used") != std::string::npos);
+      CHECK_THROWS_AS(parse_tuning_db(c.text), Error);
+      // Nothing found, and no further warning from the lookup.
+      const TunedLookup none = find_tuned(loaded, kH100, ElemType::Uint, Op::Sum, "vector");
+      CHECK(!none.entry);
+      CHECK(none.warnings.empty());
+    }
+  }
+
+  TEST_CASE("tuning database: a foreign device and a stale driver warn and give nothing") {
+    TempDir tmp("foreign");
+    const std::string path = tmp.file("tuning.json");
+    std::vector<std::string> warnings;
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
+    const LoadedTuningDb loaded = load_tuning_db(path, false);
+    REQUIRE(loaded.db);
+
+    const TunedLookup foreign = find_tuned(loaded, kPocl, ElemType::Uint, Op::Sum, "vector");
+    CHECK(!foreign.entry);
+    CHECK(!foreign.variant);
+    REQUIRE(foreign.warnings.size() == 1);
+    CHECK(foreign.warnings[0] ==
+          "tuning database '" + path + "' has no entry for cpu-haswell-AMD EPYC 7B13 (Portable Computing "
+          "Language, driver 6.0+debian) (it holds: NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver "
+          "580.159.04)); defaults are used");
+
+    DeviceKey newer = kH100;
+    newer.driver = "590.10";
+    const TunedLookup stale = find_tuned(loaded, newer, ElemType::Uint, Op::Sum, "vector");
+    CHECK(!stale.entry);
+    CHECK(!stale.variant);
+    REQUIRE(stale.warnings.size() == 1);
+    CHECK(stale.warnings[0] ==
+          "tuning database '" + path + "' was tuned for NVIDIA H100 80GB HBM3 (NVIDIA CUDA) with driver "
+          "580.159.04, this device runs driver 590.10: ignored, defaults are used; run `clreduce tune` again");
+
+    // The device is there but not this (type, op), or not this variant: silent.
+    const TunedLookup other_op = find_tuned(loaded, kH100, ElemType::Uint, Op::Min, "vector");
+    CHECK(!other_op.entry);
+    CHECK(other_op.warnings.empty());
+    const TunedLookup untuned = find_tuned(loaded, kH100, ElemType::Uint, Op::Sum, "naive");
+    CHECK(untuned.entry);
+    CHECK(!untuned.variant);
+    CHECK(untuned.warnings.empty());
+
+    // A file with many devices lists the first few.
+    LoadedTuningDb many;
+    many.path = "m.json";
+    many.db = TuningDb{};
+    for (int i = 0; i < 6; ++i) many.db->devices.push_back({{"P", "GPU " + std::to_string(i), "1"}, {}});
+    const TunedLookup listed = find_tuned(many, kH100, ElemType::Uint, Op::Sum, "vector");
+    REQUIRE(listed.warnings.size() == 1);
+    CHECK(listed.warnings[0].find("(it holds: GPU 0 (P, driver 1); GPU 1 (P, driver 1); GPU 2 (P, driver 1); "
+                                  "GPU 3 (P, driver 1); and 2 more)") != std::string::npos);
+  }
+
+  TEST_CASE("tuning database: a missing file is silent at the default location and warns when named") {
+    TempDir tmp("missing");
+    const std::string path = tmp.file("nothing-here.json");
+    const LoadedTuningDb quiet = load_tuning_db(path, false);
+    CHECK(quiet.path == path);
+    CHECK(!quiet.db);
+    CHECK(quiet.warnings.empty());
+    const LoadedTuningDb named = load_tuning_db(path, true);
+    CHECK(!named.db);
+    REQUIRE(named.warnings.size() == 1);
+    CHECK(named.warnings[0] ==
+          "tuning database '" + path + "' does not exist; defaults are used (`clreduce tune` creates it)");
+    // A directory where the file should be cannot be read: a warning even at the default location.
+    const LoadedTuningDb dir = load_tuning_db(tmp.dir.string(), false);
+    CHECK(!dir.db);
+    REQUIRE(dir.warnings.size() == 1);
+    CHECK(dir.warnings[0] == "tuning database '" + tmp.dir.string() +
+                                 "' cannot be read (it is not a regular file); it is ignored and defaults are used");
+  }
+
+  TEST_CASE("apply_tuned fills only the launch parameters the user left unset") {
+    TunedParams gpc;
+    gpc.wg = 256;
+    gpc.groups_per_cu = 8;
+    gpc.vec = 4;
+    TunedParams times;
+    times.wg = 128;
+    times.times = 16;
+
+    ReduceConfig none;
+    CHECK(apply_tuned(gpc, none) == std::vector<std::string>{"wg=256", "vec=4", "groups_per_cu=8"});
+    CHECK(none.wg == 256);
+    CHECK(none.vec == 4u);
+    CHECK(none.groups_per_cu == 8u);
+    CHECK(!none.times);
+
+    ReduceConfig user_times;  // --times suppresses the tuned groups_per_cu: one launch mode
+    user_times.times = 4;
+    CHECK(apply_tuned(gpc, user_times) == std::vector<std::string>{"wg=256", "vec=4"});
+    CHECK(user_times.times == 4u);
+    CHECK(!user_times.groups_per_cu);
+
+    ReduceConfig user_gpc;  // and --groups-per-cu the tuned times
+    user_gpc.groups_per_cu = 2;
+    CHECK(apply_tuned(times, user_gpc) == std::vector<std::string>{"wg=128"});
+    CHECK(user_gpc.groups_per_cu == 2u);
+    CHECK(!user_gpc.times);
+
+    ReduceConfig user_wg_vec;
+    user_wg_vec.wg = 64;
+    user_wg_vec.vec = 8;
+    CHECK(apply_tuned(times, user_wg_vec) == std::vector<std::string>{"times=16"});
+    CHECK(user_wg_vec.wg == 64);
+    CHECK(user_wg_vec.vec == 8u);
+    CHECK(user_wg_vec.times == 16u);
+
+    ReduceConfig all_set;
+    all_set.wg = 32;
+    all_set.vec = 2;
+    all_set.times = 1;
+    CHECK(apply_tuned(gpc, all_set).empty());
+    CHECK(all_set.wg == 32);
+    CHECK(all_set.vec == 2u);
+    CHECK(all_set.times == 1u);
+    CHECK(!all_set.groups_per_cu);
+
+    ReduceConfig untouched;
+    CHECK(apply_tuned(TunedParams{}, untouched).empty());
+    CHECK(untouched.wg == 0);
+  }
+
+  TEST_CASE("save_tuning_entry renames a malformed file to .malformed and writes a fresh one") {
+    TempDir tmp("save_malformed");
+    const std::string path = tmp.file("tuning.json");
+    write_text(path, "{ broken");
+    std::vector<std::string> warnings;
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].rfind("tuning database '" + path + "' was malformed (invalid JSON at byte ", 0) == 0);
+    CHECK(warnings[0].find("); it was renamed to '" + path + ".malformed' and a new one is written") !=
+          std::string::npos);
+    CHECK(read_text(path + ".malformed") == "{ broken");
+    const LoadedTuningDb loaded = load_tuning_db(path, true);
+    CHECK(loaded.warnings.empty());
+    REQUIRE(loaded.db);
+    CHECK(loaded.db->devices.size() == 1);
+  }
+
+  TEST_CASE("save_tuning_entry refuses an entry that would not read back and a path it cannot write") {
+    TempDir tmp("save_refused");
+    const std::string path = tmp.file("tuning.json");
+    std::vector<std::string> warnings;
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
+    const std::string before = read_text(path);
+
+    TuningEntry bad = sample_entry(ElemType::Uint, Op::Sum, 300);
+    CHECK_THROWS_WITH_AS(save_tuning_entry(path, kH100, bad, warnings),
+                         ("cannot write tuning database '" + path +
+                          "': the new entry would not read back (devices[0].entries[0].variants.vector.wg: "
+                          "expected a power of two >= 1, got 300)").c_str(),
+                         Error);
+    TuningEntry both = sample_entry(ElemType::Uint, Op::Sum, 256);
+    both.variants["vector"].params.times = 4;
+    CHECK_THROWS_WITH_AS(save_tuning_entry(path, kH100, both, warnings),
+                         doctest::Contains("has both times and groups_per_cu"), Error);
+    CHECK(read_text(path) == before);
+
+    // A regular file where a directory should be.
+    const std::string under_file = path + "/sub/tuning.json";
+    CHECK_THROWS_WITH_AS(save_tuning_entry(under_file, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings),
+                         doctest::Contains(("cannot write tuning database '" + under_file + "': ").c_str()), Error);
+    CHECK(warnings.empty());
+    CHECK(read_text(path) == before);
+  }
+
+  TEST_CASE("save_tuning_entry through a symbolic link writes the link's target") {
+    TempDir tmp("symlink");
+    const std::string real = tmp.file("real.json");
+    const std::string link = tmp.file("link.json");
+    fs::create_symlink("real.json", link);
+    std::vector<std::string> warnings;
+    save_tuning_entry(link, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
+    CHECK(fs::is_symlink(link));
+    CHECK(fs::is_regular_file(real));
+    CHECK(load_tuning_db(link, true).db);
+  }
+
+  TEST_CASE("tuning_db_path: --db, then CLREDUCE_TUNING_DB, then XDG_CONFIG_HOME, then HOME") {
+    ScopedEnv db("CLREDUCE_TUNING_DB", "/env/tuning.json");
+    ScopedEnv xdg("XDG_CONFIG_HOME", "/xdg");
+    ScopedEnv home("HOME", "/home/u");
+    CHECK(tuning_db_path(std::string("/flag/db.json")) == "/flag/db.json");
+    CHECK(tuning_db_path_is_explicit(std::string("/flag/db.json")));
+    CHECK(tuning_db_path(std::nullopt) == "/env/tuning.json");
+    CHECK(tuning_db_path_is_explicit(std::nullopt));
+    CHECK_THROWS_WITH_AS(tuning_db_path(std::string("")), doctest::Contains("--db needs a file name"), Error);
+    {
+      ScopedEnv empty("CLREDUCE_TUNING_DB", "");  // empty: not set
+      CHECK(tuning_db_path(std::nullopt) == "/xdg/clreduce/tuning.json");
+      CHECK(!tuning_db_path_is_explicit(std::nullopt));
+    }
+    ScopedEnv no_db("CLREDUCE_TUNING_DB", std::nullopt);
+    CHECK(tuning_db_path(std::nullopt) == "/xdg/clreduce/tuning.json");
+    CHECK(!tuning_db_path_is_explicit(std::nullopt));
+    {
+      ScopedEnv relative("XDG_CONFIG_HOME", "relative/config");  // the XDG spec ignores relative paths
+      CHECK(tuning_db_path(std::nullopt) == "/home/u/.config/clreduce/tuning.json");
+    }
+    ScopedEnv no_xdg("XDG_CONFIG_HOME", std::nullopt);
+    CHECK(tuning_db_path(std::nullopt) == "/home/u/.config/clreduce/tuning.json");
+    ScopedEnv no_home("HOME", std::nullopt);
+    CHECK(tuning_db_path(std::nullopt) == "clreduce-tuning.json");
+  }
+}
