@@ -4,6 +4,8 @@
 #include "chunked.hpp"
 #include "errors.hpp"
 
+#include <algorithm>
+
 namespace clreduce {
 
 ReduceReport measure_reduction(Reducer& reducer, const cl::Buffer& input, const HostData& data,
@@ -33,6 +35,22 @@ ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& da
   Reducer reducer(rt, cfg, data.n);
   const cl::Buffer input = reducer.upload(data);
   return measure_reduction(reducer, input, data, host_reference(data, cfg.op), timing);
+}
+
+std::vector<std::string> apply_tuned_checked(const TunedParams& tuned, ReduceConfig& cfg,
+                                             const DeviceInfo& dev, std::uint64_t n,
+                                             std::string* refused) {
+  ReduceConfig c = cfg;
+  std::vector<std::string> filled = apply_tuned(tuned, c);
+  if (filled.empty()) return filled;
+  try {
+    plan_reduction(c, dev, std::min(n, chunk_elements(c.type, dev)));
+  } catch (const Error& e) {
+    if (refused) *refused = e.what();
+    return {};
+  }
+  cfg = c;
+  return filled;
 }
 
 std::uint64_t default_bench_n(const DeviceInfo& dev) {
@@ -85,9 +103,14 @@ BenchReport run_bench(Runtime& rt, const BenchOptions& opt, const HostData& data
       cfg.groups_per_cu = opt.groups_per_cu;
     }
     if (v->uses_vec) cfg.vec = opt.vec;
+    std::vector<std::string> tuned;
+    if (auto t = opt.tuned.find(v->name); t != opt.tuned.end())
+      tuned = apply_tuned_checked(t->second, cfg, rt.device(), data.n, &row.tuned_refused);
     try {
       Reducer reducer(rt, cfg, data.n);
       row.report = measure_reduction(reducer, input, data, reference, opt.timing);
+      row.report->tuned = tuned;
+      if (!tuned.empty()) row.report->tuned_from = opt.tuned_from;
     } catch (const Error& e) {
       row.error = e.what();
     }

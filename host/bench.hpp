@@ -7,9 +7,11 @@
 #include "read_bandwidth.hpp"
 #include "reducer.hpp"
 #include "runtime.hpp"
+#include "tuning_db.hpp"
 #include "verify.hpp"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,10 @@ struct ReduceReport {
   double gbps = 0;  // n * sizeof(T) / median whole-reduction time
   std::uint64_t chunks = 1;          // input buffers (n over one allocation: several)
   std::uint64_t chunk_elements = 0;  // elements per chunk when chunks > 1
+  // Parameters taken from the tuning database ("wg=256", ...) and the database's path; empty
+  // when the configuration is the user's and the built-in defaults only.
+  std::vector<std::string> tuned;
+  std::string tuned_from;
   bool ok() const { return check.ok && timed.consistent; }
 };
 
@@ -40,6 +46,13 @@ ReduceReport measure_reduction(Reducer& reducer, const cl::Buffer& input, const 
 ReduceReport run_reduce(Runtime& rt, const ReduceConfig& cfg, const HostData& data,
                         const TimingOptions& timing);
 
+// Fills the parameters of `cfg` the user left unset from `tuned` (apply_tuned), keeping the result
+// only if it plans for n elements on the device. Returns the parameters filled; when the tuned
+// configuration does not plan, leaves cfg as it was and sets *refused to the planner's reason.
+std::vector<std::string> apply_tuned_checked(const TunedParams& tuned, ReduceConfig& cfg,
+                                             const DeviceInfo& dev, std::uint64_t n,
+                                             std::string* refused);
+
 // Default benchmark size: 2^26 elements on a GPU, 2^22 elsewhere (a CPU).
 std::uint64_t default_bench_n(const DeviceInfo& dev);
 
@@ -51,6 +64,10 @@ struct BenchOptions {
   std::vector<Define> defines;
   std::vector<std::string> variants;      // empty: every registered variant
   TimingOptions timing;
+  // Tuned launch parameters per variant (from the tuning database), applied under the options
+  // above: an option the user gave wins over the tuned value.
+  std::map<std::string, TunedParams> tuned;
+  std::string tuned_from;  // the database's path
 };
 
 struct BenchRow {
@@ -58,6 +75,7 @@ struct BenchRow {
   std::optional<ReduceReport> report;  // empty when skipped or failed to set up
   std::string skipped;                 // why the variant did not run here (unavailable)
   std::string error;                   // a set-up error (bad option, failed build)
+  std::string tuned_refused;           // tuned parameters that did not plan: why (defaults used)
   double speedup = 0;                  // naive's median / this median
   double pct_of_peak = 0;
   bool ok() const { return skipped.empty() && error.empty() && report && report->ok(); }

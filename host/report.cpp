@@ -187,7 +187,9 @@ json report_core_json(const ReduceReport& r) {
               {"batch", r.timed.batch},
               {"repetitions", r.timed.repetitions},
               {"gbps", r.gbps},
-              {"chunks", r.chunks}};
+              {"chunks", r.chunks},
+              {"tuned", r.tuned},
+              {"tuning_db", r.tuned_from.empty() ? json() : json(r.tuned_from)}};
 }
 
 json reduce_json(const ReduceReport& r, const DeviceInfo& dev) {
@@ -208,6 +210,9 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
     out << "chunks     " << r.chunks << " input buffers of up to " << r.chunk_elements
         << " elements (n is over CL_DEVICE_MAX_MEM_ALLOC_SIZE); each reduced on the device as "
            "planned below, their values folded on the host\n";
+  if (!r.tuned.empty())
+    out << "tuned      " << join(r.tuned) << " from the tuning database " << r.tuned_from
+        << " (options given override it; --no-tuning: the built-in defaults)\n";
   if (r.check.rel_error >= 0)
     out << "accuracy   relative error " << rel_error_cell(r.check.rel_error)
         << " against the compensated (Neumaier, long double) host sum\n";
@@ -270,6 +275,7 @@ json bench_json(const BenchReport& r, const DeviceInfo& dev) {
     j["status"] = check_cell(row);
     if (!row.skipped.empty()) j["skipped"] = row.skipped;
     if (!row.error.empty()) j["error"] = row.error;
+    if (!row.tuned_refused.empty()) j["tuned_refused"] = row.tuned_refused;
     if (row.report) {
       j["pct_of_peak"] = row.pct_of_peak;
       j["speedup_vs_naive"] = row.speedup;
@@ -325,7 +331,19 @@ std::string bench_text(const BenchReport& r, const DeviceInfo& dev) {
     if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, rel_error_cell(rr.check.rel_error));
   }
   out << t.render_text();
+  std::vector<std::string> tuned;
+  std::string tuned_from;
+  for (const auto& row : r.rows)
+    if (row.report && !row.report->tuned.empty()) {
+      tuned.push_back(row.variant + " (" + join(row.report->tuned) + ")");
+      tuned_from = row.report->tuned_from;
+    }
+  if (!tuned.empty())
+    out << "tuned parameters from " << tuned_from << ": " << join(tuned, "; ")
+        << " (options given override them; --no-tuning: the built-in defaults)\n";
   for (const auto& row : r.rows) {
+    if (!row.tuned_refused.empty())
+      out << "\n" << row.variant << ": tuned parameters refused, defaults used: " << row.tuned_refused;
     if (!row.skipped.empty()) out << "\n" << row.variant << " skipped: " << row.skipped;
     if (!row.error.empty()) out << "\n" << row.variant << " error: " << row.error;
     if (row.report && !row.ok()) out << "\n" << row.variant << " check: " << row.report->check.detail;

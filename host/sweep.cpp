@@ -113,13 +113,29 @@ SweepReport run_sweep(Runtime& rt, const SweepOptions& opt,
         continue;
       }
       if (progress) progress(at + ", " + v->name);
-      for (ReduceConfig cfg : sweep_candidates(*v, rt.device(), opt.type, opt.op, opt.wg)) {
+      std::vector<ReduceConfig> candidates = sweep_candidates(*v, rt.device(), opt.type, opt.op, opt.wg);
+      std::vector<std::string> tuned_params;  // filled: the last candidate is the tuned one
+      if (auto t = opt.tuned.find(v->name); t != opt.tuned.end()) {
+        ReduceConfig tuned = candidates.front();
+        tuned.wg = opt.wg;
+        tuned.times.reset();
+        tuned.groups_per_cu.reset();
+        tuned.vec.reset();
+        tuned_params = apply_tuned_checked(t->second, tuned, rt.device(), n, nullptr);
+        if (!tuned_params.empty()) candidates.push_back(tuned);
+      }
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        ReduceConfig cfg = candidates[i];
         cfg.defines = opt.defines;
         SweepCandidate c;
         c.config = cfg;
         try {
           Reducer reducer(rt, cfg, n);
           c.report = measure_reduction(reducer, input, data, reference, opt.timing);
+          if (!tuned_params.empty() && i + 1 == candidates.size()) {
+            c.report->tuned = tuned_params;
+            c.report->tuned_from = opt.tuned_from;
+          }
         } catch (const LimitError& e) {
           c.refused = e.what();
         } catch (const Error& e) {

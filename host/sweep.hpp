@@ -7,6 +7,7 @@
 #include "bench.hpp"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct SweepOptions {
   DataKind data = DataKind::Random;
   std::uint64_t seed = 42;
   TimingOptions timing;
+  // Tuned launch parameters per variant (tuning database): one more candidate for the variant.
+  std::map<std::string, TunedParams> tuned;
+  std::string tuned_from;
 };
 
 // The configurations tried for a variant on a device (for n elements of `type`):

@@ -28,6 +28,7 @@ std::string config_label(const ReduceReport& r, const DeviceInfo& dev) {
   s += ", times " + std::to_string(p.times);
   if (p.vec > 1) s += ", vec " + std::to_string(p.vec);
   s += ", " + std::to_string(r.plan.passes.size()) + (r.plan.passes.size() == 1 ? " pass" : " passes");
+  if (!r.tuned.empty()) s += ", tuned";
   return s;
 }
 

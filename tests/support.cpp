@@ -3,7 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cstdio>
 #include <cstdlib>
+#include <sys/wait.h>
 #include <fstream>
 #include <unistd.h>
 #include <memory>
@@ -15,6 +18,26 @@ Runtime& runtime() {
   static std::unique_ptr<Runtime> rt;
   if (!rt) rt = std::make_unique<Runtime>(select_device({}), CLREDUCE_SOURCE_KERNEL_DIR);
   return *rt;
+}
+
+Run run_cli(const std::string& args, const std::string& env) {
+  static const std::string empty_config = [] {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("clreduce-test-config-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    return dir.string();
+  }();
+  Run r;
+  const std::string cmd = "env -u CLREDUCE_TUNING_DB XDG_CONFIG_HOME=" + empty_config + " " + env +
+                          " " + std::string(CLREDUCE_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf{};
+  std::size_t got;
+  while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 std::uint64_t seed() {

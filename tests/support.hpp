@@ -39,6 +39,16 @@ std::filesystem::path copy_kernels(const std::string& tag);
 void replace_in_file(const std::filesystem::path& file, const std::string& from,
                      const std::string& to);
 
+// One run of the clreduce command line.
+struct Run {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+// Runs `clreduce ARGS` with `env` (e.g. "FOO=1") in front. Every run is hermetic with respect to
+// the tuning database: CLREDUCE_TUNING_DB is unset and XDG_CONFIG_HOME points at an empty
+// directory, unless `env` sets them.
+Run run_cli(const std::string& args, const std::string& env = "");
+
 // A DeviceInfo with made-up limits, for pure validation tests.
 DeviceInfo fake_device();
 // The same posing as an NVIDIA GPU: warps of 32 (CL_DEVICE_WARP_SIZE_NV), 132 compute units,

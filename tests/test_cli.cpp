@@ -16,23 +16,8 @@
 #include <unistd.h>
 
 namespace {
-struct Run {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Run run_cli(const std::string& args, const std::string& env = "") {
-  Run r;
-  const std::string cmd = env + " " + std::string(CLREDUCE_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  std::size_t got;
-  while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using clreduce::test::Run;
+using clreduce::test::run_cli;
 
 void expect_error(const std::string& args, const std::string& message) {
   const Run r = run_cli(args);

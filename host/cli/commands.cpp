@@ -2,6 +2,11 @@
 #include "commands.hpp"
 
 #include "bench.hpp"
+#include "charts.hpp"
+#include "param_sweep_report.hpp"
+#include "progress_bar.hpp"
+#include "result_charts.hpp"
+#include "tune.hpp"
 #include "doctor.hpp"
 #include "soak.hpp"
 #include "errors.hpp"
@@ -13,6 +18,8 @@
 
 #include <chrono>
 #include <fstream>
+#include <limits>
+#include <set>
 #include <iostream>
 #include <unistd.h>
 
@@ -59,24 +66,95 @@ TimingOptions timing_of(const O& o) {
 
 // The input: the user's file, or generated data; n validated against the device first (against
 // one allocation, or against the device memory where the job reduces in chunks).
-HostData input_of(const RunOptions& o, ElemType type, const DeviceInfo& dev,
-                  std::optional<std::uint64_t> default_n, bool chunks_ok = false) {
+HostData input_of(const std::optional<std::string>& n_text, const std::optional<std::string>& input,
+                  const std::string& data_kind, std::uint64_t seed, ElemType type,
+                  const DeviceInfo& dev, std::optional<std::uint64_t> default_n, bool chunks_ok) {
   const auto check = [&](std::uint64_t n) {
     if (chunks_ok) check_device_memory(n, type, dev);
     else check_allocation(n, type, dev);
   };
   std::optional<std::uint64_t> n;
-  if (o.n) n = parse_size(*o.n);
-  if (o.input) {
+  if (n_text) n = parse_size(*n_text);
+  if (input) {
     if (n) check(*n);
-    HostData d = read_data_file(*o.input, type, n);
+    HostData d = read_data_file(*input, type, n);
     check(d.n);
     return d;
   }
   if (!n) n = default_n;
   if (!n) throw Error("--n is required (or --input FILE)");
   check(*n);
-  return generate_data(type, *n, parse_data_kind(o.data), o.seed);
+  return generate_data(type, *n, parse_data_kind(data_kind), seed);
+}
+
+HostData input_of(const RunOptions& o, ElemType type, const DeviceInfo& dev,
+                  std::optional<std::uint64_t> default_n, bool chunks_ok = false) {
+  return input_of(o.n, o.input, o.data, o.seed, type, dev, default_n, chunks_ok);
+}
+
+void warn(const std::string& text) { std::cerr << "clreduce: warning: " << text << "\n"; }
+
+// The tuning database for reduce and bench (and the size sweep): loaded unless --no-tuning;
+// every warning (malformed, foreign device, stale driver) goes to stderr once.
+struct Tuning {
+  LoadedTuningDb db;
+  bool enabled = false;
+  std::set<std::string> warned;
+  void say(const std::vector<std::string>& warnings) {
+    for (const auto& w : warnings)
+      if (warned.insert(w).second) warn(w);
+  }
+  // The tuned parameters of a variant, if the database has them for this device, type and op.
+  std::optional<TunedParams> params(const DeviceInfo& dev, ElemType t, Op op, const std::string& variant) {
+    if (!enabled) return std::nullopt;
+    const TunedLookup l = find_tuned(db, dev, t, op, variant);
+    say(l.warnings);
+    if (!l.variant) return std::nullopt;
+    return l.variant->params;
+  }
+};
+
+Tuning load_tuning(const std::optional<std::string>& db_flag, bool no_tuning) {
+  Tuning t;
+  if (no_tuning) {
+    if (db_flag) throw Error("--db and --no-tuning contradict each other; give one");
+    return t;
+  }
+  t.db = load_tuning_db(tuning_db_path(db_flag), tuning_db_path_is_explicit(db_flag));
+  t.say(t.db.warnings);
+  t.enabled = t.db.db.has_value();
+  return t;
+}
+
+void write_chart(const std::string& path, const std::string& svg) {
+  write_text_file(path, svg);
+  std::cerr << "clreduce: chart written to " << path << "\n";
+}
+
+// A list of positive parameter values from `--option TEXT` (parse_size_list syntax).
+template <class T>
+std::vector<T> values_of(const std::optional<std::string>& text, const std::string& option) {
+  std::vector<T> out;
+  if (!text) return out;
+  for (std::uint64_t x : parse_size_list(*text)) {
+    if (x == 0 || x > std::numeric_limits<T>::max())
+      throw Error(option + " " + std::to_string(x) + " is out of range; values are 1 to " +
+                  std::to_string(std::numeric_limits<T>::max()));
+    out.push_back(static_cast<T>(x));
+  }
+  return out;
+}
+
+GridAxes axes_of(const GridTexts& g) {
+  GridAxes a;
+  a.wg = values_of<std::size_t>(g.wg, "--wg");
+  a.times = values_of<unsigned>(g.times, "--times");
+  a.groups_per_cu = values_of<unsigned>(g.groups_per_cu, "--groups-per-cu");
+  a.vec = values_of<unsigned>(g.vec, "--vec");
+  // Naming one launch mode sweeps that mode alone.
+  a.no_times = !a.groups_per_cu.empty() && a.times.empty();
+  a.no_groups_per_cu = !a.times.empty() && a.groups_per_cu.empty();
+  return a;
 }
 
 template <class O>  // RunOptions or MeasureOptions
@@ -176,8 +254,17 @@ int cmd_reduce(const DeviceOptions& d, const ReduceOptions& o) {
   const std::uint64_t n_planned = o.n ? parse_size(*o.n) : 1;
   if (n_planned > 0) check_device_memory(n_planned, cfg.type, rt.device());
   plan_reduction(cfg, rt.device(), std::min(n_planned, chunk_elements(cfg.type, rt.device())));
+  Tuning tuning = load_tuning(o.db, o.no_tuning);
+  std::vector<std::string> tuned;
+  std::string refused;
+  if (auto p = tuning.params(rt.device(), cfg.type, cfg.op, cfg.variant)) {
+    tuned = apply_tuned_checked(*p, cfg, rt.device(), n_planned, &refused);
+    if (!refused.empty()) warn("the tuned parameters of " + cfg.variant + " do not plan here (" + refused + "); the defaults are used");
+  }
   const HostData data = input_of(o, cfg.type, rt.device(), std::nullopt, /*chunks_ok=*/true);
-  const ReduceReport r = run_reduce(rt, cfg, data, timing);
+  ReduceReport r = run_reduce(rt, cfg, data, timing);
+  r.tuned = tuned;
+  if (!tuned.empty()) r.tuned_from = tuning.db.path;
   emit(reduce_text(r, rt.device()), reduce_csv(r), reduce_json(r, rt.device()), o);
   return r.ok() ? 0 : 1;
 }
@@ -202,11 +289,16 @@ int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
   s.seed = o.seed;
   s.timing = timing_of(o);
   parse_format(o.format);
+  Tuning tuning = load_tuning(o.db, o.no_tuning);
+  for (const auto& v : variants())
+    if (auto p = tuning.params(rt.device(), s.type, s.op, v.name)) s.tuned[v.name] = *p;
+  s.tuned_from = tuning.db.path;
   const SweepReport r = [&] {
     Progress progress;
     return run_sweep(rt, s, progress);
   }();
   emit(sweep_text(r, rt.device()), sweep_csv(r, rt.device()), sweep_json(r, rt.device()), o);
+  if (o.chart) write_chart(*o.chart, render_svg(scaling_chart(r, rt.device())));
   return r.all_ok() ? 0 : 1;
 }
 }  // namespace
@@ -225,12 +317,17 @@ int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
   for (const auto& v : o.variants) b.variants.push_back(find_variant(v).name);
   b.timing = timing_of(o);
   parse_format(o.format);
+  Tuning tuning = load_tuning(o.db, o.no_tuning);
+  for (const auto& v : variants())
+    if (auto p = tuning.params(rt.device(), b.type, b.op, v.name)) b.tuned[v.name] = *p;
+  b.tuned_from = tuning.db.path;
   const HostData data = input_of(o, b.type, rt.device(), default_bench_n(rt.device()));
   const BenchReport r = [&] {
     Progress progress;
     return run_bench(rt, b, data, progress);
   }();
   emit(bench_text(r, rt.device()), bench_csv(r), bench_json(r, rt.device()), o);
+  if (o.chart) write_chart(*o.chart, render_svg(bench_chart(r, rt.device())));
   return r.all_ok() ? 0 : 1;
 }
 
@@ -249,6 +346,71 @@ TransposeConfig transpose_config_of(const TransposeShapeOptions& o) {
 }
 
 }  // namespace
+
+int cmd_sweep(const DeviceOptions& d, const SweepCliOptions& o) {
+  Runtime rt = make_runtime(d);
+  GridSweepOptions g;
+  g.type = parse_type(o.type);
+  g.op = parse_op(o.op);
+  for (const auto& v : o.variants) g.variants.push_back(find_variant(v).name);
+  g.axes = axes_of(o.grid);
+  g.defines = parse_defines(o.defines);
+  g.timing = timing_of(o);
+  parse_format(o.format);
+  const GridParam cx = parse_grid_param(o.chart_x), cy = parse_grid_param(o.chart_y);
+  if (o.chart) {
+    check_heat_map_axes(cx, cy);
+    check_heat_map_variants(g.variants, cx, cy, o.chart_variant.value_or(""));
+  } else if (o.chart_variant) {
+    throw Error("--chart-variant needs --chart FILE.svg");
+  }
+  const HostData data = input_of(o.n, o.input, o.data, o.seed, g.type, rt.device(),
+                                 default_bench_n(rt.device()), false);
+  const GridSweep r = [&] {
+    ProgressBar bar(o.quiet);
+    return run_grid_sweep(rt, g, data, std::ref(bar));
+  }();
+  emit(grid_sweep_text(r, rt.device()), grid_sweep_csv(r), grid_sweep_json(r, rt.device()), o);
+  if (o.chart)
+    write_chart(*o.chart, render_svg(grid_heat_map(r, rt.device(), cx, cy, o.chart_variant.value_or(""))));
+  return r.all_ok() ? 0 : 1;
+}
+
+int cmd_tune(const DeviceOptions& d, const TuneCliOptions& o) {
+  Runtime rt = make_runtime(d);
+  TuneOptions t;
+  t.type = parse_type(o.type);
+  t.op = parse_op(o.op);
+  for (const auto& text : o.sizes)
+    for (std::uint64_t n : parse_size_list(text)) t.sizes.push_back(n);
+  for (const auto& v : o.variants) t.variants.push_back(find_variant(v).name);
+  t.axes = axes_of(o.grid);
+  t.data = parse_data_kind(o.data);
+  t.seed = o.seed;
+  t.timing = timing_of(o);
+  parse_format(o.format);
+  const std::string path = tuning_db_path(o.db);
+  const TuneReport r = [&] {
+    ProgressBar bar(o.quiet);
+    return run_tune(rt, t, std::ref(bar));
+  }();
+  emit(tune_text(r, rt.device()), tune_csv(r), tune_json(r, rt.device()), o);
+  if (!r.all_ok()) {
+    std::cerr << "clreduce: some points failed their check; the tuning database is not written\n";
+    return 1;
+  }
+  if (o.dry_run) {
+    std::cerr << "clreduce: --dry-run: the tuning database " << path << " is not written\n";
+    return 0;
+  }
+  std::vector<std::string> warnings;
+  save_tuning_entry(path, device_key(rt.device()), r.entry, warnings);
+  for (const auto& w : warnings) warn(w);
+  std::cerr << "clreduce: tuning database " << path << " updated: " << describe(device_key(rt.device()))
+            << ", " << name_of(t.type) << " " << name_of(t.op) << ", " << r.entry.variants.size()
+            << " variants tuned\n";
+  return 0;
+}
 
 int cmd_doctor(const DeviceOptions& d) {
   const DoctorReport r = run_doctor(DeviceSelector{d.platform, d.device});

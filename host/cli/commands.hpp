@@ -23,6 +23,10 @@ struct RunOptions {  // shared by reduce and bench
   std::vector<std::string> defines;
   unsigned iterations = 10, warmup = 2;
   unsigned long long seed = 42;
+  // The tuning database (tuning_db.hpp): --db FILE, or the default location; --no-tuning uses
+  // the built-in defaults.
+  std::optional<std::string> db;
+  bool no_tuning = false;
 };
 
 struct ReduceOptions : RunOptions {
@@ -32,6 +36,7 @@ struct ReduceOptions : RunOptions {
 struct BenchOptions : RunOptions {
   std::vector<std::string> variants;
   std::vector<std::string> sizes;  // non-empty: the size sweep
+  std::optional<std::string> chart;  // SVG: GB/s per variant, or time and GB/s vs n with --sizes
 };
 
 // Options of the timed jobs outside the reduction family (transpose, bench transpose, bench
@@ -66,6 +71,30 @@ struct BenchAccessOptions : MeasureOptions {
   std::optional<std::uint64_t> groups;
 };
 
+// The parameter grid of sweep and tune, as typed: lists or ranges (parse_size_list).
+struct GridTexts {
+  std::optional<std::string> wg, times, groups_per_cu, vec;
+};
+
+struct SweepCliOptions : MeasureOptions {
+  std::string type = "uint", op = "sum";
+  std::optional<std::string> n, input;
+  std::vector<std::string> variants;
+  GridTexts grid;
+  std::optional<std::string> chart, chart_variant;
+  std::string chart_x = "wg", chart_y = "times";
+  bool quiet = false;
+};
+
+struct TuneCliOptions : MeasureOptions {
+  std::string type = "uint", op = "sum";
+  std::vector<std::string> sizes, variants;
+  GridTexts grid;
+  std::optional<std::string> db;
+  bool dry_run = false;  // measure and print, write nothing
+  bool quiet = false;
+};
+
 // Each returns the process exit code: 0 all checks passed, 1 a check failed.
 // Errors are thrown as clreduce::Error.
 int cmd_devices(const DeviceOptions& d, const std::string& format);
@@ -81,6 +110,8 @@ struct SoakCliOptions {
   bool verbose = false;
 };
 int cmd_soak(const DeviceOptions& d, const SoakCliOptions& o);
+int cmd_sweep(const DeviceOptions& d, const SweepCliOptions& o);
+int cmd_tune(const DeviceOptions& d, const TuneCliOptions& o);
 int cmd_transpose(const DeviceOptions& d, const TransposeOptions& o);
 int cmd_bench_transpose(const DeviceOptions& d, const BenchTransposeOptions& o);
 int cmd_bench_access(const DeviceOptions& d, const BenchAccessOptions& o);

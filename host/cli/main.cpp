@@ -28,6 +28,18 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--input", o.input, "raw little-endian elements of --type to reduce instead");
   c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
   c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
+  c->add_option("--db", o.db,
+                "tuning database to use (default: env CLREDUCE_TUNING_DB, else "
+                "~/.config/clreduce/tuning.json); see `clreduce tune`");
+  c->add_flag("--no-tuning", o.no_tuning, "ignore the tuning database: the built-in defaults");
+}
+void add_grid_options(CLI::App* c, GridTexts& g) {
+  c->add_option("--wg", g.wg, "work-group sizes: a list or range, e.g. 64,256 or 32..1024 "
+                "(default: 32 up to the device maximum)");
+  c->add_option("--times", g.times, "TIMES values, e.g. 1..64 (default 1..64)");
+  c->add_option("--groups-per-cu", g.groups_per_cu,
+                "groups per compute unit, e.g. 1..16 (default: up to twice the occupancy)");
+  c->add_option("--vec", g.vec, "vector widths, e.g. 4,8 (default 2,4,8,16)");
 }
 void add_measure_options(CLI::App* c, MeasureOptions& o) {
   c->add_option("--iterations", o.iterations, "timed samples")->capture_default_str();
@@ -94,6 +106,9 @@ int main(int argc, char** argv) {
                     "1K..1G:4): each variant's best "
                     "configuration at each size, timed back-to-back and one call at a time")
       ->delimiter(',');
+  bench->add_option("--chart", ben.chart,
+                    "write an SVG chart: GB/s per variant with the read peak, or with --sizes time "
+                    "and GB/s against n");
   add_run_options(bench, ben);
   bench->require_subcommand(0, 1);
 
@@ -115,6 +130,44 @@ int main(int argc, char** argv) {
   bench_access->add_option("--groups", bac.groups,
                            "work-groups (default: 2048 work-items per compute unit)");
   add_measure_options(bench_access, bac);
+
+  SweepCliOptions swp;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "measure and verify every point of a grid of launch parameters for one variant or all");
+  sweep->add_option("--variants", swp.variants, "only these variants (comma-separated; default all)")
+      ->delimiter(',');
+  sweep->add_option("--type", swp.type, "element type: uint, int, float, double")->capture_default_str();
+  sweep->add_option("--op", swp.op, "operator: sum, min, max")->capture_default_str();
+  sweep->add_option("--n", swp.n, "elements (default 2^26 on a GPU, 2^22 elsewhere)");
+  sweep->add_option("--input", swp.input, "raw little-endian elements of --type instead");
+  add_grid_options(sweep, swp.grid);
+  sweep->add_option("-D,--define", swp.defines, "NAME[=VALUE] passed to the kernel compiler");
+  sweep->add_option("--chart", swp.chart, "write a heat map of GB/s over --chart-x and --chart-y (SVG)");
+  sweep->add_option("--chart-x", swp.chart_x, "heat-map columns: wg, times, groups-per-cu, vec")
+      ->capture_default_str();
+  sweep->add_option("--chart-y", swp.chart_y, "heat-map rows: wg, times, groups-per-cu, vec")
+      ->capture_default_str();
+  sweep->add_option("--chart-variant", swp.chart_variant,
+                    "the variant of the heat map (default: the fastest that takes both parameters)");
+  sweep->add_flag("--quiet", swp.quiet, "no progress bar (it is drawn only on a terminal anyway)");
+  add_measure_options(sweep, swp);
+
+  TuneCliOptions tun;
+  CLI::App* tune = app.add_subcommand(
+      "tune", "find each variant's best launch parameters on this device and store them in the "
+              "tuning database that reduce and bench then use");
+  tune->add_option("--sizes", tun.sizes,
+                   "sizes to tune over (default 2^20,2^24,2^26 on a GPU, 2^16,2^20 elsewhere)")
+      ->delimiter(',');
+  tune->add_option("--variants", tun.variants, "only these variants (comma-separated)")->delimiter(',');
+  tune->add_option("--type", tun.type, "element type: uint, int, float, double")->capture_default_str();
+  tune->add_option("--op", tun.op, "operator: sum, min, max")->capture_default_str();
+  add_grid_options(tune, tun.grid);
+  tune->add_option("--db", tun.db,
+                   "the database file (default: env CLREDUCE_TUNING_DB, else ~/.config/clreduce/tuning.json)");
+  tune->add_flag("--dry-run", tun.dry_run, "measure and print; write nothing");
+  tune->add_flag("--quiet", tun.quiet, "no progress bar");
+  add_measure_options(tune, tun);
 
   TransposeOptions tra;
   CLI::App* transpose = app.add_subcommand(
@@ -153,6 +206,8 @@ int main(int argc, char** argv) {
     }
     if (*bench) return cmd_bench(dev, ben);
     if (*transpose) return cmd_transpose(dev, tra);
+    if (*sweep) return cmd_sweep(dev, swp);
+    if (*tune) return cmd_tune(dev, tun);
   } catch (const clreduce::Error& e) {
     std::cerr << "clreduce: error: " << e.what() << "\n";
     return 2;

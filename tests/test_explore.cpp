@@ -1,0 +1,311 @@
+// Exploring the design space: the parameter sweep (skipped points with reasons, every point
+// verified, best per variant), tune and the tuning database as reduce and bench use it, and the
+// charts of bench, the size sweep and the parameter sweep.
+#include <doctest/doctest.h>
+
+#include "errors.hpp"
+#include "param_sweep.hpp"
+#include "progress_bar.hpp"
+#include "result_charts.hpp"
+#include "support.hpp"
+#include "svg_check.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace clreduce;
+using clreduce::test::Run;
+using clreduce::test::run_cli;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path scratch(const std::string& tag) {
+  const fs::path dir = fs::temp_directory_path() / ("clreduce-explore-" + tag + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+nlohmann::json json_of(const Run& r) {
+  // The document: from the first line that opens with { to the last that closes with }. Lines on
+  // stderr (warnings, "chart written") may come before or after it.
+  std::size_t start = r.out.rfind('{', 0) == 0 ? 0 : r.out.find("\n{");
+  if (start != std::string::npos && start > 0) ++start;
+  const std::size_t last = r.out.rfind("\n}");
+  REQUIRE_MESSAGE((start != std::string::npos && last != std::string::npos && start <= last), r.out);
+  return nlohmann::json::parse(r.out.substr(start, last + 2 - start));
+}
+}  // namespace
+
+TEST_SUITE("unit") {
+  TEST_CASE("sweep grid: defaults follow the device limits; each variant takes its parameters") {
+    const DeviceInfo nv = test::fake_nvidia_device();
+    const GridAxes a = grid_defaults({}, nv);
+    CHECK(a.wg == std::vector<std::size_t>{32, 64, 128, 256, 512, 1024});
+    CHECK(a.times == std::vector<unsigned>{1, 2, 4, 8, 16, 32, 64});
+    CHECK(a.groups_per_cu == std::vector<unsigned>{1, 2, 4, 8, 16});  // 2 x 2048/256
+    CHECK(a.vec == allowed_vec_widths());
+    GridAxes only_times;
+    only_times.times = {4};
+    only_times.no_groups_per_cu = true;
+    CHECK(grid_defaults(only_times, nv).groups_per_cu.empty());
+
+    const std::size_t modes = a.times.size() + a.groups_per_cu.size();
+    // naive: the default launch and one point per work-group size.
+    CHECK(grid_points(find_variant("naive"), a, ElemType::Uint, Op::Sum, {}).size() == 1 + a.wg.size());
+    CHECK(grid_points(find_variant("stride_local"), a, ElemType::Uint, Op::Sum, {}).size() ==
+          1 + a.wg.size() * modes);
+    const auto vec_points = grid_points(find_variant("vector"), a, ElemType::Float, Op::Max, {});
+    CHECK(vec_points.size() == 1 + a.wg.size() * a.vec.size() * modes);
+    CHECK(vec_points.front().is_default);
+    CHECK_FALSE(vec_points.front().config.wg);
+    for (std::size_t i = 1; i < vec_points.size(); ++i) {
+      const ReduceConfig& c = vec_points[i].config;
+      CHECK(c.type == ElemType::Float);
+      CHECK(c.op == Op::Max);
+      CHECK(c.times.has_value() != c.groups_per_cu.has_value());  // one launch mode per point
+      CHECK(c.vec.has_value());
+    }
+  }
+
+  TEST_CASE("heat-map axes: two different parameters, not both launch modes") {
+    CHECK_THROWS_WITH_AS(check_heat_map_axes(GridParam::Wg, GridParam::Wg), doctest::Contains("two different"), Error);
+    CHECK_THROWS_WITH_AS(check_heat_map_axes(GridParam::Times, GridParam::GroupsPerCu),
+                         doctest::Contains("two launch modes"), Error);
+    CHECK_NOTHROW(check_heat_map_axes(GridParam::Wg, GridParam::Vec));
+    CHECK_THROWS_WITH_AS(parse_grid_param("tile"), "unknown sweep parameter 'tile'; valid parameters: wg, times, groups-per-cu, vec", Error);
+  }
+
+  TEST_CASE("progress bar: counts, bar, time left, clipped to the terminal width") {
+    const std::string s = ProgressBar::render(6, 24, 12.0, "vector wg 256, times 8", 200);
+    CHECK(s == "[######..................] 6/24 12s, ~36s left  vector wg 256, times 8");
+    CHECK(ProgressBar::render(24, 24, 90, "done", 200) == "[########################] 24/24 1m30s  done");
+    CHECK(ProgressBar::render(0, 0, 0, "x", 200).rfind("[........................] 0/0", 0) == 0);
+    CHECK(ProgressBar::render(1, 2, 1, std::string(500, 'x'), 60).size() == 60);
+  }
+}
+
+TEST_SUITE("explore") {
+  TEST_CASE("sweep: refused points are skipped with their reasons, the rest measured and verified") {
+    // wg 8192 is over every device's maximum here (PoCL: 4096), TIMES 2000 over the allowed
+    // range, VEC 3 not an allowed width: each such point is skipped, the sweep goes on.
+    const Run r = run_cli("sweep --variants vector,naive --n 1001 --wg 64,8192 --times 2,2000 "
+                          "--vec 3,4 --iterations 2 --warmup 1 --format json");
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    CHECK(r.out.find("\r[") == std::string::npos);  // no progress bar into a pipe
+    const auto j = json_of(r);
+    CHECK(j["all_ok"] == true);
+    CHECK(j["grid"]["wg"] == nlohmann::json{64, 8192});
+    std::map<std::string, int> reasons;
+    for (const auto& v : j["variants"]) {
+      int measured = 0;
+      for (const auto& p : v["points"]) {
+        if (p.contains("skipped")) {
+          const std::string why = p["skipped"];
+          CHECK(p["status"] == "skipped");
+          if (why.find("work-group size 8192 is over the device maximum") != std::string::npos) ++reasons["wg"];
+          else if (why.find("TIMES 2000 is outside the allowed range") != std::string::npos) ++reasons["times"];
+          else if (why.find("VEC 3 is not an allowed vector width") != std::string::npos) ++reasons["vec"];
+          else FAIL("unexpected reason: " << why);
+        } else {
+          REQUIRE(p.contains("result"));
+          CHECK(p["result"]["check"]["ok"] == true);
+          CHECK(p["result"]["n"] == 1001);
+          ++measured;
+        }
+      }
+      CHECK(v["measured"] == measured);
+      CHECK(v.contains("best"));
+    }
+    CHECK(reasons["wg"] > 0);
+    CHECK(reasons["times"] > 0);
+    CHECK(reasons["vec"] > 0);
+    // vector: default + 2 wg x 2 vec x 2 times; only (64, 4, 2) is valid of the grid.
+    CHECK(j["variants"][0]["points"].size() == 9);
+    CHECK(j["variants"][0]["measured"] == 2);
+
+    const Run t = run_cli("sweep --variants naive --n 100 --wg 16,32 --iterations 2 --warmup 1");
+    REQUIRE_MESSAGE(t.code == 0, t.out);
+    CHECK(t.out.find("best point per variant") != std::string::npos);
+    CHECK(t.out.find("<- best") != std::string::npos);
+    CHECK(t.out.find("gain over default") != std::string::npos);
+
+    const Run csv = run_cli("sweep --variants stride_local --n 3000 --wg 32 --times 1,3 "
+                            "--groups-per-cu 2 --iterations 2 --warmup 1 --format csv");
+    REQUIRE_MESSAGE(csv.code == 0, csv.out);
+    CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 1 + 4);  // header, default, 3 points
+    CHECK(csv.out.rfind("n,type,op,variant,default,wg,times,groups_per_cu,vec", 0) == 0);
+  }
+
+  TEST_CASE("sweep: a kernel that fails to build fails its points and the sweep goes on") {
+    const fs::path dir = test::copy_kernels("sweep-broken");
+    test::replace_in_file(dir / "naive.cl", "__kernel", "this does not compile __kernel");
+    Runtime rt(test::runtime().device(), dir.string());
+    GridSweepOptions opt;
+    opt.variants = {"naive", "divergence_free"};
+    opt.axes.wg = {32};
+    opt.timing = test::quick_timing(0, 1);
+    const HostData data = generate_data(ElemType::Uint, 777, DataKind::Random, test::seed());
+    const GridSweep s = run_grid_sweep(rt, opt, data);
+    REQUIRE(s.variants.size() == 2);
+    CHECK(s.variants[0].count_failed() == 2);
+    CHECK(s.variants[0].points[1].error.find("build") != std::string::npos);
+    CHECK(s.variants[1].count_measured() == 2);
+    CHECK(s.variants[1].best_point() != nullptr);
+    CHECK_FALSE(s.all_ok());
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("tune writes the database; reduce and bench use it and say so; options override it") {
+    const fs::path dir = scratch("tune");
+    const std::string db = (dir / "tuning.json").string();
+    const Run t = run_cli("tune --db " + db + " --sizes 1000,5000 --variants vector,naive --wg 32,64 "
+                          "--times 2,8 --vec 4 --iterations 2 --warmup 1");
+    REQUIRE_MESSAGE(t.code == 0, t.out);
+    CHECK(t.out.find("tuning database " + db + " updated") != std::string::npos);
+    CHECK(t.out.find("best variant overall: ") != std::string::npos);
+    const auto entry = nlohmann::json::parse(read_file(db));
+    const auto& e = entry["devices"][0]["entries"][0];
+    CHECK(e["type"] == "uint");
+    CHECK(e["sizes"] == nlohmann::json{1000, 5000});
+    // vector's grid here never contains its default launch (wg 256), so a point can win; whether
+    // one did is the measurement's call: check the database and reduce agree either way.
+    const bool tuned = e["variants"].contains("vector");
+    const Run red = run_cli("reduce --variant vector --n 3001 --format json --iterations 2 --db " + db);
+    REQUIRE_MESSAGE(red.code == 0, red.out);
+    const auto rj = json_of(red);
+    CHECK(rj["check"]["ok"] == true);
+    if (tuned) {
+      const auto& v = e["variants"]["vector"];
+      CHECK(rj["wg"] == v["wg"]);
+      CHECK(rj["vec"] == v["vec"]);
+      CHECK(rj["tuned"].size() >= 2);
+      CHECK(rj["tuning_db"] == db);
+    } else {
+      CHECK(rj["tuned"].empty());
+    }
+    // A second tune of another operator keeps the first entry.
+    const Run t2 = run_cli("tune --db " + db + " --op max --sizes 1000 --variants naive --wg 32 --iterations 1 --warmup 0");
+    REQUIRE_MESSAGE(t2.code == 0, t2.out);
+    CHECK(nlohmann::json::parse(read_file(db))["devices"][0]["entries"].size() == 2);
+    // --dry-run writes nothing.
+    const std::string other = (dir / "other.json").string();
+    CHECK(run_cli("tune --dry-run --db " + other + " --sizes 100 --variants naive --wg 32 --iterations 1").code == 0);
+    CHECK_FALSE(fs::exists(other));
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("a malformed, stale or foreign tuning database: one warning, the defaults, no crash") {
+    const fs::path dir = scratch("baddb");
+    const Run dev = run_cli("devices --format json");
+    const auto d = nlohmann::json::parse(dev.out.substr(dev.out.find('[')));
+    const std::string platform = d[0]["platform"], name = d[0]["name"], driver = d[0]["driver_version"];
+    auto db_with = [&](const std::string& device, const std::string& drv) {
+      nlohmann::json j{{"format", "clreduce-tuning-db"}, {"version", 1},
+                       {"devices", {{{"platform", platform}, {"device", device}, {"driver", drv},
+                                     {"entries", {{{"type", "uint"}, {"op", "sum"}, {"date", "x"},
+                                                   {"sizes", {1000}}, {"best_variant", "naive"},
+                                                   {"variants", {{"naive", {{"wg", 32}, {"measurements", nlohmann::json::array()},
+                                                                            {"gain_over_default", 1.0}}}}}}}}}}}};
+      return j.dump();
+    };
+    const std::map<std::string, std::pair<std::string, std::string>> cases{
+        {"malformed", {"{\"format\": \"clreduce-tuning-db\", \"version\": 1, \"devices\": [", "is malformed"}},
+        {"wrong-kind", {"[1, 2, 3]", "is malformed"}},
+        {"stale", {db_with(name, driver + "-older"), "this device runs driver"}},
+        {"foreign", {db_with("Some Other Device", driver), "has no entry for"}},
+    };
+    for (const auto& [tag, c] : cases) {
+      const fs::path file = dir / (tag + ".json");
+      std::ofstream(file) << c.first;
+      const Run r = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + file.string());
+      INFO(tag << ": " << r.out);
+      CHECK(r.code == 0);
+      CHECK(r.out.rfind("clreduce: warning: tuning database '" + file.string() + "'", 0) == 0);
+      CHECK(r.out.find(c.second) != std::string::npos);
+      CHECK(json_of(r)["tuned"].empty());
+      CHECK(json_of(r)["wg"] == 256);
+    }
+    // The matching entry is used (the same file shape, this device's driver), and said so.
+    const std::string good = (dir / "good.json").string();
+    std::ofstream(good) << db_with(name, driver);
+    const Run used = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + good);
+    CHECK(used.out.find("warning") == std::string::npos);
+    CHECK(json_of(used)["wg"] == 32);
+    CHECK(json_of(used)["tuned"] == nlohmann::json{"wg=32"});
+    CHECK(json_of(used)["tuning_db"] == good);
+    CHECK(run_cli("reduce --variant naive --n 1000 --iterations 1 --db " + good).out.find("tuned      wg=32 from the tuning database " + good) != std::string::npos);
+    const Run bench = run_cli("bench --variants naive,divergence_free --n 1000 --iterations 1 --db " + good);
+    REQUIRE_MESSAGE(bench.code == 0, bench.out);
+    CHECK(bench.out.find("tuned parameters from " + good + ": naive (wg=32)") != std::string::npos);
+    // An option given wins over the tuned value; --no-tuning gives the built-in defaults; the
+    // environment variable names the database as --db does.
+    CHECK(json_of(run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --wg 64 --db " + good))["wg"] == 64);
+    CHECK(json_of(run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --no-tuning",
+                          "CLREDUCE_TUNING_DB=" + good))["wg"] == 256);
+    CHECK(json_of(run_cli("reduce --variant naive --n 1000 --format json --iterations 1",
+                          "CLREDUCE_TUNING_DB=" + good))["wg"] == 32);
+    CHECK(run_cli("reduce --variant naive --n 10 --no-tuning --db " + good).out.find("contradict") != std::string::npos);
+    // A tuned value that does not plan here (wg over the device maximum): a warning, the defaults.
+    std::string huge = db_with(name, driver);
+    huge.replace(huge.find("\"wg\":32"), 7, "\"wg\":65536");
+    std::ofstream(dir / "huge.json") << huge;
+    const Run refused = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + (dir / "huge.json").string());
+    CHECK(refused.code == 0);
+    CHECK(refused.out.find("do not plan here") != std::string::npos);
+    CHECK(json_of(refused)["wg"] == 256);
+    // A missing file named explicitly warns; the default location missing is silent.
+    const Run missing = run_cli("reduce --variant naive --n 10 --iterations 1 --db " + (dir / "none.json").string());
+    CHECK(missing.code == 0);
+    CHECK(missing.out.find("warning") != std::string::npos);
+    CHECK(run_cli("reduce --variant naive --n 10 --iterations 1").out.find("warning") == std::string::npos);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("charts: bench, scaling and sweep write well-formed SVG with one mark per data point") {
+    const fs::path dir = scratch("charts");
+    const Run b = run_cli("bench --variants naive,divergence_free,vector --n 5000 --iterations 2 --format json --chart " +
+                          (dir / "bench.svg").string());
+    REQUIRE_MESSAGE(b.code == 0, b.out);
+    const auto bj = json_of(b);
+    const test::SvgDocument bs = test::parse_svg(read_file(dir / "bench.svg"));
+    CHECK_MESSAGE(bs.ok, bs.error);
+    CHECK(bs.root == "svg");
+    CHECK(bs.marks() == 3);  // one bar per verified variant
+
+    const Run s = run_cli("bench --sizes 1000,4000,16000 --variants naive,vector --wg 64 --iterations 2 "
+                          "--chart " + (dir / "scaling.svg").string());
+    REQUIRE_MESSAGE(s.code == 0, s.out);
+    const test::SvgDocument ss = test::parse_svg(read_file(dir / "scaling.svg"));
+    CHECK_MESSAGE(ss.ok, ss.error);
+    CHECK(ss.root == "svg");
+    // Time panel: 2 variants x 3 sizes; GB/s panel: the same plus the read peak at 3 sizes.
+    CHECK(ss.marks() == 6 + 6 + 3);
+
+    const Run w = run_cli("sweep --variants vector --n 5000 --wg 32,64 --times 1,2,4 --vec 4 --iterations 2 "
+                          "--format json --chart " + (dir / "heat.svg").string() + " --chart-x wg --chart-y times");
+    REQUIRE_MESSAGE(w.code == 0, w.out);
+    const test::SvgDocument ws = test::parse_svg(read_file(dir / "heat.svg"));
+    CHECK_MESSAGE(ws.ok, ws.error);
+    CHECK(ws.root == "svg");
+    CHECK(ws.marks() == 6);  // 2 wg x 3 times cells, each measured
+    const Run bad = run_cli("sweep --variants naive --n 100 --wg 32 --chart " + (dir / "x.svg").string() +
+                            " --chart-x wg --chart-y vec");
+    CHECK(bad.code == 2);
+    CHECK(bad.out.find("no swept variant takes both wg and vec") != std::string::npos);
+    CHECK(bad.out.find('\n') == bad.out.size() - 1);  // refused before measuring: one line
+    CHECK(run_cli("sweep --n 100 --chart x.svg --chart-x times --chart-y groups-per-cu").out.find("two launch modes") !=
+          std::string::npos);
+    fs::remove_all(dir);
+  }
+}
