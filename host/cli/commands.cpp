@@ -169,6 +169,11 @@ void emit(const std::string& text_table, const std::string& csv, const nlohmann:
     if (!out) throw Error("cannot write --output-json file '" + *o.output_json + "'");
     out << j.dump(2) << "\n";
   }
+  if (o.output_csv) {
+    std::ofstream out(*o.output_csv);
+    if (!out) throw Error("cannot write --output-csv file '" + *o.output_csv + "'");
+    out << csv;
+  }
 }
 }  // namespace
 

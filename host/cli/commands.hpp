@@ -17,7 +17,7 @@ struct DeviceOptions {
 
 struct RunOptions {  // shared by reduce and bench
   std::string type = "uint", op = "sum", data = "random", format = "table";
-  std::optional<std::string> n, input, output_json;
+  std::optional<std::string> n, input, output_json, output_csv;
   std::optional<std::size_t> wg;
   std::optional<unsigned> times, groups_per_cu, vec, batch;
   std::vector<std::string> defines;
@@ -43,7 +43,7 @@ struct BenchOptions : RunOptions {
 // access): the timing, data and output options they share with reduce and bench.
 struct MeasureOptions {
   std::string data = "random", format = "table";
-  std::optional<std::string> output_json;
+  std::optional<std::string> output_json, output_csv;
   std::optional<unsigned> batch;
   std::vector<std::string> defines;
   unsigned iterations = 10, warmup = 2;

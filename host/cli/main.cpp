@@ -28,6 +28,7 @@ void add_run_options(CLI::App* c, RunOptions& o) {
   c->add_option("--input", o.input, "raw little-endian elements of --type to reduce instead");
   c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
   c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
+  c->add_option("--output-csv", o.output_csv, "also write the CSV to FILE");
   c->add_option("--db", o.db,
                 "tuning database to use (default: env CLREDUCE_TUNING_DB, else "
                 "~/.config/clreduce/tuning.json); see `clreduce tune`");
@@ -50,6 +51,7 @@ void add_measure_options(CLI::App* c, MeasureOptions& o) {
   c->add_option("--data", o.data, "generated data: random, iota, ones, max")->capture_default_str();
   c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
   c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
+  c->add_option("--output-csv", o.output_csv, "also write the CSV to FILE");
 }
 
 void add_transpose_options(CLI::App* c, TransposeShapeOptions& o) {
