@@ -3,9 +3,9 @@
 #   OUT=/path bash bench/gpu_explore.sh tune      build, tests, `clreduce tune` (default sizes and
 #                                                 grid, every variant) into $OUT/tuning.json
 #   OUT=/path DB=/path/tuning.json bash bench/gpu_explore.sh explore
-#                                                 the full sweep at 2^26 (CSV, JSON, heat maps),
+#                                                 tune float sum into a copy of DB (TUNE_FLOAT=0: not), the full sweep at 2^26 (CSV, JSON, heat maps),
 #                                                 bench with and without the tuned parameters
-#                                                 (chart), and the scaling run 1K..1G (chart)
+#                                                 (chart), and the scaling run 2^10..2^30 (chart)
 # Files land under $OUT; the console gets a summary. Only 8 files come back per call, so the
 # outputs are packed into $OUT/explore.tar.gz besides the summaries.
 set -uo pipefail
@@ -29,7 +29,14 @@ tune)
   cat "$f/ctest.txt" "$f/tune.txt" "$log" >"$OUT/summary.txt"
   ;;
 explore)
-  db=${DB:?DB=path of the tuning database}
+  # The database of the tune call, plus a float sum entry tuned here.
+  cp "${DB:?DB=path of the tuning database}" "$f/tuning.json"
+  db="$f/tuning.json"
+  if [ "${TUNE_FLOAT:-1}" = 1 ]; then
+    $cli tune --type float --db "$db" --iterations 5 --quiet --output-csv "$f/tune_float.csv" \
+      >"$f/tune_float.txt" 2>&1
+    echo "tune float exit $? at ${SECONDS}s" >>"$log"
+  fi
   $cli sweep --n 2^26 --iterations 5 --quiet --output-csv "$f/sweep_2p26.csv" \
     --output-json "$f/sweep_2p26.json" --chart "$f/sweep_vector_wg_times.svg" --chart-variant vector \
     --chart-x wg --chart-y times >"$f/sweep_2p26.txt" 2>&1
@@ -44,12 +51,12 @@ explore)
   $cli bench --iterations 20 --no-tuning --chart "$f/bench_defaults.svg" \
     --output-json "$f/bench_defaults.json" >"$f/bench_defaults.txt" 2>&1
   echo "bench defaults exit $? at ${SECONDS}s" >>"$log"
-  $cli bench --sizes 1K..1G:4 --variants naive,divergence_free,stride_local,vector,single_pass \
+  $cli bench --sizes 1Ki..1Gi:4 --variants naive,divergence_free,stride_local,vector,single_pass \
     --iterations 5 --db "$db" --chart "$f/scaling.svg" --output-json "$f/scaling.json" \
     --output-csv "$f/scaling.csv" >"$f/scaling.txt" 2>&1
   echo "scaling exit $? at ${SECONDS}s" >>"$log"
   {
-    cat "$log"
+    cat "$log" "$f/tune_float.txt" 2>/dev/null
     grep -A40 "^best point per variant" "$f/sweep_2p26.txt"
     grep -A20 "^best point per variant" "$f/sweep_single_pass_2p26.txt"
     cat "$f/bench_tuned.txt" "$f/bench_defaults.txt"

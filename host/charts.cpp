@@ -468,8 +468,15 @@ const char* colour_of(const std::string& series, const std::vector<std::string>&
 }
 
 void draw_line_panel(SvgWriter& w, const LineChart& c, const Box& area, const std::vector<std::string>& names) {
-  if (!c.title.empty())
-    label(w, c.title, area.mid_x(), area.top + 24, "middle", kTitleFont - 1, {{"class", "title"}, {"font-weight", "bold"}});
+  if (!c.title.empty()) {
+    // Side-by-side panels are narrow: a long title gets a smaller font (down to 11), then is cut.
+    const double room = area.right - area.left - 16;
+    double font = kTitleFont - 1;
+    while (font > 11 && text_width(c.title, font) > room) font -= 1;
+    const auto fits = static_cast<std::size_t>(std::max(8.0, room / (font * 0.6)));
+    label(w, shorten(c.title, fits), area.mid_x(), area.top + 24, "middle", font,
+          {{"class", "title"}, {"font-weight", "bold"}});
+  }
   std::vector<std::vector<std::pair<double, double>>> points;
   double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
   for (const auto& s : c.series) {

@@ -173,10 +173,11 @@ HeatMap grid_heat_map(const GridSweep& s, const DeviceInfo& dev, GridParam x, Gr
   const auto ys = axis_values(s.axes, y);
   HeatMap h;
   h.title = "clreduce sweep: " + shown->variant + ", " + std::string(name_of(s.op)) + " of " +
-            size_label(s.n) + " " + std::string(name_of(s.type)) + " on " + dev.name;
+            size_label(s.n) + " " + std::string(name_of(s.type)) + " on " + dev.name + " (read peak " +
+            fixed(s.peak.gbps, 0) + " GB/s)";
   h.x_label = std::string(name_of(x));
   h.y_label = std::string(name_of(y));
-  h.value_label = "GB/s (best over the other parameters; read peak " + fixed(s.peak.gbps, 0) + ")";
+  h.value_label = "GB/s";  // each cell: the best verified point over the other parameters
   for (auto v : xs) h.x_values.push_back(std::to_string(v));
   for (auto v : ys) h.y_values.push_back(std::to_string(v));
   h.cells.assign(ys.size(), std::vector<std::optional<double>>(xs.size()));

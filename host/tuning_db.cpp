@@ -165,12 +165,13 @@ double read_number(const json& v, const std::string& path, bool zero_ok) {
   return x;
 }
 
-const json& read_array(const json& v, const std::string& path, std::size_t limit, const char* what) {
+// Returns &v (a pointer, not a reference: g++ 13 would take a reference bound to a temporary path).
+const json* read_array(const json& v, const std::string& path, std::size_t limit, const char* what) {
   if (!v.is_array()) fail(path, "expected an array, got " + got(v));
   if (v.size() > limit)
     fail(path, std::to_string(v.size()) + " " + what + ", more than the " + std::to_string(limit) +
                    " a tuning database may hold");
-  return v;
+  return &v;
 }
 
 TunedMeasurement read_measurement(const json& v, const std::string& path) {
@@ -196,7 +197,7 @@ TunedVariant read_variant(const json& v, const std::string& path) {
   if (const json* x = f.find("vec"))
     t.params.vec = static_cast<unsigned>(read_power_of_two(*x, f.at("vec"), 1u << 31));
   if (const json* x = f.find("measurements")) {
-    const json& a = read_array(*x, f.at("measurements"), kTuningDbMaxMeasurements, "measurements");
+    const json& a = *read_array(*x, f.at("measurements"), kTuningDbMaxMeasurements, "measurements");
     for (std::size_t i = 0; i < a.size(); ++i)
       t.measurements.push_back(read_measurement(a[i], index_path(f.at("measurements"), i)));
   }
@@ -222,7 +223,7 @@ TuningEntry read_entry(const json& v, const std::string& path) {
   }
   if (const json* x = f.find("date")) e.date = read_string(*x, f.at("date"));
   if (const json* x = f.find("sizes")) {
-    const json& a = read_array(*x, f.at("sizes"), kTuningDbMaxMeasurements, "sizes");
+    const json& a = *read_array(*x, f.at("sizes"), kTuningDbMaxMeasurements, "sizes");
     for (std::size_t i = 0; i < a.size(); ++i) e.sizes.push_back(read_count(a[i], index_path(f.at("sizes"), i)));
   }
   const json& vs = f.need("variants");
@@ -247,7 +248,7 @@ DeviceTuning read_device(const json& v, const std::string& path) {
   d.key.platform = read_string(f.need("platform"), f.at("platform"));
   d.key.device = read_string(f.need("device"), f.at("device"));
   d.key.driver = read_string(f.need("driver"), f.at("driver"));
-  const json& a = read_array(f.need("entries"), f.at("entries"), kTuningDbMaxEntries, "entries");
+  const json& a = *read_array(f.need("entries"), f.at("entries"), kTuningDbMaxEntries, "entries");
   for (std::size_t i = 0; i < a.size(); ++i) {
     const std::string at = index_path(f.at("entries"), i);
     TuningEntry e = read_entry(a[i], at);
@@ -452,7 +453,7 @@ TuningDb parse_tuning_db(std::string_view json_text) {
                 std::to_string(kTuningDbVersion) + " only");
   const Fields f(root, "", {"format", "version", "devices"});
   TuningDb db;
-  const json& a = read_array(f.need("devices"), "devices", kTuningDbMaxDevices, "devices");
+  const json& a = *read_array(f.need("devices"), "devices", kTuningDbMaxDevices, "devices");
   for (std::size_t i = 0; i < a.size(); ++i) {
     const std::string at = index_path("devices", i);
     DeviceTuning d = read_device(a[i], at);
