@@ -278,6 +278,14 @@ std::string rotate(double degrees, double x, double y) {
   return "rotate(" + num(degrees) + " " + num(x) + " " + num(y) + ")";
 }
 
+// A bold title centred at x within `room` pixels: a long one gets a smaller font (down to 11),
+// then is cut.
+void title_label(SvgWriter& w, const std::string& title, double x, double y, double room, double font) {
+  while (font > 11 && text_width(title, font) > room) font -= 1;
+  const auto fits = static_cast<std::size_t>(std::max(8.0, room / (font * 0.6)));
+  label(w, shorten(title, fits), x, y, "middle", font, {{"class", "title"}, {"font-weight", "bold"}});
+}
+
 // The document: white background, sans-serif, a hover outline on marks, the title on top
 // (shown, or only the document's <title>).
 SvgWriter start_document(double width, double height, const std::string& title, bool show_title = true) {
@@ -285,8 +293,7 @@ SvgWriter start_document(double width, double height, const std::string& title, 
   if (!title.empty()) w.text("title", {}, title);
   w.text("style", {}, ".mark:hover{stroke:#000;stroke-width:2px}");
   w.leaf("rect", {{"class", "background"}, {"width", "100%"}, {"height", "100%"}, {"fill", "white"}});
-  if (show_title && !title.empty())
-    label(w, title, width / 2, 30, "middle", kTitleFont, {{"class", "title"}, {"font-weight", "bold"}});
+  if (show_title && !title.empty()) title_label(w, title, width / 2, 30, width - 16, kTitleFont);
   return w;
 }
 
@@ -468,15 +475,8 @@ const char* colour_of(const std::string& series, const std::vector<std::string>&
 }
 
 void draw_line_panel(SvgWriter& w, const LineChart& c, const Box& area, const std::vector<std::string>& names) {
-  if (!c.title.empty()) {
-    // Side-by-side panels are narrow: a long title gets a smaller font (down to 11), then is cut.
-    const double room = area.right - area.left - 16;
-    double font = kTitleFont - 1;
-    while (font > 11 && text_width(c.title, font) > room) font -= 1;
-    const auto fits = static_cast<std::size_t>(std::max(8.0, room / (font * 0.6)));
-    label(w, shorten(c.title, fits), area.mid_x(), area.top + 24, "middle", font,
-          {{"class", "title"}, {"font-weight", "bold"}});
-  }
+  if (!c.title.empty())
+    title_label(w, c.title, area.mid_x(), area.top + 24, area.right - area.left - 16, kTitleFont - 1);
   std::vector<std::vector<std::pair<double, double>>> points;
   double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
   for (const auto& s : c.series) {

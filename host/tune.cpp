@@ -62,6 +62,16 @@ std::string params_label(const TunedParams& p) {
   return s;
 }
 
+// What a launch runs: every pass's work-group size, groups, TIMES and VEC. Two configurations
+// with the same launch are the same measurement twice (e.g. wg 256 and the default wg 256).
+std::string launch_of(const ReduceReport& r) {
+  std::string s;
+  for (const PassPlan& p : r.plan.passes)
+    s += std::to_string(p.wg) + "/" + std::to_string(p.groups) + "/" + std::to_string(p.times) + "/" +
+         std::to_string(p.vec) + ";";
+  return s;
+}
+
 // Chooses the variant's configuration from its points at every size (sweeps[s].variants[k]).
 TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemType type) {
   const std::size_t sizes = sweeps.size();
@@ -72,6 +82,8 @@ TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemTy
   if (!row.unavailable.empty()) return row;
   std::map<std::string, std::vector<double>> us;  // point label -> median per size
   std::map<std::string, TunedParams> params;
+  std::map<std::string, std::vector<std::string>> launches;  // point label -> launch per size
+  std::vector<std::string> default_launch(sizes);
   std::vector<double> best(sizes, 0);
   for (std::size_t s = 0; s < sizes; ++s) {
     for (const GridPoint& p : sweeps[s].variants[k].points) {
@@ -79,6 +91,7 @@ TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemTy
       if (best[s] == 0 || p.us() < best[s]) best[s] = p.us();
       if (p.is_default) {
         row.default_us[s] = p.us();
+        default_launch[s] = launch_of(*p.report);
         continue;
       }
       const std::string key = point_label(p);
@@ -86,6 +99,9 @@ TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemTy
       v.resize(sizes, 0);
       v[s] = p.us();
       params[key] = params_of(p.config);
+      auto& l = launches[key];
+      l.resize(sizes);
+      l[s] = launch_of(*p.report);
     }
   }
   std::string chosen;
@@ -100,6 +116,11 @@ TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemTy
   const double default_score = relative_score(row.default_us, best);
   if (chosen.empty()) {
     row.note = "no grid point was verified at every size; the default launch is kept";
+    return row;
+  }
+  if (launches[chosen] == default_launch) {
+    row.note = "the default launch is kept: the best grid point (" + chosen + ") launches exactly as it "
+               "does at every size";
     return row;
   }
   if (default_score > 0 && default_score <= chosen_score) {

@@ -5,8 +5,9 @@
 // A variant's tuned configuration is the grid point that was verified at every size and has the
 // lowest geometric mean, over the sizes, of its time relative to the variant's best time at that
 // size: one configuration that holds up across sizes rather than the winner of one. Where no
-// grid point beats the variant's default launch by that measure, the default is kept (the
-// variant gets no entry). The best variant overall is chosen the same way among the variants.
+// grid point beats the variant's default launch by that measure, or the winner launches exactly
+// as the default does (same passes, groups, TIMES, VEC: the same measurement twice), the default
+// is kept (the variant gets no entry). The best variant overall is chosen the same way among the variants.
 #pragma once
 
 #include "param_sweep.hpp"

@@ -198,6 +198,11 @@ TEST_SUITE("explore") {
     const Run t2 = run_cli("tune --db " + db + " --op max --sizes 1000 --variants naive --wg 32 --iterations 1 --warmup 0");
     REQUIRE_MESSAGE(t2.code == 0, t2.out);
     CHECK(nlohmann::json::parse(read_file(db))["devices"][0]["entries"].size() == 2);
+    // A grid point that launches exactly as the default does is the default: nothing is tuned.
+    const Run same = run_cli("tune --dry-run --sizes 1000,3000 --variants naive --wg 256 --iterations 1 --warmup 0");
+    REQUIRE_MESSAGE(same.code == 0, same.out);
+    CHECK(same.out.find("naive: the default launch is kept: the best grid point (wg 256) launches exactly as it does") !=
+          std::string::npos);
     // --dry-run writes nothing.
     const std::string other = (dir / "other.json").string();
     CHECK(run_cli("tune --dry-run --db " + other + " --sizes 100 --variants naive --wg 32 --iterations 1").code == 0);
