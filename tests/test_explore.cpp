@@ -230,7 +230,9 @@ TEST_SUITE("explore") {
         {"stale", {db_with(name, driver + "-older"), "this device runs driver"}},
         {"foreign", {db_with("Some Other Device", driver), "has no entry for"}},
     };
-    for (const auto& [tag, c] : cases) {
+    for (const auto& item : cases) {  // (clang: no structured bindings inside INFO's lambda)
+      const std::string& tag = item.first;
+      const auto& c = item.second;
       const fs::path file = dir / (tag + ".json");
       std::ofstream(file) << c.first;
       const Run r = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + file.string());
