@@ -70,12 +70,7 @@ BenchReport run_bench(Runtime& rt, const BenchOptions& opt, const HostData& data
   rep.type = opt.type;
   rep.op = opt.op;
   rep.data_origin = data.origin;
-  std::vector<const Variant*> chosen;
-  if (opt.variants.empty()) {
-    for (const auto& v : variants()) chosen.push_back(&v);
-  } else {
-    for (const auto& name : opt.variants) chosen.push_back(&find_variant(name));
-  }
+  const std::vector<const Variant*> chosen = select_variants(opt.variants);
   // The input buffer is shared by the read-bandwidth kernel and every variant.
   const cl::Buffer input = upload_data(rt, data);
   if (progress) progress("read bandwidth");

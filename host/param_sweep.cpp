@@ -116,12 +116,7 @@ GridSweep run_grid_sweep(Runtime& rt, const GridSweepOptions& opt, const HostDat
 GridSweep run_grid_sweep(Runtime& rt, const GridSweepOptions& opt, const HostData& data,
                          const cl::Buffer& input, const GridProgress& progress) {
   if (data.type != opt.type) throw Error("sweep: the input's type differs from --type");
-  std::vector<const Variant*> chosen;
-  if (opt.variants.empty()) {
-    for (const auto& v : variants()) chosen.push_back(&v);
-  } else {
-    for (const auto& name : opt.variants) chosen.push_back(&find_variant(name));
-  }
+  const std::vector<const Variant*> chosen = select_variants(opt.variants);
   const DeviceInfo& dev = rt.device();
   GridSweep sw;
   sw.type = opt.type;

@@ -97,12 +97,7 @@ bool takes_param(const Variant& v, GridParam p) {
 
 void check_heat_map_variants(const std::vector<std::string>& names, GridParam x, GridParam y,
                              const std::string& chart_variant) {
-  std::vector<const Variant*> swept;
-  if (names.empty()) {
-    for (const auto& v : variants()) swept.push_back(&v);
-  } else {
-    for (const auto& n : names) swept.push_back(&find_variant(n));
-  }
+  const std::vector<const Variant*> swept = select_variants(names);
   const std::string both = std::string(name_of(x)) + " and " + std::string(name_of(y));
   if (!chart_variant.empty()) {
     const Variant& v = find_variant(chart_variant);

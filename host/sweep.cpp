@@ -82,12 +82,7 @@ bool SweepReport::all_ok() const {
 SweepReport run_sweep(Runtime& rt, const SweepOptions& opt,
                       const std::function<void(const std::string&)>& progress) {
   if (opt.sizes.empty()) throw Error("--sizes needs at least one size");
-  std::vector<const Variant*> chosen;
-  if (opt.variants.empty()) {
-    for (const auto& v : variants()) chosen.push_back(&v);
-  } else {
-    for (const auto& name : opt.variants) chosen.push_back(&find_variant(name));
-  }
+  const std::vector<const Variant*> chosen = select_variants(opt.variants);
   for (std::uint64_t n : opt.sizes) check_allocation(n, opt.type, rt.device());
 
   SweepReport rep;

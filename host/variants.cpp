@@ -192,4 +192,14 @@ const Variant& find_variant(std::string_view name) {
   throw Error("unknown variant '" + std::string(name) + "'; valid variants: " + join(variant_names()));
 }
 
+std::vector<const Variant*> select_variants(const std::vector<std::string>& names) {
+  std::vector<const Variant*> out;
+  if (names.empty()) {
+    for (const auto& v : variants()) out.push_back(&v);
+  } else {
+    for (const auto& name : names) out.push_back(&find_variant(name));
+  }
+  return out;
+}
+
 }  // namespace clreduce

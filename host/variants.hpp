@@ -62,5 +62,7 @@ const std::vector<Variant>& variants();
 std::vector<std::string> variant_names();
 // Throws Error "unknown variant 'x'; valid variants: naive, ...".
 const Variant& find_variant(std::string_view name);
+// The variants named (each through find_variant), or every registered variant when none is.
+std::vector<const Variant*> select_variants(const std::vector<std::string>& names);
 
 }  // namespace clreduce

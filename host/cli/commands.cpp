@@ -19,6 +19,7 @@
 #include <chrono>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <iostream>
 #include <unistd.h>
@@ -46,6 +47,21 @@ struct Progress {
 std::vector<Define> parse_defines(const std::vector<std::string>& texts) {
   std::vector<Define> out;
   for (const auto& t : texts) out.push_back(parse_define(t));
+  return out;
+}
+
+// Every size of comma-split --sizes items (lists and ranges, parse_size_list).
+std::vector<std::uint64_t> sizes_of(const std::vector<std::string>& texts) {
+  std::vector<std::uint64_t> out;
+  for (const auto& text : texts)
+    for (std::uint64_t n : parse_size_list(text)) out.push_back(n);
+  return out;
+}
+
+// The registry's names of the variants the user named (validated; empty stays empty: all).
+std::vector<std::string> variant_names_of(const std::vector<std::string>& texts) {
+  std::vector<std::string> out;
+  for (const auto& t : texts) out.push_back(find_variant(t).name);
   return out;
 }
 
@@ -111,6 +127,13 @@ struct Tuning {
     say(l.warnings);
     if (!l.variant) return std::nullopt;
     return l.variant->params;
+  }
+  // The tuned parameters of every registered variant that has them.
+  std::map<std::string, TunedParams> all(const DeviceInfo& dev, ElemType t, Op op) {
+    std::map<std::string, TunedParams> out;
+    for (const auto& v : variants())
+      if (auto p = params(dev, t, op, v.name)) out[v.name] = *p;
+    return out;
   }
 };
 
@@ -285,9 +308,8 @@ int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
   SweepOptions s;
   s.type = parse_type(o.type);
   s.op = parse_op(o.op);
-  for (const auto& text : o.sizes)
-    for (std::uint64_t n : parse_size_list(text)) s.sizes.push_back(n);
-  for (const auto& v : o.variants) s.variants.push_back(find_variant(v).name);
+  s.sizes = sizes_of(o.sizes);
+  s.variants = variant_names_of(o.variants);
   s.wg = wg_of(o.wg);
   s.defines = parse_defines(o.defines);
   s.data = parse_data_kind(o.data);
@@ -295,8 +317,7 @@ int cmd_bench_sizes(const DeviceOptions& d, const BenchOptions& o) {
   s.timing = timing_of(o);
   parse_format(o.format);
   Tuning tuning = load_tuning(o.db, o.no_tuning);
-  for (const auto& v : variants())
-    if (auto p = tuning.params(rt.device(), s.type, s.op, v.name)) s.tuned[v.name] = *p;
+  s.tuned = tuning.all(rt.device(), s.type, s.op);
   s.tuned_from = tuning.db.path;
   const SweepReport r = [&] {
     Progress progress;
@@ -319,12 +340,11 @@ int cmd_bench(const DeviceOptions& d, const BenchOptions& o) {
   b.groups_per_cu = o.groups_per_cu;
   b.vec = o.vec;
   b.defines = parse_defines(o.defines);
-  for (const auto& v : o.variants) b.variants.push_back(find_variant(v).name);
+  b.variants = variant_names_of(o.variants);
   b.timing = timing_of(o);
   parse_format(o.format);
   Tuning tuning = load_tuning(o.db, o.no_tuning);
-  for (const auto& v : variants())
-    if (auto p = tuning.params(rt.device(), b.type, b.op, v.name)) b.tuned[v.name] = *p;
+  b.tuned = tuning.all(rt.device(), b.type, b.op);
   b.tuned_from = tuning.db.path;
   const HostData data = input_of(o, b.type, rt.device(), default_bench_n(rt.device()));
   const BenchReport r = [&] {
@@ -357,7 +377,7 @@ int cmd_sweep(const DeviceOptions& d, const SweepCliOptions& o) {
   GridSweepOptions g;
   g.type = parse_type(o.type);
   g.op = parse_op(o.op);
-  for (const auto& v : o.variants) g.variants.push_back(find_variant(v).name);
+  g.variants = variant_names_of(o.variants);
   g.axes = axes_of(o.grid);
   g.defines = parse_defines(o.defines);
   g.timing = timing_of(o);
@@ -386,9 +406,8 @@ int cmd_tune(const DeviceOptions& d, const TuneCliOptions& o) {
   TuneOptions t;
   t.type = parse_type(o.type);
   t.op = parse_op(o.op);
-  for (const auto& text : o.sizes)
-    for (std::uint64_t n : parse_size_list(text)) t.sizes.push_back(n);
-  for (const auto& v : o.variants) t.variants.push_back(find_variant(v).name);
+  t.sizes = sizes_of(o.sizes);
+  t.variants = variant_names_of(o.variants);
   t.axes = axes_of(o.grid);
   t.data = parse_data_kind(o.data);
   t.seed = o.seed;
