@@ -80,14 +80,14 @@ AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& 
     });
     std::optional<std::uint32_t> seen;
     row.timing = time_enqueues(
-        rt.queue(), dev.timer_resolution_ns,
-        [&](bool with_events) {
+        rt,
+        [&](const cl::CommandQueue& q, bool with_events) {
           std::vector<cl::Event> ev(with_events ? 1 : 0);
           with_cl_context("enqueueing " + p.kernel, [&] {
-            rt.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(threads), cl::NDRange(rep.wg),
+            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(threads), cl::NDRange(rep.wg),
                                             nullptr, with_events ? &ev[0] : nullptr);
           });
-          for (auto& e : reducer.enqueue(partials, with_events)) ev.push_back(e);
+          for (auto& e : reducer.enqueue(partials, with_events, &q)) ev.push_back(e);
           return ev;
         },
         opt.timing, [&] {

@@ -56,15 +56,15 @@ ReduceReport run_reduce_chunked(Runtime& rt, const ReduceConfig& cfg, const Host
   });
 
   // One unit: every chunk reduced and its value copied out, in order on the in-order queue.
-  const EnqueueUnit enqueue_all = [&](bool with_events) {
+  const EnqueueUnit enqueue_all = [&](const cl::CommandQueue& q, bool with_events) {
     std::vector<cl::Event> ev;
     for (std::uint64_t i = 0; i < count; ++i) {
       Reducer& r = (i + 1 == count && tail) ? *tail : whole;
-      const std::vector<cl::Event> e = r.enqueue(inputs[i], with_events && i == 0);
+      const std::vector<cl::Event> e = r.enqueue(inputs[i], with_events && i == 0, &q);
       if (!e.empty()) ev.push_back(e.front());
       cl::Event copied;
       with_cl_context("copying chunk " + std::to_string(i + 1) + "'s value", [&] {
-        rt.queue().enqueueCopyBuffer(r.result_buffer(), results, 0, i * es, es, nullptr,
+        q.enqueueCopyBuffer(r.result_buffer(), results, 0, i * es, es, nullptr,
                                      with_events && i + 1 == count ? &copied : nullptr);
       });
       if (with_events && i + 1 == count) ev.push_back(copied);
@@ -89,7 +89,7 @@ ReduceReport run_reduce_chunked(Runtime& rt, const ReduceConfig& cfg, const Host
   r.plan.depth += static_cast<unsigned>(std::min<std::uint64_t>(count, 1u << 30));  // the host fold
   r.chunks = count;
   r.chunk_elements = chunk;
-  r.timed = time_reduction(rt.queue(), dev.timer_resolution_ns, enqueue_all, read_value, timing);
+  r.timed = time_reduction(rt, enqueue_all, read_value, timing);
   r.reference = host_reference(data, cfg.op);
   r.check = check_result(r.timed.value, r.reference, cfg.op, r.plan.depth);
   if (!r.timed.consistent) r.check.detail += "; results differed between repetitions (a race?)";

@@ -49,8 +49,8 @@ std::string grid_sweep_text(const GridSweep& s, const DeviceInfo& dev) {
       << "grid:   wg " << axis_label(s.axes.wg) << "; times " << axis_label(s.axes.times)
       << "; groups/CU " << axis_label(s.axes.groups_per_cu) << "; vec " << axis_label(s.axes.vec)
       << " (each variant takes the parameters it has)\n"
-      << "times:  whole reduction medians; b2b = a batch back-to-back / batch, single = one call "
-         "(marker to last end); every measured point verified against the host reference\n";
+      << "times:  whole reduction medians; b2b = a batch back-to-back / batch, 1 call = one call "
+         "(host clock, no profiling); every measured point verified against the host reference\n";
   std::map<std::string, std::size_t> reasons;  // reason -> footnote number
   auto footnote = [&](const std::string& r) {
     auto it = reasons.find(r);
@@ -66,7 +66,7 @@ std::string grid_sweep_text(const GridSweep& s, const DeviceInfo& dev) {
     out << ": " << v.points.size() << " points, " << v.count_measured() << " measured, "
         << v.count_skipped() << " skipped, " << v.count_failed() << " failed\n";
     TextTable t;
-    t.headers = {"point", "groups", "passes", "b2b µs", "single µs", "GB/s", "% of peak", "check"};
+    t.headers = {"point", "groups", "passes", "b2b µs", "1 call µs", "GB/s", "% of peak", "check"};
     for (std::size_t i = 0; i < v.points.size(); ++i) {
       const GridPoint& p = v.points[i];
       std::string mark = static_cast<int>(i) == v.best ? " <- best" : "";

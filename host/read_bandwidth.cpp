@@ -30,11 +30,11 @@ ReadBandwidth measure_read_bandwidth(Runtime& rt, const cl::Buffer& buffer, std:
     k.setArg(3, sink);
   });
   const Sampled s = time_enqueues(
-      rt.queue(), dev.timer_resolution_ns,
-      [&](bool with_event) {
+      rt,
+      [&](const cl::CommandQueue& q, bool with_event) {
         std::vector<cl::Event> ev(with_event ? 1 : 0);
         with_cl_context("enqueueing stream_read", [&] {
-          rt.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(r.groups * r.wg),
+          q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(r.groups * r.wg),
                                           cl::NDRange(r.wg), nullptr, with_event ? &ev[0] : nullptr);
         });
         return ev;

@@ -68,7 +68,9 @@ cl::Buffer upload_data(Runtime& rt, const HostData& data) {
   });
 }
 
-std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input, bool with_events) {
+std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input, bool with_events,
+                                       const cl::CommandQueue* on) {
+  const cl::CommandQueue& queue = on ? *on : rt_.queue();
   return with_cl_context("enqueueing " + plan_.variant->name, [&] {
     std::vector<cl::Event> events(with_events ? plan_.passes.size() : 0);
     for (std::size_t p = 0; p < plan_.passes.size(); ++p) {
@@ -78,7 +80,7 @@ std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input, bool with_event
       k.setArg(1, partials_[p % 2]);
       k.setArg(2, static_cast<cl_ulong>(pass.count));
       if (pass.last_group_finishes) k.setArg(3, counter_);
-      rt_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg),
+      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg),
                                        cl::NDRange(pass.wg), nullptr,
                                        with_events ? &events[p] : nullptr);
     }
@@ -105,28 +107,33 @@ Value Reducer::run(const cl::Buffer& input, std::vector<double>* pass_us) {
   return v;
 }
 
-Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
-                      const EnqueueUnit& enqueue_one,
-                      const TimingOptions& opt, const std::function<void()>& after_sample) {
+Sampled time_enqueues(const Runtime& rt, const EnqueueUnit& enqueue_one, const TimingOptions& opt,
+                      const std::function<void()>& after_sample) {
+  const cl::CommandQueue& queue = rt.queue();
+  const cl::CommandQueue& plain = rt.plain_queue();
+  const std::uint64_t timer_resolution_ns = rt.device().timer_resolution_ns;
   Sampled s;
   std::vector<double> warm;
   for (unsigned w = 0; w < std::max(1u, opt.warmup); ++w) {
-    std::vector<cl::Event> ev = enqueue_one(true);
+    std::vector<cl::Event> ev = enqueue_one(queue, true);
     with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
+    enqueue_one(plain, false);  // the plain queue's first use pays its own set-up here
+    with_cl_context("waiting for a warm-up", [&] { plain.finish(); });
     warm.push_back(event_span_us(ev.front(), ev.back()));
   }
   s.batch = opt.batch;
   if (s.batch == 0) {
     const double tick_us = static_cast<double>(std::max<std::uint64_t>(1, timer_resolution_ns)) * 1e-3;
     const double est = std::max(*std::min_element(warm.begin(), warm.end()), tick_us / 2);
-    s.batch = static_cast<unsigned>(std::clamp(std::ceil(200 * tick_us / est), 1.0, 4096.0));
+    const double span_us = std::max(kSampleTicks * tick_us, kSampleMinUs);
+    s.batch = static_cast<unsigned>(std::clamp(std::ceil(span_us / est), 1.0, 4096.0));
   }
   s.repetitions = std::max(1u, opt.repetitions);
   std::vector<double> whole, first;  // back-to-back samples first, then one call at a time
   for (unsigned r = 0; r < s.repetitions; ++r) {
     std::vector<cl::Event> head, tail;
     for (unsigned b = 0; b < s.batch; ++b) {
-      std::vector<cl::Event> ev = enqueue_one(b == 0 || b + 1 == s.batch);
+      std::vector<cl::Event> ev = enqueue_one(queue, b == 0 || b + 1 == s.batch);
       if (b == 0) head = ev;
       if (b + 1 == s.batch) tail = ev;
     }
@@ -134,32 +141,38 @@ Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolut
     if (after_sample) after_sample();
     whole.push_back(event_span_us(head.front(), tail.back()) / s.batch);
   }
-  std::vector<double> single, wall;
+  std::vector<double> wall, by_events;
   for (unsigned r = 0; r < s.repetitions; ++r) {
+    // The host clock around one call on the queue without profiling.
+    if (!after_sample) with_cl_context("waiting for the device to idle", [&] { queue.finish(); });
     const auto t0 = std::chrono::steady_clock::now();
+    enqueue_one(plain, false);
+    with_cl_context("waiting for a single timed call", [&] { plain.finish(); });
+    const auto t1 = std::chrono::steady_clock::now();
+    wall.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    if (after_sample) after_sample();
+    // The device clock: a profiled marker before one call on the profiling queue.
     cl::Event marker;
     with_cl_context("enqueueing a marker", [&] { queue.enqueueMarkerWithWaitList(nullptr, &marker); });
-    std::vector<cl::Event> ev = enqueue_one(true);
+    std::vector<cl::Event> ev = enqueue_one(queue, true);
     with_cl_context("waiting for a single timed call", [&] { queue.finish(); });
-    const auto t1 = std::chrono::steady_clock::now();
     if (after_sample) after_sample();
     // From the marker; from the first command where a driver gives a marker no usable time.
     const cl_ulong m = marker.getProfilingInfo<CL_PROFILING_COMMAND_START>();
     const cl_ulong k = ev.front().getProfilingInfo<CL_PROFILING_COMMAND_START>();
-    single.push_back(m > 0 && m <= k ? event_span_us(marker, ev.back()) : event_span_us(ev.front(), ev.back()));
+    by_events.push_back(m > 0 && m <= k ? event_span_us(marker, ev.back()) : event_span_us(ev.front(), ev.back()));
     first.push_back(event_span_us(ev.front(), ev.front()));
-    wall.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
   }
   s.whole_us = stats_of(whole);
   s.first_us = stats_of(first);
-  s.single_us = stats_of(single);
-  s.single_wall_us = stats_of(wall);
+  s.single_us = stats_of(wall);
+  s.single_events_us = stats_of(by_events);
   return s;
 }
 
 Timed Reducer::time(const cl::Buffer& input, const TimingOptions& opt) {
   return time_reduction(
-      rt_.queue(), rt_.device().timer_resolution_ns, [&](bool ev) { return enqueue(input, ev); },
+      rt_, [&](const cl::CommandQueue& q, bool ev) { return enqueue(input, ev, &q); },
       [&] { return read_result(); }, opt);
 }
 
@@ -167,12 +180,11 @@ const cl::Buffer& Reducer::result_buffer() const {
   return partials_[(plan_.passes.size() - 1) % 2];
 }
 
-Timed time_reduction(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
-                     const EnqueueUnit& enqueue_one, const std::function<Value()>& read_value,
-                     const TimingOptions& opt) {
+Timed time_reduction(const Runtime& rt, const EnqueueUnit& enqueue_one,
+                     const std::function<Value()>& read_value, const TimingOptions& opt) {
   Timed t;
   std::optional<Value> seen;
-  const Sampled s = time_enqueues(queue, timer_resolution_ns, enqueue_one, opt, [&] {
+  const Sampled s = time_enqueues(rt, enqueue_one, opt, [&] {
     const Value v = read_value();
     if (seen && !(v == *seen)) t.consistent = false;
     seen = v;
@@ -181,7 +193,7 @@ Timed time_reduction(const cl::CommandQueue& queue, std::uint64_t timer_resoluti
   t.whole_us = s.whole_us;
   t.first_pass_us = s.first_us;
   t.single_us = s.single_us;
-  t.single_wall_us = s.single_wall_us;
+  t.single_events_us = s.single_events_us;
   t.batch = s.batch;
   t.repetitions = s.repetitions;
   return t;

@@ -17,11 +17,17 @@ struct Stats {
 };
 Stats stats_of(std::vector<double> xs);
 
+// A back-to-back sample spans at least this many timer ticks and this long, so the timer's
+// resolution (NVIDIA: 1 us) and the cost of the two profiled commands that bound a sample (a few
+// us each on NVIDIA's OpenCL; bench/NOTES.md, issue 4) stay under ~0.5% of it.
+inline constexpr double kSampleTicks = 2000;
+inline constexpr double kSampleMinUs = 1000;
+
 struct TimingOptions {
   unsigned warmup = 2;        // whole reductions run and discarded first
   unsigned repetitions = 10;  // timed samples
   // Reductions enqueued back-to-back per sample (first start to last end, divided). 0: chosen
-  // so that a sample spans at least 200 timer ticks (NVIDIA reports 1 us ticks).
+  // so that a sample spans kSampleTicks timer ticks and kSampleMinUs (at most 4096 units).
   unsigned batch = 0;
 };
 
@@ -30,12 +36,14 @@ struct Timed {
   bool consistent = true;         // every sample gave the same value
   Stats whole_us;                 // the whole reduction, all passes, back-to-back (per reduction)
   Stats first_pass_us;            // the first pass alone
-  // One call at a time: one whole reduction enqueued alone and waited for. single_us runs from a
-  // profiled marker enqueued just before it to the last pass's END, as CUDA events recorded
-  // around one call do (the device-side gap while the host submits the kernels counts);
-  // single_wall_us is the host's wall time from the first enqueue to the end of the wait.
+  // One call at a time: one whole reduction enqueued alone and waited for, the device idle
+  // before it. single_us is the host clock from the first enqueue to the end of the wait, on the
+  // queue without profiling: the latency a user sees (CUDA's equivalent: the host clock around
+  // the call and a stream synchronize). single_events_us is the device clock on the profiling
+  // queue, from a marker enqueued just before the call to its last END, as CUDA events recorded
+  // around one call; on NVIDIA's OpenCL it carries the profiling queue's own per-command cost.
   Stats single_us;
-  Stats single_wall_us;
+  Stats single_events_us;
   unsigned batch = 1;
   unsigned repetitions = 0;
 };
@@ -43,28 +51,28 @@ struct Timed {
 struct Sampled {
   Stats whole_us;       // per unit of work (all its events), divided over the batch
   Stats first_us;       // the first event of a unit alone (from the one-at-a-time samples)
-  Stats single_us;      // one unit alone, waited for: a marker before it to its last END
-  Stats single_wall_us; // one unit alone: host wall time of its enqueue and the wait
+  Stats single_us;         // one unit alone: host clock of its enqueue and the wait (plain queue)
+  Stats single_events_us;  // one unit alone, profiling queue: a marker before it to its last END
   unsigned batch = 1;
   unsigned repetitions = 0;
 };
 
-// Times a unit of device work (one call of enqueue_one, which returns its events in order, or
-// none when asked for none): warm-ups, then samples of `batch` units back-to-back, first START to
-// last END, then as many samples of one unit at a time (enqueue, wait). Inside a back-to-back
-// batch only the first and last units carry events, as a CUDA-event measurement around a loop of
-// calls would: profiling events cost the driver time per command. after_sample runs after each
-// sample of either kind (e.g. to read and check a result).
-using EnqueueUnit = std::function<std::vector<cl::Event>(bool with_events)>;
-Sampled time_enqueues(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
-                      const EnqueueUnit& enqueue_one,
-                      const TimingOptions& opt, const std::function<void()>& after_sample = {});
+// Times a unit of device work (one call of enqueue_one on the queue it is given, which returns
+// its events in order, or none when asked for none): warm-ups, then samples of `batch` units
+// back-to-back on the profiling queue, first START to last END, then as many samples of one
+// unit at a time (enqueue, wait): by the host clock on rt.plain_queue() and by a marker on
+// rt.queue(). Inside a back-to-back batch only the first and last units carry events, as a
+// CUDA-event measurement around a loop of calls would: profiling events cost the driver time
+// per command. after_sample runs after each sample of any kind (e.g. to read and check a
+// result); the device is idle when it returns.
+using EnqueueUnit = std::function<std::vector<cl::Event>(const cl::CommandQueue& q, bool with_events)>;
+Sampled time_enqueues(const Runtime& rt, const EnqueueUnit& enqueue_one, const TimingOptions& opt,
+                      const std::function<void()>& after_sample = {});
 
 // time_enqueues for a whole reduction: read_value runs after every sample; the value of the last
 // sample is kept and `consistent` says whether every sample gave the same one.
-Timed time_reduction(const cl::CommandQueue& queue, std::uint64_t timer_resolution_ns,
-                     const EnqueueUnit& enqueue_one, const std::function<Value()>& read_value,
-                     const TimingOptions& opt);
+Timed time_reduction(const Runtime& rt, const EnqueueUnit& enqueue_one,
+                     const std::function<Value()>& read_value, const TimingOptions& opt);
 
 // A read-only device buffer holding the data; throws Error when it is over the device's largest
 // allocation.
@@ -83,8 +91,10 @@ class Reducer {
   // An input buffer holding the data (n elements of the configured type).
   cl::Buffer upload(const HostData& data) const;
 
-  // Enqueues one whole reduction; returns one event per pass. Nothing waits.
-  std::vector<cl::Event> enqueue(const cl::Buffer& input, bool with_events = true);
+  // Enqueues one whole reduction (on the runtime's queue, or on `on`, a queue of the same
+  // context); returns one event per pass. Nothing waits.
+  std::vector<cl::Event> enqueue(const cl::Buffer& input, bool with_events = true,
+                                 const cl::CommandQueue* on = nullptr);
   // Blocking read of the final value.
   Value read_result() const;
   // One reduction, waited for: the value, and each pass's device time in microseconds.

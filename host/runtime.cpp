@@ -28,9 +28,10 @@ Runtime::Runtime(DeviceInfo device, fs::path kernel_dir)
     throw Error("kernel directory '" + kernel_dir_.string() +
                 "' does not exist; pass --kernel-dir DIR or set CLREDUCE_KERNEL_DIR to the "
                 "directory holding the .cl files (the source tree's kernels_cl/)");
-  with_cl_context("creating a context and profiling queue on " + device_.name, [&] {
+  with_cl_context("creating a context and its queues on " + device_.name, [&] {
     context_ = cl::Context(device_.device);
     queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
+    plain_queue_ = cl::CommandQueue(context_, device_.device, cl_command_queue_properties{0});
   });
 }
 

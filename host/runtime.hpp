@@ -1,4 +1,4 @@
-// Runtime: one device's context and profiling queue, the kernel directory that .cl sources are
+// Runtime: one device's context, its profiling queue and a queue without profiling, the kernel directory that .cl sources are
 // read from at run time, and the program cache keyed by (device, source text, option string).
 #pragma once
 
@@ -29,7 +29,10 @@ class Runtime {
 
   const DeviceInfo& device() const { return device_; }
   const cl::Context& context() const { return context_; }
-  const cl::CommandQueue& queue() const { return queue_; }
+  const cl::CommandQueue& queue() const { return queue_; }  // in order, profiling enabled
+  // In order, no profiling: for one-call samples timed by the host clock. NVIDIA's OpenCL adds
+  // several microseconds to every command of a profiling queue (bench/NOTES.md, issue 4).
+  const cl::CommandQueue& plain_queue() const { return plain_queue_; }
   const std::filesystem::path& kernel_dir() const { return kernel_dir_; }
 
   // The text of `file` (relative to the kernel directory) with every `#include "x"` line replaced
@@ -51,6 +54,7 @@ class Runtime {
   std::filesystem::path kernel_dir_;
   cl::Context context_;
   cl::CommandQueue queue_;
+  cl::CommandQueue plain_queue_;
   std::map<std::tuple<cl_device_id, std::string, std::string>, cl::Program> cache_;
   std::size_t builds_ = 0;
 };

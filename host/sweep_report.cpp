@@ -75,16 +75,17 @@ std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
       << "; each variant's best configuration (lowest back-to-back median) of the candidates tried, "
          "every candidate verified against the host reference\n"
       << "times:  whole reduction (all passes, to one value on the device), medians. b2b: a batch "
-         "enqueued together, first start to last end / batch; single: one call at a time "
-         "(marker, enqueue, wait), marker to last pass end, as CUDA events around one call; GB/s = bytes / b2b\n";
+         "enqueued together, first start to last end / batch; 1 call: one call at a time "
+         "(enqueue, wait) by the host clock on a queue without profiling, as the host clock "
+         "around a CUDA call and a stream synchronize; GB/s = bytes / b2b\n";
   for (const auto& s : r.sizes) {
     const std::uint64_t bytes = s.n * size_of(r.type);
     out << "\nn = " << size_label(s.n) << " (" << s.n << " " << name_of(r.type) << ", "
         << bytes_human(bytes) << ", " << s.data_origin << "): read peak " << fixed(s.peak.gbps, 1)
         << " GB/s (stream_read.cl, same buffer), floor " << stats_cell(floor_us(s, r.type)) << " µs\n";
     TextTable t;
-    t.headers = {"variant", "best configuration", "b2b µs", "single µs", "GB/s", "% of peak",
-                 "best single µs", "candidates", "check"};
+    t.headers = {"variant", "best configuration", "b2b µs", "1 call µs", "GB/s", "% of peak",
+                 "best 1 call µs", "candidates", "check"};
     for (const auto& row : s.rows) {
       const ReduceReport* b = row.best_report();
       if (!b) {
@@ -102,7 +103,7 @@ std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
       out << "best b2b:    " << b->config.variant << " " << stats_cell(b->timed.whole_us.median)
           << " µs (" << config_label(*b, dev) << ")\n";
     if (const ReduceReport* b = best_of(s, true))
-      out << "best single: " << b->config.variant << " " << stats_cell(b->timed.single_us.median)
+      out << "best one call: " << b->config.variant << " " << stats_cell(b->timed.single_us.median)
           << " µs (" << config_label(*b, dev) << ")\n";
     for (const auto& row : s.rows) {
       if (!row.skipped.empty()) out << row.variant << " skipped: " << row.skipped << "\n";
@@ -119,7 +120,7 @@ std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
 std::string sweep_csv(const SweepReport& r, const DeviceInfo& dev) {
   TextTable t;
   t.headers = {"n", "type", "op", "variant", "wg", "groups", "groups_per_cu", "times", "vec",
-               "passes", "b2b_median_us", "b2b_min_us", "single_median_us", "single_wall_median_us",
+               "passes", "b2b_median_us", "b2b_min_us", "single_median_us", "single_events_median_us",
                "GB_per_s", "peak_read_GB_per_s", "pct_of_peak", "floor_us", "best_single_median_us",
                "best_single_config", "candidates_run", "check"};
   for (const auto& s : r.sizes)
@@ -139,7 +140,7 @@ std::string sweep_csv(const SweepReport& r, const DeviceInfo& dev) {
                       b->config.groups_per_cu ? std::to_string(*b->config.groups_per_cu) : "",
                       std::to_string(p.times), std::to_string(p.vec), std::to_string(b->plan.passes.size()),
                       fixed(b->timed.whole_us.median, 3), fixed(b->timed.whole_us.min, 3),
-                      fixed(b->timed.single_us.median, 3), fixed(b->timed.single_wall_us.median, 3),
+                      fixed(b->timed.single_us.median, 3), fixed(b->timed.single_events_us.median, 3),
                       fixed(b->gbps, 2), fixed(s.peak.gbps, 2), fixed(row.pct_of_peak, 2),
                       fixed(floor_us(s, r.type), 3), fixed(bs.timed.single_us.median, 3),
                       config_label(bs, dev), std::to_string(row.measured()), status(row)});
@@ -172,7 +173,7 @@ json sweep_json(const SweepReport& r, const DeviceInfo& dev) {
           cj["config"] = config_label(*c.report, dev);
           cj["b2b_us"] = stats_json(c.report->timed.whole_us);
           cj["single_us"] = stats_json(c.report->timed.single_us);
-          cj["single_wall_us"] = stats_json(c.report->timed.single_wall_us);
+          cj["single_events_us"] = stats_json(c.report->timed.single_events_us);
           cj["ok"] = c.report->ok();
         }
         if (!c.refused.empty()) cj["refused"] = c.refused;

@@ -220,14 +220,14 @@ Transposer::Transposer(Runtime& rt, const TransposeConfig& cfg, std::uint64_t m,
 }
 
 std::vector<cl::Event> Transposer::enqueue(const cl::Buffer& in, const cl::Buffer& out,
-                                           bool with_event) {
+                                           bool with_event, const cl::CommandQueue* on) {
   return with_cl_context("enqueueing transpose " + plan_.variant->name, [&] {
     kernel_.setArg(0, in);
     kernel_.setArg(1, out);
     kernel_.setArg(2, static_cast<cl_uint>(plan_.m));
     kernel_.setArg(3, static_cast<cl_uint>(plan_.n));
     std::vector<cl::Event> ev(with_event ? 1 : 0);
-    rt_.queue().enqueueNDRangeKernel(
+    (on ? *on : rt_.queue()).enqueueNDRangeKernel(
         kernel_, cl::NullRange, cl::NDRange(plan_.groups_x * plan_.wg_x, plan_.groups_y * plan_.wg_y),
         cl::NDRange(plan_.wg_x, plan_.wg_y), nullptr, with_event ? &ev[0] : nullptr);
     return ev;

@@ -85,7 +85,8 @@ class Transposer {
   const TransposeConfig& config() const { return cfg_; }
   // Enqueues one transpose of `in` (M x N) into `out` (N x M); nothing waits. Its event, or none
   // (an empty vector) when with_event is false.
-  std::vector<cl::Event> enqueue(const cl::Buffer& in, const cl::Buffer& out, bool with_event = true);
+  std::vector<cl::Event> enqueue(const cl::Buffer& in, const cl::Buffer& out, bool with_event = true,
+                                 const cl::CommandQueue* on = nullptr);  // default: rt's queue
 
  private:
   Runtime& rt_;

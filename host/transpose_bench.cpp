@@ -36,8 +36,8 @@ TransposeReport measure(Runtime& rt, Transposer& t, const cl::Buffer& in, const 
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes, got.data());
   });
   r.check = check_transpose(got, expected, r.plan.m, r.plan.n, r.config.type);
-  r.timing = time_enqueues(rt.queue(), rt.device().timer_resolution_ns,
-                           [&](bool ev) { return t.enqueue(in, out, ev); }, timing);
+  r.timing = time_enqueues(
+      rt, [&](const cl::CommandQueue& q, bool ev) { return t.enqueue(in, out, ev, &q); }, timing);
   r.gbps = r.timing.whole_us.median > 0
                ? 2.0 * static_cast<double>(bytes) / (r.timing.whole_us.median * 1e3)
                : 0;
@@ -67,11 +67,11 @@ CopyBandwidth measure_copy_bandwidth(Runtime& rt, const cl::Buffer& src, const c
   CopyBandwidth c;
   c.bytes = bytes;
   c.timing = time_enqueues(
-      rt.queue(), rt.device().timer_resolution_ns,
-      [&](bool with_event) {
+      rt,
+      [&](const cl::CommandQueue& q, bool with_event) {
         return with_cl_context("enqueueing a buffer copy", [&] {
           std::vector<cl::Event> ev(with_event ? 1 : 0);
-          rt.queue().enqueueCopyBuffer(src, dst, 0, 0, bytes, nullptr, with_event ? &ev[0] : nullptr);
+          q.enqueueCopyBuffer(src, dst, 0, 0, bytes, nullptr, with_event ? &ev[0] : nullptr);
           return ev;
         });
       },

@@ -139,7 +139,7 @@ TEST_SUITE("cli") {
     CHECK(table.code == 0);
     CHECK(table.out.find("n = 2^10") != std::string::npos);
     CHECK(table.out.find("best b2b:") != std::string::npos);
-    CHECK(table.out.find("best single:") != std::string::npos);
+    CHECK(table.out.find("best one call:") != std::string::npos);
     expect_error("bench --sizes 2^12 --times 4", "--sizes searches TIMES");
     expect_error("bench --sizes 2^12,12x", "invalid size '12x'");
     expect_error("bench --sizes 2^12 --n 100", "give either --sizes or --n");
