@@ -50,6 +50,15 @@ std::string base_options(const Variant& v, const ReduceConfig& cfg, const Device
     o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
     o.set("WARP", has_nv_shuffle(dev) ? dev.lockstep_width : 0U);
   }
+  // single_pass on NVIDIA, 32-bit types: the groups meet through epoch-tagged slots instead of
+  // a fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the user sets
+  // the finish or turns PTX off (the tests' emulated-shuffle runs).
+  const auto user_sets = [&](const char* name) {
+    return std::any_of(cfg.defines.begin(), cfg.defines.end(), [&](const Define& d) { return d.name == name; });
+  };
+  if (v.single_pass && dev.is_nvidia && size_of(cfg.type) == 4 && !user_sets("SP_FINISH") &&
+      !user_sets("NV_PTX"))
+    o.set("SP_FINISH", 1ULL);
   if (const std::string f = v.flags(dev); !f.empty()) o.add_flag(f);
   o.add_user(cfg.defines);
   return o.str();

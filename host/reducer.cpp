@@ -44,10 +44,12 @@ Reducer::Reducer(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n)
       partials_[i] = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizes[i] * es);
   });
   if (plan_.variant->single_pass)
-    with_cl_context("allocating and zeroing the ticket counter", [&] {
-      const cl_uint zero = 0;
-      counter_ = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizeof zero);
-      rt_.queue().enqueueWriteBuffer(counter_, CL_TRUE, 0, sizeof zero, &zero);
+    with_cl_context("allocating and zeroing the counter and slots", [&] {
+      // The ticket counter (SP_FINISH 0), or the epoch, padding to 16 bytes, and one 64-bit slot
+      // per group (SP_FINISH 1).
+      const std::vector<cl_ulong> zero(2 + plan_.passes.front().groups, 0);
+      counter_ = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, zero.size() * sizeof(cl_ulong));
+      rt_.queue().enqueueWriteBuffer(counter_, CL_TRUE, 0, zero.size() * sizeof(cl_ulong), zero.data());
     });
 }
 

@@ -111,8 +111,9 @@ class Reducer {
   Plan plan_;
   std::vector<cl::Kernel> kernels_;  // one per pass
   cl::Buffer partials_[2];
-  // single_pass variants: the ticket counter, zeroed once here; each launch's last group resets
-  // it to 0, so launches may follow each other with no host work between them.
+  // single_pass variants: the ticket counter (or the epoch and the groups' slots), zeroed once
+  // here; each launch leaves it ready for the next, so launches may follow each other with no
+  // host work between them.
   cl::Buffer counter_;
 };
 

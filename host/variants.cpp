@@ -157,7 +157,9 @@ std::vector<Variant> build_registry() {
     Variant v = make("single_pass",
                      "vector loads over a grid that fills the device once; each group writes a "
                      "partial and takes a ticket from a global atomic counter, and the last group "
-                     "reduces the partials and resets the counter: one launch in all",
+                     "reduces the partials and resets the counter: one launch in all (on NVIDIA, "
+                     "32-bit types: epoch-tagged partials, no fence or ticket, the last-numbered "
+                     "group folds)",
                      "threadFenceReduction (CUDA samples); last-block reduction",
                      "no second launch and no launch gap; the partials' writes must be made "
                      "visible (fence, atomic ticket, volatile reads) and one group does the tail");

@@ -1,9 +1,17 @@
 // single_pass.cl: the whole reduction in one launch (threadFenceReduction in CUDA's samples).
 // Each group reduces its grid-strided share of the input (vector_load.clh: VEC-wide loads, TIMES
-// per work-item) to a partial in out[group], makes it visible, and takes a ticket from a global
-// counter. The group that draws the last ticket reads every partial (volatile loads: not from a
-// stale cache line), reduces them to out[0], and resets the counter to 0, so the next launch
-// finds it zeroed with no host work between launches. The host zeroes the counter once.
+// per work-item) to a partial; one group then folds the partials into out[0]. Two ways to meet:
+// SP_FINISH 0 (any device): the group writes its partial to out[group], makes it visible, and
+//   takes a ticket from a global counter. The group that draws the last ticket reads every
+//   partial (volatile loads: not from a stale cache line), folds them, and resets the counter to
+//   0, so the next launch finds it zeroed with no host work between launches.
+// SP_FINISH 1 (NVIDIA, 32-bit types): no fence and no atomic. A group stores its partial and the
+//   launch's epoch as one 64-bit word in its slot and leaves. The last-numbered group, which
+//   NVIDIA dispatches last, reads every slot until it carries this launch's epoch (CUB's
+//   decoupled look-back makes the same assumption of in-order dispatch), folds them, and stores
+//   the epoch it used, so the next launch uses the next one. counter[0] holds that epoch; the
+//   slots follow at counter + 4 (16-byte aligned: the folding group reads two slots per load).
+//   The host zeroes the buffer once.
 #include "reduce_common.clh"
 #include "vector_load.clh"
 #include "warp_reduce.clh"
@@ -13,6 +21,17 @@
 #ifndef SP_SHUFFLE
 #define SP_SHUFFLE (NV_PTX && WARP == 32) // 1: group reduction by warp shuffles (emulated
                                           // without NV_PTX: how the tests reach this path)
+#endif
+
+#ifndef SP_FINISH
+#define SP_FINISH 0 // how the partials meet: 0 last ticket folds (any device), 1 epoch-tagged
+                    // slots, the last-numbered group folds (NVIDIA inline PTX, 32-bit types)
+#endif
+#if SP_FINISH == 1 && !(NV_PTX && TYPE_ID != 3)
+#error "SP_FINISH 1 needs NVIDIA inline PTX (NV_PTX 1), its in-order dispatch, and a 32-bit type"
+#endif
+#if SP_FINISH != 0 && SP_FINISH != 1
+#error "SP_FINISH must be 0 or 1"
 #endif
 
 // Orders this work-item's global writes before its later global accesses, across the device.
@@ -32,49 +51,116 @@ T group_total(__local T* l, __local uint* scratch, const uint lid, const T acc) 
 #endif
 }
 
+#if SP_FINISH == 1
+// Slots: the epoch in the high 32 bits, the partial's bits in the low 32, one single-copy-atomic
+// 64-bit access each way (strong relaxed accesses at GPU scope).
+void slot_store(__global ulong* slot, const uint epoch, const T value) {
+  const ulong word = ((ulong)epoch << 32) | as_uint(value);
+  __asm__ volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"((ulong)slot), "l"(word) : "memory");
+}
+// Two neighbouring slots in one 16-byte load (each 8-byte element is a single-copy-atomic access).
+ulong2 slot_load2(__global ulong* slot) {
+  ulong2 w;
+  __asm__ volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                   : "=l"(w.x), "=l"(w.y)
+                   : "l"((ulong)slot)
+                   : "memory");
+  return w;
+}
+#define SLOT_VALUE(word) CLR_CAT(as_, T)((uint)(word))
+#ifndef SLOT_LOADS
+#define SLOT_LOADS 8 // 16-byte slot loads each work-item of the folding group keeps in flight
+#endif
+// This launch's epoch: one more than the last launch's, never 0 (the zeroed slots' epoch).
+uint launch_epoch(volatile __global uint* counter) {
+  const uint e = counter[0] + 1u;
+  return e == 0u ? 1u : e;
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void reduce_single_pass(__global const T* restrict in, __global T* out, const ulong n,
                         volatile __global uint* counter) {
   __local T l[WG_SIZE];
   __local uint scratch[SHFL_SCRATCH_WORDS];
-  __local uint is_last;
   const uint lid = get_local_id(0);
+  const uint group = get_group_id(0);
   const uint groups = get_num_groups(0);
   const ulong stride = (ulong)groups * WG_SIZE;
-  const ulong gid = (ulong)get_group_id(0) * WG_SIZE + lid;
-  T acc = group_total(l, scratch, lid, load_vectors_strided(in, n, gid, stride));
+  const ulong gid = (ulong)group * WG_SIZE + lid;
+  const T mine = group_total(l, scratch, lid, load_vectors_strided(in, n, gid, stride));
+#if SP_FINISH == 1
+  __global ulong* slots = (__global ulong*)(counter + 4);  // 16-byte aligned
+  if (group + 1 < groups) {  // publish and leave (one work-item reads the epoch, not all)
+    if (lid == 0) slot_store(slots + group, launch_epoch(counter), mine);
+    return;
+  }
+  const uint epoch = launch_epoch(counter);
+  // The last-numbered group: every other group's slot, two per 16-byte load and SLOT_LOADS loads
+  // in flight per work-item, each pair read again until both carry this epoch. A pair's second
+  // slot past the others' (this group's own, never written) stands in as the identity.
+  const uint others = groups - 1;
+  const uint pairs = (others + 1) / 2;
+  const ulong ready = ((ulong)epoch << 32) | as_uint((T)(IDENTITY));
+  T acc = IDENTITY;
+  for (uint first = lid; first < pairs; first += SLOT_LOADS * WG_SIZE) {
+    ulong2 w[SLOT_LOADS];
+#pragma unroll
+    for (uint k = 0; k < SLOT_LOADS; ++k) {
+      const uint p = first + k * WG_SIZE;
+      w[k] = p < pairs ? slot_load2(slots + 2 * p) : (ulong2)(ready, ready);
+    }
+#pragma unroll
+    for (uint k = 0; k < SLOT_LOADS; ++k) {
+      const uint p = first + k * WG_SIZE;
+      if (2 * p + 1 >= others) w[k].y = ready;
+      while ((uint)(w[k].x >> 32) != epoch || (uint)(w[k].y >> 32) != epoch) {
+        w[k] = slot_load2(slots + 2 * p);
+        if (2 * p + 1 >= others) w[k].y = ready;
+      }
+      acc = OP(acc, OP(SLOT_VALUE(w[k].x), SLOT_VALUE(w[k].y)));
+    }
+  }
+  if (lid == 0) acc = OP(acc, mine);
+  acc = group_total(l, scratch, lid, acc);
   if (lid == 0) {
-    out[get_group_id(0)] = acc;
+    out[0] = acc;
+    counter[0] = epoch;  // the kernel's end orders it before the next launch reads it
+  }
+#else
+  __local uint is_last;
+  if (lid == 0) {
+    out[group] = mine;
     GLOBAL_FENCE();  // the partial is visible device-wide before the ticket is taken
     is_last = atomic_inc(counter) == groups - 1;
     GLOBAL_FENCE();  // and the last group's reads of the partials come after its ticket
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (is_last) {  // the same for the whole group, so the barriers below are reached by all
-    // The partials as VEC-wide vectors (the buffer is aligned; the groups % VEC after the last
-    // whole vector by scalars), four loads issued before any is used so their latencies overlap:
-    // with many groups (a TIMES-derived grid) the tail is a short streaming read, not a loop of
-    // dependent loads.
-    const volatile __global VT* vpartials = (const volatile __global VT*)out;
-    const uint nv = groups / VEC;
-    VT v0 = (VT)(IDENTITY), v1 = v0, v2 = v0, v3 = v0;
-    for (uint i = lid; i < nv; i += 4 * WG_SIZE) {
-      const VT p0 = vpartials[i];
-      const VT p1 = i + WG_SIZE < nv ? vpartials[i + WG_SIZE] : (VT)(IDENTITY);
-      const VT p2 = i + 2 * WG_SIZE < nv ? vpartials[i + 2 * WG_SIZE] : (VT)(IDENTITY);
-      const VT p3 = i + 3 * WG_SIZE < nv ? vpartials[i + 3 * WG_SIZE] : (VT)(IDENTITY);
-      v0 = OP(v0, p0);
-      v1 = OP(v1, p1);
-      v2 = OP(v2, p2);
-      v3 = OP(v3, p3);
-    }
-    acc = fold_vector(OP(OP(v0, v1), OP(v2, v3)));
-    const volatile __global T* partials = out;
-    for (uint i = nv * VEC + lid; i < groups; i += WG_SIZE) acc = OP(acc, partials[i]);
-    acc = group_total(l, scratch, lid, acc);
-    if (lid == 0) {
-      out[0] = acc;
-      atomic_xchg(counter, 0u);  // ready for the next launch
-    }
+  if (!is_last) return;  // the same for the whole group, so the barriers below are reached by all
+  // The partials as VEC-wide vectors (the buffer is aligned; the groups % VEC after the last
+  // whole vector by scalars), four loads issued before any is used so their latencies overlap:
+  // with many groups (a TIMES-derived grid) the tail is a short streaming read, not a loop of
+  // dependent loads.
+  const volatile __global VT* vpartials = (const volatile __global VT*)out;
+  const uint nv = groups / VEC;
+  VT v0 = (VT)(IDENTITY), v1 = v0, v2 = v0, v3 = v0;
+  for (uint i = lid; i < nv; i += 4 * WG_SIZE) {
+    const VT p0 = vpartials[i];
+    const VT p1 = i + WG_SIZE < nv ? vpartials[i + WG_SIZE] : (VT)(IDENTITY);
+    const VT p2 = i + 2 * WG_SIZE < nv ? vpartials[i + 2 * WG_SIZE] : (VT)(IDENTITY);
+    const VT p3 = i + 3 * WG_SIZE < nv ? vpartials[i + 3 * WG_SIZE] : (VT)(IDENTITY);
+    v0 = OP(v0, p0);
+    v1 = OP(v1, p1);
+    v2 = OP(v2, p2);
+    v3 = OP(v3, p3);
   }
+  T acc = fold_vector(OP(OP(v0, v1), OP(v2, v3)));
+  const volatile __global T* partials = out;
+  for (uint i = nv * VEC + lid; i < groups; i += WG_SIZE) acc = OP(acc, partials[i]);
+  acc = group_total(l, scratch, lid, acc);
+  if (lid == 0) {
+    out[0] = acc;
+    atomic_xchg(counter, 0u);  // ready for the next launch
+  }
+#endif
 }

@@ -4,6 +4,7 @@
 
 #include "errors.hpp"
 #include "occupancy.hpp"
+#include "parse.hpp"
 #include "plan.hpp"
 #include "support.hpp"
 
@@ -12,10 +13,11 @@ using clreduce::test::fake_device;
 using clreduce::test::fake_nvidia_device;
 
 namespace {
-ReduceConfig cfg_of(const std::string& variant, std::size_t wg = 0) {
+ReduceConfig cfg_of(const std::string& variant, std::size_t wg = 0, ElemType t = ElemType::Uint) {
   ReduceConfig c;
   c.variant = variant;
   c.wg = wg;
+  c.type = t;
   return c;
 }
 }  // namespace
@@ -157,6 +159,21 @@ TEST_SUITE("unit") {
     CHECK(p.passes[0].last_group_finishes);
     CHECK(p.passes[0].groups == 8 * dev.compute_units);
     CHECK(p.passes[0].options.find("-D NV_PTX=1 -D WARP=32") != std::string::npos);
+    // 32-bit types meet through epoch-tagged slots on NVIDIA; doubles, a user's own SP_FINISH or
+    // PTX turned off keep the ticket.
+    CHECK(p.passes[0].options.find("-D SP_FINISH=1") != std::string::npos);
+    for (ElemType t : {ElemType::Int, ElemType::Float})
+      CHECK(plan_reduction(cfg_of("single_pass", 256, t), dev, 1000).passes[0].options.find("-D SP_FINISH=1") != std::string::npos);
+    DeviceInfo fp64 = dev;
+    fp64.fp64 = true;
+    CHECK(plan_reduction(cfg_of("single_pass", 256, ElemType::Double), fp64, 1000).passes[0].options.find("SP_FINISH") == std::string::npos);
+    for (const char* user : {"SP_FINISH=0", "NV_PTX=0"}) {
+      ReduceConfig u = c;
+      u.defines.push_back(parse_define(user));
+      const std::string o = plan_reduction(u, dev, 1000).passes[0].options;
+      CHECK(o.find("-D SP_FINISH=1") == std::string::npos);
+    }
+    CHECK(plan_reduction(cfg_of("vector", 256), dev, 1000).passes[0].options.find("SP_FINISH") == std::string::npos);
     // Large n: more, shorter groups, each work-item loading at most 16 vectors.
     p = plan_reduction(c, dev, n);
     CHECK(p.passes[0].groups == 125 * dev.compute_units);  // ceil(2^28 / (256*4*16*132)) per CU
@@ -173,6 +190,7 @@ TEST_SUITE("unit") {
     // Off NVIDIA: no PTX, no warp; a CPU without occupancy facts gets kCpuGroupsPerCu per core.
     p = plan_reduction(cfg_of("single_pass", 64), fake_device(), 100000);
     CHECK(p.passes[0].options.find("-D NV_PTX=0 -D WARP=0") != std::string::npos);
+    CHECK(p.passes[0].options.find("SP_FINISH") == std::string::npos);
     CHECK(p.passes[0].groups == kCpuGroupsPerCu * fake_device().compute_units);
   }
 
