@@ -39,12 +39,15 @@ std::vector<ReduceConfig> sweep_candidates(const Variant& v, const DeviceInfo& d
     if (!v.default_fills_device) out.push_back(base);  // the default TIMES
     if (v.single_pass && has_occupancy) {
       // Also grids of many short groups (TIMES fixed, groups from n): they stream faster than a
-      // device-filling grid on the H100, at the price of more partials for the last group.
-      for (unsigned t : {4u, 8u, 16u}) {
-        ReduceConfig c = base;
-        c.times = t;
-        out.push_back(c);
-      }
+      // device-filling grid on the H100, at the price of more partials for the last group; with
+      // 16- and 32-byte vectors (two loads in flight per step: `tune` picked VEC 8 at 2^26).
+      for (unsigned t : {4u, 8u, 16u})
+        for (unsigned vec : {*base.vec, 2 * *base.vec}) {
+          ReduceConfig c = base;
+          c.times = t;
+          c.vec = vec;
+          out.push_back(c);
+        }
     }
     const unsigned r = resident_groups_per_cu(dev, w, w * es);
     std::set<unsigned> gpcs{r};
