@@ -14,9 +14,10 @@
 //   pair        two copies of the work in one submission: END of the first -> START of the second
 // The CUDA side of the same questions is bench/tools/cuda_latency.cu.
 //   b2b         100 units back-to-back, events on the first and last only, divided (7 samples)
-// --quick keeps b2b, marker, kernel alone and wall_noprof.
+// --quick keeps b2b, marker, kernel alone and wall_noprof; --one-call-study measures one call by
+// the host clock four ways instead (see one_call_study).
 // Usage: launch_latency [--variant single_pass] [--sizes 2^20,2^24,2^26] [--reps 41] [--quick]
-//        [--no-empty] [--type T] [--op O] [--wg N] [--times N | --groups-per-cu N] [--vec N] [-D X=Y ...]
+//        [--no-empty] [--one-call-study] [--type T] [--op O] [--wg N] [--times N | --groups-per-cu N] [--vec N] [-D X=Y ...]
 //        (CLREDUCE_KERNEL_DIR or the build's kernels_cl/; the first GPU, else the first device)
 #include "devices.hpp"
 #include "errors.hpp"
@@ -173,13 +174,79 @@ void measure(const std::string& name, const Work& work, const cl::CommandQueue& 
   std::fflush(stdout);
 }
 
+// One call by the host clock, four ways, round-robin so drift hits them alike (single-pass
+// plans only): A the Reducer's enqueue + clFinish on the plain queue; B the same with an event,
+// clFlush and polling the event's status; C a kernel whose arguments were set once (no setArg
+// per call) + clFinish; D as A, waiting on the event instead. Also the host time the enqueue
+// call itself takes (A) and the setArg calls alone.
+void one_call_study(Runtime& rt, Reducer& red, const cl::Buffer& in, const cl::CommandQueue& plain,
+                    unsigned reps, const std::function<void()>& idle) {
+  const PassPlan& p = red.plan().passes.front();
+  cl::Kernel k = rt.kernel(red.plan().variant->file, red.plan().variant->kernel, p.options);
+  std::vector<cl_ulong> zero(2 + p.groups, 0);
+  cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(p.groups, 1) * 8);
+  cl::Buffer counter(rt.context(), CL_MEM_READ_WRITE, zero.size() * 8);
+  rt.queue().enqueueWriteBuffer(counter, CL_TRUE, 0, zero.size() * 8, zero.data());
+  auto set_args = [&] {
+    k.setArg(0, in);
+    k.setArg(1, out);
+    k.setArg(2, static_cast<cl_ulong>(p.count));
+    k.setArg(3, counter);
+  };
+  set_args();
+  auto launch = [&](cl::Event* ev) {
+    plain.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.groups * p.wg), cl::NDRange(p.wg), nullptr, ev);
+  };
+  for (int w = 0; w < 3; ++w) {
+    launch(nullptr);
+    red.enqueue(in, false, &plain);
+    plain.finish();
+  }
+  std::map<std::string, std::vector<double>> m;
+  for (unsigned r = 0; r < reps; ++r) {
+    idle();
+    auto t0 = Clock::now();
+    red.enqueue(in, false, &plain);
+    auto t1 = Clock::now();
+    plain.finish();
+    m["A_reducer_finish"].push_back(wall_us(t0, Clock::now()));
+    m["A_enqueue_call_only"].push_back(wall_us(t0, t1));
+    idle();
+    t0 = Clock::now();
+    std::vector<cl::Event> ev = red.enqueue(in, true, &plain);
+    plain.flush();
+    cl_int st = CL_QUEUED;
+    while (st != CL_COMPLETE && st >= 0)
+      clGetEventInfo(ev.back()(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+    m["B_event_poll"].push_back(wall_us(t0, Clock::now()));
+    idle();
+    t0 = Clock::now();
+    launch(nullptr);
+    plain.finish();
+    m["C_args_set_once_finish"].push_back(wall_us(t0, Clock::now()));
+    idle();
+    t0 = Clock::now();
+    ev = red.enqueue(in, true, &plain);
+    ev.back().wait();
+    m["D_event_wait"].push_back(wall_us(t0, Clock::now()));
+  }
+  const auto t0 = Clock::now();
+  for (int i = 0; i < 1000; ++i) set_args();
+  m["setArg_x4_host_only"].push_back(wall_us(t0, Clock::now()) / 1000);
+  std::printf("== one call by the host clock, four ways round-robin (median of %u, microseconds)\n", reps);
+  for (auto& [key, v] : m)
+    std::printf("  %-28s %9.2f   (min %.2f, max %.2f)\n", key.c_str(), median(v),
+                *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     std::string variant = "single_pass", sizes = "2^20,2^24,2^26";
     unsigned reps = 41;
-    bool quick = false, skip_empty = false;
+    bool quick = false, skip_empty = false, study = false;
     ReduceConfig base;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
@@ -191,7 +258,8 @@ int main(int argc, char** argv) {
       else if (a == "--sizes") sizes = next();
       else if (a == "--type") base.type = parse_type(next());
       else if (a == "--op") base.op = parse_op(next());
-      else if (a == "--quick") quick = true;  // b2b, marker and kernel-alone figures only
+      else if (a == "--quick") quick = true;
+      else if (a == "--one-call-study") study = true;  // b2b, marker and kernel-alone figures only
       else if (a == "--no-empty") skip_empty = true;
       else if (a == "--groups-per-cu") base.groups_per_cu = static_cast<unsigned>(std::stoul(next()));
       else if (a == "--reps") reps = static_cast<unsigned>(std::stoul(next()));
@@ -229,6 +297,11 @@ int main(int argc, char** argv) {
       for (const PassPlan& ps : red.plan().passes)
         label += " [" + std::to_string(ps.groups) + "x" + std::to_string(ps.wg) + " TIMES " +
                  std::to_string(ps.times) + " VEC " + std::to_string(ps.vec) + "]";
+      if (study) {
+        std::printf("== %s\n", label.c_str());
+        one_call_study(rt, red, in, q_noprof, reps, idle);
+        continue;
+      }
       measure(label, [&](const cl::CommandQueue& q, bool events) {
         const bool profiled = events && q() == rt.queue()();
         std::vector<cl::Event> ev = red.enqueue(in, profiled, &q);
