@@ -8,7 +8,7 @@
 //   wall_events host clock around the whole events sequence above
 //   b2b         100 calls between two events, divided (cub_bench's back-to-back)
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 bench/tools/cuda_latency.cu -o cuda_latency
-// Usage: cuda_latency [reps]
+// Usage: cuda_latency [reps] [log2 sizes...]   (default 41; 20 24 26 28 30)
 #include <cub/cub.cuh>
 
 #include <algorithm>
@@ -89,10 +89,13 @@ static void run_cub(const char* type, int lg, size_t n, unsigned* sink, int reps
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 41;
+  std::vector<int> lgs;
+  for (int i = 2; i < argc; ++i) lgs.push_back(std::atoi(argv[i]));
+  if (lgs.empty()) lgs = {20, 24, 26, 28, 30};
   unsigned* sink;
   CK(cudaMalloc(&sink, 4));
-  measure("empty kernel, 1 block of 32", [&] { empty<<<1, 32>>>(sink); }, sink, reps);
-  for (int lg : {20, 24, 26, 28, 30}) {
+  if (argc <= 2) measure("empty kernel, 1 block of 32", [&] { empty<<<1, 32>>>(sink); }, sink, reps);
+  for (int lg : lgs) {
     const size_t n = size_t(1) << lg;
     run_cub<unsigned>("uint", lg, n, sink, reps);
     run_cub<float>("float", lg, n, sink, reps);
