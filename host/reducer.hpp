@@ -103,6 +103,9 @@ class Reducer {
   Timed time(const cl::Buffer& input, const TimingOptions& opt);
   // The buffer whose element 0 holds the result after a whole reduction.
   const cl::Buffer& result_buffer() const;
+  // single_pass: the ticket counter, or (SP_FINISH 1) the epoch in word 0 and the groups' 64-bit
+  // slots from byte 16; empty for other variants. The tests check its state between launches.
+  const cl::Buffer& counter_buffer() const { return counter_; }
 
  private:
   Runtime& rt_;

@@ -5,13 +5,15 @@
 //   takes a ticket from a global counter. The group that draws the last ticket reads every
 //   partial (volatile loads: not from a stale cache line), folds them, and resets the counter to
 //   0, so the next launch finds it zeroed with no host work between launches.
-// SP_FINISH 1 (NVIDIA, 32-bit types): no fence and no atomic. A group stores its partial and the
+// SP_FINISH 1 (NVIDIA, 32-bit types; chosen by the host there): no fence and no atomic. A group stores its partial and the
 //   launch's epoch as one 64-bit word in its slot and leaves. The last-numbered group, which
 //   NVIDIA dispatches last, reads every slot until it carries this launch's epoch (CUB's
 //   decoupled look-back makes the same assumption of in-order dispatch), folds them, and stores
 //   the epoch it used, so the next launch uses the next one. counter[0] holds that epoch; the
 //   slots follow at counter + 4 (16-byte aligned: the folding group reads two slots per load).
-//   The host zeroes the buffer once.
+//   The host zeroes the buffer once. Without NV_PTX the slots are volatile 64-bit accesses: the
+//   tests run this path on PoCL, whose CPU threads take work-groups in order and store aligned
+//   64-bit words whole; it is not for devices without in-order dispatch.
 #include "reduce_common.clh"
 #include "vector_load.clh"
 #include "warp_reduce.clh"
@@ -27,8 +29,8 @@
 #define SP_FINISH 0 // how the partials meet: 0 last ticket folds (any device), 1 epoch-tagged
                     // slots, the last-numbered group folds (NVIDIA inline PTX, 32-bit types)
 #endif
-#if SP_FINISH == 1 && !(NV_PTX && TYPE_ID != 3)
-#error "SP_FINISH 1 needs NVIDIA inline PTX (NV_PTX 1), its in-order dispatch, and a 32-bit type"
+#if SP_FINISH == 1 && TYPE_ID == 3
+#error "SP_FINISH 1 needs a 32-bit type (a slot holds the epoch and the partial in 64 bits)"
 #endif
 #if SP_FINISH != 0 && SP_FINISH != 1
 #error "SP_FINISH must be 0 or 1"
@@ -56,16 +58,25 @@ T group_total(__local T* l, __local uint* scratch, const uint lid, const T acc) 
 // 64-bit access each way (strong relaxed accesses at GPU scope).
 void slot_store(__global ulong* slot, const uint epoch, const T value) {
   const ulong word = ((ulong)epoch << 32) | as_uint(value);
+#if NV_PTX
   __asm__ volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"((ulong)slot), "l"(word) : "memory");
+#else
+  *(volatile __global ulong*)slot = word;
+#endif
 }
 // Two neighbouring slots in one 16-byte load (each 8-byte element is a single-copy-atomic access).
 ulong2 slot_load2(__global ulong* slot) {
+#if NV_PTX
   ulong2 w;
   __asm__ volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
                    : "=l"(w.x), "=l"(w.y)
                    : "l"((ulong)slot)
                    : "memory");
   return w;
+#else
+  const volatile __global ulong* v = (const volatile __global ulong*)slot;
+  return (ulong2)(v[0], v[1]);
+#endif
 }
 #define SLOT_VALUE(word) CLR_CAT(as_, T)((uint)(word))
 #ifndef SLOT_LOADS

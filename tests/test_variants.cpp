@@ -13,7 +13,9 @@
 //  D. special data: all-0xFFFFFFFF and iota (sum n(n-1)/2 mod 2^32) for every variant;
 //  E. single_pass under repeated back-to-back launches (the ticket counter resets itself);
 //  F. the NVIDIA-only warp shuffle and the single pass's shuffle path with the shuffle emulated
-//     in local memory, where the device has no PTX (PoCL); and the unavailable variants' reasons.
+//     in local memory, where the device has no PTX (PoCL); and the unavailable variants' reasons;
+//  G. single_pass's slot finish (SP_FINISH 1, the NVIDIA default for 32-bit types) with volatile
+//     accesses in place of PTX, where the device is not NVIDIA (on NVIDIA, A-E run it).
 // Variants the device cannot run (unavailable_reason) are skipped with that reason.
 // The suite "variants-full" (ctest -L full) runs the whole cross product of A and B.
 // Sections are split over shards (CLREDUCE_TEST_SHARD=i/N) so ctest -j runs them side by side.
@@ -23,6 +25,7 @@
 #include "support.hpp"
 
 #include <memory>
+#include <optional>
 #include <set>
 
 using namespace clreduce;
@@ -273,6 +276,67 @@ TEST_SUITE("variants") {
             }
           }
         }
+    }
+  }
+
+  TEST_CASE("G: single_pass's slot finish (SP_FINISH 1) off NVIDIA, back-to-back included") {
+    if (runtime().device().is_nvidia) {
+      MESSAGE("the device is NVIDIA: the planner chooses the slots for 32-bit types, parts A-E run them");
+      return;
+    }
+    const Variant& v = find_variant("single_pass");
+    std::size_t k = 0;
+    for (ElemType t : {ElemType::Uint, ElemType::Int, ElemType::Float})
+      for (Op op : all_ops()) {
+        if (!in_shard(k++)) continue;
+        for (std::size_t wg : {std::size_t{16}, std::size_t{64}, std::size_t{256}}) {
+          // TIMES 1: many groups, so the folding group reads many slot pairs, an odd count of
+          // other groups included; the default grid: few groups.
+          for (std::optional<unsigned> times : {std::optional<unsigned>(1), std::optional<unsigned>()}) {
+            ReduceConfig cfg = config(v, t, op, wg);
+            cfg.times = times;
+            cfg.defines = {parse_define("SP_FINISH=1")};
+            std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(times.value_or(v.default_times), v.default_vec));
+            sizes.push_back(999983);
+            for (std::uint64_t n : sizes) {
+              INFO(describe(cfg, n, DataKind::Random) << " (slot finish)");
+              const Check c = reduce_and_check(cfg, n);
+              CHECK_MESSAGE(c.ok, c.detail);
+            }
+          }
+        }
+      }
+    if (!in_shard(k++)) return;
+    // Launches back-to-back on alternating inputs: each must use a new epoch, or the folding
+    // group would take the previous launch's slots.
+    for (ElemType t : {ElemType::Uint, ElemType::Float}) {
+      ReduceConfig cfg = config(v, t, Op::Sum, 64);
+      cfg.times = 1;
+      cfg.defines = {parse_define("SP_FINISH=1")};
+      const std::uint64_t n = 100003;
+      const HostData a = generate_data(t, n, DataKind::Random, seed());
+      const HostData b = generate_data(t, n, DataKind::Random, seed() + 1);
+      const Reference ra = host_reference(a, Op::Sum), rb = host_reference(b, Op::Sum);
+      Reducer r(runtime(), cfg, n);
+      REQUIRE(r.plan().passes.size() == 1);
+      CHECK(r.plan().passes[0].groups > 100);
+      const cl::Buffer ia = r.upload(a), ib = r.upload(b);
+      const unsigned depth = r.plan().depth;
+      for (int i = 0; i < 9; ++i) r.enqueue(i % 2 ? ib : ia);
+      CHECK_MESSAGE(check_result(r.read_result(), ra, Op::Sum, depth).ok, "after 9 back-to-back launches");
+      for (int i = 0; i < 6; ++i) {
+        const Check c = check_result(r.run(i % 2 ? ib : ia), i % 2 ? rb : ra, Op::Sum, depth);
+        CHECK_MESSAGE(c.ok, "launch " << i << ": " << c.detail);
+      }
+      // The protocol's state after 15 launches: epoch 15 in word 0, every other group's slot
+      // tagged 15 (the last-numbered group publishes none).
+      const std::uint64_t groups = r.plan().passes[0].groups;
+      std::vector<cl_ulong> words(2 + groups);
+      runtime().queue().enqueueReadBuffer(r.counter_buffer(), CL_TRUE, 0, words.size() * 8, words.data());
+      CHECK((words[0] & 0xffffffffu) == 15);
+      std::size_t tagged = 0;
+      for (std::uint64_t g = 0; g + 1 < groups; ++g) tagged += (words[2 + g] >> 32) == 15;
+      CHECK(tagged == groups - 1);
     }
   }
 
