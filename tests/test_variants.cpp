@@ -14,8 +14,9 @@
 //  E. single_pass under repeated back-to-back launches (the ticket counter resets itself);
 //  F. the NVIDIA-only warp shuffle and the single pass's shuffle path with the shuffle emulated
 //     in local memory, where the device has no PTX (PoCL); and the unavailable variants' reasons;
-//  G. single_pass's slot finish (SP_FINISH 1, the NVIDIA default for 32-bit types) with volatile
-//     accesses in place of PTX, where the device is not NVIDIA (on NVIDIA, A-E run it).
+//  G. single_pass's slot finish (SP_FINISH 1, the NVIDIA default for 32-bit types): off NVIDIA
+//     with volatile accesses in place of PTX over types x ops x WG x sizes (on NVIDIA, A-E run
+//     it); everywhere, back-to-back launches and the epoch and slot tags they leave.
 // Variants the device cannot run (unavailable_reason) are skipped with that reason.
 // The suite "variants-full" (ctest -L full) runs the whole cross product of A and B.
 // Sections are split over shards (CLREDUCE_TEST_SHARD=i/N) so ctest -j runs them side by side.
@@ -279,14 +280,17 @@ TEST_SUITE("variants") {
     }
   }
 
-  TEST_CASE("G: single_pass's slot finish (SP_FINISH 1) off NVIDIA, back-to-back included") {
-    if (runtime().device().is_nvidia) {
-      MESSAGE("the device is NVIDIA: the planner chooses the slots for 32-bit types, parts A-E run them");
-      return;
-    }
+  TEST_CASE("G: single_pass's slot finish (SP_FINISH 1), back-to-back and its state") {
     const Variant& v = find_variant("single_pass");
+    if (!available(v)) return;
+    // On NVIDIA the planner chooses the slots for 32-bit types (parts A-E run them); elsewhere
+    // they are asked for, with volatile accesses in place of PTX.
+    const bool nvidia = runtime().device().is_nvidia;
+    const std::vector<Define> slots = nvidia ? std::vector<Define>{} : std::vector<Define>{parse_define("SP_FINISH=1")};
+    const std::vector<ElemType> emulated =
+        nvidia ? std::vector<ElemType>{} : std::vector<ElemType>{ElemType::Uint, ElemType::Int, ElemType::Float};
     std::size_t k = 0;
-    for (ElemType t : {ElemType::Uint, ElemType::Int, ElemType::Float})
+    for (ElemType t : emulated)
       for (Op op : all_ops()) {
         if (!in_shard(k++)) continue;
         for (std::size_t wg : {std::size_t{16}, std::size_t{64}, std::size_t{256}}) {
@@ -295,7 +299,7 @@ TEST_SUITE("variants") {
           for (std::optional<unsigned> times : {std::optional<unsigned>(1), std::optional<unsigned>()}) {
             ReduceConfig cfg = config(v, t, op, wg);
             cfg.times = times;
-            cfg.defines = {parse_define("SP_FINISH=1")};
+            cfg.defines = slots;
             std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(times.value_or(v.default_times), v.default_vec));
             sizes.push_back(999983);
             for (std::uint64_t n : sizes) {
@@ -312,13 +316,14 @@ TEST_SUITE("variants") {
     for (ElemType t : {ElemType::Uint, ElemType::Float}) {
       ReduceConfig cfg = config(v, t, Op::Sum, 64);
       cfg.times = 1;
-      cfg.defines = {parse_define("SP_FINISH=1")};
+      cfg.defines = slots;
       const std::uint64_t n = 100003;
       const HostData a = generate_data(t, n, DataKind::Random, seed());
       const HostData b = generate_data(t, n, DataKind::Random, seed() + 1);
       const Reference ra = host_reference(a, Op::Sum), rb = host_reference(b, Op::Sum);
       Reducer r(runtime(), cfg, n);
       REQUIRE(r.plan().passes.size() == 1);
+      REQUIRE(r.plan().passes[0].options.find("SP_FINISH=1") != std::string::npos);
       CHECK(r.plan().passes[0].groups > 100);
       const cl::Buffer ia = r.upload(a), ib = r.upload(b);
       const unsigned depth = r.plan().depth;
