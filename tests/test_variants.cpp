@@ -205,6 +205,29 @@ Runtime& posing_as_nvidia() {
   return *rt;
 }
 
+// Two random inputs of n elements, their sums and their device buffers.
+struct AlternatingInputs {
+  Reference ra, rb;
+  cl::Buffer ia, ib;
+};
+AlternatingInputs alternating_inputs(const Reducer& r, ElemType t, std::uint64_t n) {
+  const HostData a = generate_data(t, n, DataKind::Random, seed());
+  const HostData b = generate_data(t, n, DataKind::Random, seed() + 1);
+  return {host_reference(a, Op::Sum), host_reference(b, Op::Sum), r.upload(a), r.upload(b)};
+}
+
+// Fifteen launches of a one-pass reducer, alternating a and b: nine back-to-back with no wait
+// between them (the last reads a), then six one at a time, each result checked.
+void check_alternating_launches(Reducer& r, const AlternatingInputs& in) {
+  const unsigned depth = r.plan().depth;
+  for (int i = 0; i < 9; ++i) r.enqueue(i % 2 ? in.ib : in.ia);
+  CHECK_MESSAGE(check_result(r.read_result(), in.ra, Op::Sum, depth).ok, "after 9 back-to-back launches");
+  for (int i = 0; i < 6; ++i) {
+    const Check c = check_result(r.run(i % 2 ? in.ib : in.ia), i % 2 ? in.rb : in.ra, Op::Sum, depth);
+    CHECK_MESSAGE(c.ok, "launch " << i << ": " << c.detail);
+  }
+}
+
 std::vector<Define> without_ptx(const Variant& v) {
   std::vector<Define> d{parse_define("NV_PTX=0"), parse_define("NV_WARP_SYNC=0"), parse_define("LOCKSTEP=0")};
   if (v.single_pass) d.push_back(parse_define("SP_SHUFFLE=1"));
@@ -225,30 +248,19 @@ TEST_SUITE("variants") {
         if (mode == 1) cfg.times = 1;  // hundreds of groups: the last group loops over the partials
         const std::uint64_t n = 100003;
         INFO(describe(cfg, n, DataKind::Random));
-        const HostData a = generate_data(t, n, DataKind::Random, seed());
-        const HostData b = generate_data(t, n, DataKind::Random, seed() + 1);
-        const Reference ra = host_reference(a, Op::Sum), rb = host_reference(b, Op::Sum);
         Reducer r(runtime(), cfg, n);
         REQUIRE(r.plan().passes.size() == 1);
         CHECK(r.plan().passes[0].groups > 1);  // the last-group hand-over is exercised
-        const cl::Buffer ia = r.upload(a), ib = r.upload(b);
-        const unsigned depth = r.plan().depth;
-        // Nine launches back-to-back with no wait between them, alternating; the last read a.
-        for (int i = 0; i < 9; ++i) r.enqueue(i % 2 ? ib : ia);
-        CHECK_MESSAGE(check_result(r.read_result(), ra, Op::Sum, depth).ok, "after 9 back-to-back launches");
-        // One at a time, alternating.
-        for (int i = 0; i < 6; ++i) {
-          const Check c = check_result(r.run(i % 2 ? ib : ia), i % 2 ? rb : ra, Op::Sum, depth);
-          CHECK_MESSAGE(c.ok, "launch " << i << ": " << c.detail);
-        }
+        const AlternatingInputs in = alternating_inputs(r, t, n);
+        check_alternating_launches(r, in);
         // Timed batches: every sample the same value, and the right one.
         TimingOptions opt;
         opt.warmup = 1;
         opt.repetitions = 3;
         opt.batch = 16;
-        const Timed tm = r.time(ib, opt);
+        const Timed tm = r.time(in.ib, opt);
         CHECK(tm.consistent);
-        CHECK(check_result(tm.value, rb, Op::Sum, depth).ok);
+        CHECK(check_result(tm.value, in.rb, Op::Sum, r.plan().depth).ok);
       }
   }
 
@@ -318,21 +330,11 @@ TEST_SUITE("variants") {
       cfg.times = 1;
       cfg.defines = slots;
       const std::uint64_t n = 100003;
-      const HostData a = generate_data(t, n, DataKind::Random, seed());
-      const HostData b = generate_data(t, n, DataKind::Random, seed() + 1);
-      const Reference ra = host_reference(a, Op::Sum), rb = host_reference(b, Op::Sum);
       Reducer r(runtime(), cfg, n);
       REQUIRE(r.plan().passes.size() == 1);
       REQUIRE(r.plan().passes[0].options.find("SP_FINISH=1") != std::string::npos);
       CHECK(r.plan().passes[0].groups > 100);
-      const cl::Buffer ia = r.upload(a), ib = r.upload(b);
-      const unsigned depth = r.plan().depth;
-      for (int i = 0; i < 9; ++i) r.enqueue(i % 2 ? ib : ia);
-      CHECK_MESSAGE(check_result(r.read_result(), ra, Op::Sum, depth).ok, "after 9 back-to-back launches");
-      for (int i = 0; i < 6; ++i) {
-        const Check c = check_result(r.run(i % 2 ? ib : ia), i % 2 ? rb : ra, Op::Sum, depth);
-        CHECK_MESSAGE(c.ok, "launch " << i << ": " << c.detail);
-      }
+      check_alternating_launches(r, alternating_inputs(r, t, n));
       // The protocol's state after 15 launches: epoch 15 in word 0, every other group's slot
       // tagged 15 (the last-numbered group publishes none).
       const std::uint64_t groups = r.plan().passes[0].groups;
