@@ -181,17 +181,18 @@ void measure(const std::string& name, const Work& work, const cl::CommandQueue& 
 // call itself takes (A) and the setArg calls alone.
 void one_call_study(Runtime& rt, Reducer& red, const cl::Buffer& in, const cl::CommandQueue& plain,
                     unsigned reps, const std::function<void()>& idle) {
+  if (red.plan().passes.size() != 1 || !red.plan().variant->single_pass)
+    throw Error("--one-call-study takes a single_pass plan (one launch); " + red.plan().variant->name +
+                " runs " + std::to_string(red.plan().passes.size()) + " pass(es)");
   const PassPlan& p = red.plan().passes.front();
+  // The same kernel and the reducer's own partials and counter (one pass: the partials buffer is
+  // the result buffer), so C's launches keep the counter's state as A's do.
   cl::Kernel k = rt.kernel(red.plan().variant->file, red.plan().variant->kernel, p.options);
-  std::vector<cl_ulong> zero(2 + p.groups, 0);
-  cl::Buffer out(rt.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(p.groups, 1) * 8);
-  cl::Buffer counter(rt.context(), CL_MEM_READ_WRITE, zero.size() * 8);
-  rt.queue().enqueueWriteBuffer(counter, CL_TRUE, 0, zero.size() * 8, zero.data());
   auto set_args = [&] {
     k.setArg(0, in);
-    k.setArg(1, out);
+    k.setArg(1, red.result_buffer());
     k.setArg(2, static_cast<cl_ulong>(p.count));
-    k.setArg(3, counter);
+    k.setArg(3, red.counter_buffer());
   };
   set_args();
   auto launch = [&](cl::Event* ev) {
