@@ -2,8 +2,8 @@
 // reduction on generated data and checks it against the host reference.
 #pragma once
 
-#include "bench.hpp"
-#include "runtime.hpp"
+#include "benchmarks/family.hpp"
+#include "core/runtime.hpp"
 
 #include <cstdint>
 #include <filesystem>

@@ -2,8 +2,8 @@
 // for launch shapes where the contiguous chunks do not divide n (short and empty last chunks).
 #include <doctest/doctest.h>
 
-#include "access.hpp"
-#include "errors.hpp"
+#include "benchmarks/access.hpp"
+#include "clreduce/error.hpp"
 #include "support.hpp"
 
 using namespace clreduce;

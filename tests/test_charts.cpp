@@ -2,9 +2,9 @@
 // per drawable data point, escaped text, "no data" where there is nothing to draw; the writer.
 #include <doctest/doctest.h>
 
-#include "charts.hpp"
-#include "errors.hpp"
-#include "svg.hpp"
+#include "printers/charts.hpp"
+#include "clreduce/error.hpp"
+#include "printers/svg.hpp"
 #include "svg_check.hpp"
 
 #include <clocale>

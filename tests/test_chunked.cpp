@@ -2,8 +2,8 @@
 // with a 64 KiB allocation limit, so the chunked path runs at test sizes; and the host fold.
 #include <doctest/doctest.h>
 
-#include "chunked.hpp"
-#include "errors.hpp"
+#include "measure/chunked.hpp"
+#include "clreduce/error.hpp"
 #include "support.hpp"
 
 using namespace clreduce;

@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include "support.hpp"
-#include "transpose.hpp"
-#include "variants.hpp"
+#include "clreduce/transpose.hpp"
+#include "clreduce/variants.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,9 +2,9 @@
 // float tolerance catching one dropped element.
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
-#include "host_data.hpp"
-#include "verify.hpp"
+#include "clreduce/error.hpp"
+#include "data/host_data.hpp"
+#include "data/reference.hpp"
 
 #include <cmath>
 #include <cstdio>

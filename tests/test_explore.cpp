@@ -3,10 +3,10 @@
 // charts of bench, the size sweep and the parameter sweep.
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
-#include "param_sweep.hpp"
-#include "progress_bar.hpp"
-#include "result_charts.hpp"
+#include "clreduce/error.hpp"
+#include "benchmarks/grid.hpp"
+#include "printers/progress_bar.hpp"
+#include "printers/result_charts.hpp"
 #include "support.hpp"
 #include "svg_check.hpp"
 

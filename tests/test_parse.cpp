@@ -1,10 +1,10 @@
 // Parsers of user input: sizes with suffixes, -D definitions, type/operator/data/format names.
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
+#include "clreduce/error.hpp"
 #include "parse.hpp"
-#include "report.hpp"
-#include "types.hpp"
+#include "printers/report.hpp"
+#include "clreduce/types.hpp"
 
 using namespace clreduce;
 

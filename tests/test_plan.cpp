@@ -2,10 +2,10 @@
 // bad configuration gets an error naming the problem and the valid choices.
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
-#include "occupancy.hpp"
+#include "clreduce/error.hpp"
+#include "core/occupancy.hpp"
 #include "parse.hpp"
-#include "plan.hpp"
+#include "reduce/plan.hpp"
 #include "support.hpp"
 
 using namespace clreduce;

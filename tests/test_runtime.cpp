@@ -2,7 +2,7 @@
 // cache, and the errors for missing directories and files and for failed builds.
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
+#include "clreduce/error.hpp"
 #include "support.hpp"
 
 #include <filesystem>

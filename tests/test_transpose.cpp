@@ -8,9 +8,9 @@
 // shards (CLREDUCE_TEST_SHARD) by (variant, type, work-group shape).
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
+#include "clreduce/error.hpp"
 #include "support.hpp"
-#include "transpose_bench.hpp"
+#include "benchmarks/transpose_bench.hpp"
 
 #include <cstring>
 

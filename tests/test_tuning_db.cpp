@@ -4,8 +4,8 @@
 // OpenCL device is needed.
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
-#include "tuning_db.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/tuning.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -22,7 +22,7 @@
 // Sections are split over shards (CLREDUCE_TEST_SHARD=i/N) so ctest -j runs them side by side.
 #include <doctest/doctest.h>
 
-#include "errors.hpp"
+#include "clreduce/error.hpp"
 #include "support.hpp"
 
 #include <memory>

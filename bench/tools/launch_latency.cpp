@@ -19,12 +19,12 @@
 // Usage: launch_latency [--variant single_pass] [--sizes 2^20,2^24,2^26] [--reps 41] [--quick]
 //        [--no-empty] [--one-call-study] [--type T] [--op O] [--wg N] [--times N | --groups-per-cu N] [--vec N] [-D X=Y ...]
 //        (CLREDUCE_KERNEL_DIR or the build's kernels_cl/; the first GPU, else the first device)
-#include "devices.hpp"
-#include "errors.hpp"
-#include "host_data.hpp"
+#include "clreduce/device.hpp"
+#include "clreduce/error.hpp"
+#include "data/host_data.hpp"
 #include "parse.hpp"
-#include "reducer.hpp"
-#include "runtime.hpp"
+#include "clreduce/reduce.hpp"
+#include "core/runtime.hpp"
 
 #include <algorithm>
 #include <chrono>

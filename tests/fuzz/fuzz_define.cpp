@@ -1,7 +1,7 @@
 // libFuzzer target: parse_define (`-D NAME[=VALUE]`, function-like NAME(args)=VALUE).
 // Properties: only clreduce::Error escapes; an accepted definition has a C identifier for a name,
 // a value without whitespace or quotes, and its text form parses back to the same definition.
-#include "errors.hpp"
+#include "clreduce/error.hpp"
 #include "parse.hpp"
 
 #include <cctype>

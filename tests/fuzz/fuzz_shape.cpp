@@ -1,8 +1,8 @@
 // libFuzzer target: parse_shape (MxN matrix shapes, each side a size with suffixes).
 // Properties: only clreduce::Error escapes; an accepted shape prints back as "MxN" decimal text
 // that parses to the same pair.
-#include "errors.hpp"
-#include "transpose.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/transpose.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // libFuzzer target: parse_size (element counts with K/M/G/T, Ki/Mi/Gi/Ti and 2^N suffixes).
 // Properties: only clreduce::Error escapes for bad text; an accepted size prints back as plain
 // decimal text that parses to the same value; plain decimal input means its own value.
-#include "errors.hpp"
+#include "clreduce/error.hpp"
 #include "parse.hpp"
 
 #include <cstdint>

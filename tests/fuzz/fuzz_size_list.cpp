@@ -2,7 +2,7 @@
 // Properties: only clreduce::Error escapes; an accepted list is non-empty, at most
 // kMaxSizeListItems long, every size parses back from its decimal text, and a single range item
 // gives a strictly increasing run that starts at A and never passes B.
-#include "errors.hpp"
+#include "clreduce/error.hpp"
 #include "parse.hpp"
 
 #include <cstdint>

@@ -3,8 +3,8 @@
 // numbers that do not fit); an accepted database re-serialised by tuning_db_json parses again to
 // the same JSON text; every tuned wg (and vec) is a power of two; no variant has both times and
 // groups_per_cu; the reader's limits hold.
-#include "errors.hpp"
-#include "tuning_db.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/tuning.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,0 +1,153 @@
+// The per-device tuning database: the launch parameters `clreduce tune` found best for each
+// (device, element type, operator, variant), kept in one versioned JSON file that a person can
+// read, and used by `reduce` and `bench` as their defaults on that device. Reading (strict, with
+// the JSON path of what is wrong), writing (merge one entry, atomic rename), where the file lives,
+// and the lookup rules (foreign device, stale driver).
+//
+// Layout (version 1):
+//   {"format": "clreduce-tuning-db", "version": 1, "devices": [
+//     {"platform": P, "device": D, "driver": V, "entries": [
+//       {"type": "uint", "op": "sum", "date": "2026-11-21T12:00:00Z", "sizes": [1048576, ...],
+//        "best_variant": "single_pass", "variants": {
+//          "vector": {"wg": 256, "vec": 4, "groups_per_cu": 8,
+//                     "measurements": [{"n": 1048576, "tuned_us": 6.1, "default_us": 7.9,
+//                                       "gbps": 687.0}, ...],
+//                     "gain_over_default": 1.12}}}]}]}
+// Required: format, version, devices; a device's platform, device, driver, entries; an entry's
+// type, op, variants; a variant's wg. Everything else may be left out (a person may write
+// {"wg": 128} by hand). Unknown fields are errors (they are typos more often than not).
+#pragma once
+
+#include "clreduce/device.hpp"
+#include "reduce/plan.hpp"
+#include "clreduce/types.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clreduce {
+
+// Limits of the reader, so that a hostile or broken file stays cheap to reject.
+constexpr std::size_t kTuningDbMaxDevices = 256;       // devices in a file
+constexpr std::size_t kTuningDbMaxEntries = 256;       // entries of one device
+constexpr std::size_t kTuningDbMaxVariants = 256;      // variants of one entry
+constexpr std::size_t kTuningDbMaxMeasurements = 256;  // measurements of a variant, sizes of an entry
+constexpr std::size_t kTuningDbMaxDepth = 32;          // nesting of JSON arrays and objects
+// Size of the file: a device tuned for all 12 (type, op) pairs takes about 150 KB; a hostile file
+// of this size still costs nlohmann up to ~150 MB to hold.
+constexpr std::size_t kTuningDbMaxBytes = 4u << 20;
+constexpr int kTuningDbVersion = 1;
+
+// A device as the database knows it.
+struct DeviceKey {
+  std::string platform, device, driver;
+  bool operator==(const DeviceKey& o) const {
+    return platform == o.platform && device == o.device && driver == o.driver;
+  }
+};
+DeviceKey device_key(const DeviceInfo& dev);  // platform_name, name, driver_version
+// "NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver 580.159.04)"
+std::string describe(const DeviceKey& k);
+
+// The launch parameters tune chose for one variant. Never both times and groups_per_cu.
+struct TunedParams {
+  std::size_t wg = 0;  // a power of two
+  std::optional<unsigned> times, groups_per_cu, vec;
+};
+struct TunedMeasurement {
+  std::uint64_t n = 0;
+  double tuned_us = 0, default_us = 0, gbps = 0;
+};
+struct TunedVariant {
+  TunedParams params;
+  std::vector<TunedMeasurement> measurements;
+  double gain_over_default = 1;  // geometric mean of default_us / tuned_us
+};
+struct TuningEntry {
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::string date;  // when tune ran, ISO 8601 UTC
+  std::vector<std::uint64_t> sizes;
+  // The best variant overall: empty, or a variant name (one whose default launch was kept by
+  // tune is not among `variants`).
+  std::string best_variant;
+  std::map<std::string, TunedVariant> variants;
+};
+struct DeviceTuning {
+  DeviceKey key;
+  std::vector<TuningEntry> entries;  // at most one per (type, op)
+};
+struct TuningDb {
+  std::vector<DeviceTuning> devices;  // at most one per device key
+};
+
+// Parses and validates the whole text. Throws Error naming what is wrong and where: JSON syntax
+// (with the byte offset), nesting deeper than kTuningDbMaxDepth, a wrong "format", an unsupported
+// "version", any field missing, unknown, of the wrong kind or out of range, with its JSON path,
+// e.g. "devices[0].entries[1].variants.vector.wg: expected a power of two >= 1, got 300".
+// Unknown type/op names give parse_type/parse_op's messages. Variant names are not checked
+// against the registry (the user of a lookup does that). Also rejected: both times and
+// groups_per_cu in one variant, two
+// devices with the same key, two entries of a device with the same (type, op), and more than the
+// kTuningDbMax* limits (bytes, nesting, devices, entries, variants, measurements and sizes).
+TuningDb parse_tuning_db(std::string_view json_text);
+// Pretty JSON (indent 2, fields in the layout's order); round-trips through parse_tuning_db.
+std::string tuning_db_json(const TuningDb& db);
+
+// Where the database lives: `flag` (--db) if given, else $CLREDUCE_TUNING_DB if set and
+// non-empty, else $XDG_CONFIG_HOME/clreduce/tuning.json (an absolute XDG_CONFIG_HOME), else
+// $HOME/.config/clreduce/tuning.json, else "clreduce-tuning.json" in the working directory.
+// Throws Error for an empty flag.
+std::string tuning_db_path(const std::optional<std::string>& flag);
+// True when the user named the file (the flag or $CLREDUCE_TUNING_DB): load_tuning_db's
+// `explicit_path` for the path tuning_db_path gives.
+bool tuning_db_path_is_explicit(const std::optional<std::string>& flag);
+
+// Loading for use by reduce/bench: never throws for a missing, unreadable or malformed file.
+struct LoadedTuningDb {
+  std::string path;
+  std::optional<TuningDb> db;          // empty: missing or unusable
+  std::vector<std::string> warnings;   // each one or more complete sentences
+};
+// `explicit_path`: the user named the file, so a missing file is a warning too; a missing file at
+// the default location is silent (nobody has tuned yet).
+LoadedTuningDb load_tuning_db(const std::string& path, bool explicit_path);
+
+// What reduce/bench use for a variant on a device.
+struct TunedLookup {
+  const TuningEntry* entry = nullptr;     // the entry for (device, type, op), if any
+  const TunedVariant* variant = nullptr;  // the variant within it, if tuned
+  std::vector<std::string> warnings;      // foreign device or stale driver
+};
+// An entry whose platform, device name and driver all match is used. The same platform and
+// device with only other drivers: a "stale" warning, nothing used. No entry for the platform and
+// device at all: a "foreign" warning listing what the file holds, nothing used. An entry for the
+// device but none for (type, op), or no such variant in it: no warning, nothing used. No
+// database (db.db empty): nothing, and no warning (load_tuning_db gave it).
+// The pointers point into `db` and live as long as it does.
+TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceInfo& dev, ElemType type, Op op,
+                       const std::string& variant);
+TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType type, Op op,
+                       const std::string& variant);
+
+// Fills the launch parameters the user did not set: wg when cfg.wg == 0; times/groups_per_cu
+// from the tuned ones only when the user set neither (they are one choice: the launch mode); vec
+// when unset. Returns what it filled, e.g. {"wg=256", "vec=4", "groups_per_cu=8"} (empty if none).
+std::vector<std::string> apply_tuned(const TunedParams& tuned, ReduceConfig& cfg);
+
+// Merges `entry` into the database file at `path` for `key`, replacing an entry with the same
+// (device key, type, op); entries of other devices and other (type, op) pairs are kept. Creates
+// the directory if needed. A malformed existing file is renamed to path + ".malformed" (a warning
+// saying so is appended to `warnings`) and a fresh file is written. Writes a temporary file in the
+// same directory and renames it over the target (a symbolic link's target), so no reader ever
+// sees a torn file. Throws Error "cannot write tuning database '<path>': <reason>" when it
+// cannot, or when `entry` would not read back (e.g. wg not a power of two).
+// Two processes saving at once: the last rename wins (no lock).
+void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
+                       std::vector<std::string>& warnings);
+
+}  // namespace clreduce

@@ -1,0 +1,68 @@
+// The variant registry: one entry per reduction kernel. The CLI, the benchmark and the tests
+// iterate this table, so a new variant is one entry here plus its .cl file in kernels_cl/.
+#pragma once
+
+#include "clreduce/device.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clreduce {
+
+// TIMES (elements each work-item accumulates before the tree) may be any value in this range.
+constexpr unsigned kMinTimes = 1;
+constexpr unsigned kMaxTimes = 1024;
+// VEC (vector width of each load) is one of these.
+const std::vector<unsigned>& allowed_vec_widths();
+
+struct Variant {
+  std::string name;        // CLI name, e.g. "divergence_free"
+  std::string file;        // kernel file in kernels_cl/
+  std::string kernel;      // kernel function name
+  std::string summary;     // one line: what it does
+  std::string literature;  // the names this step has in the literature
+  std::string tradeoff;    // what it gains and what it costs
+  unsigned items_per_work_item = 1;  // elements each work-item loads when TIMES is not used
+  bool uses_times = false;           // takes TIMES / --groups-per-cu
+  bool uses_vec = false;             // takes VEC
+  bool uses_lockstep = false;        // drops barriers below the device's lockstep width
+  // One launch: each group writes a partial, takes a ticket from a global counter (kernel
+  // argument 3, a buffer the Reducer owns and zeroes once), and the group that draws the last
+  // ticket reduces the partials and resets the counter. The plan has one pass.
+  bool single_pass = false;
+  // Takes NV_PTX (1 on NVIDIA: inline PTX) and WARP (the warp size where shfl.sync may be used,
+  // else 0) from the device.
+  bool uses_nv_ptx = false;
+  // The default launch (no --times, no --groups-per-cu) fills every compute unit once
+  // (groups per CU from occupancy.hpp) instead of fixing TIMES.
+  bool default_fills_device = false;
+  // Extra compiler flags the kernel needs on the device (e.g. -cl-std=CL2.0).
+  std::function<std::string(const DeviceInfo&)> flags = [](const DeviceInfo&) { return std::string(); };
+  unsigned default_times = 1;
+  unsigned default_vec = 1;
+  // Empty when the variant runs on the device; otherwise why it does not.
+  std::function<std::string(const DeviceInfo&)> unavailable_reason = [](const DeviceInfo&) {
+    return std::string();
+  };
+
+  // Elements one work-item consumes in a pass with the given TIMES and VEC.
+  unsigned long long items(unsigned times, unsigned vec) const {
+    return uses_times ? static_cast<unsigned long long>(times) * (uses_vec ? vec : 1)
+                      : items_per_work_item;
+  }
+};
+
+// True where warp shuffles by inline PTX (shfl.sync.down.b32) work: an NVIDIA platform whose
+// device reports CL_DEVICE_WARP_SIZE_NV = 32.
+bool has_nv_shuffle(const DeviceInfo& dev);
+
+const std::vector<Variant>& variants();
+std::vector<std::string> variant_names();
+// Throws Error "unknown variant 'x'; valid variants: naive, ...".
+const Variant& find_variant(std::string_view name);
+// The variants named (each through find_variant), or every registered variant when none is.
+std::vector<const Variant*> select_variants(const std::vector<std::string>& names);
+
+}  // namespace clreduce

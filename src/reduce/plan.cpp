@@ -1,0 +1,222 @@
+// Validation and pass planning.
+#include "reduce/plan.hpp"
+
+#include "core/build_options.hpp"
+#include "clreduce/error.hpp"
+#include "core/occupancy.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+namespace {
+bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
+unsigned log2u(std::uint64_t x) {
+  unsigned l = 0;
+  while (x > 1) {
+    x >>= 1;
+    ++l;
+  }
+  return l;
+}
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::string bytes_str(std::uint64_t b) {
+  if (b >= (1ULL << 30) && b % (1ULL << 20) == 0) return std::to_string(b >> 20) + " MiB";
+  if (b >= (1ULL << 10) && b % (1ULL << 10) == 0) return std::to_string(b >> 10) + " KiB";
+  return std::to_string(b) + " bytes";
+}
+
+std::vector<std::string> names_where(bool (*pred)(const Variant&)) {
+  std::vector<std::string> out;
+  for (const auto& v : variants())
+    if (pred(v)) out.push_back(v.name);
+  return out;
+}
+
+std::string base_options(const Variant& v, const ReduceConfig& cfg, const DeviceInfo& dev,
+                         std::size_t wg, unsigned times, unsigned vec, bool first_pass) {
+  BuildOptions o;
+  o.set("WG_SIZE", wg);
+  o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
+  o.set("OP_ID", static_cast<unsigned long long>(cfg.op));
+  if (v.uses_times) o.set("TIMES", times);
+  if (v.uses_vec) o.set("VEC", vec);
+  o.set("FIRST_PASS", first_pass ? 1ULL : 0ULL);
+  if (v.uses_lockstep) {
+    o.set("LOCKSTEP", dev.lockstep_width);
+    if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
+  }
+  if (v.uses_nv_ptx) {
+    o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+    o.set("WARP", has_nv_shuffle(dev) ? dev.lockstep_width : 0U);
+  }
+  // single_pass on NVIDIA, 32-bit types: the groups meet through epoch-tagged slots instead of
+  // a fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the user sets
+  // the finish or turns PTX off (the tests' emulated-shuffle runs).
+  const auto user_sets = [&](const char* name) {
+    return std::any_of(cfg.defines.begin(), cfg.defines.end(), [&](const Define& d) { return d.name == name; });
+  };
+  if (v.single_pass && dev.is_nvidia && size_of(cfg.type) == 4 && !user_sets("SP_FINISH") &&
+      !user_sets("NV_PTX"))
+    o.set("SP_FINISH", 1ULL);
+  if (const std::string f = v.flags(dev); !f.empty()) o.add_flag(f);
+  o.add_user(cfg.defines);
+  return o.str();
+}
+}  // namespace
+
+void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
+  if (n == 0) throw Error("n must be at least 1 (got 0)");
+  const std::uint64_t es = size_of(t);
+  if (n > dev.max_alloc_bytes / es)
+    throw Error("n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
+                bytes_str(n * es) + ") is over the largest single allocation of " + dev.name + ", " +
+                bytes_str(dev.max_alloc_bytes) + " (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use n <= " +
+                std::to_string(dev.max_alloc_bytes / es));
+}
+
+std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev) {
+  const std::uint64_t most = dev.max_alloc_bytes / size_of(t);
+  return most >= 4096 ? most / 4096 * 4096 : std::max<std::uint64_t>(1, most);
+}
+
+void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
+  if (n == 0) throw Error("n must be at least 1 (got 0)");
+  const std::uint64_t es = size_of(t);
+  const std::uint64_t room = dev.global_mem_bytes / 10 * 9;
+  if (n > room / es)
+    throw Error("n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
+                bytes_str(n * es) + ") is over 90% of the global memory of " + dev.name + ", " +
+                bytes_str(dev.global_mem_bytes) + " (CL_DEVICE_GLOBAL_MEM_SIZE), even in chunks: " +
+                "use n <= " + std::to_string(room / es));
+}
+
+std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev) {
+  if (cfg.wg == 0) {
+    std::size_t wg = 256;
+    while (wg > dev.max_work_group_size) wg /= 2;
+    return std::max<std::size_t>(wg, 1);
+  }
+  const std::size_t wg = cfg.wg;
+  if (!is_pow2(wg))
+    throw Error("work-group size " + std::to_string(wg) +
+                " is not a power of two; the reduction tree halves the group at each level, so use "
+                "one of 1, 2, 4, ..., " + std::to_string(dev.max_work_group_size));
+  if (wg > dev.max_work_group_size)
+    throw Error("work-group size " + std::to_string(wg) + " is over the device maximum " +
+                std::to_string(dev.max_work_group_size) + " of " + dev.name +
+                " (CL_DEVICE_MAX_WORK_GROUP_SIZE)");
+  return wg;
+}
+
+Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_t n) {
+  const Variant& v = find_variant(cfg.variant);
+  if (std::string why = v.unavailable_reason(dev); !why.empty())
+    throw Error("variant " + v.name + " is not available on " + dev.name + ": " + why);
+  if (cfg.type == ElemType::Double && !dev.fp64)
+    throw Error("type double needs the cl_khr_fp64 extension, which " + dev.name +
+                " does not report; valid types here: uint, int, float");
+  check_allocation(n, cfg.type, dev);
+  const std::uint64_t es = size_of(cfg.type);
+  const std::size_t wg = effective_wg(cfg, dev);
+  if (wg * es > dev.local_mem_bytes)
+    throw Error("work-group size " + std::to_string(wg) + " needs " + bytes_str(wg * es) +
+                " of local memory, more than the " + bytes_str(dev.local_mem_bytes) + " of " +
+                dev.name + " (CL_DEVICE_LOCAL_MEM_SIZE)");
+
+  if (!v.uses_times && (cfg.times || cfg.groups_per_cu))
+    throw Error("variant " + v.name + " takes no --times or --groups-per-cu; variants that do: " +
+                join(names_where([](const Variant& x) { return x.uses_times; })));
+  if (!v.uses_vec && cfg.vec)
+    throw Error("variant " + v.name + " takes no --vec; variants that do: " +
+                join(names_where([](const Variant& x) { return x.uses_vec; })));
+  if (cfg.times && cfg.groups_per_cu)
+    throw Error("--times and --groups-per-cu are two launch modes; give one of them");
+  if (cfg.times && (*cfg.times < kMinTimes || *cfg.times > kMaxTimes))
+    throw Error("TIMES " + std::to_string(*cfg.times) + " is outside the allowed range " +
+                std::to_string(kMinTimes) + ".." + std::to_string(kMaxTimes));
+  if (cfg.groups_per_cu && *cfg.groups_per_cu == 0)
+    throw Error("--groups-per-cu must be at least 1");
+  const unsigned vec = v.uses_vec ? cfg.vec.value_or(v.default_vec) : 1;
+  if (v.uses_vec) {
+    const auto& ok = allowed_vec_widths();
+    if (std::find(ok.begin(), ok.end(), vec) == ok.end()) {
+      std::vector<std::string> s;
+      for (unsigned x : ok) s.push_back(std::to_string(x));
+      throw Error("VEC " + std::to_string(vec) + " is not an allowed vector width; valid: " + join(s));
+    }
+  }
+
+  Plan plan;
+  plan.variant = &v;
+  std::optional<unsigned> groups_per_cu = cfg.groups_per_cu;
+  if (v.default_fills_device && !cfg.times && !groups_per_cu) {
+    std::uint64_t g = resident_groups_per_cu(dev, wg, wg * es);
+    // On a GPU with occupancy facts, at least enough groups that a work-item loads <= 16 vectors:
+    // on the H100 grids of many short groups streamed faster than one device-filling wave at
+    // 2^26 and above (bench/NOTES.md, issue 4 runs 3-5).
+    if (dev.resident_items_per_cu > 0 && dev.compute_units > 0)
+      g = std::max<std::uint64_t>(g, ceil_div(n, std::uint64_t{wg} * vec * 16 * dev.compute_units));
+    groups_per_cu = static_cast<unsigned>(std::min<std::uint64_t>(g, 1u << 30));
+  }
+  // Additions on an element's way through the group reduction: the tree's log2(wg) levels, or
+  // for a shuffle reduction two warp trees and the first warp's loop over the warps' values.
+  const std::uint64_t lanes = std::min<std::uint64_t>(wg, 32);
+  const unsigned group_depth =
+      v.uses_nv_ptx ? std::max(log2u(wg), 2 * log2u(lanes) + static_cast<unsigned>(ceil_div(wg / lanes, lanes)))
+                    : log2u(wg);
+  std::uint64_t count = n;
+  do {
+    PassPlan p;
+    p.count = count;
+    p.wg = wg;
+    p.vec = vec;
+    p.last_group_finishes = v.single_pass;
+    const std::uint64_t per_group_step = wg * vec;  // elements per group per TIMES step
+    if (v.uses_times && groups_per_cu) {
+      const std::uint64_t max_groups = std::uint64_t{*groups_per_cu} * dev.compute_units;
+      p.groups = std::max<std::uint64_t>(1, std::min(max_groups, ceil_div(count, per_group_step)));
+      if (!plan.passes.empty() && ceil_div(count, per_group_step) <= kCollapseTimes) p.groups = 1;
+      p.times = static_cast<unsigned>(ceil_div(count, p.groups * per_group_step));
+    } else {
+      p.times = v.uses_times ? cfg.times.value_or(v.default_times) : 1;
+      p.groups = ceil_div(count, wg * v.items(p.times, vec));
+    }
+    p.options = base_options(v, cfg, dev, wg, p.times, vec, plan.passes.empty());
+    // Sequential additions in a work-item, the vector's horizontal tree, the scalar tail of the
+    // vector variant, and the work-group tree (a shuffle tree may add one level for the warps'
+    // results); then, for a single pass, the last group's sequential loop over the partials and
+    // its tree.
+    const unsigned sequential = v.uses_times ? p.times : v.items_per_work_item;
+    plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + group_depth;
+    // (the last group reads the partials as vectors into four accumulators: at most
+    // ceil(groups / wg) sequential steps, two to join the accumulators, the vector's fold and
+    // one scalar tail step).
+    if (p.last_group_finishes)
+      plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 3 + log2u(vec) + group_depth;
+    plan.passes.push_back(p);
+    // A pass that leaves as many values as it read would repeat forever (one element per
+    // work-item in groups of one: found by `clreduce soak`).
+    if (p.values_out() >= count && count > 1)
+      throw Error("variant " + v.name + " with work-group size " + std::to_string(wg) +
+                  " reduces nothing per pass (each group of " + std::to_string(wg) +
+                  " work-item(s) consumes " + std::to_string(v.items(p.times, vec)) +
+                  " element(s)); use a work-group size of at least 2");
+    count = p.values_out();
+  } while (count > 1);
+  return plan;
+}
+
+void check_kernel_limits(const std::string& variant, std::size_t wg, std::size_t kernel_max_wg,
+                         std::uint64_t kernel_local_bytes, const DeviceInfo& dev) {
+  if (wg > kernel_max_wg)
+    throw LimitError("work-group size " + std::to_string(wg) + " is over the limit of kernel " + variant +
+                " on " + dev.name + ", " + std::to_string(kernel_max_wg) +
+                " (CL_KERNEL_WORK_GROUP_SIZE)");
+  if (kernel_local_bytes > dev.local_mem_bytes)
+    throw LimitError("kernel " + variant + " with work-group size " + std::to_string(wg) + " needs " +
+                bytes_str(kernel_local_bytes) + " of local memory, more than the " +
+                bytes_str(dev.local_mem_bytes) + " of " + dev.name);
+}
+
+}  // namespace clreduce

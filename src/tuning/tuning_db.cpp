@@ -1,0 +1,663 @@
+// The per-device tuning database: strict reading with JSON paths in the messages, pretty
+// writing, where the file lives, loading that never fails, lookup, and the atomic merge-save.
+#include "clreduce/tuning.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace clreduce {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr const char* kFormatTag = "clreduce-tuning-db";
+constexpr std::size_t kNestingOfTheLayout = 9;  // root, devices, device, entries, entry, ...
+
+// Text from the file for a message: control characters escaped, at most about `max` bytes (cut
+// at a UTF-8 character boundary, then "...").
+std::string printable(std::string_view s, std::size_t max = 80) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (out.size() >= max && (c & 0xC0) != 0x80) {
+      out += "...";
+      break;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// ---- Reading -----------------------------------------------------------------------------
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw Error(path.empty() ? what : path + ": " + what);
+}
+
+// "devices[0].entries" + "variants" -> "devices[0].entries.variants"; names that are not
+// identifiers are quoted: variants["my variant"].
+std::string member_path(const std::string& parent, std::string_view key) {
+  const bool identifier =
+      !key.empty() && !(key[0] >= '0' && key[0] <= '9') &&
+      std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      });
+  if (!identifier) return parent + "[\"" + printable(key, 40) + "\"]";
+  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+std::string index_path(const std::string& parent, std::size_t i) {
+  return parent + "[" + std::to_string(i) + "]";
+}
+
+// What a value is, for "expected X, got Y".
+std::string got(const json& v) {
+  switch (v.type()) {
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::null: return "null";
+    case json::value_t::string: return "the string \"" + printable(v.get_ref<const std::string&>(), 40) + "\"";
+    case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
+    default: return v.dump();  // numbers: 300, -3, 2.5
+  }
+}
+
+// One JSON object's fields: unknown ones are errors, required ones are named when missing.
+class Fields {
+ public:
+  Fields(const json& v, std::string path, std::initializer_list<const char*> known)
+      : v_(v), path_(std::move(path)) {
+    if (!v.is_object()) fail(path_, "expected an object, got " + got(v));
+    for (const auto& item : v.items()) {
+      const bool ok = std::any_of(known.begin(), known.end(),
+                                  [&](const char* k) { return item.key() == k; });
+      if (!ok) {
+        std::vector<std::string> names(known.begin(), known.end());
+        fail(member_path(path_, item.key()), "unknown field; valid fields: " + join(names));
+      }
+    }
+  }
+  const json* find(const char* key) const {
+    const auto it = v_.find(key);
+    return it == v_.end() ? nullptr : &*it;
+  }
+  const json& need(const char* key) const {
+    if (const json* x = find(key)) return *x;
+    fail(path_, std::string("missing field \"") + key + "\"");
+  }
+  std::string at(std::string_view key) const { return member_path(path_, key); }
+  const std::string& path() const { return path_; }
+
+ private:
+  const json& v_;
+  std::string path_;
+};
+
+std::optional<std::uint64_t> as_u64(const json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer() && v.get<std::int64_t>() >= 0)
+    return static_cast<std::uint64_t>(v.get<std::int64_t>());
+  return std::nullopt;
+}
+
+std::string read_string(const json& v, const std::string& path) {
+  if (!v.is_string()) fail(path, "expected a string, got " + got(v));
+  return v.get<std::string>();
+}
+
+// An integer >= 1 of 64 bits (element counts).
+std::uint64_t read_count(const json& v, const std::string& path) {
+  const auto u = as_u64(v);
+  if (!u || *u == 0) fail(path, "expected an integer >= 1, got " + got(v));
+  return *u;
+}
+
+// An integer from 1 to 2^32 - 1 (TIMES, groups per compute unit).
+unsigned read_unsigned(const json& v, const std::string& path) {
+  const auto u = as_u64(v);
+  if (!u || *u == 0 || *u > std::numeric_limits<unsigned>::max())
+    fail(path, "expected an integer from 1 to " + std::to_string(std::numeric_limits<unsigned>::max()) +
+                   ", got " + got(v));
+  return static_cast<unsigned>(*u);
+}
+
+// A power of two from 1 to `max`.
+std::uint64_t read_power_of_two(const json& v, const std::string& path, std::uint64_t max) {
+  const auto u = as_u64(v);
+  if (!u || *u == 0 || (*u & (*u - 1)) != 0 || *u > max)
+    fail(path, (max == std::numeric_limits<std::uint64_t>::max()
+                    ? std::string("expected a power of two >= 1")
+                    : "expected a power of two from 1 to " + std::to_string(max)) +
+                   ", got " + got(v));
+  return *u;
+}
+
+// A number (JSON numbers are always finite) > 0, or >= 0 when `zero_ok`.
+double read_number(const json& v, const std::string& path, bool zero_ok) {
+  if (!v.is_number()) fail(path, std::string("expected a number ") + (zero_ok ? ">= 0" : "> 0") + ", got " + got(v));
+  const double x = v.get<double>();
+  if (zero_ok ? !(x >= 0) : !(x > 0))
+    fail(path, std::string("expected a number ") + (zero_ok ? ">= 0" : "> 0") + ", got " + got(v));
+  return x;
+}
+
+// Returns &v (a pointer, not a reference: g++ 13 would take a reference bound to a temporary path).
+const json* read_array(const json& v, const std::string& path, std::size_t limit, const char* what) {
+  if (!v.is_array()) fail(path, "expected an array, got " + got(v));
+  if (v.size() > limit)
+    fail(path, std::to_string(v.size()) + " " + what + ", more than the " + std::to_string(limit) +
+                   " a tuning database may hold");
+  return &v;
+}
+
+TunedMeasurement read_measurement(const json& v, const std::string& path) {
+  const Fields f(v, path, {"n", "tuned_us", "default_us", "gbps"});
+  TunedMeasurement m;
+  m.n = read_count(f.need("n"), f.at("n"));
+  m.tuned_us = read_number(f.need("tuned_us"), f.at("tuned_us"), false);
+  m.default_us = read_number(f.need("default_us"), f.at("default_us"), false);
+  m.gbps = read_number(f.need("gbps"), f.at("gbps"), true);
+  return m;
+}
+
+TunedVariant read_variant(const json& v, const std::string& path) {
+  const Fields f(v, path, {"wg", "times", "groups_per_cu", "vec", "measurements", "gain_over_default"});
+  TunedVariant t;
+  t.params.wg = static_cast<std::size_t>(
+      read_power_of_two(f.need("wg"), f.at("wg"), std::numeric_limits<std::size_t>::max()));
+  if (const json* x = f.find("times")) t.params.times = read_unsigned(*x, f.at("times"));
+  if (const json* x = f.find("groups_per_cu"))
+    t.params.groups_per_cu = read_unsigned(*x, f.at("groups_per_cu"));
+  if (t.params.times && t.params.groups_per_cu)
+    fail(path, "has both times and groups_per_cu; they are two launch modes and a variant keeps one");
+  if (const json* x = f.find("vec"))
+    t.params.vec = static_cast<unsigned>(read_power_of_two(*x, f.at("vec"), 1u << 31));
+  if (const json* x = f.find("measurements")) {
+    const json& a = *read_array(*x, f.at("measurements"), kTuningDbMaxMeasurements, "measurements");
+    for (std::size_t i = 0; i < a.size(); ++i)
+      t.measurements.push_back(read_measurement(a[i], index_path(f.at("measurements"), i)));
+  }
+  if (const json* x = f.find("gain_over_default"))
+    t.gain_over_default = read_number(*x, f.at("gain_over_default"), false);
+  return t;
+}
+
+TuningEntry read_entry(const json& v, const std::string& path) {
+  const Fields f(v, path, {"type", "op", "date", "sizes", "best_variant", "variants"});
+  TuningEntry e;
+  // parse_type/parse_op name the text in their messages: it is made printable first (a valid
+  // name stays valid, an invalid one stays invalid).
+  try {
+    e.type = parse_type(printable(read_string(f.need("type"), f.at("type"))));
+  } catch (const Error& err) {
+    fail(f.at("type"), err.what());
+  }
+  try {
+    e.op = parse_op(printable(read_string(f.need("op"), f.at("op"))));
+  } catch (const Error& err) {
+    fail(f.at("op"), err.what());
+  }
+  if (const json* x = f.find("date")) e.date = read_string(*x, f.at("date"));
+  if (const json* x = f.find("sizes")) {
+    const json& a = *read_array(*x, f.at("sizes"), kTuningDbMaxMeasurements, "sizes");
+    for (std::size_t i = 0; i < a.size(); ++i) e.sizes.push_back(read_count(a[i], index_path(f.at("sizes"), i)));
+  }
+  const json& vs = f.need("variants");
+  if (!vs.is_object()) fail(f.at("variants"), "expected an object, got " + got(vs));
+  if (vs.size() > kTuningDbMaxVariants)
+    fail(f.at("variants"), std::to_string(vs.size()) + " variants, more than the " +
+                               std::to_string(kTuningDbMaxVariants) + " a tuning database may hold");
+  for (const auto& item : vs.items()) {
+    if (item.key().empty()) fail(f.at("variants"), "a variant has an empty name");
+    e.variants.emplace(item.key(), read_variant(item.value(), member_path(f.at("variants"), item.key())));
+  }
+  if (const json* x = f.find("best_variant")) {
+    // The overall winner; it may be a variant whose default launch was kept (not in variants).
+    e.best_variant = read_string(*x, f.at("best_variant"));
+  }
+  return e;
+}
+
+DeviceTuning read_device(const json& v, const std::string& path) {
+  const Fields f(v, path, {"platform", "device", "driver", "entries"});
+  DeviceTuning d;
+  d.key.platform = read_string(f.need("platform"), f.at("platform"));
+  d.key.device = read_string(f.need("device"), f.at("device"));
+  d.key.driver = read_string(f.need("driver"), f.at("driver"));
+  const json& a = *read_array(f.need("entries"), f.at("entries"), kTuningDbMaxEntries, "entries");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::string at = index_path(f.at("entries"), i);
+    TuningEntry e = read_entry(a[i], at);
+    for (std::size_t j = 0; j < d.entries.size(); ++j)
+      if (d.entries[j].type == e.type && d.entries[j].op == e.op)
+        fail(at, "a second entry for " + std::string(name_of(e.type)) + " " + std::string(name_of(e.op)) +
+                     " (the first is " + index_path(f.at("entries"), j) + ")");
+    d.entries.push_back(std::move(e));
+  }
+  return d;
+}
+
+// Rejects nesting deeper than kTuningDbMaxDepth before nlohmann builds anything (exact for valid
+// JSON; invalid JSON is rejected by the parser anyway).
+void check_nesting(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kTuningDbMaxDepth)
+        throw Error("JSON nested deeper than " + std::to_string(kTuningDbMaxDepth) + " levels at byte " +
+                    std::to_string(i) + "; a tuning database nests " + std::to_string(kNestingOfTheLayout));
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string json_message(const nlohmann::json::exception& e) {
+  const std::string w = e.what();
+  const auto close = w.find("] ");
+  return w.rfind("[json.exception.", 0) == 0 && close != std::string::npos ? w.substr(close + 2) : w;
+}
+
+// ---- Writing -----------------------------------------------------------------------------
+
+ordered_json variant_json(const TunedVariant& v) {
+  ordered_json j = ordered_json::object();
+  j["wg"] = v.params.wg;
+  if (v.params.times) j["times"] = *v.params.times;
+  if (v.params.groups_per_cu) j["groups_per_cu"] = *v.params.groups_per_cu;
+  if (v.params.vec) j["vec"] = *v.params.vec;
+  j["measurements"] = ordered_json::array();
+  for (const auto& m : v.measurements) {
+    ordered_json mj = ordered_json::object();
+    mj["n"] = m.n;
+    mj["tuned_us"] = m.tuned_us;
+    mj["default_us"] = m.default_us;
+    mj["gbps"] = m.gbps;
+    j["measurements"].push_back(std::move(mj));
+  }
+  j["gain_over_default"] = v.gain_over_default;
+  return j;
+}
+
+ordered_json entry_json(const TuningEntry& e) {
+  ordered_json j = ordered_json::object();
+  j["type"] = std::string(name_of(e.type));
+  j["op"] = std::string(name_of(e.op));
+  j["date"] = e.date;
+  j["sizes"] = e.sizes;
+  j["best_variant"] = e.best_variant;
+  j["variants"] = ordered_json::object();
+  for (const auto& [name, v] : e.variants) j["variants"][name] = variant_json(v);
+  return j;
+}
+
+// ---- Files -------------------------------------------------------------------------------
+
+enum class FileState { Read, Missing, Failed };
+
+// Reads at most kTuningDbMaxBytes + 1 bytes of the file (more is rejected by the parser anyway).
+FileState read_text(const fs::path& path, std::string& text, std::string& why) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found) return FileState::Missing;
+  if (ec) {
+    why = ec.message();
+    return FileState::Failed;
+  }
+  if (!fs::is_regular_file(st)) {
+    why = "it is not a regular file";
+    return FileState::Failed;
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    why = errno ? std::strerror(errno) : "it cannot be opened";
+    return FileState::Failed;
+  }
+  text.clear();
+  char buf[1 << 16];
+  while (text.size() <= kTuningDbMaxBytes && in) {
+    in.read(buf, sizeof buf);
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) {
+    why = "reading it failed";
+    return FileState::Failed;
+  }
+  return FileState::Read;
+}
+
+// Writes `text` to a new file beside `target` and renames it over `target`. Returns the reason
+// on failure (the temporary file is removed), else an empty string.
+std::string write_atomically(const fs::path& target, const std::string& text) {
+  static unsigned counter = 0;
+  const fs::path tmp = target.string() + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) return "cannot create '" + tmp.string() + "': " + std::strerror(errno);
+  std::string why;
+  for (std::size_t done = 0; done < text.size() && why.empty();) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) why = std::string("writing '") + tmp.string() + "' failed: " + std::strerror(errno);
+    else done += static_cast<std::size_t>(w);
+  }
+  if (why.empty() && ::fsync(fd) != 0) why = std::string("fsync failed: ") + std::strerror(errno);
+  if (::close(fd) != 0 && why.empty()) why = std::string("closing '") + tmp.string() + "' failed: " + std::strerror(errno);
+  std::error_code ec;
+  if (why.empty()) {
+    // Keep the permissions the user gave an existing file.
+    const fs::file_status old = fs::status(target, ec);
+    if (!ec && fs::is_regular_file(old)) fs::permissions(tmp, old.permissions(), ec);
+    fs::rename(tmp, target, ec);
+    if (ec) why = "cannot rename '" + tmp.string() + "' to it: " + ec.message();
+  }
+  if (!why.empty()) {
+    fs::remove(tmp, ec);
+    return why;
+  }
+  // Make the rename itself durable (best effort).
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    (void)::fsync(dfd);
+    ::close(dfd);
+  }
+  return {};
+}
+
+// The file a path names: a symbolic link's target (so the link stays a link).
+fs::path resolve_links(fs::path p) {
+  std::error_code ec;
+  for (int i = 0; i < 16 && fs::is_symlink(fs::symlink_status(p, ec)); ++i) {
+    const fs::path link = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = link.is_absolute() ? link : p.parent_path() / link;
+  }
+  return p;
+}
+
+std::string list_devices_held(const TuningDb& db) {
+  if (db.devices.empty()) return "it holds no device";
+  constexpr std::size_t kShown = 4;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < db.devices.size() && i < kShown; ++i)
+    names.push_back(printable(describe(db.devices[i].key), 160));
+  std::string out = "it holds: " + join(names, "; ");
+  if (db.devices.size() > kShown) out += "; and " + std::to_string(db.devices.size() - kShown) + " more";
+  return out;
+}
+
+}  // namespace
+
+DeviceKey device_key(const DeviceInfo& dev) { return {dev.platform_name, dev.name, dev.driver_version}; }
+
+std::string describe(const DeviceKey& k) { return k.device + " (" + k.platform + ", driver " + k.driver + ")"; }
+
+TuningDb parse_tuning_db(std::string_view json_text) {
+  if (json_text.size() > kTuningDbMaxBytes)
+    throw Error("the text is larger than " + std::to_string(kTuningDbMaxBytes >> 20) +
+                " MiB, more than a tuning database may be");
+  if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error("the text is empty");
+  check_nesting(json_text);
+  json root;
+  try {
+    root = json::parse(json_text.begin(), json_text.end());
+  } catch (const json::parse_error& e) {
+    throw Error("invalid JSON at byte " + std::to_string(e.byte) + ": " + json_message(e));
+  } catch (const json::exception& e) {  // e.g. out_of_range: a number too large for a double
+    throw Error("invalid JSON: " + json_message(e));
+  }
+  if (!root.is_object()) fail("", "expected a JSON object at the top level, got " + got(root));
+  const auto format = root.find("format");
+  if (format == root.end() || !format->is_string() || format->get_ref<const std::string&>() != kFormatTag)
+    throw Error(std::string("not a clreduce tuning database: \"format\" is ") +
+                (format == root.end() ? "missing" : got(*format)) + ", expected \"" + kFormatTag + "\"");
+  const auto version = root.find("version");
+  if (version == root.end()) fail("", "missing field \"version\"");
+  if (!version->is_number_integer()) fail("version", "expected an integer, got " + got(*version));
+  if (as_u64(*version) != std::optional<std::uint64_t>(kTuningDbVersion))
+    throw Error("unsupported version " + version->dump() + "; this clreduce reads version " +
+                std::to_string(kTuningDbVersion) + " only");
+  const Fields f(root, "", {"format", "version", "devices"});
+  TuningDb db;
+  const json& a = *read_array(f.need("devices"), "devices", kTuningDbMaxDevices, "devices");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::string at = index_path("devices", i);
+    DeviceTuning d = read_device(a[i], at);
+    for (std::size_t j = 0; j < db.devices.size(); ++j)
+      if (db.devices[j].key == d.key)
+        fail(at, "the same device as devices[" + std::to_string(j) + "] (" +
+                     printable(describe(d.key), 160) + ")");
+    db.devices.push_back(std::move(d));
+  }
+  return db;
+}
+
+std::string tuning_db_json(const TuningDb& db) {
+  ordered_json j = ordered_json::object();
+  j["format"] = kFormatTag;
+  j["version"] = kTuningDbVersion;
+  j["devices"] = ordered_json::array();
+  for (const auto& d : db.devices) {
+    ordered_json dj = ordered_json::object();
+    dj["platform"] = d.key.platform;
+    dj["device"] = d.key.device;
+    dj["driver"] = d.key.driver;
+    dj["entries"] = ordered_json::array();
+    for (const auto& e : d.entries) dj["entries"].push_back(entry_json(e));
+    j["devices"].push_back(std::move(dj));
+  }
+  // Invalid UTF-8 in a name (from a driver) becomes U+FFFD rather than an exception.
+  return j.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string tuning_db_path(const std::optional<std::string>& flag) {
+  if (flag) {
+    if (flag->empty()) throw Error("--db needs a file name; it was given an empty one");
+    return *flag;
+  }
+  if (const char* env = std::getenv("CLREDUCE_TUNING_DB"); env && *env) return env;
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && fs::path(xdg).is_absolute())
+    return (fs::path(xdg) / "clreduce" / "tuning.json").string();
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return (fs::path(home) / ".config" / "clreduce" / "tuning.json").string();
+  return "clreduce-tuning.json";
+}
+
+bool tuning_db_path_is_explicit(const std::optional<std::string>& flag) {
+  const char* env = std::getenv("CLREDUCE_TUNING_DB");
+  return flag.has_value() || (env && *env);
+}
+
+LoadedTuningDb load_tuning_db(const std::string& path, bool explicit_path) {
+  LoadedTuningDb out;
+  out.path = path;
+  const std::string named = "tuning database '" + path + "'";
+  std::string text, why;
+  switch (read_text(path, text, why)) {
+    case FileState::Missing:
+      if (explicit_path)
+        out.warnings.push_back(named + " does not exist; defaults are used (`clreduce tune` creates it)");
+      return out;
+    case FileState::Failed:
+      out.warnings.push_back(named + " cannot be read (" + why + "); it is ignored and defaults are used");
+      return out;
+    case FileState::Read:
+      break;
+  }
+  try {
+    out.db = parse_tuning_db(text);
+  } catch (const Error& e) {
+    out.warnings.push_back(named + " is malformed (" + e.what() + "); it is ignored and defaults are used");
+  }
+  return out;
+}
+
+TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceInfo& dev, ElemType type, Op op,
+                       const std::string& variant) {
+  return find_tuned(db, device_key(dev), type, op, variant);
+}
+
+TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType type, Op op,
+                       const std::string& variant) {
+  TunedLookup out;
+  if (!db.db) return out;
+  std::vector<std::string> other_drivers;
+  for (const auto& d : db.db->devices) {
+    if (d.key.platform != key.platform || d.key.device != key.device) continue;
+    if (d.key.driver != key.driver) {
+      other_drivers.push_back(printable(d.key.driver, 60));
+      continue;
+    }
+    for (const auto& e : d.entries) {
+      if (e.type != type || e.op != op) continue;
+      out.entry = &e;
+      const auto it = e.variants.find(variant);
+      if (it != e.variants.end()) out.variant = &it->second;
+      break;
+    }
+    return out;
+  }
+  const std::string named = "tuning database '" + db.path + "'";
+  if (!other_drivers.empty()) {
+    out.warnings.push_back(named + " was tuned for " + printable(key.device, 120) + " (" +
+                           printable(key.platform, 120) + ") with driver" +
+                           (other_drivers.size() > 1 ? "s " : " ") + join(other_drivers) +
+                           ", this device runs driver " + printable(key.driver, 60) +
+                           ": ignored, defaults are used; run `clreduce tune` again");
+    return out;
+  }
+  out.warnings.push_back(named + " has no entry for " + printable(describe(key), 200) + " (" +
+                         list_devices_held(*db.db) + "); defaults are used");
+  return out;
+}
+
+std::vector<std::string> apply_tuned(const TunedParams& tuned, ReduceConfig& cfg) {
+  std::vector<std::string> filled;
+  if (cfg.wg == 0 && tuned.wg != 0) {
+    cfg.wg = tuned.wg;
+    filled.push_back("wg=" + std::to_string(tuned.wg));
+  }
+  if (!cfg.vec && tuned.vec) {
+    cfg.vec = tuned.vec;
+    filled.push_back("vec=" + std::to_string(*tuned.vec));
+  }
+  if (!cfg.times && !cfg.groups_per_cu) {
+    if (tuned.times) {
+      cfg.times = tuned.times;
+      filled.push_back("times=" + std::to_string(*tuned.times));
+    } else if (tuned.groups_per_cu) {
+      cfg.groups_per_cu = tuned.groups_per_cu;
+      filled.push_back("groups_per_cu=" + std::to_string(*tuned.groups_per_cu));
+    }
+  }
+  return filled;
+}
+
+void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
+                       std::vector<std::string>& warnings) {
+  const auto cannot = [&](const std::string& why) {
+    return Error("cannot write tuning database '" + path + "': " + why);
+  };
+  if (path.empty()) throw cannot("the path is empty");
+  // The entry alone must read back, or the file would be unusable.
+  TuningDb alone;
+  alone.devices.push_back({key, {entry}});
+  try {
+    parse_tuning_db(tuning_db_json(alone));
+  } catch (const Error& e) {
+    throw cannot(std::string("the new entry would not read back (") + e.what() + ")");
+  }
+
+  const fs::path target = resolve_links(path);
+  TuningDb db;
+  std::string text, why;
+  switch (read_text(target, text, why)) {
+    case FileState::Missing:
+      break;
+    case FileState::Failed:
+      throw cannot("the existing file cannot be read (" + why + ")");
+    case FileState::Read:
+      try {
+        db = parse_tuning_db(text);
+      } catch (const Error& e) {
+        const std::string aside = target.string() + ".malformed";
+        std::error_code ec;
+        fs::rename(target, aside, ec);
+        if (ec)
+          throw cannot(std::string("the existing file is malformed (") + e.what() + ") and renaming it to '" +
+                       aside + "' failed: " + ec.message());
+        warnings.push_back("tuning database '" + path + "' was malformed (" + e.what() +
+                           "); it was renamed to '" + aside + "' and a new one is written");
+      }
+      break;
+  }
+
+  auto dev = std::find_if(db.devices.begin(), db.devices.end(),
+                          [&](const DeviceTuning& d) { return d.key == key; });
+  if (dev == db.devices.end()) {
+    if (db.devices.size() >= kTuningDbMaxDevices)
+      throw cannot("it already holds " + std::to_string(kTuningDbMaxDevices) +
+                   " devices, the most a tuning database may hold");
+    db.devices.push_back({key, {}});
+    dev = db.devices.end() - 1;
+  }
+  auto same = std::find_if(dev->entries.begin(), dev->entries.end(), [&](const TuningEntry& e) {
+    return e.type == entry.type && e.op == entry.op;
+  });
+  if (same != dev->entries.end()) {
+    *same = entry;
+  } else {
+    if (dev->entries.size() >= kTuningDbMaxEntries)
+      throw cannot("the device already has " + std::to_string(kTuningDbMaxEntries) +
+                   " entries, the most a tuning database may hold");
+    dev->entries.push_back(entry);
+  }
+
+  if (target.has_parent_path()) {
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) throw cannot("cannot create the directory '" + target.parent_path().string() + "': " + ec.message());
+  }
+  const std::string text_out = tuning_db_json(db);
+  if (text_out.size() > kTuningDbMaxBytes)
+    throw cannot("it would grow past " + std::to_string(kTuningDbMaxBytes >> 20) +
+                 " MiB, more than a tuning database may be (remove the devices it no longer needs)");
+  const std::string failed = write_atomically(target, text_out);
+  if (!failed.empty()) throw cannot(failed);
+}
+
+}  // namespace clreduce

@@ -1,0 +1,156 @@
+// run_transpose, the copy bandwidth and run_transpose_bench.
+#include "benchmarks/transpose_bench.hpp"
+
+#include "clreduce/error.hpp"
+
+namespace clreduce {
+
+namespace {
+cl::Buffer device_buffer(Runtime& rt, cl_mem_flags flags, std::uint64_t bytes,
+                         const std::string& what) {
+  return with_cl_context("allocating " + std::to_string(bytes) + " bytes for " + what,
+                         [&] { return cl::Buffer(rt.context(), flags, bytes); });
+}
+
+cl::Buffer upload(Runtime& rt, const HostData& data) {
+  cl::Buffer b = device_buffer(rt, CL_MEM_READ_ONLY, data.bytes.size(), "the input matrix");
+  with_cl_context("uploading the input matrix", [&] {
+    rt.queue().enqueueWriteBuffer(b, CL_TRUE, 0, data.bytes.size(), data.data());
+  });
+  return b;
+}
+
+// One checked run into a poisoned output buffer, then the timed samples.
+TransposeReport measure(Runtime& rt, Transposer& t, const cl::Buffer& in, const cl::Buffer& out,
+                        const HostData& data, const std::vector<unsigned char>& expected,
+                        const TimingOptions& timing) {
+  TransposeReport r;
+  r.config = t.config();
+  r.plan = t.plan();
+  r.data_origin = data.origin;
+  const std::uint64_t bytes = data.bytes.size();
+  std::vector<unsigned char> got(bytes);
+  with_cl_context("poisoning the output, transposing and reading back", [&] {
+    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, bytes);
+    t.enqueue(in, out);
+    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes, got.data());
+  });
+  r.check = check_transpose(got, expected, r.plan.m, r.plan.n, r.config.type);
+  r.timing = time_enqueues(
+      rt, [&](const cl::CommandQueue& q, bool ev) { return t.enqueue(in, out, ev, &q); }, timing);
+  r.gbps = r.timing.whole_us.median > 0
+               ? 2.0 * static_cast<double>(bytes) / (r.timing.whole_us.median * 1e3)
+               : 0;
+  return r;
+}
+
+void check_data(const HostData& data, ElemType type, std::uint64_t m, std::uint64_t n) {
+  if (data.type != type || data.n != m * n)
+    throw Error("input data (" + std::to_string(data.n) + " " + std::string(name_of(data.type)) +
+                ") does not match a " + shape_label(m, n) + " matrix of " +
+                std::string(name_of(type)));
+}
+}  // namespace
+
+TransposeReport run_transpose(Runtime& rt, const TransposeConfig& cfg, const HostData& data,
+                              std::uint64_t m, std::uint64_t n, const TimingOptions& timing) {
+  Transposer t(rt, cfg, m, n);
+  check_data(data, cfg.type, m, n);
+  const cl::Buffer in = upload(rt, data);
+  const cl::Buffer out = device_buffer(rt, CL_MEM_WRITE_ONLY, data.bytes.size(), "the output");
+  const auto expected = host_transpose(data.bytes, m, n, size_of(cfg.type));
+  return measure(rt, t, in, out, data, expected, timing);
+}
+
+CopyBandwidth measure_copy_bandwidth(Runtime& rt, const cl::Buffer& src, const cl::Buffer& dst,
+                                     std::uint64_t bytes, const TimingOptions& timing) {
+  CopyBandwidth c;
+  c.bytes = bytes;
+  c.timing = time_enqueues(
+      rt,
+      [&](const cl::CommandQueue& q, bool with_event) {
+        return with_cl_context("enqueueing a buffer copy", [&] {
+          std::vector<cl::Event> ev(with_event ? 1 : 0);
+          q.enqueueCopyBuffer(src, dst, 0, 0, bytes, nullptr, with_event ? &ev[0] : nullptr);
+          return ev;
+        });
+      },
+      timing);
+  c.gbps = c.timing.whole_us.median > 0
+               ? 2.0 * static_cast<double>(bytes) / (c.timing.whole_us.median * 1e3)
+               : 0;
+  return c;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> default_transpose_shapes() {
+  return {{2048, 512}, {8192, 8192}};
+}
+
+bool TransposeBenchReport::all_ok() const {
+  for (const auto& s : shapes)
+    for (const auto& row : s.rows)
+      if (!row.ok()) return false;
+  return true;
+}
+
+TransposeBenchReport run_transpose_bench(Runtime& rt, const TransposeBenchOptions& opt,
+                                         const std::function<void(const std::string&)>& progress) {
+  TransposeBenchReport rep;
+  rep.type = opt.type;
+  std::vector<const TransposeVariant*> chosen;
+  if (opt.variants.empty()) {
+    for (const auto& v : transpose_variants()) chosen.push_back(&v);
+  } else {
+    for (const auto& name : opt.variants) chosen.push_back(&find_transpose_variant(name));
+  }
+  const auto shapes = opt.shapes.empty() ? default_transpose_shapes() : opt.shapes;
+  for (const auto& [m, n] : shapes) {
+    // Validates the shape against the device before any allocation.
+    plan_transpose(TransposeConfig{"naive", opt.type, {}, {}, {}, {}, {}}, rt.device(), m, n);
+    TransposeShapeResult s;
+    s.m = m;
+    s.n = n;
+    const HostData data = generate_data(opt.type, m * n, opt.data, opt.seed);
+    s.data_origin = data.origin;
+    const auto expected = host_transpose(data.bytes, m, n, size_of(opt.type));
+    const cl::Buffer in = upload(rt, data);
+    const cl::Buffer out = device_buffer(rt, CL_MEM_READ_WRITE, data.bytes.size(), "the output");
+    if (progress) progress("copy " + shape_label(m, n));
+    s.copy = measure_copy_bandwidth(rt, in, out, data.bytes.size(), opt.timing);
+    double naive_us = 0;
+    for (const TransposeVariant* v : chosen) {
+      if (progress) progress(v->name + " " + shape_label(m, n));
+      TransposeBenchRow row;
+      row.variant = v->name;
+      TransposeConfig cfg;
+      cfg.variant = v->name;
+      cfg.type = opt.type;
+      cfg.defines = opt.defines;
+      if (v->shape == TransposeShape::Free) {
+        cfg.wg_x = opt.wg_x;
+        cfg.wg_y = opt.wg_y;
+      } else {
+        cfg.tile = opt.tile;
+        if (v->shape == TransposeShape::TileRows) cfg.rows = opt.rows;
+      }
+      try {
+        Transposer t(rt, cfg, m, n);
+        row.report = measure(rt, t, in, out, data, expected, opt.timing);
+      } catch (const Error& e) {
+        row.error = e.what();
+      }
+      if (row.report) {
+        if (v->name == "naive") naive_us = row.report->timing.whole_us.median;
+        row.pct_of_copy = s.copy.gbps > 0 ? 100.0 * row.report->gbps / s.copy.gbps : 0;
+      }
+      s.rows.push_back(row);
+    }
+    for (auto& row : s.rows)
+      if (row.report && naive_us > 0 && row.report->timing.whole_us.median > 0)
+        row.speedup = naive_us / row.report->timing.whole_us.median;
+    rep.shapes.push_back(std::move(s));
+  }
+  return rep;
+}
+
+}  // namespace clreduce

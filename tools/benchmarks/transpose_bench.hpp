@@ -1,0 +1,89 @@
+// The measured transpose jobs of the CLI: one verified transpose (run_transpose) and every
+// variant at a list of shapes beside the device-to-device copy bandwidth of the same bytes
+// (run_transpose_bench). Bandwidth counts bytes read plus written: 2 * M * N * sizeof(T).
+#pragma once
+
+#include "data/host_data.hpp"
+#include "clreduce/reduce.hpp"
+#include "core/runtime.hpp"
+#include "clreduce/transpose.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+struct TransposeReport {
+  TransposeConfig config;
+  TransposePlan plan;
+  std::string data_origin;
+  Sampled timing;        // whole_us: one transpose
+  double gbps = 0;       // 2 * M * N * sizeof(T) / median
+  TransposeCheck check;  // the output of a run into a poisoned buffer, element by element
+  bool ok() const { return check.ok; }
+};
+
+// The byte every output buffer is filled with before a checked run, so that an element a kernel
+// never writes shows up as a mismatch.
+constexpr unsigned char kPoisonByte = 0xA5;
+
+// Runs `cfg` on data (M x N elements of cfg.type): one checked run into a poisoned output, then
+// warm-ups and timed samples.
+TransposeReport run_transpose(Runtime& rt, const TransposeConfig& cfg, const HostData& data,
+                              std::uint64_t m, std::uint64_t n, const TimingOptions& timing);
+
+// A plain clEnqueueCopyBuffer of `bytes` between two device buffers, timed like the kernels;
+// gbps counts bytes read plus written (2 * bytes / median).
+struct CopyBandwidth {
+  Sampled timing;
+  std::uint64_t bytes = 0;
+  double gbps = 0;
+};
+CopyBandwidth measure_copy_bandwidth(Runtime& rt, const cl::Buffer& src, const cl::Buffer& dst,
+                                     std::uint64_t bytes, const TimingOptions& timing);
+
+// Default shapes of `bench transpose`: 2048x512 (the transpose study's size) and 8192x8192.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> default_transpose_shapes();
+
+struct TransposeBenchOptions {
+  ElemType type = ElemType::Float;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes;  // empty: the defaults
+  std::vector<std::string> variants;                            // empty: all
+  // Applied to the variants that take them (the others keep their own shape).
+  std::optional<std::size_t> wg_x, wg_y;
+  std::optional<unsigned> tile, rows;
+  std::vector<Define> defines;
+  DataKind data = DataKind::Random;
+  std::uint64_t seed = 42;
+  TimingOptions timing;
+};
+
+struct TransposeBenchRow {
+  std::string variant;
+  std::optional<TransposeReport> report;
+  std::string error;         // a set-up error (bad option for this variant, failed build)
+  double speedup = 0;        // naive's median / this median, at the same shape
+  double pct_of_copy = 0;
+  bool ok() const { return error.empty() && report && report->ok(); }
+};
+
+struct TransposeShapeResult {
+  std::uint64_t m = 0, n = 0;
+  std::string data_origin;
+  CopyBandwidth copy;
+  std::vector<TransposeBenchRow> rows;
+};
+
+struct TransposeBenchReport {
+  ElemType type = ElemType::Float;
+  std::vector<TransposeShapeResult> shapes;
+  bool all_ok() const;
+};
+
+TransposeBenchReport run_transpose_bench(
+    Runtime& rt, const TransposeBenchOptions& opt,
+    const std::function<void(const std::string&)>& progress = {});
+
+}  // namespace clreduce

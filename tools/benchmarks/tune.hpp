@@ -1,0 +1,63 @@
+// `clreduce tune`: the parameter sweep (param_sweep.hpp) at a few sizes, and from it the best
+// launch parameters of every variant for the device, element type and operator, as an entry of
+// the tuning database (tuning_db.hpp) that reduce and bench then use by default.
+//
+// A variant's tuned configuration is the grid point that was verified at every size and has the
+// lowest geometric mean, over the sizes, of its time relative to the variant's best time at that
+// size: one configuration that holds up across sizes rather than the winner of one. Where no
+// grid point beats the variant's default launch by that measure, or the winner launches exactly
+// as the default does (same passes, groups, TIMES, VEC: the same measurement twice), the default
+// is kept (the variant gets no entry). The best variant overall is chosen the same way among the variants.
+#pragma once
+
+#include "benchmarks/grid.hpp"
+#include "clreduce/tuning.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+// 2^20, 2^24, 2^26 on a GPU (launch-bound to bandwidth-bound); 2^16, 2^20 elsewhere.
+std::vector<std::uint64_t> default_tune_sizes(const DeviceInfo& dev);
+
+struct TuneOptions {
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::vector<std::uint64_t> sizes;  // empty: default_tune_sizes
+  std::vector<std::string> variants;  // empty: every registered variant
+  GridAxes axes;
+  DataKind data = DataKind::Random;
+  std::uint64_t seed = 42;
+  TimingOptions timing;
+};
+
+struct TuneRow {
+  std::string variant;
+  std::string unavailable;
+  std::optional<TunedVariant> tuned;  // empty: the default launch is kept
+  std::string note;                   // why nothing was tuned, when so
+  std::vector<double> default_us;     // per size (0: not measured)
+  double score = 0;                   // geometric mean of time / best time of all variants
+};
+
+struct TuneReport {
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::vector<std::uint64_t> sizes;
+  std::vector<GridSweep> sweeps;  // one per size
+  std::vector<TuneRow> rows;
+  TuningEntry entry;              // what goes into the database
+  bool all_ok() const;            // every sweep all_ok
+};
+
+TuneReport run_tune(Runtime& rt, const TuneOptions& opt, const GridProgress& progress = {});
+
+std::string tune_text(const TuneReport& r, const DeviceInfo& dev);
+// One row per (variant, size): the tuned parameters, tuned and default medians.
+std::string tune_csv(const TuneReport& r);
+nlohmann::json tune_json(const TuneReport& r, const DeviceInfo& dev);
+
+}  // namespace clreduce

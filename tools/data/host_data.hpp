@@ -1,0 +1,52 @@
+// Input data on the host: typed values, generated inputs from a printed seed, and the user's own
+// raw little-endian files.
+#pragma once
+
+#include "clreduce/types.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace clreduce {
+
+// One element of any supported type.
+struct Value {
+  std::variant<std::uint32_t, std::int32_t, float, double> v;
+
+  ElemType type() const;
+  double to_double() const;
+  std::string str() const;  // exact for integers; shortest round-trip text for floats
+  bool operator==(const Value& o) const { return v == o.v; }
+  static Value from_bytes(ElemType t, const void* p);
+};
+
+struct HostData {
+  ElemType type = ElemType::Uint;
+  std::uint64_t n = 0;
+  std::vector<unsigned char> bytes;  // n * size_of(type), native (little-endian) layout
+  std::string origin;                // "random, seed 42" or the file name
+
+  const void* data() const { return bytes.data(); }
+  Value at(std::uint64_t i) const;
+  template <class T>
+  const T* as() const {
+    return reinterpret_cast<const T*>(bytes.data());
+  }
+};
+
+// Deterministic for (type, n, kind, seed). random: uint/int over their whole range,
+// float/double uniform in [-1, 1); iota: element i = i (converted); ones; max: the largest
+// finite value of the type.
+HostData generate_data(ElemType t, std::uint64_t n, DataKind kind, std::uint64_t seed);
+
+// Raw little-endian elements of type t. n is taken from the file size unless `n` says fewer.
+// Throws Error when the file is missing, empty, not a whole number of elements, or shorter
+// than `n`.
+HostData read_data_file(const std::filesystem::path& path, ElemType t,
+                        std::optional<std::uint64_t> n);
+
+}  // namespace clreduce

@@ -1,0 +1,113 @@
+// Host references and result checks.
+#include "data/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace clreduce {
+
+namespace {
+template <class T>
+Reference reduce_exact(const T* x, std::uint64_t n, Op op) {
+  Reference r;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::Sum) {
+      // Neumaier's compensated sum in long double: the rounding of each addition is kept in c,
+      // so the reference is the true sum to within a few units of long double.
+      long double s = 0, c = 0, a = 0;
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const long double xi = x[i];
+        const long double t = s + xi;
+        c += std::fabs(s) >= std::fabs(xi) ? (s - t) + xi : (xi - t) + s;
+        s = t;
+        a += std::fabs(xi);
+      }
+      s += c;
+      r.sum = s;
+      r.sum_abs = a;
+      r.value.v = static_cast<T>(s);
+      return r;
+    }
+  } else if (op == Op::Sum) {
+    // Modulo 2^32 for both uint and int (two's complement wrap).
+    std::uint32_t s = 0;
+    for (std::uint64_t i = 0; i < n; ++i) s += static_cast<std::uint32_t>(x[i]);
+    r.value.v = static_cast<T>(s);
+    return r;
+  }
+  T m = x[0];
+  for (std::uint64_t i = 1; i < n; ++i) m = op == Op::Min ? std::min(m, x[i]) : std::max(m, x[i]);
+  r.value.v = m;
+  return r;
+}
+}  // namespace
+
+Reference host_reference(const HostData& d, Op op) {
+  switch (d.type) {
+    case ElemType::Uint: return reduce_exact(d.as<std::uint32_t>(), d.n, op);
+    case ElemType::Int: return reduce_exact(d.as<std::int32_t>(), d.n, op);
+    case ElemType::Float: return reduce_exact(d.as<float>(), d.n, op);
+    case ElemType::Double: return reduce_exact(d.as<double>(), d.n, op);
+  }
+  return {};
+}
+
+double sum_tolerance(ElemType t, long double sum_abs, unsigned depth) {
+  const double u = t == ElemType::Double ? 0x1.0p-53 : 0x1.0p-24;
+  const double ku = depth * u;
+  const double gamma = ku < 0.5 ? ku / (1.0 - ku) : 1.0;
+  // The smallest normal number keeps the bound honest when every element is zero.
+  const double floor = t == ElemType::Double ? std::numeric_limits<double>::min()
+                                             : static_cast<double>(std::numeric_limits<float>::min());
+  return gamma * static_cast<double>(sum_abs) + floor;
+}
+
+Check check_result(const Value& device, const Reference& ref, Op op, unsigned depth) {
+  Check c;
+  std::ostringstream ss;
+  const ElemType t = ref.value.type();
+  if (!is_floating(t) || op != Op::Sum) {
+    c.ok = device == ref.value;
+    c.error = c.ok ? 0 : 1;
+    ss << (c.ok ? "exact match " : "MISMATCH: device ") << device.str();
+    if (!c.ok) ss << " != reference " << ref.value.str();
+    c.detail = ss.str();
+    return c;
+  }
+  const double got = device.to_double();
+  const double want = static_cast<double>(ref.sum);
+  c.tolerance = sum_tolerance(t, ref.sum_abs, depth);
+  const double max_finite = t == ElemType::Float ? static_cast<double>(std::numeric_limits<float>::max())
+                                                 : std::numeric_limits<double>::max();
+  if (std::isnan(got)) {
+    c.ok = false;
+    c.error = std::numeric_limits<double>::infinity();
+    c.detail = "MISMATCH: device result is NaN, reference " + ref.value.str();
+    return c;
+  }
+  if (std::isinf(got)) {
+    // Overflow is the right answer only when the true sum (give or take the bound) is
+    // beyond the type's range, with the same sign.
+    const long double reach = std::fabs(ref.sum) + static_cast<long double>(c.tolerance);
+    c.ok = reach > max_finite && std::signbit(got) == std::signbit(static_cast<double>(ref.sum));
+    c.error = c.ok ? 0 : std::numeric_limits<double>::infinity();
+    ss << (c.ok ? "overflow to " : "MISMATCH: device overflowed to ") << device.str()
+       << ", reference sum " << static_cast<double>(ref.sum);
+    c.detail = ss.str();
+    return c;
+  }
+  c.error = std::fabs(static_cast<double>(static_cast<long double>(got) - ref.sum));
+  c.ok = c.error <= c.tolerance && std::isfinite(want);
+  const long double scale = ref.sum != 0 ? std::fabs(ref.sum) : ref.sum_abs;
+  c.rel_error = scale > 0 ? static_cast<double>(static_cast<long double>(c.error) / scale) : 0.0;
+  ss.precision(3);
+  ss << (c.ok ? "within bound: " : "MISMATCH: ") << "|device - reference| = " << c.error
+     << (c.ok ? " <= " : " > ") << c.tolerance << " (depth " << depth << "); relative error "
+     << c.rel_error;
+  c.detail = ss.str();
+  return c;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,214 @@
+// Parameter-sweep renderings.
+#include "printers/grid_printer.hpp"
+
+#include "printers/report.hpp"
+#include "printers/sizes_printer.hpp"
+
+#include <map>
+#include <sstream>
+
+namespace clreduce {
+
+using nlohmann::json;
+
+namespace {
+template <class T>
+std::string list_label(const std::vector<T>& xs) {
+  if (xs.empty()) return "none";
+  std::string s;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (xs.size() > 6 && i == 2) {
+      s += ", ...";
+      i = xs.size() - 2;
+    }
+    s += (s.empty() ? "" : ", ") + std::to_string(xs[i]);
+  }
+  return s;
+}
+
+std::string status(const GridPoint& p) {
+  if (!p.skipped.empty()) return "skipped";
+  if (!p.error.empty()) return "ERROR";
+  if (!p.report) return "-";
+  return p.report->ok() ? "ok" : "FAILED";
+}
+
+double pct(double gbps, const GridSweep& s) { return s.peak.gbps > 0 ? 100.0 * gbps / s.peak.gbps : 0; }
+}  // namespace
+
+std::string axis_label(const std::vector<std::size_t>& xs) { return list_label(xs); }
+std::string axis_label(const std::vector<unsigned>& xs) { return list_label(xs); }
+
+std::string grid_sweep_text(const GridSweep& s, const DeviceInfo& dev) {
+  std::ostringstream out;
+  const std::uint64_t bytes = s.n * size_of(s.type);
+  out << "device: " << dev.label() << ", " << dev.compute_units << " compute units\n"
+      << "sweep:  " << name_of(s.op) << " of " << size_label(s.n) << " " << name_of(s.type) << " ("
+      << bytes_human(bytes) << ", " << s.data_origin << "); read peak " << fixed(s.peak.gbps, 1)
+      << " GB/s (stream_read.cl, same buffer)\n"
+      << "grid:   wg " << axis_label(s.axes.wg) << "; times " << axis_label(s.axes.times)
+      << "; groups/CU " << axis_label(s.axes.groups_per_cu) << "; vec " << axis_label(s.axes.vec)
+      << " (each variant takes the parameters it has)\n"
+      << "times:  whole reduction medians; b2b = a batch back-to-back / batch, 1 call = one call "
+         "(host clock, no profiling); every measured point verified against the host reference\n";
+  std::map<std::string, std::size_t> reasons;  // reason -> footnote number
+  auto footnote = [&](const std::string& r) {
+    auto it = reasons.find(r);
+    if (it == reasons.end()) it = reasons.emplace(r, reasons.size() + 1).first;
+    return "[" + std::to_string(it->second) + "]";
+  };
+  for (const auto& v : s.variants) {
+    out << "\n" << v.variant;
+    if (!v.unavailable.empty()) {
+      out << ": unavailable on this device: " << v.unavailable << "\n";
+      continue;
+    }
+    out << ": " << v.points.size() << " points, " << v.count_measured() << " measured, "
+        << v.count_skipped() << " skipped, " << v.count_failed() << " failed\n";
+    TextTable t;
+    t.headers = {"point", "groups", "passes", "b2b µs", "1 call µs", "GB/s", "% of peak", "check"};
+    for (std::size_t i = 0; i < v.points.size(); ++i) {
+      const GridPoint& p = v.points[i];
+      std::string mark = static_cast<int>(i) == v.best ? " <- best" : "";
+      if (!p.report) {
+        const std::string why = !p.skipped.empty() ? p.skipped : p.error;
+        t.rows.push_back({point_label(p), "", "", "", "", "", "", status(p) + " " + footnote(why)});
+        continue;
+      }
+      const ReduceReport& r = *p.report;
+      t.rows.push_back({point_label(p), std::to_string(r.plan.passes.front().groups),
+                        std::to_string(r.plan.passes.size()), stats_cell(r.timed.whole_us.median),
+                        stats_cell(r.timed.single_us.median), fixed(r.gbps, 1),
+                        fixed(pct(r.gbps, s), 1) + "%", status(p) + mark});
+    }
+    out << t.render_text();
+  }
+  if (!reasons.empty()) {
+    std::vector<const std::string*> by_number(reasons.size());
+    for (const auto& [r, i] : reasons) by_number[i - 1] = &r;
+    out << "\nnot measured:\n";
+    for (std::size_t i = 0; i < by_number.size(); ++i)
+      out << "[" << i + 1 << "] " << *by_number[i] << "\n";
+  }
+  out << "\nbest point per variant (lowest b2b median of the verified points)\n";
+  TextTable b;
+  b.headers = {"variant", "best point", "b2b µs", "GB/s", "% of peak", "default b2b µs",
+               "gain over default", "measured / skipped / failed"};
+  for (const auto& v : s.variants) {
+    if (!v.unavailable.empty()) {
+      b.rows.push_back({v.variant, "unavailable", "", "", "", "", "", ""});
+      continue;
+    }
+    const GridPoint* p = v.best_point();
+    const GridPoint* d = v.default_launch();
+    const std::string counts = std::to_string(v.count_measured()) + " / " +
+                               std::to_string(v.count_skipped()) + " / " + std::to_string(v.count_failed());
+    if (!p) {
+      b.rows.push_back({v.variant, "none verified", "", "", "", "", "", counts});
+      continue;
+    }
+    b.rows.push_back({v.variant, point_label(*p), stats_cell(p->us()), fixed(p->gbps(), 1),
+                      fixed(pct(p->gbps(), s), 1) + "%", d ? stats_cell(d->us()) : "-",
+                      d ? fixed(v.gain_over_default(), 2) + "x" : "-", counts});
+  }
+  out << b.render_text();
+  if (const GridVariant* best = s.best_variant())
+    out << "best overall: " << best->variant << " " << point_label(*best->best_point()) << ", "
+        << stats_cell(best->best_point()->us()) << " µs, " << fixed(best->best_point()->gbps(), 1)
+        << " GB/s (" << fixed(pct(best->best_point()->gbps(), s), 1) << "% of peak)\n";
+  return out.str();
+}
+
+std::string grid_sweep_csv(const GridSweep& s) {
+  TextTable t;
+  t.headers = {"n", "type", "op", "variant", "default", "wg", "times", "groups_per_cu", "vec",
+               "groups", "passes", "b2b_median_us", "b2b_min_us", "b2b_max_us", "single_median_us",
+               "GB_per_s", "peak_read_GB_per_s", "pct_of_peak", "best", "status", "reason"};
+  for (const auto& v : s.variants) {
+    if (!v.unavailable.empty()) {
+      t.rows.push_back({std::to_string(s.n), std::string(name_of(s.type)), std::string(name_of(s.op)),
+                        v.variant, "", "", "", "", "", "", "", "", "", "", "", "", fixed(s.peak.gbps, 2),
+                        "", "", "unavailable", v.unavailable});
+      continue;
+    }
+    for (std::size_t i = 0; i < v.points.size(); ++i) {
+      const GridPoint& p = v.points[i];
+      const ReduceConfig& c = p.config;
+      std::vector<std::string> row{std::to_string(s.n), std::string(name_of(s.type)),
+                                   std::string(name_of(s.op)), v.variant, p.is_default ? "1" : "0"};
+      if (p.report) {
+        const PassPlan& f = p.report->plan.passes.front();
+        const Stats& w = p.report->timed.whole_us;
+        row.insert(row.end(),
+                   {std::to_string(f.wg), std::to_string(f.times),
+                    c.groups_per_cu ? std::to_string(*c.groups_per_cu) : "", std::to_string(f.vec),
+                    std::to_string(f.groups), std::to_string(p.report->plan.passes.size()),
+                    fixed(w.median, 3), fixed(w.min, 3), fixed(w.max, 3),
+                    fixed(p.report->timed.single_us.median, 3), fixed(p.gbps(), 2),
+                    fixed(s.peak.gbps, 2), fixed(pct(p.gbps(), s), 2)});
+      } else {
+        row.insert(row.end(),
+                   {c.wg ? std::to_string(c.wg) : "", c.times ? std::to_string(*c.times) : "",
+                    c.groups_per_cu ? std::to_string(*c.groups_per_cu) : "",
+                    c.vec ? std::to_string(*c.vec) : "", "", "", "", "", "", "", "",
+                    fixed(s.peak.gbps, 2), ""});
+      }
+      row.push_back(static_cast<int>(i) == v.best ? "1" : "0");
+      row.push_back(status(p));
+      row.push_back(!p.skipped.empty() ? p.skipped : p.error);
+      t.rows.push_back(row);
+    }
+  }
+  return t.render_csv();
+}
+
+json grid_sweep_json(const GridSweep& s, const DeviceInfo& dev) {
+  json vs = json::array();
+  for (const auto& v : s.variants) {
+    json j{{"variant", v.variant}};
+    if (!v.unavailable.empty()) {
+      j["unavailable"] = v.unavailable;
+      vs.push_back(j);
+      continue;
+    }
+    json points = json::array();
+    for (const auto& p : v.points) {
+      json pj{{"label", point_label(p)}, {"default", p.is_default}, {"status", status(p)}};
+      if (p.config.wg) pj["wg"] = p.config.wg;
+      if (p.config.times) pj["times"] = *p.config.times;
+      if (p.config.groups_per_cu) pj["groups_per_cu"] = *p.config.groups_per_cu;
+      if (p.config.vec) pj["vec"] = *p.config.vec;
+      if (p.report) {
+        pj["result"] = report_core_json(*p.report);
+        pj["pct_of_peak"] = pct(p.gbps(), s);
+      }
+      if (!p.skipped.empty()) pj["skipped"] = p.skipped;
+      if (!p.error.empty()) pj["error"] = p.error;
+      points.push_back(pj);
+    }
+    j["points"] = points;
+    j["measured"] = v.count_measured();
+    j["skipped"] = v.count_skipped();
+    j["failed"] = v.count_failed();
+    if (const GridPoint* b = v.best_point()) {
+      j["best"] = {{"label", point_label(*b)}, {"b2b_us", b->us()}, {"gbps", b->gbps()},
+                   {"gain_over_default", v.gain_over_default()}};
+    }
+    vs.push_back(j);
+  }
+  json out{{"device", device_json(dev)},
+           {"type", std::string(name_of(s.type))},
+           {"op", std::string(name_of(s.op))},
+           {"n", s.n},
+           {"bytes", s.n * size_of(s.type)},
+           {"data", s.data_origin},
+           {"peak_read", {{"gbps", s.peak.gbps}, {"time_us", stats_json(s.peak.us)}, {"kernel", "stream_read.cl"}}},
+           {"grid", {{"wg", s.axes.wg}, {"times", s.axes.times}, {"groups_per_cu", s.axes.groups_per_cu},
+                     {"vec", s.axes.vec}}},
+           {"variants", vs},
+           {"all_ok", s.all_ok()}};
+  if (const GridVariant* b = s.best_variant()) out["best_variant"] = b->variant;
+  return out;
+}
+
+}  // namespace clreduce
