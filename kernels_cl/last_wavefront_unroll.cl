@@ -7,7 +7,9 @@
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void reduce_last_wavefront_unroll(__global const T* restrict in, __global T* restrict out,
-                                  const ulong n) {
+                                  const ulong n,
+                                  const ulong offset) {
+  in += offset;  // the first element: the caller's offset (0 when a pass reads partials)
   __local T l[WG_SIZE];
   const uint lid = get_local_id(0);
   group_reduce_loop(l, lid, load_first_add(in, n, lid));

@@ -4,7 +4,9 @@
 #include "reduce_common.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void reduce_naive(__global const T* restrict in, __global T* restrict out, const ulong n) {
+void reduce_naive(__global const T* restrict in, __global T* restrict out, const ulong n,
+                  const ulong offset) {
+  in += offset;  // the first element: the caller's offset (0 when a pass reads partials)
   __local T l[WG_SIZE];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * WG_SIZE + lid;

@@ -91,7 +91,9 @@ uint launch_epoch(volatile __global uint* counter) {
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void reduce_single_pass(__global const T* restrict in, __global T* out, const ulong n,
+                        const ulong offset,
                         volatile __global uint* counter) {
+  in += offset;  // the first element: the caller's offset (0 when a pass reads partials)
   __local T l[WG_SIZE];
   __local uint scratch[SHFL_SCRATCH_WORDS];
   const uint lid = get_local_id(0);

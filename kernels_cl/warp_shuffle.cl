@@ -7,7 +7,9 @@
 #include "warp_reduce.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void reduce_warp_shuffle(__global const T* restrict in, __global T* restrict out, const ulong n) {
+void reduce_warp_shuffle(__global const T* restrict in, __global T* restrict out, const ulong n,
+                         const ulong offset) {
+  in += offset;  // the first element: the caller's offset (0 when a pass reads partials)
   __local T warp_sums[SHFL_WARPS];
   __local uint scratch[SHFL_SCRATCH_WORDS];
   const uint lid = get_local_id(0);

@@ -14,20 +14,48 @@
 
 namespace clreduce::test {
 
-Runtime& runtime() {
-  static std::unique_ptr<Runtime> rt;
-  if (!rt) rt = std::make_unique<Runtime>(select_device({}), CLREDUCE_SOURCE_KERNEL_DIR);
-  return *rt;
+Session& session() {
+  static std::unique_ptr<Session> s;
+  if (!s) s = std::make_unique<Session>(select_device({}), CLREDUCE_SOURCE_KERNEL_DIR);
+  return *s;
 }
 
-Run run_cli(const std::string& args, const std::string& env) {
+Prepared prepare(const Session& s, const ReduceConfig& cfg, std::uint64_t n) {
+  ReducerOptions opt;
+  opt.params = cfg;
+  opt.tuning.enabled = false;
+  Reducer r = s.reducer(opt);
+  std::shared_ptr<const Launch> l = r.prepare(cfg.type, cfg.op, n);
+  return Prepared{&s, std::move(r), std::move(l)};
+}
+
+ReduceReport run_config(const Session& s, const ReduceConfig& cfg, const HostData& data, const TimingOptions& timing) {
+  ReducerOptions opt;
+  opt.params = cfg;
+  opt.tuning.enabled = false;
+  Reducer r = s.reducer(opt);
+  return run_reduce(s, r, data, cfg.op, timing);
+}
+
+Timed Prepared::time(const cl::Buffer& in, const TimingOptions& opt) {
+  return time_reduction(
+      *session, [&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*launch, in, 0, &q, ev); },
+      [&] { return reducer.read_result(*launch); }, opt);
+}
+
+Value Prepared::run(const cl::Buffer& in) {
+  enqueue(in, false);
+  return read_result();
+}
+
+CliRun run_cli(const std::string& args, const std::string& env) {
   static const std::string empty_config = [] {
     const auto dir = std::filesystem::temp_directory_path() /
                      ("clreduce-test-config-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     return dir.string();
   }();
-  Run r;
+  CliRun r;
   const std::string cmd = "env -u CLREDUCE_TUNING_DB XDG_CONFIG_HOME=" + empty_config + " " + env +
                           " " + std::string(CLREDUCE_CLI_PATH) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
@@ -58,17 +86,16 @@ std::string describe(const ReduceConfig& cfg, std::uint64_t n, DataKind kind) {
   return ss.str();
 }
 
-Check reduce_and_check(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n, DataKind kind) {
+Check reduce_and_check(const Session& s, const ReduceConfig& cfg, std::uint64_t n, DataKind kind) {
   const HostData data = generate_data(cfg.type, n, kind, seed() ^ (n * 0x9E3779B97F4A7C15ULL));
-  Reducer r(rt, cfg, n);
+  Prepared r = prepare(s, cfg, n);
   return check_result(r.run(r.upload(data)), host_reference(data, cfg.op), cfg.op, r.plan().depth);
 }
 
 Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind, Value* device_value,
                        Reference* reference) {
-  Runtime& rt = runtime();
   const HostData data = generate_data(cfg.type, n, kind, seed() ^ (n * 0x9E3779B97F4A7C15ULL));
-  Reducer r(rt, cfg, n);
+  Prepared r = prepare(session(), cfg, n);
   const Value v = r.run(r.upload(data));
   const Reference ref = host_reference(data, cfg.op);
   if (device_value) *device_value = v;

@@ -2,8 +2,13 @@
 // reduction on generated data and checks it against the host reference.
 #pragma once
 
-#include "benchmarks/family.hpp"
-#include "core/runtime.hpp"
+#include "clreduce/reduce.hpp"
+#include "data/host_data.hpp"
+#include "data/reference.hpp"
+#include "measure/measure.hpp"
+#include "measure/session.hpp"
+
+#include <memory>
 
 #include <cstdint>
 #include <filesystem>
@@ -11,8 +16,32 @@
 
 namespace clreduce::test {
 
-// The device under test (CLREDUCE_DEVICE, else the default), created once per process.
-Runtime& runtime();
+// The device under test (CLREDUCE_DEVICE, else the default) on the source tree's kernels,
+// created once per process.
+Session& session();
+
+// One configuration made ready, as the tests use it: a reducer on `s` with the tuning database
+// off, and its launch for n.
+struct Prepared {
+  const Session* session;
+  Reducer reducer;
+  std::shared_ptr<const Launch> launch;
+  const Plan& plan() const { return launch->plan; }
+  cl::Buffer upload(const HostData& data) const { return upload_data(*session, data); }
+  // One whole reduction of `in`, waited for.
+  Value run(const cl::Buffer& in);
+  std::vector<cl::Event> enqueue(const cl::Buffer& in, bool with_events = true, const cl::CommandQueue* on = nullptr) {
+    return reducer.enqueue(*launch, in, 0, on, with_events);
+  }
+  Value read_result() { return reducer.read_result(*launch); }
+  cl::Buffer counter_buffer() const { return reducer.counter_buffer(*launch); }
+  // Warm-ups and timed samples (both ways), the value read and compared after every sample.
+  Timed time(const cl::Buffer& in, const TimingOptions& opt);
+};
+// Throws what Reducer::prepare throws.
+Prepared prepare(const Session& s, const ReduceConfig& cfg, std::uint64_t n);
+// run_reduce (measure.hpp) of one configuration, the tuning database off.
+ReduceReport run_config(const Session& s, const ReduceConfig& cfg, const HostData& data, const TimingOptions& timing);
 // The suite's seed: CLREDUCE_TEST_SEED or a fixed default; printed at start-up.
 std::uint64_t seed();
 
@@ -23,8 +52,8 @@ std::string describe(const ReduceConfig& cfg, std::uint64_t n, DataKind kind);
 Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind = DataKind::Random,
                        Value* device_value = nullptr, Reference* reference = nullptr);
 
-// The same on a given runtime (e.g. one whose DeviceInfo poses as another device).
-Check reduce_and_check(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n,
+// The same on a given session (e.g. one whose DeviceInfo poses as another device).
+Check reduce_and_check(const Session& s, const ReduceConfig& cfg, std::uint64_t n,
                        DataKind kind = DataKind::Random);
 
 // Timing for correctness runs: `warmup` discarded runs, then `repetitions` samples of one run each.
@@ -40,14 +69,14 @@ void replace_in_file(const std::filesystem::path& file, const std::string& from,
                      const std::string& to);
 
 // One run of the clreduce command line.
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;  // stdout and stderr together
 };
 // Runs `clreduce ARGS` with `env` (e.g. "FOO=1") in front. Every run is hermetic with respect to
 // the tuning database: CLREDUCE_TUNING_DB is unset and XDG_CONFIG_HOME points at an empty
 // directory, unless `env` sets them.
-Run run_cli(const std::string& args, const std::string& env = "");
+CliRun run_cli(const std::string& args, const std::string& env = "");
 
 // A DeviceInfo with made-up limits, for pure validation tests.
 DeviceInfo fake_device();

@@ -28,7 +28,7 @@ TEST_SUITE("access") {
         opt.groups = groups;
         opt.timing = quick_timing(1, 2);
         const HostData data = generate_data(ElemType::Uint, n, DataKind::Random, seed());
-        const AccessReport r = run_access(runtime(), data, opt);
+        const AccessReport r = run_access(session(), data, opt);
         CAPTURE(n);
         CAPTURE(r.groups);
         CAPTURE(seed());
@@ -48,11 +48,11 @@ TEST_SUITE("access") {
     const HostData data = generate_data(ElemType::Uint, 100, DataKind::Iota, 0);
     AccessOptions opt;
     opt.wg = 96;
-    CHECK_THROWS_WITH_AS(run_access(runtime(), data, opt), doctest::Contains("not a power of two"), Error);
+    CHECK_THROWS_WITH_AS(run_access(session(), data, opt), doctest::Contains("not a power of two"), Error);
     opt.wg = 64;
     opt.groups = 0;
-    CHECK_THROWS_WITH_AS(run_access(runtime(), data, opt), doctest::Contains("--groups must be at least 1"), Error);
+    CHECK_THROWS_WITH_AS(run_access(session(), data, opt), doctest::Contains("--groups must be at least 1"), Error);
     const HostData floats = generate_data(ElemType::Float, 100, DataKind::Iota, 0);
-    CHECK_THROWS_WITH_AS(run_access(runtime(), floats, AccessOptions{}), doctest::Contains("uint"), Error);
+    CHECK_THROWS_WITH_AS(run_access(session(), floats, AccessOptions{}), doctest::Contains("uint"), Error);
   }
 }

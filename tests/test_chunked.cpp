@@ -11,9 +11,9 @@ using namespace clreduce::test;
 
 TEST_SUITE("runtime") {
   TEST_CASE("n over the largest allocation is reduced in chunks, every variant, type and operator") {
-    DeviceInfo small = runtime().device();
+    DeviceInfo small = session().device();
     small.max_alloc_bytes = 64 * 1024;  // 16384 uints, 8192 doubles per chunk
-    Runtime rt(small, CLREDUCE_SOURCE_KERNEL_DIR);
+    const Session rt(small, CLREDUCE_SOURCE_KERNEL_DIR);
     std::vector<ElemType> types{ElemType::Uint, ElemType::Int, ElemType::Float};
     if (small.fp64) types.push_back(ElemType::Double);
     std::size_t runs = 0;
@@ -29,7 +29,7 @@ TEST_SUITE("runtime") {
             cfg.op = op;
             cfg.wg = 64;
             const HostData data = generate_data(t, n, DataKind::Random, seed() + n);
-            const ReduceReport r = run_reduce(rt, cfg, data, quick_timing(1, 2));
+            const ReduceReport r = run_config(rt, cfg, data, quick_timing(1, 2));
             CAPTURE(describe(cfg, n, DataKind::Random));
             CHECK(r.chunks == (n + chunk - 1) / chunk);
             CHECK_MESSAGE(r.ok(), r.check.detail);
@@ -44,7 +44,7 @@ TEST_SUITE("runtime") {
     ReduceConfig cfg;
     cfg.variant = "vector";
     const HostData data = generate_data(cfg.type, 1000, DataKind::Random, seed());
-    CHECK(run_reduce(runtime(), cfg, data, quick_timing(1, 2)).chunks == 1);
+    CHECK(run_config(session(), cfg, data, quick_timing(1, 2)).chunks == 1);
   }
 }
 

@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 namespace {
-using clreduce::test::Run;
+using clreduce::test::CliRun;
 using clreduce::test::run_cli;
 
 void expect_error(const std::string& args, const std::string& message) {
-  const Run r = run_cli(args);
+  const CliRun r = run_cli(args);
   INFO("clreduce " << args << "\n" << r.out);
   CHECK(r.code == 2);
   CHECK(r.out.rfind("clreduce: error: ", 0) == 0);
@@ -42,18 +42,21 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant naive --n 10 --op prod", "unknown operator 'prod'; valid operators: sum, min, max");
     expect_error("reduce --variant vector --n 10 --vec 3", "VEC 3 is not an allowed vector width; valid: 2, 4, 8, 16");
     expect_error("reduce --variant stride_global --n 10 --times 2000", "TIMES 2000 is outside the allowed range 1..1024");
-    expect_error("reduce --variant naive --n 10 --times 4", "variant naive takes no --times");
+    // The library names its parameter (TIMES); the command line puts its own option in front.
+    expect_error("reduce --variant naive --n 10 --times 4", "error: --times: variant naive takes no TIMES");
+    expect_error("reduce --variant naive --n 10 --vec 4", "error: --vec: variant naive takes no VEC");
+    expect_error("reduce --variant stride_local --n 10 --groups-per-cu 0", "error: --groups-per-cu: groups per compute unit must be at least 1");
     expect_error("reduce --variant naive --n 10 -D 1BAD=2", "invalid -D definition '1BAD=2'");
     expect_error("reduce --variant naive --n 10 --format xml", "unknown format 'xml'; valid formats: table, csv, json");
     expect_error("--kernel-dir /nonexistent/dir reduce --variant naive --n 10",
-                 "kernel directory '/nonexistent/dir' does not exist");
+                 "error: --kernel-dir: kernel directory '/nonexistent/dir' (given) does not exist");
     expect_error("--device no-such-device reduce --variant naive --n 10", "no device whose name contains 'no-such-device'");
     expect_error("reduce --variant naive --input /nonexistent.bin", "cannot read input file '/nonexistent.bin'");
     expect_error("bench --variants naive,bogus --n 100", "unknown variant 'bogus'");
   }
 
   TEST_CASE("reduce --format json: the result, the reference and the check") {
-    const Run r = run_cli("reduce --variant stride_local --type float --op sum --n 2Ki --times 3 --format json");
+    const CliRun r = run_cli("reduce --variant stride_local --type float --op sum --n 2Ki --times 3 --format json");
     REQUIRE_MESSAGE(r.code == 0, r.out);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["n"] == 2048);
@@ -65,7 +68,7 @@ TEST_SUITE("cli") {
 
   TEST_CASE("a failed check gives exit code 1 and says FAILED") {
     // ELEM_MAP doubles every element: the host reference does not, so the check must fail.
-    const Run r = run_cli("reduce --variant naive --n 1000 --data ones -D 'ELEM_MAP(x)=((x)*2)'");
+    const CliRun r = run_cli("reduce --variant naive --n 1000 --data ones -D 'ELEM_MAP(x)=((x)*2)'");
     INFO(r.out);
     CHECK(r.code == 1);
     CHECK(r.out.find("result     2000") != std::string::npos);
@@ -79,7 +82,7 @@ TEST_SUITE("cli") {
       const std::int32_t xs[4] = {5, -7, 100, -1};
       out.write(reinterpret_cast<const char*>(xs), sizeof xs);
     }
-    const Run r = run_cli("reduce --variant first_add --type int --op min --input " + path.string() + " --format csv");
+    const CliRun r = run_cli("reduce --variant first_add --type int --op min --input " + path.string() + " --format csv");
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK(r.out.find(",-7,-7,ok") != std::string::npos);  // result, reference, check
@@ -88,7 +91,7 @@ TEST_SUITE("cli") {
 
   TEST_CASE("bench: one row per registered variant, CSV and JSON, all verified") {
     const auto json_path = std::filesystem::temp_directory_path() / "clreduce_bench.json";
-    const Run r = run_cli("bench --n 3001 --iterations 2 --warmup 1 --format csv --output-json " + json_path.string());
+    const CliRun r = run_cli("bench --n 3001 --iterations 2 --warmup 1 --format csv --output-json " + json_path.string());
     REQUIRE_MESSAGE(r.code == 0, r.out);
     CHECK(r.out.rfind("variant,type,op,n,wg,times,vec,passes,min_us,median_us", 0) == 0);
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + static_cast<long>(clreduce::variants().size()));
@@ -102,7 +105,7 @@ TEST_SUITE("cli") {
 
   TEST_CASE("bench --sizes: a row per (size, variant), the best configuration verified, both timings") {
     const auto json_path = std::filesystem::temp_directory_path() / "clreduce_sweep.json";
-    const Run r = run_cli("bench --sizes 1000,2^12 --iterations 2 --warmup 1 --format csv --output-json " +
+    const CliRun r = run_cli("bench --sizes 1000,2^12 --iterations 2 --warmup 1 --format csv --output-json " +
                           json_path.string());
     REQUIRE_MESSAGE(r.code == 0, r.out);
     CHECK(r.out.rfind("n,type,op,variant,wg,groups,groups_per_cu,times,vec,passes,b2b_median_us", 0) == 0);
@@ -134,7 +137,7 @@ TEST_SUITE("cli") {
       }
     }
     std::filesystem::remove(json_path);
-    const Run table = run_cli("bench --sizes 2^10 --variants single_pass,vector --iterations 1 --warmup 1");
+    const CliRun table = run_cli("bench --sizes 2^10 --variants single_pass,vector --iterations 1 --warmup 1");
     INFO(table.out);
     CHECK(table.code == 0);
     CHECK(table.out.find("n = 2^10") != std::string::npos);
@@ -146,20 +149,20 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE("devices lists the default device") {
-    const Run r = run_cli("devices");
+    const CliRun r = run_cli("devices");
     CHECK(r.code == 0);
     CHECK(r.out.find("default device:") != std::string::npos);
     CHECK(r.out.find("lockstep width") != std::string::npos);
-    const Run csv = run_cli("devices --format csv");
+    const CliRun csv = run_cli("devices --format csv");
     CHECK(csv.code == 0);
     CHECK(csv.out.find("lockstep_width") != std::string::npos);
-    const Run json = run_cli("devices --format json");
+    const CliRun json = run_cli("devices --format json");
     REQUIRE(json.code == 0);
     CHECK(nlohmann::json::parse(json.out).at(0).contains("timer_resolution_ns"));
   }
 
   TEST_CASE("transpose: one verified run; bad input named") {
-    const Run r = run_cli("transpose --variant local_tile_multi --shape 31x65 --tile 16 --rows 4 --type uint");
+    const CliRun r = run_cli("transpose --variant local_tile_multi --shape 31x65 --tile 16 --rows 4 --type uint");
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK(r.out.find("check      ok: exact (2015 elements)") != std::string::npos);
@@ -167,8 +170,8 @@ TEST_SUITE("cli") {
     expect_error("transpose --variant nope", "unknown transpose variant 'nope'; valid transpose variants: naive,");
     expect_error("transpose --variant naive --shape 10by10", "shape '10by10' is not ROWSxCOLUMNS");
     expect_error("transpose --variant local_tile_multi --tile 8 --rows 3", "ROWS 3 does not divide TILE 8");
-    expect_error("transpose --variant naive --tile 8", "transpose variant naive takes no --tile or --rows");
-    expect_error("transpose --variant local_tile --wg-x 8", "use --tile, not --wg-x/--wg-y");
+    expect_error("transpose --variant naive --tile 8", "error: --tile: transpose variant naive takes no TILE or ROWS");
+    expect_error("transpose --variant local_tile --wg-x 8", "error: --wg-x: transpose variant local_tile sets its work-group from the tile (TILE x TILE): set TILE, not WG_X/WG_Y");
     expect_error("transpose --variant naive --wg-x 4096 --wg-y 4096",
                  "(CL_DEVICE_MAX_WORK_GROUP_SIZE)");
     expect_error("transpose --variant local_tile_padded --tile 4096 --type double",
@@ -177,7 +180,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE("bench transpose: every variant at every shape beside the copy, all verified") {
-    const Run r = run_cli("bench transpose --shapes 17x33,64x5 --iterations 2 --warmup 1 --format csv");
+    const CliRun r = run_cli("bench transpose --shapes 17x33,64x5 --iterations 2 --warmup 1 --format csv");
     REQUIRE_MESSAGE(r.code == 0, r.out);
     CHECK(r.out.rfind("variant,type,m,n,wg,tile,rows,min_us,median_us,max_us,GB_per_s,copy_GB_per_s", 0) == 0);
     const long rows = 2 * static_cast<long>(clreduce::transpose_variants().size());
@@ -186,14 +189,14 @@ TEST_SUITE("cli") {
     for (std::size_t at = 0; (at = r.out.find(",ok\n", at)) != std::string::npos; ++at) ++ok_rows;
     CHECK(ok_rows == rows);
     CHECK(r.out.find("FAILED") == std::string::npos);
-    const Run j = run_cli("bench transpose --shapes 9x7 --variants naive,register_tile4 --iterations 1 --format json");
+    const CliRun j = run_cli("bench transpose --shapes 9x7 --variants naive,register_tile4 --iterations 1 --format json");
     REQUIRE_MESSAGE(j.code == 0, j.out);
     const auto doc = nlohmann::json::parse(j.out);
     CHECK(doc["all_ok"] == true);
     CHECK(doc["shapes"][0]["rows"].size() == 2);
     CHECK(doc["shapes"][0]["copy"]["gbps"].get<double>() > 0);
     CHECK(doc["shapes"][0]["rows"][1]["speedup_vs_naive"].get<double>() > 0);
-    const Run t = run_cli("bench transpose --shapes 9x7 --iterations 1");
+    const CliRun t = run_cli("bench transpose --shapes 9x7 --iterations 1");
     CHECK(t.out.find("% of copy") != std::string::npos);
     CHECK(t.out.find("speedup vs naive") != std::string::npos);
     expect_error("bench transpose --variants naive,bogus --shapes 4x4", "unknown transpose variant 'bogus'");
@@ -201,7 +204,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE("bench access: both patterns, verified, with their ratio") {
-    const Run r = run_cli("bench access --n 100003 --iterations 2 --format json");
+    const CliRun r = run_cli("bench access --n 100003 --iterations 2 --format json");
     REQUIRE_MESSAGE(r.code == 0, r.out);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["all_ok"] == true);
@@ -210,13 +213,13 @@ TEST_SUITE("cli") {
     CHECK(j["rows"][1]["pattern"] == "interleaved");
     CHECK(j["rows"][0]["value"] == j["reference"]);
     CHECK(j["interleaved_over_contiguous"].get<double>() > 0);
-    const Run t = run_cli("bench access --n 1001 --iterations 1");
+    const CliRun t = run_cli("bench access --n 1001 --iterations 1");
     CHECK(t.out.find("interleaved / contiguous:") != std::string::npos);
     expect_error("bench access --n 1000 --wg 48", "work-group size 48 is not a power of two");
   }
 
   TEST_CASE("bench --sizes takes ranges") {
-    const Run r = run_cli("bench --sizes 1000..4000 --variants vector --format csv");
+    const CliRun r = run_cli("bench --sizes 1000..4000 --variants vector --format csv");
     INFO(r.out);
     REQUIRE(r.code == 0);
     for (const char* n : {"\n1000,", "\n2000,", "\n4000,"}) CHECK(r.out.find(n) != std::string::npos);
@@ -225,7 +228,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE("doctor: the ICD files, each vendor library, the platforms and the event timer") {
-    const Run ok = run_cli("doctor");
+    const CliRun ok = run_cli("doctor");
     INFO(ok.out);
     CHECK(ok.code == 0);
     CHECK(ok.out.find("all checks passed") != std::string::npos);
@@ -236,7 +239,7 @@ TEST_SUITE("cli") {
     namespace fs = std::filesystem;
     const fs::path empty = fs::temp_directory_path() / ("clreduce_doctor_empty_" + std::to_string(getpid()));
     fs::create_directories(empty);
-    const Run none = run_cli("doctor", "OCL_ICD_VENDORS=" + empty.string() + " OCL_ICD_FILENAMES=");
+    const CliRun none = run_cli("doctor", "OCL_ICD_VENDORS=" + empty.string() + " OCL_ICD_FILENAMES=");
     INFO(none.out);
     CHECK(none.code == 1);
     CHECK(none.out.find("FAIL  ICD vendor files: no .icd file in " + empty.string()) != std::string::npos);
@@ -245,7 +248,7 @@ TEST_SUITE("cli") {
     const fs::path broken = fs::temp_directory_path() / ("clreduce_doctor_broken_" + std::to_string(getpid()));
     fs::create_directories(broken);
     std::ofstream(broken / "missing.icd") << "libclreduce-no-such-driver.so.1\n";
-    const Run bad = run_cli("doctor", "OCL_ICD_VENDORS=" + broken.string() + " OCL_ICD_FILENAMES=");
+    const CliRun bad = run_cli("doctor", "OCL_ICD_VENDORS=" + broken.string() + " OCL_ICD_FILENAMES=");
     INFO(bad.out);
     CHECK(bad.code == 1);
     CHECK(bad.out.find("FAIL  vendor library loads: libclreduce-no-such-driver.so.1 (from " +
@@ -259,7 +262,7 @@ TEST_SUITE("cli") {
     const auto dir = clreduce::test::copy_kernels("soak_broken");
     clreduce::test::replace_in_file(dir / "reduce_common.clh", "#define ELEM_MAP(x) (x)",
                                     "#define ELEM_MAP(x) ((x) + 1)");
-    const Run r = run_cli("--kernel-dir " + dir.string() + " soak --seconds 30 --seed 5");
+    const CliRun r = run_cli("--kernel-dir " + dir.string() + " soak --seconds 30 --seed 5");
     INFO(r.out);
     CHECK(r.code == 1);
     CHECK(r.out.find("seed 5") != std::string::npos);
@@ -268,12 +271,12 @@ TEST_SUITE("cli") {
     std::string line = r.out.substr(at + std::string("reproduce: clreduce ").size());
     line = line.substr(0, line.find('\n'));
     CHECK(line.find("--kernel-dir " + dir.string()) != std::string::npos);
-    const Run again = run_cli(line);  // the reproduction fails the same way
+    const CliRun again = run_cli(line);  // the reproduction fails the same way
     INFO(again.out);
     CHECK(again.code == 1);
     CHECK(again.out.find("FAILED") != std::string::npos);
     std::filesystem::remove_all(dir);
-    const Run good = run_cli("soak --seconds 2 --seed 9");
+    const CliRun good = run_cli("soak --seconds 2 --seed 9");
     INFO(good.out);
     CHECK(good.code == 0);
     CHECK(good.out.find("no mismatch") != std::string::npos);

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 using namespace clreduce;
-using clreduce::test::Run;
+using clreduce::test::CliRun;
 using clreduce::test::run_cli;
 namespace fs = std::filesystem;
 
@@ -36,7 +36,7 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-nlohmann::json json_of(const Run& r) {
+nlohmann::json json_of(const CliRun& r) {
   // The document: from the first line that opens with { to the last that closes with }. Lines on
   // stderr (warnings, "chart written") may come before or after it.
   std::size_t start = r.out.rfind('{', 0) == 0 ? 0 : r.out.find("\n{");
@@ -62,17 +62,17 @@ TEST_SUITE("unit") {
 
     const std::size_t modes = a.times.size() + a.groups_per_cu.size();
     // naive: the default launch and one point per work-group size.
-    CHECK(grid_points(find_variant("naive"), a, ElemType::Uint, Op::Sum, {}).size() == 1 + a.wg.size());
-    CHECK(grid_points(find_variant("stride_local"), a, ElemType::Uint, Op::Sum, {}).size() ==
-          1 + a.wg.size() * modes);
-    const auto vec_points = grid_points(find_variant("vector"), a, ElemType::Float, Op::Max, {});
+    CHECK(grid_points(find_variant("naive"), a).size() == 1 + a.wg.size());
+    CHECK(grid_points(find_variant("stride_local"), a).size() == 1 + a.wg.size() * modes);
+    const auto vec_points = grid_points(find_variant("vector"), a);
     CHECK(vec_points.size() == 1 + a.wg.size() * a.vec.size() * modes);
     CHECK(vec_points.front().is_default);
-    CHECK_FALSE(vec_points.front().config.wg);
+    CHECK_FALSE(vec_points.front().params.wg);
     for (std::size_t i = 1; i < vec_points.size(); ++i) {
-      const ReduceConfig& c = vec_points[i].config;
-      CHECK(c.type == ElemType::Float);
-      CHECK(c.op == Op::Max);
+      const ReduceParams& c = vec_points[i].params;
+      CHECK(c.variant == "vector");
+      CHECK_FALSE(vec_points[i].is_default);
+      CHECK_FALSE(vec_points[i].use_tuning);  // a grid point is measured as it is
       CHECK(c.times.has_value() != c.groups_per_cu.has_value());  // one launch mode per point
       CHECK(c.vec.has_value());
     }
@@ -99,7 +99,7 @@ TEST_SUITE("explore") {
   TEST_CASE("sweep: refused points are skipped with their reasons, the rest measured and verified") {
     // wg 8192 is over every device's maximum here (PoCL: 4096), TIMES 2000 over the allowed
     // range, VEC 3 not an allowed width: each such point is skipped, the sweep goes on.
-    const Run r = run_cli("sweep --variants vector,naive --n 1001 --wg 64,8192 --times 2,2000 "
+    const CliRun r = run_cli("sweep --variants vector,naive --n 1001 --wg 64,8192 --times 2,2000 "
                           "--vec 3,4 --iterations 2 --warmup 1 --format json");
     REQUIRE_MESSAGE(r.code == 0, r.out);
     CHECK(r.out.find("\r[") == std::string::npos);  // no progress bar into a pipe
@@ -134,13 +134,13 @@ TEST_SUITE("explore") {
     CHECK(j["variants"][0]["points"].size() == 9);
     CHECK(j["variants"][0]["measured"] == 2);
 
-    const Run t = run_cli("sweep --variants naive --n 100 --wg 16,32 --iterations 2 --warmup 1");
+    const CliRun t = run_cli("sweep --variants naive --n 100 --wg 16,32 --iterations 2 --warmup 1");
     REQUIRE_MESSAGE(t.code == 0, t.out);
     CHECK(t.out.find("best point per variant") != std::string::npos);
     CHECK(t.out.find("<- best") != std::string::npos);
     CHECK(t.out.find("gain over default") != std::string::npos);
 
-    const Run csv = run_cli("sweep --variants stride_local --n 3000 --wg 32 --times 1,3 "
+    const CliRun csv = run_cli("sweep --variants stride_local --n 3000 --wg 32 --times 1,3 "
                             "--groups-per-cu 2 --iterations 2 --warmup 1 --format csv");
     REQUIRE_MESSAGE(csv.code == 0, csv.out);
     CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 1 + 4);  // header, default, 3 points
@@ -150,26 +150,32 @@ TEST_SUITE("explore") {
   TEST_CASE("sweep: a kernel that fails to build fails its points and the sweep goes on") {
     const fs::path dir = test::copy_kernels("sweep-broken");
     test::replace_in_file(dir / "naive.cl", "__kernel", "this does not compile __kernel");
-    Runtime rt(test::runtime().device(), dir.string());
-    GridSweepOptions opt;
-    opt.variants = {"naive", "divergence_free"};
-    opt.axes.wg = {32};
-    opt.timing = test::quick_timing(0, 1);
+    const Session rt(test::session().device(), dir.string());
+    Design d;
+    d.variants = {"naive", "divergence_free"};
+    GridAxes axes;
+    axes.wg = {32};
+    d.points = grid_points(axes);
+    d.timing = test::quick_timing(0, 1);
+    d.tuning.enabled = false;
     const HostData data = generate_data(ElemType::Uint, 777, DataKind::Random, test::seed());
-    const GridSweep s = run_grid_sweep(rt, opt, data);
+    d.input = &data;
+    const clreduce::Run run = measure(rt, d);
+    REQUIRE(run.sizes.size() == 1);
+    const SizeRun& s = run.sizes.front();
     REQUIRE(s.variants.size() == 2);
-    CHECK(s.variants[0].count_failed() == 2);
+    CHECK(s.variants[0].failed() == 2);
     CHECK(s.variants[0].points[1].error.find("build") != std::string::npos);
-    CHECK(s.variants[1].count_measured() == 2);
+    CHECK(s.variants[1].measured() == 2);
     CHECK(s.variants[1].best_point() != nullptr);
-    CHECK_FALSE(s.all_ok());
+    CHECK_FALSE(run.all_ok());
     fs::remove_all(dir);
   }
 
   TEST_CASE("tune writes the database; reduce and bench use it and say so; options override it") {
     const fs::path dir = scratch("tune");
     const std::string db = (dir / "tuning.json").string();
-    const Run t = run_cli("tune --db " + db + " --sizes 1000,5000 --variants vector,naive --wg 32,64 "
+    const CliRun t = run_cli("tune --db " + db + " --sizes 1000,5000 --variants vector,naive --wg 32,64 "
                           "--times 2,8 --vec 4 --iterations 2 --warmup 1");
     REQUIRE_MESSAGE(t.code == 0, t.out);
     CHECK(t.out.find("tuning database " + db + " updated") != std::string::npos);
@@ -181,7 +187,7 @@ TEST_SUITE("explore") {
     // vector's grid here never contains its default launch (wg 256), so a point can win; whether
     // one did is the measurement's call: check the database and reduce agree either way.
     const bool tuned = e["variants"].contains("vector");
-    const Run red = run_cli("reduce --variant vector --n 3001 --format json --iterations 2 --db " + db);
+    const CliRun red = run_cli("reduce --variant vector --n 3001 --format json --iterations 2 --db " + db);
     REQUIRE_MESSAGE(red.code == 0, red.out);
     const auto rj = json_of(red);
     CHECK(rj["check"]["ok"] == true);
@@ -195,11 +201,11 @@ TEST_SUITE("explore") {
       CHECK(rj["tuned"].empty());
     }
     // A second tune of another operator keeps the first entry.
-    const Run t2 = run_cli("tune --db " + db + " --op max --sizes 1000 --variants naive --wg 32 --iterations 1 --warmup 0");
+    const CliRun t2 = run_cli("tune --db " + db + " --op max --sizes 1000 --variants naive --wg 32 --iterations 1 --warmup 0");
     REQUIRE_MESSAGE(t2.code == 0, t2.out);
     CHECK(nlohmann::json::parse(read_file(db))["devices"][0]["entries"].size() == 2);
     // A grid point that launches exactly as the default does is the default: nothing is tuned.
-    const Run same = run_cli("tune --dry-run --sizes 1000,3000 --variants naive --wg 256 --iterations 1 --warmup 0");
+    const CliRun same = run_cli("tune --dry-run --sizes 1000,3000 --variants naive --wg 256 --iterations 1 --warmup 0");
     REQUIRE_MESSAGE(same.code == 0, same.out);
     CHECK(same.out.find("naive: the default launch is kept: the best grid point (wg 256) launches exactly as it does") !=
           std::string::npos);
@@ -212,7 +218,7 @@ TEST_SUITE("explore") {
 
   TEST_CASE("a malformed, stale or foreign tuning database: one warning, the defaults, no crash") {
     const fs::path dir = scratch("baddb");
-    const Run dev = run_cli("devices --format json");
+    const CliRun dev = run_cli("devices --format json");
     const auto d = nlohmann::json::parse(dev.out.substr(dev.out.find('[')));
     const std::string platform = d[0]["platform"], name = d[0]["name"], driver = d[0]["driver_version"];
     auto db_with = [&](const std::string& device, const std::string& drv) {
@@ -235,7 +241,7 @@ TEST_SUITE("explore") {
       const auto& c = item.second;
       const fs::path file = dir / (tag + ".json");
       std::ofstream(file) << c.first;
-      const Run r = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + file.string());
+      const CliRun r = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + file.string());
       INFO(tag << ": " << r.out);
       CHECK(r.code == 0);
       CHECK(r.out.rfind("clreduce: warning: tuning database '" + file.string() + "'", 0) == 0);
@@ -246,13 +252,13 @@ TEST_SUITE("explore") {
     // The matching entry is used (the same file shape, this device's driver), and said so.
     const std::string good = (dir / "good.json").string();
     std::ofstream(good) << db_with(name, driver);
-    const Run used = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + good);
-    CHECK(used.out.find("warning") == std::string::npos);
+    const CliRun used = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + good);
+    CHECK(used.out.find("clreduce: warning") == std::string::npos);
     CHECK(json_of(used)["wg"] == 32);
     CHECK(json_of(used)["tuned"] == nlohmann::json{"wg=32"});
     CHECK(json_of(used)["tuning_db"] == good);
     CHECK(run_cli("reduce --variant naive --n 1000 --iterations 1 --db " + good).out.find("tuned      wg=32 from the tuning database " + good) != std::string::npos);
-    const Run bench = run_cli("bench --variants naive,divergence_free --n 1000 --iterations 1 --db " + good);
+    const CliRun bench = run_cli("bench --variants naive,divergence_free --n 1000 --iterations 1 --db " + good);
     REQUIRE_MESSAGE(bench.code == 0, bench.out);
     CHECK(bench.out.find("tuned parameters from " + good + ": naive (wg=32)") != std::string::npos);
     // An option given wins over the tuned value; --no-tuning gives the built-in defaults; the
@@ -267,21 +273,21 @@ TEST_SUITE("explore") {
     std::string huge = db_with(name, driver);
     huge.replace(huge.find("\"wg\":32"), 7, "\"wg\":65536");
     std::ofstream(dir / "huge.json") << huge;
-    const Run refused = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + (dir / "huge.json").string());
+    const CliRun refused = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + (dir / "huge.json").string());
     CHECK(refused.code == 0);
     CHECK(refused.out.find("do not plan here") != std::string::npos);
     CHECK(json_of(refused)["wg"] == 256);
     // A missing file named explicitly warns; the default location missing is silent.
-    const Run missing = run_cli("reduce --variant naive --n 10 --iterations 1 --db " + (dir / "none.json").string());
+    const CliRun missing = run_cli("reduce --variant naive --n 10 --iterations 1 --db " + (dir / "none.json").string());
     CHECK(missing.code == 0);
-    CHECK(missing.out.find("warning") != std::string::npos);
-    CHECK(run_cli("reduce --variant naive --n 10 --iterations 1").out.find("warning") == std::string::npos);
+    CHECK(missing.out.find("clreduce: warning") != std::string::npos);
+    CHECK(run_cli("reduce --variant naive --n 10 --iterations 1").out.find("clreduce: warning") == std::string::npos);
     fs::remove_all(dir);
   }
 
   TEST_CASE("charts: bench, scaling and sweep write well-formed SVG with one mark per data point") {
     const fs::path dir = scratch("charts");
-    const Run b = run_cli("bench --variants naive,divergence_free,vector --n 5000 --iterations 2 --format json --chart " +
+    const CliRun b = run_cli("bench --variants naive,divergence_free,vector --n 5000 --iterations 2 --format json --chart " +
                           (dir / "bench.svg").string());
     REQUIRE_MESSAGE(b.code == 0, b.out);
     const auto bj = json_of(b);
@@ -290,7 +296,7 @@ TEST_SUITE("explore") {
     CHECK(bs.root == "svg");
     CHECK(bs.marks() == 3);  // one bar per verified variant
 
-    const Run s = run_cli("bench --sizes 1000,4000,16000 --variants naive,vector --wg 64 --iterations 2 "
+    const CliRun s = run_cli("bench --sizes 1000,4000,16000 --variants naive,vector --wg 64 --iterations 2 "
                           "--chart " + (dir / "scaling.svg").string());
     REQUIRE_MESSAGE(s.code == 0, s.out);
     const test::SvgDocument ss = test::parse_svg(read_file(dir / "scaling.svg"));
@@ -299,14 +305,14 @@ TEST_SUITE("explore") {
     // Time panel: 2 variants x 3 sizes; GB/s panel: the same plus the read peak at 3 sizes.
     CHECK(ss.marks() == 6 + 6 + 3);
 
-    const Run w = run_cli("sweep --variants vector --n 5000 --wg 32,64 --times 1,2,4 --vec 4 --iterations 2 "
+    const CliRun w = run_cli("sweep --variants vector --n 5000 --wg 32,64 --times 1,2,4 --vec 4 --iterations 2 "
                           "--format json --chart " + (dir / "heat.svg").string() + " --chart-x wg --chart-y times");
     REQUIRE_MESSAGE(w.code == 0, w.out);
     const test::SvgDocument ws = test::parse_svg(read_file(dir / "heat.svg"));
     CHECK_MESSAGE(ws.ok, ws.error);
     CHECK(ws.root == "svg");
     CHECK(ws.marks() == 6);  // 2 wg x 3 times cells, each measured
-    const Run bad = run_cli("sweep --variants naive --n 100 --wg 32 --chart " + (dir / "x.svg").string() +
+    const CliRun bad = run_cli("sweep --variants naive --n 100 --wg 32 --chart " + (dir / "x.svg").string() +
                             " --chart-x wg --chart-y vec");
     CHECK(bad.code == 2);
     CHECK(bad.out.find("no swept variant takes both wg and vec") != std::string::npos);

@@ -3,7 +3,8 @@
 
 #include "clreduce/error.hpp"
 #include "parse.hpp"
-#include "printers/report.hpp"
+#include "printers/table.hpp"
+#include "printers/reduce_printer.hpp"
 #include "clreduce/types.hpp"
 
 using namespace clreduce;

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "clreduce/error.hpp"
-#include "core/occupancy.hpp"
+#include "clreduce/device.hpp"
 #include "parse.hpp"
 #include "reduce/plan.hpp"
 #include "support.hpp"
@@ -60,13 +60,13 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("kernel limits: CL_KERNEL_WORK_GROUP_SIZE and local memory") {
-    CHECK_THROWS_WITH_AS(check_kernel_limits("naive", 256, 128, 0, fake_device()),
+    CHECK_THROWS_WITH_AS(check_kernel_limits("naive", 256, KernelLimits{128, 0}, fake_device()),
                          doctest::Contains("over the limit of kernel naive on Fake Device, 128 "
                                            "(CL_KERNEL_WORK_GROUP_SIZE)"),
                          Error);
-    CHECK_THROWS_WITH_AS(check_kernel_limits("naive", 64, 128, 4096, fake_device()),
+    CHECK_THROWS_WITH_AS(check_kernel_limits("naive", 64, KernelLimits{128, 4096}, fake_device()),
                          doctest::Contains("more than the 1 KiB"), Error);
-    CHECK_NOTHROW(check_kernel_limits("naive", 64, 128, 256, fake_device()));
+    CHECK_NOTHROW(check_kernel_limits("naive", 64, KernelLimits{128, 256}, fake_device()));
   }
 
   TEST_CASE("n = 0 and n over one allocation") {
@@ -91,13 +91,13 @@ TEST_SUITE("unit") {
     c = cfg_of("naive", 64);
     c.times = 4;
     CHECK_THROWS_WITH_AS(plan_reduction(c, fake_device(), 100),
-                         doctest::Contains("variant naive takes no --times or --groups-per-cu; variants "
+                         doctest::Contains("variant naive takes no TIMES; variants "
                                            "that do: stride_global, stride_local, vector"),
                          Error);
     c = cfg_of("stride_local", 64);
     c.vec = 4;
     CHECK_THROWS_WITH_AS(plan_reduction(c, fake_device(), 100),
-                         doctest::Contains("takes no --vec; variants that do: vector"), Error);
+                         doctest::Contains("takes no VEC; variants that do: vector"), Error);
     c = cfg_of("vector", 64);
     c.vec = 3;
     CHECK_THROWS_WITH_AS(plan_reduction(c, fake_device(), 100),
@@ -105,6 +105,42 @@ TEST_SUITE("unit") {
     c.groups_per_cu = 0;
     c.vec = 4;
     CHECK_THROWS_WITH_AS(plan_reduction(c, fake_device(), 100), doctest::Contains("at least 1"), Error);
+  }
+
+  TEST_CASE("errors name the parameter, its valid values and the device, in the library's words") {
+    const auto param_of = [](const ReduceConfig& c, std::uint64_t n) {
+      try {
+        plan_reduction(c, fake_device(), n);
+      } catch (const ConfigError& e) {
+        const std::string what = e.what();
+        CHECK_MESSAGE(what.find("--") == std::string::npos, what);  // no command-line flag
+        return std::make_pair(e.param(), e.valid());
+      }
+      FAIL("planned");
+      return std::make_pair(Param::None, std::string());
+    };
+    ReduceConfig c = cfg_of("stride_global", 64);
+    c.times = 2000;
+    CHECK(param_of(c, 100) == std::make_pair(Param::Times, std::string("1..1024")));
+    c = cfg_of("naive", 96);
+    CHECK(param_of(c, 100).first == Param::WorkGroupSize);
+    CHECK(param_of(c, 100).second == "a power of two 1, 2, 4, ..., 512");
+    c = cfg_of("vector", 64);
+    c.vec = 3;
+    CHECK(param_of(c, 100) == std::make_pair(Param::Vec, std::string("2, 4, 8, 16")));
+    c = cfg_of("naive", 64);
+    c.groups_per_cu = 2;
+    CHECK(param_of(c, 100).first == Param::GroupsPerCu);
+    CHECK(param_of(cfg_of("naive"), 0).first == Param::N);
+    c = cfg_of("naive", 64);
+    c.type = ElemType::Double;
+    CHECK(param_of(c, 100).first == Param::Type);
+    try {
+      plan_reduction(cfg_of("naive", 1024), fake_device(), 100);
+      FAIL("planned");
+    } catch (const ConfigError& e) {
+      CHECK(e.device() == "Fake Device");
+    }
   }
 
   TEST_CASE("double needs cl_khr_fp64") {

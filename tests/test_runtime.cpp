@@ -12,12 +12,14 @@
 using namespace clreduce;
 using clreduce::test::copy_kernels;
 using clreduce::test::replace_in_file;
-using clreduce::test::runtime;
+using clreduce::test::prepare;
+using clreduce::test::Prepared;
+using clreduce::test::session;
 namespace fs = std::filesystem;
 
 namespace {
-Value reduce_ones(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n) {
-  Reducer r(rt, cfg, n);
+Value reduce_ones(const Session& rt, const ReduceConfig& cfg, std::uint64_t n) {
+  Prepared r = prepare(rt, cfg, n);
   return r.run(r.upload(generate_data(cfg.type, n, DataKind::Ones, 0)));
 }
 }  // namespace
@@ -27,13 +29,13 @@ TEST_SUITE("runtime") {
     for (const auto& entry : fs::directory_iterator(CLREDUCE_SOURCE_KERNEL_DIR)) {
       if (entry.path().extension() != ".cl") continue;
       CAPTURE(entry.path().filename().string());
-      CHECK_NOTHROW(runtime().program(entry.path().filename().string(), ""));
+      CHECK_NOTHROW(session().program(entry.path().filename().string(), ""));
     }
   }
 
   TEST_CASE("editing a macro default in a copied kernel directory changes the next run") {
     const fs::path dir = copy_kernels("edit");
-    Runtime rt(runtime().device(), dir);
+    const Session rt(session().device(), dir);
     ReduceConfig cfg;
     cfg.variant = "naive";
     cfg.wg = 64;
@@ -50,9 +52,9 @@ TEST_SUITE("runtime") {
     cfg.wg = 32;
     cfg.times = 3;
     cfg.defines = {parse_define("ELEM_MAP(x)=((x)*5)")};
-    CHECK(reduce_ones(runtime(), cfg, 5000).str() == "25000");
+    CHECK(reduce_ones(session(), cfg, 5000).str() == "25000");
     cfg.defines.clear();
-    CHECK(reduce_ones(runtime(), cfg, 5000).str() == "5000");
+    CHECK(reduce_ones(session(), cfg, 5000).str() == "5000");
   }
 
   TEST_CASE("the program cache builds each (source, options) once") {
@@ -61,27 +63,27 @@ TEST_SUITE("runtime") {
     cfg.wg = 128;
     cfg.type = ElemType::Int;
     cfg.op = Op::Max;
-    Reducer first(runtime(), cfg, 100000);
-    const std::size_t builds = runtime().builds();
-    Reducer second(runtime(), cfg, 100000);
-    CHECK(runtime().builds() == builds);
+    Prepared first = prepare(session(), cfg, 100000);
+    const std::size_t builds = session().builds();
+    Prepared second = prepare(session(), cfg, 100000);
+    CHECK(session().builds() == builds);
     cfg.defines = {parse_define("UNUSED_FLAG=1")};
-    Reducer third(runtime(), cfg, 100000);
-    CHECK(runtime().builds() > builds);
+    Prepared third = prepare(session(), cfg, 100000);
+    CHECK(session().builds() > builds);
   }
 
   TEST_CASE("a missing kernel directory or file is named") {
-    CHECK_THROWS_WITH_AS(Runtime(runtime().device(), "/nonexistent/kernels"),
-                         doctest::Contains("kernel directory '/nonexistent/kernels' does not exist"), Error);
+    CHECK_THROWS_WITH_AS(Session(session().device(), "/nonexistent/kernels"),
+                         doctest::Contains("kernel directory '/nonexistent/kernels' (given) does not exist"), Error);
     const fs::path dir = copy_kernels("missing");
     fs::remove(dir / "naive.cl");
-    Runtime rt(runtime().device(), dir);
+    const Session rt(session().device(), dir);
     ReduceConfig cfg;
     cfg.variant = "naive";
-    CHECK_THROWS_WITH_AS(Reducer(rt, cfg, 100), doctest::Contains("naive.cl' not found"), Error);
+    CHECK_THROWS_WITH_AS(prepare(rt, cfg, 100), doctest::Contains("naive.cl' not found"), Error);
     fs::remove(dir / "reduce_common.clh");
     cfg.variant = "interleaved";
-    CHECK_THROWS_WITH_AS(Reducer(rt, cfg, 100),
+    CHECK_THROWS_WITH_AS(prepare(rt, cfg, 100),
                          doctest::Contains("reduce_common.clh' not found (included by interleaved.cl)"), Error);
     fs::remove_all(dir);
   }
@@ -89,12 +91,12 @@ TEST_SUITE("runtime") {
   TEST_CASE("a kernel that fails to build shows its options and build log") {
     const fs::path dir = copy_kernels("broken");
     replace_in_file(dir / "naive.cl", "barrier(CLK_LOCAL_MEM_FENCE);", "barrier(CLK_LOCAL_MEM_FENCE) oops;");
-    Runtime rt(runtime().device(), dir);
+    const Session rt(session().device(), dir);
     ReduceConfig cfg;
     cfg.variant = "naive";
     cfg.wg = 64;
     try {
-      Reducer r(rt, cfg, 100);
+      Prepared r = prepare(rt, cfg, 100);
       FAIL("the broken kernel built");
     } catch (const Error& e) {
       const std::string msg = e.what();
@@ -110,13 +112,13 @@ TEST_SUITE("runtime") {
     ReduceConfig cfg;
     cfg.variant = "vector";
     cfg.defines = {parse_define("VEC=3")};  // the kernel's own #error rejects it
-    CHECK_THROWS_WITH_AS(Reducer(runtime(), cfg, 100), doctest::Contains("VEC must be 2, 4, 8 or 16"), Error);
+    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("VEC must be 2, 4, 8 or 16"), Error);
   }
 
   TEST_CASE("work-group size over the real device's maximum") {
     ReduceConfig cfg;
     cfg.variant = "naive";
-    cfg.wg = runtime().device().max_work_group_size * 2;
-    CHECK_THROWS_WITH_AS(Reducer(runtime(), cfg, 100), doctest::Contains("over the device maximum"), Error);
+    cfg.wg = session().device().max_work_group_size * 2;
+    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("over the device maximum"), Error);
   }
 }

@@ -11,6 +11,8 @@
 #include "clreduce/error.hpp"
 #include "support.hpp"
 #include "benchmarks/transpose_bench.hpp"
+#include "parse.hpp"
+#include "transpose/plan.hpp"
 
 #include <cstring>
 
@@ -74,7 +76,7 @@ void expect_plan_error(F&& f, const std::string& message) {
 TEST_SUITE("transpose") {
   TEST_CASE("matrix: every variant x type x shape x work-group shape matches the host transpose") {
     std::vector<ElemType> types{ElemType::Float, ElemType::Uint};
-    if (runtime().device().fp64) types.push_back(ElemType::Double);
+    if (session().device().fp64) types.push_back(ElemType::Double);
     std::size_t k = 0, runs = 0;
     for (const auto& v : transpose_variants())
       for (ElemType t : types)
@@ -85,7 +87,7 @@ TEST_SUITE("transpose") {
             // iota: every element distinct, so a misplaced element cannot match by accident.
             const DataKind kind = m * n > 1000 ? DataKind::Random : DataKind::Iota;
             const HostData data = generate_data(t, m * n, kind, seed());
-            const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, quick_timing(0, 1));
+            const TransposeReport r = run_transpose(session(), cfg, data, m, n, quick_timing(0, 1));
             CHECK_MESSAGE(r.ok(), describe(cfg, m, n) << ": " << r.check.detail);
             ++runs;
           }
@@ -97,7 +99,7 @@ TEST_SUITE("transpose") {
     const auto dir = copy_kernels("transpose_poison");
     replace_in_file(dir / "transpose_naive.cl", "if (c < n) FOR_Y(r, m)",
                     "if (c < n) FOR_Y(r, m) if (r != 5 || c != 7)");
-    Runtime rt(runtime().device(), dir);
+    const Session rt(session().device(), dir);
     TransposeConfig cfg;
     cfg.variant = "naive";
     cfg.type = ElemType::Uint;
@@ -150,10 +152,11 @@ TEST_SUITE("transpose") {
     c.wg_x = 1, c.wg_y = 300;
     expect_plan_error(plan(c), "300 along y is over the device's 256 (CL_DEVICE_MAX_WORK_ITEM_SIZES[1])");
     c.wg_x = 0;
-    expect_plan_error(plan(c), "--wg-x and --wg-y must be at least 1");
+    expect_plan_error(plan(c), "WG_X must be at least 1");
     c = TransposeConfig{};
+    c.variant = "naive";
     c.tile = 8;
-    expect_plan_error(plan(c), "transpose variant naive takes no --tile or --rows");
+    expect_plan_error(plan(c), "transpose variant naive takes no TILE or ROWS");
     c = TransposeConfig{};
     c.variant = "local_tile";
     c.tile = 32;  // 32x32 = 1024 work-items, 4 KiB of local memory: local memory is named first
@@ -164,12 +167,12 @@ TEST_SUITE("transpose") {
     c.variant = "local_tile";  // 16x16 floats = 1024 bytes: fits
     CHECK_NOTHROW(plan(c)());
     c.wg_x = 16;
-    expect_plan_error(plan(c), "sets its work-group from the tile (TILE x TILE): use --tile, not --wg-x/--wg-y");
+    expect_plan_error(plan(c), "sets its work-group from the tile (TILE x TILE): set TILE, not WG_X/WG_Y");
     c = TransposeConfig{};
     c.variant = "local_tile";
     c.tile = 8;
     c.rows = 2;
-    expect_plan_error(plan(c), "--rows is for local_tile_multi");
+    expect_plan_error(plan(c), "ROWS is for local_tile_multi");
     c.variant = "local_tile_multi";
     c.tile = 8;
     c.rows = 3;
@@ -213,19 +216,21 @@ TEST_SUITE("transpose") {
     cfg.wg_y = 1;
     const std::uint64_t m = 131072, n = 3;
     const HostData data = generate_data(cfg.type, m * n, DataKind::Iota, 0);
-    const TransposeReport r = run_transpose(runtime(), cfg, data, m, n, quick_timing(0, 1));
+    const TransposeReport r = run_transpose(session(), cfg, data, m, n, quick_timing(0, 1));
     CHECK(r.plan.groups_y == kMaxGroupsY);
     CHECK_MESSAGE(r.ok(), r.check.detail);
   }
 
   TEST_CASE("a tile over the real device's work-group maximum is refused with the limit") {
-    const DeviceInfo& dev = runtime().device();
+    const DeviceInfo& dev = session().device();
     unsigned tile = 1;
     while (std::uint64_t{tile} * tile <= dev.max_work_group_size) tile *= 2;
     TransposeConfig cfg;
     cfg.variant = "local_tile";
     cfg.tile = tile;
-    CHECK_THROWS_WITH_AS(Transposer(runtime(), cfg, 64, 64),
+    TransposerOptions opt;
+    opt.params = cfg;
+    CHECK_THROWS_WITH_AS(session().transposer(opt).prepare(cfg.type, 64, 64),
                          doctest::Contains("(CL_DEVICE_MAX_WORK_GROUP_SIZE)"), Error);
   }
 }

@@ -6,6 +6,7 @@
 
 #include "clreduce/error.hpp"
 #include "clreduce/tuning.hpp"
+#include "reduce/apply_tuned.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -430,26 +431,26 @@ TEST_SUITE("unit") {
     times.wg = 128;
     times.times = 16;
 
-    ReduceConfig none;
+    ReduceParams none;
     CHECK(apply_tuned(gpc, none) == std::vector<std::string>{"wg=256", "vec=4", "groups_per_cu=8"});
     CHECK(none.wg == 256);
     CHECK(none.vec == 4u);
     CHECK(none.groups_per_cu == 8u);
     CHECK(!none.times);
 
-    ReduceConfig user_times;  // --times suppresses the tuned groups_per_cu: one launch mode
+    ReduceParams user_times;  // --times suppresses the tuned groups_per_cu: one launch mode
     user_times.times = 4;
     CHECK(apply_tuned(gpc, user_times) == std::vector<std::string>{"wg=256", "vec=4"});
     CHECK(user_times.times == 4u);
     CHECK(!user_times.groups_per_cu);
 
-    ReduceConfig user_gpc;  // and --groups-per-cu the tuned times
+    ReduceParams user_gpc;  // and --groups-per-cu the tuned times
     user_gpc.groups_per_cu = 2;
     CHECK(apply_tuned(times, user_gpc) == std::vector<std::string>{"wg=128"});
     CHECK(user_gpc.groups_per_cu == 2u);
     CHECK(!user_gpc.times);
 
-    ReduceConfig user_wg_vec;
+    ReduceParams user_wg_vec;
     user_wg_vec.wg = 64;
     user_wg_vec.vec = 8;
     CHECK(apply_tuned(times, user_wg_vec) == std::vector<std::string>{"times=16"});
@@ -457,7 +458,7 @@ TEST_SUITE("unit") {
     CHECK(user_wg_vec.vec == 8u);
     CHECK(user_wg_vec.times == 16u);
 
-    ReduceConfig all_set;
+    ReduceParams all_set;
     all_set.wg = 32;
     all_set.vec = 2;
     all_set.times = 1;
@@ -467,7 +468,7 @@ TEST_SUITE("unit") {
     CHECK(all_set.times == 1u);
     CHECK(!all_set.groups_per_cu);
 
-    ReduceConfig untouched;
+    ReduceParams untouched;
     CHECK(apply_tuned(TunedParams{}, untouched).empty());
     CHECK(untouched.wg == 0);
   }
@@ -536,7 +537,7 @@ TEST_SUITE("unit") {
     CHECK(tuning_db_path_is_explicit(std::string("/flag/db.json")));
     CHECK(tuning_db_path(std::nullopt) == "/env/tuning.json");
     CHECK(tuning_db_path_is_explicit(std::nullopt));
-    CHECK_THROWS_WITH_AS(tuning_db_path(std::string("")), doctest::Contains("--db needs a file name"), Error);
+    CHECK_THROWS_WITH_AS(tuning_db_path(std::string("")), doctest::Contains("the tuning database path is empty"), Error);
     {
       ScopedEnv empty("CLREDUCE_TUNING_DB", "");  // empty: not set
       CHECK(tuning_db_path(std::nullopt) == "/xdg/clreduce/tuning.json");

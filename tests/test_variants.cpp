@@ -35,15 +35,15 @@ using namespace clreduce::test;
 namespace {
 std::vector<ElemType> types_under_test() {
   std::vector<ElemType> t{ElemType::Uint, ElemType::Int, ElemType::Float};
-  if (runtime().device().fp64) t.push_back(ElemType::Double);
+  if (session().device().fp64) t.push_back(ElemType::Double);
   return t;
 }
 
 std::vector<std::size_t> wgs_under_test() {
-  std::set<std::size_t> s{32, 64, 256, runtime().device().max_work_group_size};
+  std::set<std::size_t> s{32, 64, 256, session().device().max_work_group_size};
   std::vector<std::size_t> out;
   for (std::size_t w : s)
-    if (w <= runtime().device().max_work_group_size) out.push_back(w);
+    if (w <= session().device().max_work_group_size) out.push_back(w);
   return out;
 }
 
@@ -58,7 +58,7 @@ std::vector<std::uint64_t> edge_sizes(std::uint64_t wg, std::uint64_t per_item) 
 // CL_KERNEL_WORK_GROUP_SIZE (NVIDIA reported 256 for some kernels built for 1024). Then the
 // reducer must refuse it with a clear message, and the size is skipped for that kernel.
 bool available(const Variant& v) {
-  const std::string why = v.unavailable_reason(runtime().device());
+  const std::string why = v.unavailable_reason(session().device());
   if (!why.empty()) MESSAGE("skipped " << v.name << ": " << why);
   return why.empty();
 }
@@ -66,7 +66,7 @@ bool available(const Variant& v) {
 bool kernel_allows(const ReduceConfig& cfg) {
   if (cfg.wg <= 256) return true;
   try {
-    Reducer probe(runtime(), cfg, 1);
+    Prepared probe = prepare(session(), cfg, 1);
     return true;
   } catch (const Error& e) {
     const std::string msg = e.what();
@@ -193,14 +193,14 @@ namespace {
 // A runtime on the device under test whose DeviceInfo poses as an NVIDIA device with warps of 32,
 // so the planner offers the NVIDIA-only variants; the tests then turn PTX off with -D (the last
 // definition wins) so the shuffles are emulated in local memory.
-Runtime& posing_as_nvidia() {
-  static std::unique_ptr<Runtime> rt;
+const Session& posing_as_nvidia() {
+  static std::unique_ptr<Session> rt;
   if (!rt) {
-    DeviceInfo d = runtime().device();
+    DeviceInfo d = session().device();
     d.is_nvidia = true;
     d.lockstep_width = 32;
     d.lockstep_source = "CL_DEVICE_WARP_SIZE_NV";
-    rt = std::make_unique<Runtime>(d, runtime().kernel_dir());
+    rt = std::make_unique<Session>(d, session().kernel_dir());
   }
   return *rt;
 }
@@ -210,7 +210,7 @@ struct AlternatingInputs {
   Reference ra, rb;
   cl::Buffer ia, ib;
 };
-AlternatingInputs alternating_inputs(const Reducer& r, ElemType t, std::uint64_t n) {
+AlternatingInputs alternating_inputs(const Prepared& r, ElemType t, std::uint64_t n) {
   const HostData a = generate_data(t, n, DataKind::Random, seed());
   const HostData b = generate_data(t, n, DataKind::Random, seed() + 1);
   return {host_reference(a, Op::Sum), host_reference(b, Op::Sum), r.upload(a), r.upload(b)};
@@ -218,7 +218,7 @@ AlternatingInputs alternating_inputs(const Reducer& r, ElemType t, std::uint64_t
 
 // Fifteen launches of a one-pass reducer, alternating a and b: nine back-to-back with no wait
 // between them (the last reads a), then six one at a time, each result checked.
-void check_alternating_launches(Reducer& r, const AlternatingInputs& in) {
+void check_alternating_launches(Prepared& r, const AlternatingInputs& in) {
   const unsigned depth = r.plan().depth;
   for (int i = 0; i < 9; ++i) r.enqueue(i % 2 ? in.ib : in.ia);
   CHECK_MESSAGE(check_result(r.read_result(), in.ra, Op::Sum, depth).ok, "after 9 back-to-back launches");
@@ -248,7 +248,7 @@ TEST_SUITE("variants") {
         if (mode == 1) cfg.times = 1;  // hundreds of groups: the last group loops over the partials
         const std::uint64_t n = 100003;
         INFO(describe(cfg, n, DataKind::Random));
-        Reducer r(runtime(), cfg, n);
+        Prepared r = prepare(session(), cfg, n);
         REQUIRE(r.plan().passes.size() == 1);
         CHECK(r.plan().passes[0].groups > 1);  // the last-group hand-over is exercised
         const AlternatingInputs in = alternating_inputs(r, t, n);
@@ -265,11 +265,11 @@ TEST_SUITE("variants") {
   }
 
   TEST_CASE("F: warp_shuffle and single_pass's shuffle path, with the shuffle emulated (off NVIDIA)") {
-    if (runtime().device().is_nvidia) {
+    if (session().device().is_nvidia) {
       MESSAGE("the device is NVIDIA: parts A-D test the real shuffles");
       return;
     }
-    Runtime& rt = posing_as_nvidia();
+    const Session& rt = posing_as_nvidia();
     std::size_t k = 0;
     for (const char* name : {"warp_shuffle", "single_pass"}) {
       const Variant& v = find_variant(name);
@@ -297,7 +297,7 @@ TEST_SUITE("variants") {
     if (!available(v)) return;
     // On NVIDIA the planner chooses the slots for 32-bit types (parts A-E run them); elsewhere
     // they are asked for, with volatile accesses in place of PTX.
-    const bool nvidia = runtime().device().is_nvidia;
+    const bool nvidia = session().device().is_nvidia;
     const std::vector<Define> slots = nvidia ? std::vector<Define>{} : std::vector<Define>{parse_define("SP_FINISH=1")};
     const std::vector<ElemType> emulated =
         nvidia ? std::vector<ElemType>{} : std::vector<ElemType>{ElemType::Uint, ElemType::Int, ElemType::Float};
@@ -330,7 +330,7 @@ TEST_SUITE("variants") {
       cfg.times = 1;
       cfg.defines = slots;
       const std::uint64_t n = 100003;
-      Reducer r(runtime(), cfg, n);
+      Prepared r = prepare(session(), cfg, n);
       REQUIRE(r.plan().passes.size() == 1);
       REQUIRE(r.plan().passes[0].options.find("SP_FINISH=1") != std::string::npos);
       CHECK(r.plan().passes[0].groups > 100);
@@ -339,7 +339,7 @@ TEST_SUITE("variants") {
       // tagged 15 (the last-numbered group publishes none).
       const std::uint64_t groups = r.plan().passes[0].groups;
       std::vector<cl_ulong> words(2 + groups);
-      runtime().queue().enqueueReadBuffer(r.counter_buffer(), CL_TRUE, 0, words.size() * 8, words.data());
+      session().queue().enqueueReadBuffer(r.counter_buffer(), CL_TRUE, 0, words.size() * 8, words.data());
       CHECK((words[0] & 0xffffffffu) == 15);
       std::size_t tagged = 0;
       for (std::uint64_t g = 0; g + 1 < groups; ++g) tagged += (words[2 + g] >> 32) == 15;
@@ -348,7 +348,7 @@ TEST_SUITE("variants") {
   }
 
   TEST_CASE("variants the device cannot run say why, and the planner refuses them with it") {
-    const DeviceInfo& dev = runtime().device();
+    const DeviceInfo& dev = session().device();
     const std::string shuffle_why = find_variant("warp_shuffle").unavailable_reason(dev);
     if (has_nv_shuffle(dev)) {
       CHECK(shuffle_why.empty());
@@ -357,7 +357,7 @@ TEST_SUITE("variants") {
       ReduceConfig cfg;
       cfg.variant = "warp_shuffle";
       const std::string expected = "variant warp_shuffle is not available on " + dev.name + ": needs an NVIDIA platform";
-      CHECK_THROWS_WITH_AS(Reducer(runtime(), cfg, 100), doctest::Contains(expected.c_str()), Error);
+      CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains(expected.c_str()), Error);
     }
     const std::string sub_why = find_variant("subgroup").unavailable_reason(dev);
     CHECK(sub_why.empty() == dev.has_extension("cl_khr_subgroups"));

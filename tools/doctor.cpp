@@ -1,14 +1,18 @@
 // clreduce doctor.
 #include "doctor.hpp"
 
-#include "core/build_options.hpp"
+#include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
-#include "core/runtime.hpp"
+#include "measure/session.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <cerrno>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,25 +28,66 @@ std::string trim(std::string s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
+// Opens the library and looks for the ICD entry point in a child process, so that whatever the
+// library does when it is loaded and unloaded stays out of this one: two vendor libraries that
+// share LLVM (PoCL and Mesa's Rusticl) abort a process that loads, closes and loads them again
+// ("Option 'add-wi-metadata' registered more than once"), which the ICD loader then does.
 VendorLibrary probe_library(const std::string& source, const std::string& library) {
   VendorLibrary v;
   v.source = source;
   v.library = library;
-  dlerror();
-  void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char* e = dlerror();
-    v.error = e ? e : "dlopen failed";
+  int fds[2];
+  if (pipe(fds) != 0) {
+    v.error = std::string("cannot probe it: pipe failed: ") + std::strerror(errno);
     return v;
   }
-  v.loads = true;
-  // The ICD loader finds a driver's entry point through the driver's own
-  // clGetExtensionFunctionAddress (cl_khr_icd), or exported directly.
-  using GetAddress = void* (*)(const char*);
-  const auto get = reinterpret_cast<GetAddress>(dlsym(h, "clGetExtensionFunctionAddress"));
-  v.has_icd_entry = dlsym(h, "clIcdGetPlatformIDsKHR") != nullptr ||
-                    (get && get("clIcdGetPlatformIDsKHR") != nullptr);
-  dlclose(h);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    v.error = std::string("cannot probe it: fork failed: ") + std::strerror(errno);
+    return v;
+  }
+  if (pid == 0) {  // the child: one line "<loads> <has_icd_entry> <dlerror>" to the pipe
+    close(fds[0]);
+    dlerror();
+    void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::string line;
+    if (!h) {
+      const char* e = dlerror();
+      line = "0 0 " + std::string(e ? e : "dlopen failed");
+    } else {
+      // The ICD loader finds a driver's entry point through the driver's own
+      // clGetExtensionFunctionAddress (cl_khr_icd), or exported directly.
+      using GetAddress = void* (*)(const char*);
+      const auto get = reinterpret_cast<GetAddress>(dlsym(h, "clGetExtensionFunctionAddress"));
+      const bool entry = dlsym(h, "clIcdGetPlatformIDsKHR") != nullptr || (get && get("clIcdGetPlatformIDsKHR") != nullptr);
+      line = std::string("1 ") + (entry ? "1" : "0") + " ";
+    }
+    const char* p = line.data();
+    for (std::size_t left = line.size(); left > 0;) {
+      const ssize_t w = write(fds[1], p, left);
+      if (w <= 0) break;
+      p += w;
+      left -= static_cast<std::size_t>(w);
+    }
+    _exit(0);  // no destructors, no dlclose, no atexit handlers of the library
+  }
+  close(fds[1]);
+  std::string got;
+  char buf[512];
+  for (ssize_t r; (r = read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(r));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (got.size() < 4) {
+    v.error = WIFSIGNALED(status) ? "loading it killed the probing process (signal " + std::to_string(WTERMSIG(status)) + ")"
+                                  : "loading it ended the probing process (exit " + std::to_string(WEXITSTATUS(status)) + ")";
+    return v;
+  }
+  v.loads = got[0] == '1';
+  v.has_icd_entry = got[2] == '1';
+  if (!v.loads) v.error = got.substr(4);
   return v;
 }
 
@@ -61,7 +106,7 @@ void check_timer(const DeviceInfo& dev, std::vector<Finding>& out) {
   out.push_back({"timer resolution" + who, res > 0 && res <= 1000000,
                  std::to_string(res) + " ns (CL_DEVICE_PROFILING_TIMER_RESOLUTION)" +
                      (res >= 1000 ? "; coarse: short kernels are timed in batches" : "")});
-  Runtime rt(dev);
+  const Session rt(dev);
   cl::Kernel k = rt.kernel("stream_read.cl", "stream_read", BuildOptions().set("WG_SIZE", 64).str());
   const std::uint64_t words = dev.is_gpu ? (std::uint64_t{1} << 24) : (std::uint64_t{1} << 22);
   cl::Buffer in(rt.context(), CL_MEM_READ_ONLY, words * 4);

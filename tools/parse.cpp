@@ -1,4 +1,4 @@
-// Size and -D parsing.
+// Size and size-list parsing.
 #include "parse.hpp"
 
 #include "clreduce/error.hpp"
@@ -34,9 +34,6 @@ std::uint64_t mul_checked(std::uint64_t a, std::uint64_t b, std::string_view tex
               "); use sizes or ranges A..B (factor 2) or A..B:F, comma-separated, e.g. "
               "2^20,2^24 or 1K..1G:4");
 }
-
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 }  // namespace
 
 std::uint64_t parse_size(std::string_view original) {
@@ -81,38 +78,6 @@ std::uint64_t parse_size(std::string_view original) {
   bad_size(original, "unknown suffix '" + std::string(suffix) + "'");
 }
 
-std::string Define::str() const { return value ? name + "=" + *value : name; }
-
-Define parse_define(std::string_view text) {
-  const std::string shown(text);
-  auto bad = [&](const std::string& why) -> Error {
-    return Error("invalid -D definition '" + shown + "': " + why +
-                 "; use NAME or NAME=VALUE, e.g. -D WG_SIZE=128");
-  };
-  if (text.empty()) throw bad("it is empty");
-  Define d;
-  std::size_t eq = text.find('=');
-  std::string_view head = text.substr(0, eq);
-  if (head.empty() || !is_ident_start(head.front())) throw bad("the name must start with a letter or _");
-  std::size_t i = 1;
-  while (i < head.size() && is_ident_char(head[i])) ++i;
-  if (i < head.size()) {
-    // A function-like macro: NAME(a,b)
-    if (head[i] != '(' || head.back() != ')') throw bad("the name must be a C identifier");
-    for (char c : head.substr(i + 1, head.size() - i - 2))
-      if (!is_ident_char(c) && c != ',') throw bad("macro parameters must be identifiers");
-  }
-  d.name = std::string(head);
-  if (eq != std::string_view::npos) {
-    std::string_view value = text.substr(eq + 1);
-    for (char c : value)
-      if (std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'')
-        throw bad("the value may not contain spaces or quotes");
-    d.value = std::string(value);
-  }
-  return d;
-}
-
 std::vector<std::uint64_t> parse_size_list(std::string_view text) {
   std::vector<std::uint64_t> out;
   std::size_t start = 0;
@@ -145,6 +110,18 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text) {
     start = comma + 1;
   }
   return out;
+}
+
+std::pair<std::uint64_t, std::uint64_t> parse_shape(std::string_view text) {
+  const auto x = text.find_first_of("xX");
+  if (x == std::string_view::npos || x == 0 || x + 1 == text.size())
+    throw Error(Param::Shape, "shape '" + std::string(text) +
+                "' is not ROWSxCOLUMNS (M x N, e.g. 2048x512, 8Kix8Ki or 2^13x2^13)", "MxN");
+  return {parse_size(text.substr(0, x)), parse_size(text.substr(x + 1))};
+}
+
+std::string shape_label(std::uint64_t m, std::uint64_t n) {
+  return std::to_string(m) + "x" + std::to_string(n);
 }
 
 }  // namespace clreduce

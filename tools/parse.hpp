@@ -1,10 +1,14 @@
-// Parsers for user-typed values: element counts with suffixes and `-D NAME[=VALUE]` definitions.
+// Parsers for user-typed values of the tools and the command line: element counts with suffixes and
+// lists of them (-D definitions are the library's: clreduce/types.hpp).
 #pragma once
+
+#include "clreduce/types.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace clreduce {
@@ -20,16 +24,8 @@ std::uint64_t parse_size(std::string_view text);
 constexpr std::size_t kMaxSizeListItems = 4096;
 std::vector<std::uint64_t> parse_size_list(std::string_view text);
 
-// One user definition for the kernel compiler: -D NAME or -D NAME=VALUE.
-struct Define {
-  std::string name;
-  std::optional<std::string> value;
-  std::string str() const;  // "NAME" or "NAME=VALUE"
-  bool operator==(const Define& o) const { return name == o.name && value == o.value; }
-};
-
-// "NAME", "NAME=VALUE", "NAME(args)=VALUE" (a function-like macro). NAME must be a C identifier;
-// VALUE may not contain whitespace or quotes (the build option string is split on spaces).
-Define parse_define(std::string_view text);
+// "2048x512" (rows x columns, each a size with suffixes) -> {M, N}.
+std::pair<std::uint64_t, std::uint64_t> parse_shape(std::string_view text);
+std::string shape_label(std::uint64_t m, std::uint64_t n);  // "2048x512"
 
 }  // namespace clreduce

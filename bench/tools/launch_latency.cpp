@@ -24,7 +24,8 @@
 #include "data/host_data.hpp"
 #include "parse.hpp"
 #include "clreduce/reduce.hpp"
-#include "core/runtime.hpp"
+#include "measure/measure.hpp"
+#include "measure/session.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -179,20 +180,23 @@ void measure(const std::string& name, const Work& work, const cl::CommandQueue& 
 // clFlush and polling the event's status; C a kernel whose arguments were set once (no setArg
 // per call) + clFinish; D as A, waiting on the event instead. Also the host time the enqueue
 // call itself takes (A) and the setArg calls alone.
-void one_call_study(Runtime& rt, Reducer& red, const cl::Buffer& in, const cl::CommandQueue& plain,
-                    unsigned reps, const std::function<void()>& idle) {
-  if (red.plan().passes.size() != 1 || !red.plan().variant->single_pass)
-    throw Error("--one-call-study takes a single_pass plan (one launch); " + red.plan().variant->name +
-                " runs " + std::to_string(red.plan().passes.size()) + " pass(es)");
-  const PassPlan& p = red.plan().passes.front();
+void one_call_study(const Session& rt, Reducer& red, const Launch& l, const cl::Buffer& in,
+                    const cl::CommandQueue& plain, unsigned reps, const std::function<void()>& idle) {
+  if (l.plan.passes.size() != 1 || !l.plan.variant->single_pass)
+    throw Error("--one-call-study takes a single_pass plan (one launch); " + l.plan.variant->name +
+                " runs " + std::to_string(l.plan.passes.size()) + " pass(es)");
+  const PassPlan& p = l.plan.passes.front();
   // The same kernel and the reducer's own partials and counter (one pass: the partials buffer is
   // the result buffer), so C's launches keep the counter's state as A's do.
-  cl::Kernel k = rt.kernel(red.plan().variant->file, red.plan().variant->kernel, p.options);
+  red.enqueue(l, in, 0, &plain, false);  // the reducer's scratch buffers exist from here on
+  plain.finish();
+  cl::Kernel k = rt.kernel(l.plan.variant->file, l.plan.variant->kernel, p.options);
   auto set_args = [&] {
     k.setArg(0, in);
-    k.setArg(1, red.result_buffer());
+    k.setArg(1, red.result_buffer(l));
     k.setArg(2, static_cast<cl_ulong>(p.count));
-    k.setArg(3, red.counter_buffer());
+    k.setArg(3, cl_ulong{0});
+    k.setArg(4, red.counter_buffer(l));
   };
   set_args();
   auto launch = [&](cl::Event* ev) {
@@ -200,21 +204,21 @@ void one_call_study(Runtime& rt, Reducer& red, const cl::Buffer& in, const cl::C
   };
   for (int w = 0; w < 3; ++w) {
     launch(nullptr);
-    red.enqueue(in, false, &plain);
+    red.enqueue(l, in, 0, &plain, false);
     plain.finish();
   }
   std::map<std::string, std::vector<double>> m;
   for (unsigned r = 0; r < reps; ++r) {
     idle();
     auto t0 = Clock::now();
-    red.enqueue(in, false, &plain);
+    red.enqueue(l, in, 0, &plain, false);
     auto t1 = Clock::now();
     plain.finish();
     m["A_reducer_finish"].push_back(wall_us(t0, Clock::now()));
     m["A_enqueue_call_only"].push_back(wall_us(t0, t1));
     idle();
     t0 = Clock::now();
-    std::vector<cl::Event> ev = red.enqueue(in, true, &plain);
+    std::vector<cl::Event> ev = red.enqueue(l, in, 0, &plain, true);
     plain.flush();
     cl_int st = CL_QUEUED;
     while (st != CL_COMPLETE && st >= 0)
@@ -227,13 +231,13 @@ void one_call_study(Runtime& rt, Reducer& red, const cl::Buffer& in, const cl::C
     m["C_args_set_once_finish"].push_back(wall_us(t0, Clock::now()));
     idle();
     t0 = Clock::now();
-    ev = red.enqueue(in, true, &plain);
+    ev = red.enqueue(l, in, 0, &plain, true);
     ev.back().wait();
     m["D_event_wait"].push_back(wall_us(t0, Clock::now()));
   }
   const auto t0 = Clock::now();
   for (int i = 0; i < 1000; ++i) set_args();
-  m["setArg_x4_host_only"].push_back(wall_us(t0, Clock::now()) / 1000);
+  m["setArg_x5_host_only"].push_back(wall_us(t0, Clock::now()) / 1000);
   std::printf("== one call by the host clock, four ways round-robin (median of %u, microseconds)\n", reps);
   for (auto& [key, v] : m)
     std::printf("  %-28s %9.2f   (min %.2f, max %.2f)\n", key.c_str(), median(v),
@@ -270,7 +274,7 @@ int main(int argc, char** argv) {
       else if (a == "-D") base.defines.push_back(parse_define(next()));
       else throw Error("unknown option " + a);
     }
-    Runtime rt(select_device({}));
+    const Session rt(select_device({}));
     std::cout << "device: " << rt.device().label() << "\n";
     const cl::CommandQueue q_noprof(rt.context(), rt.context().getInfo<CL_CONTEXT_DEVICES>()[0]);
     cl::Program p(rt.context(), "__kernel void empty(__global uint* o) { if (get_global_id(0) == 1234567u) o[0] = 1u; }");
@@ -291,21 +295,25 @@ int main(int argc, char** argv) {
     for (std::uint64_t n : parse_size_list(sizes)) {
       ReduceConfig cfg = base;
       cfg.variant = variant;
-      Reducer red(rt, cfg, n);
+      ReducerOptions opt;
+      opt.params = cfg;
+      opt.tuning.enabled = false;
+      Reducer red = rt.reducer(opt);
+      const std::shared_ptr<const Launch> l = red.prepare(cfg.type, cfg.op, n);
       const HostData data = generate_data(cfg.type, n, DataKind::Random, 1);
-      const cl::Buffer in = red.upload(data);
+      const cl::Buffer in = upload_data(rt, data);
       std::string label = variant + " n=" + std::to_string(n) + ":";
-      for (const PassPlan& ps : red.plan().passes)
+      for (const PassPlan& ps : l->plan.passes)
         label += " [" + std::to_string(ps.groups) + "x" + std::to_string(ps.wg) + " TIMES " +
                  std::to_string(ps.times) + " VEC " + std::to_string(ps.vec) + "]";
       if (study) {
         std::printf("== %s\n", label.c_str());
-        one_call_study(rt, red, in, q_noprof, reps, idle);
+        one_call_study(rt, red, *l, in, q_noprof, reps, idle);
         continue;
       }
       measure(label, [&](const cl::CommandQueue& q, bool events) {
         const bool profiled = events && q() == rt.queue()();
-        std::vector<cl::Event> ev = red.enqueue(in, profiled, &q);
+        std::vector<cl::Event> ev = red.enqueue(*l, in, 0, &q, profiled);
         if (!profiled) return std::make_pair(cl::Event(), cl::Event());
         return std::make_pair(ev.front(), ev.back());
       }, rt.queue(), q_noprof, empty, reps, idle, quick);

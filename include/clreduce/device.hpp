@@ -53,6 +53,8 @@ std::vector<DeviceInfo> list_devices();
 // Facts of one device (used by list_devices).
 DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size_t platform_index,
                            std::size_t device_index);
+// Facts of a device an application already holds (its platform and indices looked up).
+DeviceInfo describe_device(const cl::Device& d);
 
 struct DeviceSelector {
   std::optional<std::size_t> platform;  // index into the platform list
@@ -61,8 +63,17 @@ struct DeviceSelector {
 
 // The device the selector names; with neither field set, the first GPU, else the first device.
 // The environment variable CLREDUCE_DEVICE fills `device` when the selector has none. Throws
-// Error naming the available devices when nothing matches.
+// Error (Param::Device, or Param::Platform for a bad platform index) naming the available
+// devices when nothing matches.
 DeviceInfo select_device(const DeviceSelector& sel);
 DeviceInfo select_device(const std::vector<DeviceInfo>& all, const DeviceSelector& sel);
+
+// Occupancy: the work-groups of `wg` work-items using `local_bytes` of local memory each that one
+// compute unit holds at once, at least 1. GPUs: min(resident work-items / wg, resident group
+// limit, local memory / local_bytes). Devices without occupancy facts (CPUs): kCpuGroupsPerCu,
+// enough groups per core to balance uneven finishing times. The launch that fills every compute
+// unit once has resident_groups_per_cu(...) * compute_units groups.
+constexpr unsigned kCpuGroupsPerCu = 4;
+unsigned resident_groups_per_cu(const DeviceInfo& dev, std::size_t wg, std::uint64_t local_bytes);
 
 }  // namespace clreduce

@@ -1,26 +1,78 @@
-// Errors: one exception type for every problem clreduce reports, and the single place that turns
-// an OpenCL status code into a readable message.
+// Errors: the one exception type clreduce throws, the parameter it is about (so that a front end
+// can name its own option for it), and the single place that turns an OpenCL status code into a
+// readable message.
 #pragma once
 
 #include "clreduce/opencl.hpp"
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace clreduce {
 
-// Every user-facing failure: bad input, a missing kernel, a failed build, an OpenCL error.
-// what() is one or more complete sentences meant for a person.
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+// What a failure is about. A front end maps each to its own spelling (the clreduce command line
+// maps WorkGroupSize to --wg); messages name the parameter as the kernels and this library do.
+enum class Param {
+  None,           // not about one parameter (an OpenCL failure, a missing platform)
+  Variant,        // the variant name (reduction or transpose)
+  Type,           // the element type
+  Op,             // the operator
+  N,              // the element count
+  Offset,         // the first element's index in the user's buffer
+  WorkGroupSize,  // WG_SIZE (reductions), or the whole work-group (transposes)
+  Times,          // TIMES: elements (or vectors) one work-item accumulates
+  GroupsPerCu,    // work-groups per compute unit (TIMES then follows from n)
+  Vec,            // VEC: elements per vector load
+  Define,         // a user -D NAME[=VALUE]
+  KernelDir,      // the directory the .cl files are read from
+  TuningDb,       // the tuning database file
+  Device,         // the device (selection, or a facility it lacks)
+  Platform,       // the platform index
+  Queue,          // the command queue given to a reducer
+  Buffer,         // a buffer given to a reducer (too small for n and the offset)
+  Shape,          // a transpose's M x N
+  WgX,            // a transpose's work-group width
+  WgY,            // a transpose's work-group height
+  Tile,           // TILE: a transpose's tile edge
+  Rows,           // ROWS: the work-group rows of local_tile_multi
 };
 
-// A configuration valid in general that this device or built kernel refuses by its limits
-// (CL_KERNEL_WORK_GROUP_SIZE, local memory). A benchmark search skips such a candidate.
-class LimitError : public Error {
+// How messages name the parameter: "work-group size", "TIMES", "n", ...
+std::string_view name_of(Param p);
+
+// Every failure clreduce reports: bad input, a configuration the device refuses, a missing kernel,
+// a failed build (with its log), an OpenCL error. what() is one or more complete sentences for a
+// person: the problem, the valid choices and, where it matters, the device.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  // `valid`: the valid values in words ("1..1024", "a power of two up to 256"); `device`: the
+  // device's name where the limit is the device's. Both are already part of `what`.
+  Error(Param param, const std::string& what, std::string valid = {}, std::string device = {})
+      : std::runtime_error(what), param_(param), valid_(std::move(valid)), device_(std::move(device)) {}
+
+  Param param() const { return param_; }
+  const std::string& valid() const { return valid_; }
+  const std::string& device() const { return device_; }
+
+ private:
+  Param param_ = Param::None;
+  std::string valid_, device_;
+};
+
+// A configuration refused before any kernel is built: a value outside its valid set, over a
+// device limit, or a variant the device cannot run. A search over configurations skips it.
+class ConfigError : public Error {
  public:
   using Error::Error;
+};
+
+// A configuration valid in general that the built kernel refuses by its own limits
+// (CL_KERNEL_WORK_GROUP_SIZE, CL_KERNEL_LOCAL_MEM_SIZE). A search skips it too.
+class LimitError : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
 };
 
 // "CL_INVALID_WORK_GROUP_SIZE" for -54; "unknown OpenCL status" otherwise.

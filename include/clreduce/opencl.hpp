@@ -1,11 +1,23 @@
-// The one include point for the Khronos OpenCL C++ bindings (CL/opencl.hpp from
-// opencl-clhpp-headers), configured the same way for every translation unit.
+// The one include point for the Khronos OpenCL C++ bindings (CL/opencl.hpp from Debian's
+// opencl-clhpp-headers) in clreduce's headers. clreduce's API takes and returns cl::Buffer,
+// cl::CommandQueue and cl::Event, and reports OpenCL failures as clreduce::Error.
+//
+// The bindings are configured here unless the including program configured them first:
+// exceptions on (CL_HPP_ENABLE_EXCEPTIONS) and the OpenCL 1.2 API level. A program that includes
+// CL/opencl.hpp itself before a clreduce header must use the same settings (the C++ bindings are
+// header-only, so two settings in one program are two different definitions of the same classes).
 #pragma once
 
+#ifndef CL_HPP_ENABLE_EXCEPTIONS
 #define CL_HPP_ENABLE_EXCEPTIONS
+#endif
 // OpenCL 1.2 API level: NVIDIA's driver offers OpenCL C 1.2 kernels, and targeting 3.0 with a
-// 1.2 minimum fails to compile in opencl.hpp with g++ (see ../shared/gpu/README.md).
+// 1.2 minimum fails to compile in opencl.hpp with g++ 13.
+#ifndef CL_HPP_TARGET_OPENCL_VERSION
 #define CL_HPP_TARGET_OPENCL_VERSION 120
+#endif
+#ifndef CL_HPP_MINIMUM_OPENCL_VERSION
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#endif
 #include <CL/opencl.hpp>
 #include <CL/cl_ext.h>

@@ -1,126 +1,216 @@
-// Reducer: runs a planned whole reduction (all passes, to one value on the device, one read-back)
-// and times it with OpenCL profiling events.
+// Reductions of device buffers: a Reducer bound to an application's command queue reduces n
+// elements of a cl::Buffer (from an offset) with sum, min or max, returning the value or leaving
+// it in a device buffer behind an event; and clreduce::reduce() for host data on the default
+// device.
+//
+// How a launch is chosen (once per element type, operator, n and offset class, then reused):
+// the parameters the caller fixed (ReduceParams), then the tuning database's entry for the
+// device, type and operator (`clreduce tune` writes it), then clreduce's defaults for the device
+// (a named policy: README "Use it as a library"), then the device's and the built kernel's
+// limits. The result is a Launch: the configuration, its plan of passes, what was tuned and any
+// warnings, as data. Programs are built once per option string and kept in a ProgramCache;
+// temporary buffers are allocated when first needed and reused.
+//
+// Thread-safety: one Reducer serves one thread at a time (it owns kernel objects and scratch
+// buffers); reducers on different queues, or on the same context, may run in different threads.
+// Errors: every failure is a clreduce::Error naming the parameter (Error::param()).
 #pragma once
 
+#include "clreduce/device.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
-#include "data/host_data.hpp"
-#include "reduce/plan.hpp"
-#include "core/runtime.hpp"
+#include "clreduce/tuning.hpp"
+#include "clreduce/types.hpp"
+#include "clreduce/variants.hpp"
 
-#include <functional>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace clreduce {
 
-struct Stats {
-  double min = 0, median = 0, max = 0;
-};
-Stats stats_of(std::vector<double> xs);
-
-// A back-to-back sample spans at least this many timer ticks and this long, so the timer's
-// resolution (NVIDIA: 1 us) and the cost of the two profiled commands that bound a sample (a few
-// us each on NVIDIA's OpenCL; bench/NOTES.md, issue 4) stay under ~0.5% of it.
-inline constexpr double kSampleTicks = 2000;
-inline constexpr double kSampleMinUs = 1000;
-
-struct TimingOptions {
-  unsigned warmup = 2;        // whole reductions run and discarded first
-  unsigned repetitions = 10;  // timed samples
-  // Reductions enqueued back-to-back per sample (first start to last end, divided). 0: chosen
-  // so that a sample spans kSampleTicks timer ticks and kSampleMinUs (at most 4096 units).
-  unsigned batch = 0;
+// The launch parameters a caller may fix. Each one left unset (empty, 0 or nullopt) comes from
+// the tuning database where it has an entry for the device, type and operator, else from the
+// defaults.
+struct ReduceParams {
+  std::string variant;                    // a registered variant; empty: the best known here
+  std::size_t wg = 0;                     // work-group size (a power of two); 0: not fixed
+  std::optional<unsigned> times;          // fixed elements (vectors) per work-item: TIMES
+  std::optional<unsigned> groups_per_cu;  // or fixed groups per compute unit (TIMES from n)
+  std::optional<unsigned> vec;            // VEC: elements per vector load (2, 4, 8, 16)
+  std::vector<Define> defines;            // -D NAME[=VALUE] for the kernel compiler, untouched
 };
 
-struct Timed {
-  Value value;                    // the result of the last reduction
-  bool consistent = true;         // every sample gave the same value
-  Stats whole_us;                 // the whole reduction, all passes, back-to-back (per reduction)
-  Stats first_pass_us;            // the first pass alone
-  // One call at a time: one whole reduction enqueued alone and waited for, the device idle
-  // before it. single_us is the host clock from the first enqueue to the end of the wait, on the
-  // queue without profiling: the latency a user sees (CUDA's equivalent: the host clock around
-  // the call and a stream synchronize). single_events_us is the device clock on the profiling
-  // queue, from a marker enqueued just before the call to its last END, as CUDA events recorded
-  // around one call; on NVIDIA's OpenCL it carries the profiling queue's own per-command cost.
-  Stats single_us;
-  Stats single_events_us;
-  unsigned batch = 1;
-  unsigned repetitions = 0;
+// A whole configuration: the parameters and what is reduced.
+struct ReduceConfig : ReduceParams {
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
 };
 
-struct Sampled {
-  Stats whole_us;       // per unit of work (all its events), divided over the batch
-  Stats first_us;       // the first event of a unit alone (from the one-at-a-time samples)
-  Stats single_us;         // one unit alone: host clock of its enqueue and the wait (plain queue)
-  Stats single_events_us;  // one unit alone, profiling queue: a marker before it to its last END
-  unsigned batch = 1;
-  unsigned repetitions = 0;
+struct PassPlan {
+  std::uint64_t count = 0;   // elements this pass reads
+  std::uint64_t groups = 0;  // work-groups = partials it writes
+  std::size_t wg = 0;
+  unsigned times = 1;
+  unsigned vec = 1;
+  std::string options;       // the full build option string (the program cache key)
+  // The last group to finish reduces the groups' partials to one value (single_pass variants).
+  bool last_group_finishes = false;
+  // Values this pass leaves for the next: one partial per group, or the one result.
+  std::uint64_t values_out() const { return last_group_finishes ? 1 : groups; }
 };
 
-// Times a unit of device work (one call of enqueue_one on the queue it is given, which returns
-// its events in order, or none when asked for none): warm-ups, then samples of `batch` units
-// back-to-back on the profiling queue, first START to last END, then as many samples of one
-// unit at a time (enqueue, wait): by the host clock on rt.plain_queue() and by a marker on
-// rt.queue(). Inside a back-to-back batch only the first and last units carry events, as a
-// CUDA-event measurement around a loop of calls would: profiling events cost the driver time
-// per command. after_sample runs after each sample of any kind (e.g. to read and check a
-// result); the device is idle when it returns.
-using EnqueueUnit = std::function<std::vector<cl::Event>(const cl::CommandQueue& q, bool with_events)>;
-Sampled time_enqueues(const Runtime& rt, const EnqueueUnit& enqueue_one, const TimingOptions& opt,
-                      const std::function<void()>& after_sample = {});
+struct Plan {
+  const Variant* variant = nullptr;
+  // Each pass reads the values the previous one left; the last leaves one value.
+  std::vector<PassPlan> passes;
+  // The most additions any element goes through on its way to the result: the depth that
+  // bounds the rounding error of a float sum.
+  unsigned depth = 0;
+  // single_pass: the groups meet through epoch-tagged 64-bit slots (SP_FINISH 1) rather than a
+  // ticket counter; the two keep their state in different buffers.
+  bool slots = false;
+};
 
-// time_enqueues for a whole reduction: read_value runs after every sample; the value of the last
-// sample is kept and `consistent` says whether every sample gave the same one.
-Timed time_reduction(const Runtime& rt, const EnqueueUnit& enqueue_one,
-                     const std::function<Value()>& read_value, const TimingOptions& opt);
+// A resolved launch: what the reducer runs for one (type, op, n, offset class).
+class Launch {
+ public:
+  ReduceConfig config;  // the variant and each parameter as given or tuned (unset: the plan's default)
+  std::uint64_t n = 0;
+  std::uint64_t offset = 0;  // the offset it was prepared for (the alignment class matters)
+  Plan plan;
+  // Where the variant came from: "given", "tuning database", or the name of the default policy.
+  std::string chosen_by;
+  std::vector<std::string> tuned;  // parameters taken from the tuning database, e.g. "wg=256"
+  std::string tuned_from;          // the database's path, when `tuned` is not empty
+  // Said once when the launch was resolved, e.g. tuned parameters the device refused (the
+  // defaults were used) or a database for another device or driver.
+  std::vector<std::string> warnings;
 
-// A read-only device buffer holding the data; throws Error when it is over the device's largest
-// allocation.
-cl::Buffer upload_data(Runtime& rt, const HostData& data);
+ private:
+  friend class Reducer;
+  mutable std::vector<cl::Kernel> kernels_;  // one per pass; the owning reducer sets their arguments
+  const void* owner_ = nullptr;
+};
+
+// Where a reducer's tuned parameters come from.
+struct TuningSource {
+  bool enabled = true;
+  // The database file; empty: tuning_db_path() (CLREDUCE_TUNING_DB, else the user's config dir).
+  std::optional<std::string> path;
+  // A database already loaded (shared by several reducers, so it is read and warned about once);
+  // used instead of reading `path` when set.
+  std::shared_ptr<const LoadedTuningDb> loaded;
+};
+
+struct ReducerOptions {
+  ReduceParams params;                 // fixed for every call of this reducer
+  TuningSource tuning;
+  std::filesystem::path kernel_dir;    // empty: find_kernel_dir()
+  ProgramCache* programs = nullptr;    // null: ProgramCache::shared()
+  // The facts of the queue's device when the caller holds them already (saves the queries).
+  // They must describe that device; tests pose other limits this way.
+  std::optional<DeviceInfo> device;
+};
 
 class Reducer {
  public:
-  // Plans, validates, builds every pass's kernel (checking the kernel's own limits) and
-  // allocates the partial buffers. Throws Error on any invalid configuration.
-  Reducer(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n);
+  // Binds to an in-order queue (its context and device are the reducer's). Throws Error
+  // (Param::Queue) for an out-of-order queue, (Param::KernelDir) when no kernel directory is found.
+  explicit Reducer(const cl::CommandQueue& queue, ReducerOptions options = {});
+  // The same for a raw queue handle (retained for the reducer's lifetime).
+  explicit Reducer(cl_command_queue queue, ReducerOptions options = {});
+  Reducer(const Reducer&) = delete;
+  Reducer& operator=(const Reducer&) = delete;
+  Reducer(Reducer&&) noexcept;
+  Reducer& operator=(Reducer&&) noexcept;
+  ~Reducer();
 
-  const Plan& plan() const { return plan_; }
-  const ReduceConfig& config() const { return cfg_; }
-  std::uint64_t n() const { return n_; }
+  // The launch for n elements of `type` from element `offset` of a buffer: resolved, validated,
+  // built and checked against the kernel's limits on the first call for (type, op, n, offset mod
+  // 16), then taken from the reducer's cache. Throws Error naming the parameter: an unknown or
+  // unavailable variant, n = 0, n over one allocation, a parameter outside its valid values or
+  // over a device limit; ConfigError where the configuration is refused before a kernel is built,
+  // LimitError where the built kernel refuses it.
+  std::shared_ptr<const Launch> prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t offset = 0);
 
-  // An input buffer holding the data (n elements of the configured type).
-  cl::Buffer upload(const HostData& data) const;
+  // Reduces elements [offset, offset + n) of `in` and returns the value: enqueues the passes on
+  // the queue and waits for the one-element read-back.
+  Value reduce(const cl::Buffer& in, ElemType type, std::uint64_t n, Op op, std::uint64_t offset = 0);
+  template <class T>
+  T reduce(const cl::Buffer& in, std::uint64_t n, Op op, std::uint64_t offset = 0) {
+    return reduce(in, element_type_of<T>(), n, op, offset).template get<T>();
+  }
 
-  // Enqueues one whole reduction (on the runtime's queue, or on `on`, a queue of the same
-  // context); returns one event per pass. Nothing waits.
-  std::vector<cl::Event> enqueue(const cl::Buffer& input, bool with_events = true,
-                                 const cl::CommandQueue* on = nullptr);
-  // Blocking read of the final value.
-  Value read_result() const;
-  // One reduction, waited for: the value, and each pass's device time in microseconds.
-  Value run(const cl::Buffer& input, std::vector<double>* pass_us = nullptr);
-  // Warm-ups, then timed samples; reads and compares the value after every sample.
-  Timed time(const cl::Buffer& input, const TimingOptions& opt);
-  // The buffer whose element 0 holds the result after a whole reduction.
-  const cl::Buffer& result_buffer() const;
-  // single_pass: the ticket counter, or (SP_FINISH 1) the epoch in word 0 and the groups' 64-bit
-  // slots from byte 16; empty for other variants. The tests check its state between launches.
-  const cl::Buffer& counter_buffer() const { return counter_; }
+  // Asynchronous: enqueues the passes after `wait`, then a copy of the value into element
+  // `out_index` of `out` (a buffer of the same context), and returns that copy's event; nothing
+  // waits, so the application's next command can use `out` on the same queue (or wait on the
+  // event from another). The reducer's scratch buffers are reused by its next call on this queue.
+  cl::Event reduce_to(const cl::Buffer& in, ElemType type, std::uint64_t n, Op op, const cl::Buffer& out,
+                      std::uint64_t out_index = 0, std::uint64_t offset = 0,
+                      const std::vector<cl::Event>& wait = {});
+  template <class T>
+  cl::Event reduce_to(const cl::Buffer& in, std::uint64_t n, Op op, const cl::Buffer& out,
+                      std::uint64_t out_index = 0, std::uint64_t offset = 0,
+                      const std::vector<cl::Event>& wait = {}) {
+    return reduce_to(in, element_type_of<T>(), n, op, out, out_index, offset, wait);
+  }
+
+  // For measuring tools: enqueues a prepared launch's passes (one event per pass when
+  // with_events) on `on` (default: the reducer's queue; another in-order queue of the same
+  // context and device may be given, and the caller then orders the two queues). The value is
+  // left in element 0 of result_buffer(launch). `launch` must come from this reducer's prepare().
+  std::vector<cl::Event> enqueue(const Launch& launch, const cl::Buffer& in, std::uint64_t offset = 0,
+                                 const cl::CommandQueue* on = nullptr, bool with_events = true,
+                                 const std::vector<cl::Event>* wait = nullptr);
+  // Blocking read of the value the last enqueue of `launch` left.
+  Value read_result(const Launch& launch, const cl::CommandQueue* on = nullptr);
+  cl::Buffer result_buffer(const Launch& launch) const;
+  // single_pass: the ticket counter, or (Plan::slots) the epoch in word 0 and the groups' 64-bit
+  // slots from byte 16; empty for other variants. Tests read its state between launches.
+  cl::Buffer counter_buffer(const Launch& launch) const;
+
+  const DeviceInfo& device() const;
+  const cl::Context& context() const;
+  const cl::CommandQueue& queue() const;
+  const KernelDir& kernel_dir() const;
+  const ReducerOptions& options() const;
+  std::size_t allocations() const;  // device buffers this reducer has allocated so far
+  std::size_t launches_prepared() const;  // launches resolved and built (cache misses)
 
  private:
-  Runtime& rt_;
-  ReduceConfig cfg_;
-  std::uint64_t n_;
-  Plan plan_;
-  std::vector<cl::Kernel> kernels_;  // one per pass
-  cl::Buffer partials_[2];
-  // single_pass variants: the ticket counter (or the epoch and the groups' slots), zeroed once
-  // here; each launch leaves it ready for the next, so launches may follow each other with no
-  // host work between them.
-  cl::Buffer counter_;
+  struct State;
+  std::unique_ptr<State> s_;
 };
 
-// Microseconds between two events' START/END (profiling) times.
-double event_span_us(const cl::Event& first, const cl::Event& last);
+// Sizes against the device (Error, Param::N, naming the limit): n = 0, or n elements of t over
+// the largest single allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
+void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev);
+// The most elements of t one input chunk holds: the largest allocation, rounded down to a
+// multiple of 4096 elements (so every chunk but the last is whole vectors and whole tiles).
+std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev);
+// n = 0, or n elements of t (in chunks) over 90% of the device's global memory.
+void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
+
+// Host data on the default device (select_device({}): CLREDUCE_DEVICE, else the first GPU, else
+// the first device), with the best known launch; data over one allocation is reduced in chunks
+// whose values are folded on the host in order. The device, its context, queue and reducer are
+// made on the first call and kept; calls are serialised. Throws Error (n = 0, no device, ...).
+Value reduce(const void* data, ElemType type, std::uint64_t n, Op op);
+template <class T>
+T reduce(const T* data, std::uint64_t n, Op op) {
+  return reduce(static_cast<const void*>(data), element_type_of<T>(), n, op).template get<T>();
+}
+template <class T>
+T reduce(const std::vector<T>& data, Op op) {
+  return reduce(data.data(), data.size(), op);
+}
+
+// Folds values of one type with op on the host, in order (integer sums wrap modulo 2^32).
+Value fold_values(const std::vector<Value>& values, Op op);
 
 }  // namespace clreduce

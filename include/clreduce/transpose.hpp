@@ -1,13 +1,19 @@
-// The matrix-transpose family: the variant registry, validation and launch planning (pure
-// functions of configuration, device facts and shape), and the Transposer that runs one planned
-// transpose. The input is M rows x N columns, row-major; the output is N x M.
+// Matrix transposes of device buffers: the transpose family's registry, and a Transposer bound to
+// an application's command queue that writes the N x M transpose of an M x N row-major matrix
+// (M rows, N columns) from one cl::Buffer into another. A launch is resolved once per (type, M,
+// N): the parameters the caller fixed, else the variant's defaults (TransposeParams), checked
+// against the device's and the built kernel's limits; programs come from the ProgramCache.
+// Thread-safety and errors as for Reducer (clreduce/reduce.hpp).
 #pragma once
 
-#include "clreduce/opencl.hpp"
 #include "clreduce/device.hpp"
-#include "parse.hpp"
-#include "core/runtime.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/kernels.hpp"
+#include "clreduce/opencl.hpp"
 #include "clreduce/types.hpp"
+
+#include <filesystem>
+#include <memory>
 
 #include <cstdint>
 #include <optional>
@@ -46,12 +52,16 @@ const TransposeVariant& find_transpose_variant(std::string_view name);
 // The most work-groups a launch puts along y (NVIDIA's grid limit); kernels loop past it.
 constexpr std::uint64_t kMaxGroupsY = 65535;
 
-struct TransposeConfig {
-  std::string variant = "naive";
+// The parameters a caller may fix; each unset one is the variant's default.
+struct TransposeParams {
+  std::string variant;                    // a registered transpose variant; empty: the default
+  std::optional<std::size_t> wg_x, wg_y;  // work-group shape (Free variants)
+  std::optional<unsigned> tile, rows;     // TILE and ROWS (tiled variants)
+  std::vector<Define> defines;            // -D NAME[=VALUE] for the kernel compiler, untouched
+};
+
+struct TransposeConfig : TransposeParams {
   ElemType type = ElemType::Float;
-  std::optional<std::size_t> wg_x, wg_y;  // Free variants
-  std::optional<unsigned> tile, rows;     // tiled variants
-  std::vector<Define> defines;            // user -D, passed through untouched
 };
 
 struct TransposePlan {
@@ -65,48 +75,72 @@ struct TransposePlan {
   std::string wg_label() const;         // "32x8"
 };
 
-// Throws Error with the problem and the valid choices: unknown variant, M or N outside
-// 1..2^32-1, the matrix over the largest allocation, double without cl_khr_fp64, a parameter
-// the variant does not take, a work-group shape over CL_DEVICE_MAX_WORK_GROUP_SIZE or
-// CL_DEVICE_MAX_WORK_ITEM_SIZES, ROWS not dividing TILE, a tile over CL_DEVICE_LOCAL_MEM_SIZE.
-TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, std::uint64_t m,
-                             std::uint64_t n);
+// The variant a Transposer launches when the caller names none: local_tile_multi (on the H100,
+// 8192x8192 float at 2731 GB/s, 93% of a device-to-device copy of the same bytes, level with
+// register_tile4; bench/results/2026-11-21_h100_transpose.md).
+constexpr const char* kDefaultTransposeVariant = "local_tile_multi";
 
-// "2048x512" (rows x columns, each a size with suffixes) -> {M, N}.
-std::pair<std::uint64_t, std::uint64_t> parse_shape(std::string_view text);
-std::string shape_label(std::uint64_t m, std::uint64_t n);
+// A resolved transpose launch for one (type, M, N).
+class TransposeLaunch {
+ public:
+  TransposeConfig config;
+  TransposePlan plan;
+
+ private:
+  friend class Transposer;
+  mutable cl::Kernel kernel_;
+  const void* owner_ = nullptr;
+};
+
+struct TransposerOptions {
+  TransposeParams params;
+  std::filesystem::path kernel_dir;   // empty: find_kernel_dir()
+  ProgramCache* programs = nullptr;   // null: ProgramCache::shared()
+  std::optional<DeviceInfo> device;   // the queue's device facts, if the caller holds them
+};
 
 class Transposer {
  public:
-  // Plans, builds and checks the kernel's own limits (CL_KERNEL_WORK_GROUP_SIZE,
-  // CL_KERNEL_LOCAL_MEM_SIZE). Throws Error on any invalid configuration.
-  Transposer(Runtime& rt, const TransposeConfig& cfg, std::uint64_t m, std::uint64_t n);
-  const TransposePlan& plan() const { return plan_; }
-  const TransposeConfig& config() const { return cfg_; }
-  // Enqueues one transpose of `in` (M x N) into `out` (N x M); nothing waits. Its event, or none
-  // (an empty vector) when with_event is false.
-  std::vector<cl::Event> enqueue(const cl::Buffer& in, const cl::Buffer& out, bool with_event = true,
-                                 const cl::CommandQueue* on = nullptr);  // default: rt's queue
+  // Binds to an in-order queue. Throws Error (Param::Queue) for an out-of-order queue.
+  explicit Transposer(const cl::CommandQueue& queue, TransposerOptions options = {});
+  explicit Transposer(cl_command_queue queue, TransposerOptions options = {});
+  Transposer(const Transposer&) = delete;
+  Transposer& operator=(const Transposer&) = delete;
+  Transposer(Transposer&&) noexcept;
+  Transposer& operator=(Transposer&&) noexcept;
+  ~Transposer();
+
+  // The launch for an M x N matrix of `type`: planned, built and checked on the first call for
+  // (type, M, N), then cached. Throws ConfigError naming the parameter (M or N outside
+  // 1..2^32-1, the matrix over one allocation, double without cl_khr_fp64, a parameter the
+  // variant does not take, a work-group over CL_DEVICE_MAX_WORK_GROUP_SIZE or
+  // CL_DEVICE_MAX_WORK_ITEM_SIZES, ROWS not dividing TILE, a tile over the local memory),
+  // LimitError for the built kernel's limits, Error for a failed build.
+  std::shared_ptr<const TransposeLaunch> prepare(ElemType type, std::uint64_t m, std::uint64_t n);
+
+  // Enqueues the transpose of `in` (M x N) into `out` (N x M) after `wait`; returns its event.
+  // Throws Error (Param::Buffer) when a buffer holds fewer than M * N elements.
+  cl::Event transpose(const cl::Buffer& in, const cl::Buffer& out, ElemType type, std::uint64_t m,
+                      std::uint64_t n, const std::vector<cl::Event>& wait = {});
+  template <class T>
+  cl::Event transpose(const cl::Buffer& in, const cl::Buffer& out, std::uint64_t m, std::uint64_t n,
+                      const std::vector<cl::Event>& wait = {}) {
+    return transpose(in, out, element_type_of<T>(), m, n, wait);
+  }
+
+  // For measuring tools: enqueues a prepared launch on `on` (default: the transposer's queue);
+  // its event, or none when with_event is false.
+  std::vector<cl::Event> enqueue(const TransposeLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
+                                 const cl::CommandQueue* on = nullptr, bool with_event = true,
+                                 const std::vector<cl::Event>* wait = nullptr);
+
+  const DeviceInfo& device() const;
+  const cl::Context& context() const;
+  const cl::CommandQueue& queue() const;
 
  private:
-  Runtime& rt_;
-  TransposeConfig cfg_;
-  TransposePlan plan_;
-  cl::Kernel kernel_;
+  struct State;
+  std::unique_ptr<State> s_;
 };
-
-// The host transpose of an M x N matrix of `elem_size`-byte elements (cache-blocked).
-std::vector<unsigned char> host_transpose(const std::vector<unsigned char>& in, std::uint64_t m,
-                                          std::uint64_t n, std::size_t elem_size);
-
-// Element-by-element comparison of a device output with the host transpose.
-struct TransposeCheck {
-  bool ok = false;
-  std::uint64_t mismatches = 0;
-  std::string detail;  // the first mismatch (output row, column, expected, got) or "exact"
-};
-TransposeCheck check_transpose(const std::vector<unsigned char>& got,
-                               const std::vector<unsigned char>& expected, std::uint64_t m,
-                               std::uint64_t n, ElemType t);
 
 }  // namespace clreduce

@@ -1,8 +1,10 @@
 // The per-device tuning database: the launch parameters `clreduce tune` found best for each
 // (device, element type, operator, variant), kept in one versioned JSON file that a person can
-// read, and used by `reduce` and `bench` as their defaults on that device. Reading (strict, with
-// the JSON path of what is wrong), writing (merge one entry, atomic rename), where the file lives,
-// and the lookup rules (foreign device, stale driver).
+// read, and used by every Reducer on that device for the parameters its caller leaves unset.
+// This file is the storage alone: reading (strict, with the JSON path of what is wrong), writing
+// (merge one entry, atomic rename), where the file lives, and the lookup rules (foreign device,
+// stale driver). How tuned values become a launch is the reducer's (clreduce/reduce.hpp).
+// Thread-safety: the functions share no state; one file written by two processes is last-wins.
 //
 // Layout (version 1):
 //   {"format": "clreduce-tuning-db", "version": 1, "devices": [
@@ -19,7 +21,6 @@
 #pragma once
 
 #include "clreduce/device.hpp"
-#include "reduce/plan.hpp"
 #include "clreduce/types.hpp"
 
 #include <cstdint>
@@ -98,16 +99,16 @@ TuningDb parse_tuning_db(std::string_view json_text);
 // Pretty JSON (indent 2, fields in the layout's order); round-trips through parse_tuning_db.
 std::string tuning_db_json(const TuningDb& db);
 
-// Where the database lives: `flag` (--db) if given, else $CLREDUCE_TUNING_DB if set and
+// Where the database lives: `flag` (a path the caller was given) if set, else $CLREDUCE_TUNING_DB if set and
 // non-empty, else $XDG_CONFIG_HOME/clreduce/tuning.json (an absolute XDG_CONFIG_HOME), else
 // $HOME/.config/clreduce/tuning.json, else "clreduce-tuning.json" in the working directory.
-// Throws Error for an empty flag.
+// Throws Error (Param::TuningDb) for an empty flag.
 std::string tuning_db_path(const std::optional<std::string>& flag);
 // True when the user named the file (the flag or $CLREDUCE_TUNING_DB): load_tuning_db's
 // `explicit_path` for the path tuning_db_path gives.
 bool tuning_db_path_is_explicit(const std::optional<std::string>& flag);
 
-// Loading for use by reduce/bench: never throws for a missing, unreadable or malformed file.
+// Loading for use by a reducer: never throws for a missing, unreadable or malformed file.
 struct LoadedTuningDb {
   std::string path;
   std::optional<TuningDb> db;          // empty: missing or unusable
@@ -117,7 +118,7 @@ struct LoadedTuningDb {
 // the default location is silent (nobody has tuned yet).
 LoadedTuningDb load_tuning_db(const std::string& path, bool explicit_path);
 
-// What reduce/bench use for a variant on a device.
+// What a reducer uses for a variant on a device.
 struct TunedLookup {
   const TuningEntry* entry = nullptr;     // the entry for (device, type, op), if any
   const TunedVariant* variant = nullptr;  // the variant within it, if tuned
@@ -133,11 +134,6 @@ TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceInfo& dev, ElemType
                        const std::string& variant);
 TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType type, Op op,
                        const std::string& variant);
-
-// Fills the launch parameters the user did not set: wg when cfg.wg == 0; times/groups_per_cu
-// from the tuned ones only when the user set neither (they are one choice: the launch mode); vec
-// when unset. Returns what it filled, e.g. {"wg=256", "vec=4", "groups_per_cu=8"} (empty if none).
-std::vector<std::string> apply_tuned(const TunedParams& tuned, ReduceConfig& cfg);
 
 // Merges `entry` into the database file at `path` for `key`, replacing an entry with the same
 // (device key, type, op); entries of other devices and other (type, op) pairs are kept. Creates

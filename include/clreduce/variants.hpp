@@ -1,5 +1,7 @@
-// The variant registry: one entry per reduction kernel. The CLI, the benchmark and the tests
-// iterate this table, so a new variant is one entry here plus its .cl file in kernels_cl/.
+// The variant registry: one entry per reduction kernel, in the order the literature takes them.
+// The library's planner, the tools and the tests iterate this table, so a new variant is one
+// entry in src/reduce/variants.cpp plus its .cl file in kernels_cl/. The registry is built once
+// and never changes: safe to read from any thread.
 #pragma once
 
 #include "clreduce/device.hpp"

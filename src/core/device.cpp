@@ -1,4 +1,4 @@
-// Device listing, facts and selection.
+// Device listing, facts, selection and occupancy.
 #include "clreduce/device.hpp"
 
 #include "clreduce/error.hpp"
@@ -155,6 +155,31 @@ std::vector<DeviceInfo> list_devices() {
   return all;
 }
 
+DeviceInfo describe_device(const cl::Device& d) {
+  return with_cl_context("reading the facts of the queue's device", [&] {
+    const cl::Platform p(d.getInfo<CL_DEVICE_PLATFORM>());
+    std::vector<cl::Platform> platforms;
+    cl::Platform::get(&platforms);
+    for (std::size_t pi = 0; pi < platforms.size(); ++pi) {
+      if (platforms[pi]() != p()) continue;
+      std::vector<cl::Device> devices;
+      platforms[pi].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+      for (std::size_t di = 0; di < devices.size(); ++di)
+        if (devices[di]() == d()) return describe_device(p, d, pi, di);
+      return describe_device(p, d, pi, 0);
+    }
+    return describe_device(p, d, 0, 0);  // a device of a platform the loader does not list
+  });
+}
+
+unsigned resident_groups_per_cu(const DeviceInfo& dev, std::size_t wg, std::uint64_t local_bytes) {
+  if (dev.resident_items_per_cu == 0 || wg == 0) return kCpuGroupsPerCu;
+  std::uint64_t g = dev.resident_items_per_cu / wg;
+  if (dev.resident_groups_limit) g = std::min<std::uint64_t>(g, dev.resident_groups_limit);
+  if (local_bytes) g = std::min<std::uint64_t>(g, dev.local_mem_bytes / local_bytes);
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, g));
+}
+
 DeviceInfo select_device(const DeviceSelector& sel) { return select_device(list_devices(), sel); }
 
 DeviceInfo select_device(const std::vector<DeviceInfo>& all, const DeviceSelector& sel_in) {
@@ -173,8 +198,8 @@ DeviceInfo select_device(const std::vector<DeviceInfo>& all, const DeviceSelecto
     return join(items, "; ");
   };
   if (pool.empty())
-    throw Error("no platform with index " + std::to_string(*sel.platform) +
-                "; available devices: " + available());
+    throw Error(Param::Platform, "no platform with index " + std::to_string(*sel.platform) +
+                "; available devices: " + available(), available());
   if (!sel.device) {
     auto gpu = std::find_if(pool.begin(), pool.end(), [](const DeviceInfo& d) { return d.is_gpu; });
     return gpu != pool.end() ? *gpu : pool.front();
@@ -192,13 +217,15 @@ DeviceInfo select_device(const std::vector<DeviceInfo>& all, const DeviceSelecto
     } else if (idx < pool.size()) {
       return pool[idx];
     }
-    throw Error("no device with index " + want + "; available devices: " + available());
+    throw Error(Param::Device, "no device with index " + want + "; available devices: " + available(),
+                available());
   }
   for (const auto& d : pool)
     if (lower(d.name).find(lower(want)) != std::string::npos ||
         lower(d.platform_name + " " + d.name).find(lower(want)) != std::string::npos)
       return d;
-  throw Error("no device whose name contains '" + want + "'; available devices: " + available());
+  throw Error(Param::Device, "no device whose name contains '" + want + "'; available devices: " + available(),
+              available());
 }
 
 }  // namespace clreduce

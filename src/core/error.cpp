@@ -1,7 +1,35 @@
-// OpenCL status codes to names (the one error path for OpenCL failures).
+// Parameter names, and OpenCL status codes to names (the one error path for OpenCL failures).
 #include "clreduce/error.hpp"
 
 namespace clreduce {
+
+std::string_view name_of(Param p) {
+  switch (p) {
+    case Param::None: return "";
+    case Param::Variant: return "variant";
+    case Param::Type: return "type";
+    case Param::Op: return "operator";
+    case Param::N: return "n";
+    case Param::Offset: return "offset";
+    case Param::WorkGroupSize: return "work-group size";
+    case Param::Times: return "TIMES";
+    case Param::GroupsPerCu: return "groups per compute unit";
+    case Param::Vec: return "VEC";
+    case Param::Define: return "-D definition";
+    case Param::KernelDir: return "kernel directory";
+    case Param::TuningDb: return "tuning database";
+    case Param::Device: return "device";
+    case Param::Platform: return "platform";
+    case Param::Queue: return "command queue";
+    case Param::Buffer: return "buffer";
+    case Param::Shape: return "shape";
+    case Param::WgX: return "WG_X";
+    case Param::WgY: return "WG_Y";
+    case Param::Tile: return "TILE";
+    case Param::Rows: return "ROWS";
+  }
+  return "";
+}
 
 const char* cl_status_name(cl_int status) {
   switch (status) {

@@ -1,9 +1,9 @@
 // Validation and pass planning.
 #include "reduce/plan.hpp"
 
-#include "core/build_options.hpp"
+#include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
-#include "core/occupancy.hpp"
+#include "clreduce/device.hpp"
 
 #include <algorithm>
 
@@ -33,8 +33,24 @@ std::vector<std::string> names_where(bool (*pred)(const Variant&)) {
   return out;
 }
 
+bool user_sets(const ReduceConfig& cfg, const char* name) {
+  return std::any_of(cfg.defines.begin(), cfg.defines.end(), [&](const Define& d) { return d.name == name; });
+}
+
+// single_pass on NVIDIA, 32-bit types: the groups meet through epoch-tagged slots instead of a
+// fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the user sets the
+// finish or turns PTX off (the tests' emulated-shuffle runs); a user's -D SP_FINISH=1 asks for
+// the slots anywhere.
+bool finishes_by_slots(const Variant& v, const ReduceConfig& cfg, const DeviceInfo& dev) {
+  if (!v.single_pass) return false;
+  for (const Define& d : cfg.defines)
+    if (d.name == "SP_FINISH") return d.value && *d.value == "1";
+  return dev.is_nvidia && size_of(cfg.type) == 4 && !user_sets(cfg, "NV_PTX");
+}
+
 std::string base_options(const Variant& v, const ReduceConfig& cfg, const DeviceInfo& dev,
-                         std::size_t wg, unsigned times, unsigned vec, bool first_pass) {
+                         std::size_t wg, unsigned times, unsigned vec, bool first_pass,
+                         bool input_aligned) {
   BuildOptions o;
   o.set("WG_SIZE", wg);
   o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
@@ -42,6 +58,7 @@ std::string base_options(const Variant& v, const ReduceConfig& cfg, const Device
   if (v.uses_times) o.set("TIMES", times);
   if (v.uses_vec) o.set("VEC", vec);
   o.set("FIRST_PASS", first_pass ? 1ULL : 0ULL);
+  if (v.uses_vec && !input_aligned) o.set("INPUT_ALIGNED", 0ULL);
   if (v.uses_lockstep) {
     o.set("LOCKSTEP", dev.lockstep_width);
     if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
@@ -50,15 +67,7 @@ std::string base_options(const Variant& v, const ReduceConfig& cfg, const Device
     o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
     o.set("WARP", has_nv_shuffle(dev) ? dev.lockstep_width : 0U);
   }
-  // single_pass on NVIDIA, 32-bit types: the groups meet through epoch-tagged slots instead of
-  // a fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the user sets
-  // the finish or turns PTX off (the tests' emulated-shuffle runs).
-  const auto user_sets = [&](const char* name) {
-    return std::any_of(cfg.defines.begin(), cfg.defines.end(), [&](const Define& d) { return d.name == name; });
-  };
-  if (v.single_pass && dev.is_nvidia && size_of(cfg.type) == 4 && !user_sets("SP_FINISH") &&
-      !user_sets("NV_PTX"))
-    o.set("SP_FINISH", 1ULL);
+  if (finishes_by_slots(v, cfg, dev) && !user_sets(cfg, "SP_FINISH")) o.set("SP_FINISH", 1ULL);
   if (const std::string f = v.flags(dev); !f.empty()) o.add_flag(f);
   o.add_user(cfg.defines);
   return o.str();
@@ -66,13 +75,15 @@ std::string base_options(const Variant& v, const ReduceConfig& cfg, const Device
 }  // namespace
 
 void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
-  if (n == 0) throw Error("n must be at least 1 (got 0)");
+  if (n == 0) throw ConfigError(Param::N, "n must be at least 1 (got 0)", ">= 1");
   const std::uint64_t es = size_of(t);
   if (n > dev.max_alloc_bytes / es)
-    throw Error("n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
-                bytes_str(n * es) + ") is over the largest single allocation of " + dev.name + ", " +
-                bytes_str(dev.max_alloc_bytes) + " (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use n <= " +
-                std::to_string(dev.max_alloc_bytes / es));
+    throw ConfigError(Param::N,
+                      "n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
+                          bytes_str(n * es) + ") is over the largest single allocation of " + dev.name +
+                          ", " + bytes_str(dev.max_alloc_bytes) +
+                          " (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use n <= " + std::to_string(dev.max_alloc_bytes / es),
+                      "1.." + std::to_string(dev.max_alloc_bytes / es), dev.name);
 }
 
 std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev) {
@@ -81,14 +92,16 @@ std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev) {
 }
 
 void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
-  if (n == 0) throw Error("n must be at least 1 (got 0)");
+  if (n == 0) throw ConfigError(Param::N, "n must be at least 1 (got 0)", ">= 1");
   const std::uint64_t es = size_of(t);
   const std::uint64_t room = dev.global_mem_bytes / 10 * 9;
   if (n > room / es)
-    throw Error("n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
-                bytes_str(n * es) + ") is over 90% of the global memory of " + dev.name + ", " +
-                bytes_str(dev.global_mem_bytes) + " (CL_DEVICE_GLOBAL_MEM_SIZE), even in chunks: " +
-                "use n <= " + std::to_string(room / es));
+    throw ConfigError(Param::N,
+                      "n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
+                          bytes_str(n * es) + ") is over 90% of the global memory of " + dev.name + ", " +
+                          bytes_str(dev.global_mem_bytes) + " (CL_DEVICE_GLOBAL_MEM_SIZE), even in chunks: " +
+                          "use n <= " + std::to_string(room / es),
+                      "1.." + std::to_string(room / es), dev.name);
 }
 
 std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev) {
@@ -98,57 +111,83 @@ std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev) {
     return std::max<std::size_t>(wg, 1);
   }
   const std::size_t wg = cfg.wg;
+  const std::string valid = "a power of two 1, 2, 4, ..., " + std::to_string(dev.max_work_group_size);
   if (!is_pow2(wg))
-    throw Error("work-group size " + std::to_string(wg) +
-                " is not a power of two; the reduction tree halves the group at each level, so use "
-                "one of 1, 2, 4, ..., " + std::to_string(dev.max_work_group_size));
+    throw ConfigError(Param::WorkGroupSize,
+                      "work-group size " + std::to_string(wg) +
+                          " is not a power of two; the reduction tree halves the group at each level, so "
+                          "use one of 1, 2, 4, ..., " + std::to_string(dev.max_work_group_size) + " on " + dev.name,
+                      valid, dev.name);
   if (wg > dev.max_work_group_size)
-    throw Error("work-group size " + std::to_string(wg) + " is over the device maximum " +
-                std::to_string(dev.max_work_group_size) + " of " + dev.name +
-                " (CL_DEVICE_MAX_WORK_GROUP_SIZE)");
+    throw ConfigError(Param::WorkGroupSize,
+                      "work-group size " + std::to_string(wg) + " is over the device maximum " +
+                          std::to_string(dev.max_work_group_size) + " of " + dev.name +
+                          " (CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+                      valid, dev.name);
   return wg;
 }
 
-Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_t n) {
+Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_t n,
+                    std::uint64_t offset) {
   const Variant& v = find_variant(cfg.variant);
   if (std::string why = v.unavailable_reason(dev); !why.empty())
-    throw Error("variant " + v.name + " is not available on " + dev.name + ": " + why);
+    throw ConfigError(Param::Variant, "variant " + v.name + " is not available on " + dev.name + ": " + why,
+                      join(names_where([](const Variant&) { return true; })), dev.name);
   if (cfg.type == ElemType::Double && !dev.fp64)
-    throw Error("type double needs the cl_khr_fp64 extension, which " + dev.name +
-                " does not report; valid types here: uint, int, float");
+    throw ConfigError(Param::Type,
+                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
+                          " does not report; valid types here: uint, int, float",
+                      "uint, int, float", dev.name);
   check_allocation(n, cfg.type, dev);
   const std::uint64_t es = size_of(cfg.type);
   const std::size_t wg = effective_wg(cfg, dev);
   if (wg * es > dev.local_mem_bytes)
-    throw Error("work-group size " + std::to_string(wg) + " needs " + bytes_str(wg * es) +
-                " of local memory, more than the " + bytes_str(dev.local_mem_bytes) + " of " +
-                dev.name + " (CL_DEVICE_LOCAL_MEM_SIZE)");
+    throw ConfigError(Param::WorkGroupSize,
+                      "work-group size " + std::to_string(wg) + " needs " + bytes_str(wg * es) +
+                          " of local memory, more than the " + bytes_str(dev.local_mem_bytes) + " of " +
+                          dev.name + " (CL_DEVICE_LOCAL_MEM_SIZE)",
+                      "at most " + std::to_string(dev.local_mem_bytes / es), dev.name);
 
-  if (!v.uses_times && (cfg.times || cfg.groups_per_cu))
-    throw Error("variant " + v.name + " takes no --times or --groups-per-cu; variants that do: " +
-                join(names_where([](const Variant& x) { return x.uses_times; })));
-  if (!v.uses_vec && cfg.vec)
-    throw Error("variant " + v.name + " takes no --vec; variants that do: " +
-                join(names_where([](const Variant& x) { return x.uses_vec; })));
+  const std::string times_variants = join(names_where([](const Variant& x) { return x.uses_times; }));
+  if (!v.uses_times && cfg.times)
+    throw ConfigError(Param::Times, "variant " + v.name + " takes no TIMES; variants that do: " + times_variants,
+                      times_variants);
+  if (!v.uses_times && cfg.groups_per_cu)
+    throw ConfigError(Param::GroupsPerCu,
+                      "variant " + v.name + " takes no groups per compute unit; variants that do: " + times_variants,
+                      times_variants);
+  if (!v.uses_vec && cfg.vec) {
+    const std::string vec_variants = join(names_where([](const Variant& x) { return x.uses_vec; }));
+    throw ConfigError(Param::Vec, "variant " + v.name + " takes no VEC; variants that do: " + vec_variants,
+                      vec_variants);
+  }
   if (cfg.times && cfg.groups_per_cu)
-    throw Error("--times and --groups-per-cu are two launch modes; give one of them");
+    throw ConfigError(Param::Times,
+                      "TIMES and groups per compute unit are two launch modes (TIMES fixed, or the "
+                      "groups fixed and TIMES from n); give one of them",
+                      "one of TIMES and groups per compute unit");
+  const std::string times_range = std::to_string(kMinTimes) + ".." + std::to_string(kMaxTimes);
   if (cfg.times && (*cfg.times < kMinTimes || *cfg.times > kMaxTimes))
-    throw Error("TIMES " + std::to_string(*cfg.times) + " is outside the allowed range " +
-                std::to_string(kMinTimes) + ".." + std::to_string(kMaxTimes));
+    throw ConfigError(Param::Times,
+                      "TIMES " + std::to_string(*cfg.times) + " is outside the allowed range " + times_range,
+                      times_range);
   if (cfg.groups_per_cu && *cfg.groups_per_cu == 0)
-    throw Error("--groups-per-cu must be at least 1");
+    throw ConfigError(Param::GroupsPerCu, "groups per compute unit must be at least 1", ">= 1");
   const unsigned vec = v.uses_vec ? cfg.vec.value_or(v.default_vec) : 1;
   if (v.uses_vec) {
     const auto& ok = allowed_vec_widths();
     if (std::find(ok.begin(), ok.end(), vec) == ok.end()) {
       std::vector<std::string> s;
       for (unsigned x : ok) s.push_back(std::to_string(x));
-      throw Error("VEC " + std::to_string(vec) + " is not an allowed vector width; valid: " + join(s));
+      throw ConfigError(Param::Vec,
+                        "VEC " + std::to_string(vec) + " is not an allowed vector width; valid: " + join(s),
+                        join(s));
     }
   }
 
   Plan plan;
   plan.variant = &v;
+  plan.slots = finishes_by_slots(v, cfg, dev);
   std::optional<unsigned> groups_per_cu = cfg.groups_per_cu;
   if (v.default_fills_device && !cfg.times && !groups_per_cu) {
     std::uint64_t g = resident_groups_per_cu(dev, wg, wg * es);
@@ -182,7 +221,8 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
       p.times = v.uses_times ? cfg.times.value_or(v.default_times) : 1;
       p.groups = ceil_div(count, wg * v.items(p.times, vec));
     }
-    p.options = base_options(v, cfg, dev, wg, p.times, vec, plan.passes.empty());
+    const bool first = plan.passes.empty();
+    p.options = base_options(v, cfg, dev, wg, p.times, vec, first, !first || offset % vec == 0);
     // Sequential additions in a work-item, the vector's horizontal tree, the scalar tail of the
     // vector variant, and the work-group tree (a shuffle tree may add one level for the warps'
     // results); then, for a single pass, the last group's sequential loop over the partials and
@@ -198,25 +238,15 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     // A pass that leaves as many values as it read would repeat forever (one element per
     // work-item in groups of one: found by `clreduce soak`).
     if (p.values_out() >= count && count > 1)
-      throw Error("variant " + v.name + " with work-group size " + std::to_string(wg) +
-                  " reduces nothing per pass (each group of " + std::to_string(wg) +
-                  " work-item(s) consumes " + std::to_string(v.items(p.times, vec)) +
-                  " element(s)); use a work-group size of at least 2");
+      throw ConfigError(Param::WorkGroupSize,
+                        "variant " + v.name + " with work-group size " + std::to_string(wg) +
+                            " reduces nothing per pass (each group of " + std::to_string(wg) +
+                            " work-item(s) consumes " + std::to_string(v.items(p.times, vec)) +
+                            " element(s)); use a work-group size of at least 2",
+                        "at least 2");
     count = p.values_out();
   } while (count > 1);
   return plan;
-}
-
-void check_kernel_limits(const std::string& variant, std::size_t wg, std::size_t kernel_max_wg,
-                         std::uint64_t kernel_local_bytes, const DeviceInfo& dev) {
-  if (wg > kernel_max_wg)
-    throw LimitError("work-group size " + std::to_string(wg) + " is over the limit of kernel " + variant +
-                " on " + dev.name + ", " + std::to_string(kernel_max_wg) +
-                " (CL_KERNEL_WORK_GROUP_SIZE)");
-  if (kernel_local_bytes > dev.local_mem_bytes)
-    throw LimitError("kernel " + variant + " with work-group size " + std::to_string(wg) + " needs " +
-                bytes_str(kernel_local_bytes) + " of local memory, more than the " +
-                bytes_str(dev.local_mem_bytes) + " of " + dev.name);
 }
 
 }  // namespace clreduce

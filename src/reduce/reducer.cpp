@@ -1,204 +1,305 @@
-// Whole-reduction execution and event timing.
+// The Reducer: the one place a launch is resolved (given parameters, then the tuning database,
+// then the device's default policy, then the device's and the kernel's limits), the cache of
+// resolved launches, the scratch buffers they share, and the enqueueing of their passes.
 #include "clreduce/reduce.hpp"
 
-#include "clreduce/error.hpp"
+#include "core/bound_queue.hpp"
+#include "reduce/apply_tuned.hpp"
+#include "reduce/plan.hpp"
+#include "reduce/policy.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 
 namespace clreduce {
 
-Stats stats_of(std::vector<double> xs) {
-  Stats s;
-  if (xs.empty()) return s;
-  std::sort(xs.begin(), xs.end());
-  s.min = xs.front();
-  s.max = xs.back();
-  const std::size_t m = xs.size() / 2;
-  s.median = xs.size() % 2 ? xs[m] : 0.5 * (xs[m - 1] + xs[m]);
-  return s;
-}
+namespace {
+// Offsets are cached by their remainder modulo the widest vector (16 elements): the alignment of
+// the first pass's vector loads is all an offset changes in a launch.
+constexpr std::uint64_t kOffsetClasses = 16;
 
-double event_span_us(const cl::Event& first, const cl::Event& last) {
-  const cl_ulong start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-  const cl_ulong end = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-  return end >= start ? static_cast<double>(end - start) * 1e-3 : 0.0;
+std::uint64_t buffer_bytes(const cl::Buffer& b) {
+  return with_cl_context("querying a buffer's size", [&] { return b.getInfo<CL_MEM_SIZE>(); });
 }
+}  // namespace
 
-Reducer::Reducer(Runtime& rt, const ReduceConfig& cfg, std::uint64_t n)
-    : rt_(rt), cfg_(cfg), n_(n), plan_(plan_reduction(cfg, rt.device(), n)) {
-  const DeviceInfo& dev = rt_.device();
-  const std::size_t es = size_of(cfg_.type);
-  std::uint64_t sizes[2] = {1, 1};
-  for (std::size_t p = 0; p < plan_.passes.size(); ++p) {
-    const PassPlan& pass = plan_.passes[p];
-    cl::Kernel k = rt_.kernel(plan_.variant->file, plan_.variant->kernel, pass.options);
-    const KernelLimits lim = rt_.limits(k);
-    check_kernel_limits(plan_.variant->name, pass.wg, lim.max_work_group_size, lim.local_mem_bytes, dev);
-    kernels_.push_back(k);
-    sizes[p % 2] = std::max(sizes[p % 2], pass.groups);
+std::vector<std::string> apply_tuned(const TunedParams& tuned, ReduceParams& cfg) {
+  std::vector<std::string> filled;
+  if (cfg.wg == 0 && tuned.wg != 0) {
+    cfg.wg = tuned.wg;
+    filled.push_back("wg=" + std::to_string(tuned.wg));
   }
-  with_cl_context("allocating partial-result buffers", [&] {
-    for (int i = 0; i < 2; ++i)
-      partials_[i] = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizes[i] * es);
-  });
-  if (plan_.variant->single_pass)
-    with_cl_context("allocating and zeroing the counter and slots", [&] {
-      // The ticket counter (SP_FINISH 0), or the epoch, padding to 16 bytes, and one 64-bit slot
-      // per group (SP_FINISH 1).
-      const std::vector<cl_ulong> zero(2 + plan_.passes.front().groups, 0);
-      counter_ = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, zero.size() * sizeof(cl_ulong));
-      rt_.queue().enqueueWriteBuffer(counter_, CL_TRUE, 0, zero.size() * sizeof(cl_ulong), zero.data());
+  if (!cfg.vec && tuned.vec) {
+    cfg.vec = tuned.vec;
+    filled.push_back("vec=" + std::to_string(*tuned.vec));
+  }
+  if (!cfg.times && !cfg.groups_per_cu) {
+    if (tuned.times) {
+      cfg.times = tuned.times;
+      filled.push_back("times=" + std::to_string(*tuned.times));
+    } else if (tuned.groups_per_cu) {
+      cfg.groups_per_cu = tuned.groups_per_cu;
+      filled.push_back("groups_per_cu=" + std::to_string(*tuned.groups_per_cu));
+    }
+  }
+  return filled;
+}
+
+struct Reducer::State : BoundQueue {
+  using Key = std::tuple<ElemType, Op, std::uint64_t, std::uint64_t>;  // type, op, n, offset class
+
+  ReducerOptions options;
+  std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first prepare, when enabled
+  bool tuning_looked_up = false;
+
+  // Scratch shared by every launch: the two partial-result buffers passes alternate between; the
+  // ticket counter of single_pass (one word, zeroed once; every launch leaves it at 0); the epoch
+  // and 64-bit slots of single_pass's slot finish (zeroed when allocated; each launch stores the
+  // epoch it used, so launches of any size may follow each other).
+  cl::Buffer partials[2];
+  std::uint64_t partial_bytes[2] = {0, 0};
+  cl::Buffer ticket;
+  cl::Buffer slots;
+  std::uint64_t slot_groups = 0;
+  std::size_t allocations = 0;
+  std::size_t prepared = 0;
+
+  LaunchCache<Key, Launch> launches;
+
+  const LoadedTuningDb* tuning_db() {
+    if (!options.tuning.enabled) return nullptr;
+    if (!tuning_looked_up) {
+      tuning_looked_up = true;
+      if (options.tuning.loaded) {
+        tuning = options.tuning.loaded;
+      } else {
+        const std::string path = tuning_db_path(options.tuning.path);
+        tuning = std::make_shared<LoadedTuningDb>(
+            load_tuning_db(path, tuning_db_path_is_explicit(options.tuning.path)));
+      }
+    }
+    return tuning.get();
+  }
+
+  cl::Buffer allocate(std::uint64_t bytes, const std::string& what) {
+    ++allocations;
+    return with_cl_context("allocating " + what, [&] {
+      return cl::Buffer(context, CL_MEM_READ_WRITE, std::max<std::uint64_t>(bytes, 16));
     });
+  }
+
+  void zero(const cl::Buffer& b, std::uint64_t bytes, const std::string& what) {
+    const std::vector<unsigned char> zeros(bytes, 0);
+    with_cl_context("zeroing " + what, [&] { queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, zeros.data()); });
+  }
+
+  // Builds every pass's kernel and checks the kernel's own limits (LimitError).
+  void build(Launch& l) {
+    l.kernels_.clear();
+    for (const PassPlan& pass : l.plan.passes) {
+      cl::Kernel k = programs->kernel(context, device, kernel_dir.path, l.plan.variant->file,
+                                      l.plan.variant->kernel, pass.options);
+      check_kernel_limits(l.plan.variant->name, pass.wg, kernel_limits(k, device.device), device);
+      l.kernels_.push_back(k);
+    }
+  }
+
+  // Plans and builds `cfg`; every error propagates.
+  void plan_and_build(Launch& l, const ReduceConfig& cfg) {
+    l.config = cfg;
+    l.plan = plan_reduction(cfg, device, l.n, l.offset);
+    build(l);
+  }
+
+  std::shared_ptr<Launch> resolve(ElemType type, Op op, std::uint64_t n, std::uint64_t offset) {
+    auto l = std::make_shared<Launch>();
+    l->n = n;
+    l->offset = offset;
+    l->owner_ = this;
+    ReduceConfig cfg;
+    static_cast<ReduceParams&>(cfg) = options.params;
+    cfg.type = type;
+    cfg.op = op;
+    const LoadedTuningDb* db = tuning_db();
+    if (db) l->warnings = db->warnings;
+
+    // The variant: the caller's, else the tuning database's best for (device, type, op), else the
+    // device's default policy.
+    const TuningEntry* entry = nullptr;
+    if (db) {
+      TunedLookup any = find_tuned(*db, device, type, op, "");
+      entry = any.entry;
+      for (auto& w : any.warnings) l->warnings.push_back(std::move(w));
+    }
+    if (!cfg.variant.empty()) {
+      cfg.variant = find_variant(cfg.variant).name;
+      l->chosen_by = "given";
+    } else if (entry && !entry->best_variant.empty() &&
+               std::any_of(variants().begin(), variants().end(), [&](const Variant& v) {
+                 return v.name == entry->best_variant && v.unavailable_reason(device).empty();
+               })) {
+      cfg.variant = entry->best_variant;
+      l->chosen_by = "tuning database";
+    } else {
+      const ReducePolicy& policy = default_policy(device, type);
+      cfg.variant = policy.variant;
+      l->chosen_by = policy.name;
+    }
+
+    // Tuned parameters fill what the caller left unset, if the device and kernel accept them.
+    if (db && entry) {
+      if (auto it = entry->variants.find(cfg.variant); it != entry->variants.end()) {
+        ReduceConfig tuned = cfg;
+        const std::vector<std::string> filled = apply_tuned(it->second.params, tuned);
+        if (!filled.empty()) {
+          try {
+            plan_and_build(*l, tuned);
+            l->tuned = filled;
+            l->tuned_from = db->path;
+            return l;
+          } catch (const ConfigError& e) {
+            l->warnings.push_back("the tuned parameters of " + cfg.variant + " (" + join(filled) +
+                                  ") do not plan here (" + e.what() + "); its defaults are used");
+          }
+        }
+      }
+    }
+    plan_and_build(*l, cfg);
+    return l;
+  }
+
+  void ensure_scratch(const Launch& l) {
+    const std::uint64_t es = size_of(l.config.type);
+    std::uint64_t need[2] = {1, 1};
+    for (std::size_t p = 0; p < l.plan.passes.size(); ++p)
+      need[p % 2] = std::max(need[p % 2], l.plan.passes[p].groups);
+    for (int i = 0; i < 2; ++i)
+      if (need[i] * es > partial_bytes[i]) {
+        partial_bytes[i] = std::max(need[i] * es, 2 * partial_bytes[i]);
+        partials[i] = allocate(partial_bytes[i], "partial results");
+      }
+    if (!l.plan.variant->single_pass) return;
+    if (l.plan.slots) {
+      const std::uint64_t groups = l.plan.passes.front().groups;
+      if (groups > slot_groups) {
+        slot_groups = std::max(groups, 2 * slot_groups);
+        // The epoch, padding to 16 bytes, one 64-bit slot per group (kernels_cl/single_pass.cl).
+        const std::uint64_t bytes = 16 + 8 * slot_groups;
+        slots = allocate(bytes, "single_pass's slots");
+        zero(slots, bytes, "single_pass's slots");
+      }
+    } else if (!ticket()) {
+      ticket = allocate(16, "single_pass's ticket counter");
+      zero(ticket, 16, "single_pass's ticket counter");
+    }
+  }
+};
+
+Reducer::Reducer(const cl::CommandQueue& queue, ReducerOptions options) : s_(std::make_unique<State>()) {
+  static_cast<BoundQueue&>(*s_) = bind_queue(queue, options.device, options.kernel_dir, options.programs, "reducer");
+  s_->options = std::move(options);
 }
 
-cl::Buffer Reducer::upload(const HostData& data) const {
-  if (data.type != cfg_.type || data.n != n_)
-    throw Error("input data (" + std::to_string(data.n) + " " + std::string(name_of(data.type)) +
-                ") does not match the reducer (" + std::to_string(n_) + " " +
-                std::string(name_of(cfg_.type)) + ")");
-  return upload_data(rt_, data);
+Reducer::Reducer(cl_command_queue queue, ReducerOptions options)
+    : Reducer(cl::CommandQueue(queue, /*retainObject=*/true), std::move(options)) {}
+
+Reducer::Reducer(Reducer&&) noexcept = default;
+Reducer& Reducer::operator=(Reducer&&) noexcept = default;
+Reducer::~Reducer() = default;
+
+std::shared_ptr<const Launch> Reducer::prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t offset) {
+  const State::Key key{type, op, n, offset % kOffsetClasses};
+  if (std::shared_ptr<Launch> cached = s_->launches.find(key)) return cached;
+  std::shared_ptr<Launch> l = s_->resolve(type, op, n, offset);
+  ++s_->prepared;
+  s_->launches.insert(key, l);
+  return l;
 }
 
-cl::Buffer upload_data(Runtime& rt, const HostData& data) {
-  check_allocation(data.n, data.type, rt.device());
-  return with_cl_context("uploading " + std::to_string(data.bytes.size()) + " bytes of input", [&] {
-    cl::Buffer b(rt.context(), CL_MEM_READ_ONLY, data.bytes.size());
-    rt.queue().enqueueWriteBuffer(b, CL_TRUE, 0, data.bytes.size(), data.data());
-    return b;
-  });
-}
-
-std::vector<cl::Event> Reducer::enqueue(const cl::Buffer& input, bool with_events,
-                                       const cl::CommandQueue* on) {
-  const cl::CommandQueue& queue = on ? *on : rt_.queue();
-  return with_cl_context("enqueueing " + plan_.variant->name, [&] {
-    std::vector<cl::Event> events(with_events ? plan_.passes.size() : 0);
-    for (std::size_t p = 0; p < plan_.passes.size(); ++p) {
-      const PassPlan& pass = plan_.passes[p];
-      cl::Kernel& k = kernels_[p];
-      k.setArg(0, p == 0 ? input : partials_[(p - 1) % 2]);
-      k.setArg(1, partials_[p % 2]);
+std::vector<cl::Event> Reducer::enqueue(const Launch& launch, const cl::Buffer& in, std::uint64_t offset,
+                                        const cl::CommandQueue* on, bool with_events,
+                                        const std::vector<cl::Event>* wait) {
+  if (launch.owner_ != s_.get())
+    throw Error("this launch was prepared by another reducer; prepare it with the reducer that enqueues it");
+  if (offset % kOffsetClasses != launch.offset % kOffsetClasses)
+    throw Error(Param::Offset,
+                "offset " + std::to_string(offset) + " has another alignment than the " +
+                    std::to_string(launch.offset) + " the launch was prepared for; prepare the launch for this offset",
+                "an offset congruent to " + std::to_string(launch.offset % kOffsetClasses) + " modulo 16");
+  const std::uint64_t es = size_of(launch.config.type);
+  if (const std::uint64_t have = buffer_bytes(in); (offset + launch.n) * es > have)
+    throw Error(Param::Buffer,
+                "the input buffer holds " + std::to_string(have) + " bytes, fewer than the " +
+                    std::to_string((offset + launch.n) * es) + " that " + std::to_string(launch.n) + " " +
+                    std::string(name_of(launch.config.type)) + " elements from offset " +
+                    std::to_string(offset) + " need",
+                "a buffer of at least (offset + n) elements");
+  s_->ensure_scratch(launch);
+  const cl::CommandQueue& queue = on ? *on : s_->queue;
+  const Plan& plan = launch.plan;
+  return with_cl_context("enqueueing " + plan.variant->name, [&] {
+    std::vector<cl::Event> events(with_events ? plan.passes.size() : 0);
+    for (std::size_t p = 0; p < plan.passes.size(); ++p) {
+      const PassPlan& pass = plan.passes[p];
+      cl::Kernel& k = launch.kernels_[p];
+      k.setArg(0, p == 0 ? in : s_->partials[(p - 1) % 2]);
+      k.setArg(1, s_->partials[p % 2]);
       k.setArg(2, static_cast<cl_ulong>(pass.count));
-      if (pass.last_group_finishes) k.setArg(3, counter_);
-      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg),
-                                       cl::NDRange(pass.wg), nullptr,
-                                       with_events ? &events[p] : nullptr);
+      k.setArg(3, static_cast<cl_ulong>(p == 0 ? offset : 0));
+      if (pass.last_group_finishes) k.setArg(4, plan.slots ? s_->slots : s_->ticket);
+      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg), cl::NDRange(pass.wg),
+                                 p == 0 ? wait : nullptr, with_events ? &events[p] : nullptr);
     }
     return events;
   });
 }
 
-Value Reducer::read_result() const {
+cl::Buffer Reducer::result_buffer(const Launch& launch) const {
+  return s_->partials[(launch.plan.passes.size() - 1) % 2];
+}
+
+cl::Buffer Reducer::counter_buffer(const Launch& launch) const {
+  if (!launch.plan.variant->single_pass) return cl::Buffer();
+  return launch.plan.slots ? s_->slots : s_->ticket;
+}
+
+Value Reducer::read_result(const Launch& launch, const cl::CommandQueue* on) {
+  const cl::CommandQueue& queue = on ? *on : s_->queue;
   return with_cl_context("reading the result", [&] {
     unsigned char bytes[8] = {};
-    rt_.queue().enqueueReadBuffer(partials_[(plan_.passes.size() - 1) % 2], CL_TRUE, 0,
-                                  size_of(cfg_.type), bytes);
-    return Value::from_bytes(cfg_.type, bytes);
+    queue.enqueueReadBuffer(result_buffer(launch), CL_TRUE, 0, size_of(launch.config.type), bytes);
+    return Value::from_bytes(launch.config.type, bytes);
   });
 }
 
-Value Reducer::run(const cl::Buffer& input, std::vector<double>* pass_us) {
-  std::vector<cl::Event> ev = enqueue(input);
-  Value v = read_result();  // blocking read on the in-order queue: every pass has finished
-  if (pass_us) {
-    pass_us->clear();
-    for (auto& e : ev) pass_us->push_back(event_span_us(e, e));
-  }
-  return v;
+Value Reducer::reduce(const cl::Buffer& in, ElemType type, std::uint64_t n, Op op, std::uint64_t offset) {
+  const std::shared_ptr<const Launch> l = prepare(type, op, n, offset);
+  enqueue(*l, in, offset, nullptr, false);
+  return read_result(*l);
 }
 
-Sampled time_enqueues(const Runtime& rt, const EnqueueUnit& enqueue_one, const TimingOptions& opt,
-                      const std::function<void()>& after_sample) {
-  const cl::CommandQueue& queue = rt.queue();
-  const cl::CommandQueue& plain = rt.plain_queue();
-  const std::uint64_t timer_resolution_ns = rt.device().timer_resolution_ns;
-  Sampled s;
-  std::vector<double> warm;
-  for (unsigned w = 0; w < std::max(1u, opt.warmup); ++w) {
-    std::vector<cl::Event> ev = enqueue_one(queue, true);
-    with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
-    enqueue_one(plain, false);  // the plain queue's first use pays its own set-up here
-    with_cl_context("waiting for a warm-up", [&] { plain.finish(); });
-    warm.push_back(event_span_us(ev.front(), ev.back()));
-  }
-  s.batch = opt.batch;
-  if (s.batch == 0) {
-    const double tick_us = static_cast<double>(std::max<std::uint64_t>(1, timer_resolution_ns)) * 1e-3;
-    const double est = std::max(*std::min_element(warm.begin(), warm.end()), tick_us / 2);
-    const double span_us = std::max(kSampleTicks * tick_us, kSampleMinUs);
-    s.batch = static_cast<unsigned>(std::clamp(std::ceil(span_us / est), 1.0, 4096.0));
-  }
-  s.repetitions = std::max(1u, opt.repetitions);
-  std::vector<double> whole, first;  // back-to-back samples first, then one call at a time
-  for (unsigned r = 0; r < s.repetitions; ++r) {
-    std::vector<cl::Event> head, tail;
-    for (unsigned b = 0; b < s.batch; ++b) {
-      std::vector<cl::Event> ev = enqueue_one(queue, b == 0 || b + 1 == s.batch);
-      if (b == 0) head = ev;
-      if (b + 1 == s.batch) tail = ev;
-    }
-    with_cl_context("waiting for a timed sample", [&] { queue.finish(); });
-    if (after_sample) after_sample();
-    whole.push_back(event_span_us(head.front(), tail.back()) / s.batch);
-  }
-  std::vector<double> wall, by_events;
-  for (unsigned r = 0; r < s.repetitions; ++r) {
-    // The host clock around one call on the queue without profiling.
-    if (!after_sample) with_cl_context("waiting for the device to idle", [&] { queue.finish(); });
-    const auto t0 = std::chrono::steady_clock::now();
-    enqueue_one(plain, false);
-    with_cl_context("waiting for a single timed call", [&] { plain.finish(); });
-    const auto t1 = std::chrono::steady_clock::now();
-    wall.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-    if (after_sample) after_sample();
-    // The device clock: a profiled marker before one call on the profiling queue.
-    cl::Event marker;
-    with_cl_context("enqueueing a marker", [&] { queue.enqueueMarkerWithWaitList(nullptr, &marker); });
-    std::vector<cl::Event> ev = enqueue_one(queue, true);
-    with_cl_context("waiting for a single timed call", [&] { queue.finish(); });
-    if (after_sample) after_sample();
-    // From the marker; from the first command where a driver gives a marker no usable time.
-    const cl_ulong m = marker.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-    const cl_ulong k = ev.front().getProfilingInfo<CL_PROFILING_COMMAND_START>();
-    by_events.push_back(m > 0 && m <= k ? event_span_us(marker, ev.back()) : event_span_us(ev.front(), ev.back()));
-    first.push_back(event_span_us(ev.front(), ev.front()));
-  }
-  s.whole_us = stats_of(whole);
-  s.first_us = stats_of(first);
-  s.single_us = stats_of(wall);
-  s.single_events_us = stats_of(by_events);
-  return s;
-}
-
-Timed Reducer::time(const cl::Buffer& input, const TimingOptions& opt) {
-  return time_reduction(
-      rt_, [&](const cl::CommandQueue& q, bool ev) { return enqueue(input, ev, &q); },
-      [&] { return read_result(); }, opt);
-}
-
-const cl::Buffer& Reducer::result_buffer() const {
-  return partials_[(plan_.passes.size() - 1) % 2];
-}
-
-Timed time_reduction(const Runtime& rt, const EnqueueUnit& enqueue_one,
-                     const std::function<Value()>& read_value, const TimingOptions& opt) {
-  Timed t;
-  std::optional<Value> seen;
-  const Sampled s = time_enqueues(rt, enqueue_one, opt, [&] {
-    const Value v = read_value();
-    if (seen && !(v == *seen)) t.consistent = false;
-    seen = v;
+cl::Event Reducer::reduce_to(const cl::Buffer& in, ElemType type, std::uint64_t n, Op op, const cl::Buffer& out,
+                             std::uint64_t out_index, std::uint64_t offset, const std::vector<cl::Event>& wait) {
+  const std::uint64_t es = size_of(type);
+  if (const std::uint64_t have = buffer_bytes(out); (out_index + 1) * es > have)
+    throw Error(Param::Buffer,
+                "the output buffer holds " + std::to_string(have) + " bytes, too few for element " +
+                    std::to_string(out_index) + " of " + std::string(name_of(type)),
+                "an output buffer of at least out_index + 1 elements");
+  const std::shared_ptr<const Launch> l = prepare(type, op, n, offset);
+  enqueue(*l, in, offset, nullptr, false, wait.empty() ? nullptr : &wait);
+  cl::Event copied;
+  with_cl_context("copying the result into the output buffer", [&] {
+    s_->queue.enqueueCopyBuffer(result_buffer(*l), out, 0, out_index * es, es, nullptr, &copied);
   });
-  t.value = *seen;
-  t.whole_us = s.whole_us;
-  t.first_pass_us = s.first_us;
-  t.single_us = s.single_us;
-  t.single_events_us = s.single_events_us;
-  t.batch = s.batch;
-  t.repetitions = s.repetitions;
-  return t;
+  return copied;
 }
+
+const DeviceInfo& Reducer::device() const { return s_->device; }
+const cl::Context& Reducer::context() const { return s_->context; }
+const cl::CommandQueue& Reducer::queue() const { return s_->queue; }
+const KernelDir& Reducer::kernel_dir() const { return s_->kernel_dir; }
+const ReducerOptions& Reducer::options() const { return s_->options; }
+std::size_t Reducer::allocations() const { return s_->allocations; }
+std::size_t Reducer::launches_prepared() const { return s_->prepared; }
 
 }  // namespace clreduce

@@ -191,7 +191,9 @@ std::vector<std::string> variant_names() {
 const Variant& find_variant(std::string_view name) {
   for (const auto& v : variants())
     if (v.name == name) return v;
-  throw Error("unknown variant '" + std::string(name) + "'; valid variants: " + join(variant_names()));
+  throw ConfigError(Param::Variant,
+                    "unknown variant '" + std::string(name) + "'; valid variants: " + join(variant_names()),
+                    join(variant_names()));
 }
 
 std::vector<const Variant*> select_variants(const std::vector<std::string>& names) {

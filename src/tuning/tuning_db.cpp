@@ -486,7 +486,8 @@ std::string tuning_db_json(const TuningDb& db) {
 
 std::string tuning_db_path(const std::optional<std::string>& flag) {
   if (flag) {
-    if (flag->empty()) throw Error("--db needs a file name; it was given an empty one");
+    if (flag->empty())
+      throw Error(Param::TuningDb, "the tuning database path is empty; give a file name", "a file name");
     return *flag;
   }
   if (const char* env = std::getenv("CLREDUCE_TUNING_DB"); env && *env) return env;
@@ -565,32 +566,10 @@ TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType 
   return out;
 }
 
-std::vector<std::string> apply_tuned(const TunedParams& tuned, ReduceConfig& cfg) {
-  std::vector<std::string> filled;
-  if (cfg.wg == 0 && tuned.wg != 0) {
-    cfg.wg = tuned.wg;
-    filled.push_back("wg=" + std::to_string(tuned.wg));
-  }
-  if (!cfg.vec && tuned.vec) {
-    cfg.vec = tuned.vec;
-    filled.push_back("vec=" + std::to_string(*tuned.vec));
-  }
-  if (!cfg.times && !cfg.groups_per_cu) {
-    if (tuned.times) {
-      cfg.times = tuned.times;
-      filled.push_back("times=" + std::to_string(*tuned.times));
-    } else if (tuned.groups_per_cu) {
-      cfg.groups_per_cu = tuned.groups_per_cu;
-      filled.push_back("groups_per_cu=" + std::to_string(*tuned.groups_per_cu));
-    }
-  }
-  return filled;
-}
-
 void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
                        std::vector<std::string>& warnings) {
   const auto cannot = [&](const std::string& why) {
-    return Error("cannot write tuning database '" + path + "': " + why);
+    return Error(Param::TuningDb, "cannot write tuning database '" + path + "': " + why);
   };
   if (path.empty()) throw cannot("the path is empty");
   // The entry alone must read back, or the file would be unusable.

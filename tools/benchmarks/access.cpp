@@ -1,9 +1,9 @@
 // The access-pattern study (sum of cubes, contiguous vs interleaved).
 #include "benchmarks/access.hpp"
 
-#include "core/build_options.hpp"
+#include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
-#include "reduce/plan.hpp"
+#include "measure/measure.hpp"
 
 #include <algorithm>
 
@@ -32,7 +32,7 @@ bool AccessReport::all_ok() const {
   return !rows.empty();
 }
 
-AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& opt) {
+AccessReport run_access(const Session& rt, const HostData& data, const AccessOptions& opt) {
   if (data.type != ElemType::Uint)
     throw Error("the access-pattern study sums cubes of uint data; got " +
                 std::string(name_of(data.type)));
@@ -40,11 +40,17 @@ AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& 
   AccessReport rep;
   rep.n = data.n;
   rep.data_origin = data.origin;
-  ReduceConfig wg_cfg;  // the same work-group rules as the reductions (power of two, limits)
-  wg_cfg.wg = opt.wg;
-  rep.wg = effective_wg(wg_cfg, dev);
+  // The same work-group rules as the reductions: a power of two within the device's limits.
+  rep.wg = opt.wg ? opt.wg : std::min<std::size_t>(256, dev.max_work_group_size);
+  if (rep.wg & (rep.wg - 1))
+    throw Error(Param::WorkGroupSize, "work-group size " + std::to_string(rep.wg) +
+                " is not a power of two; the group's tree halves it at each level", "a power of two");
+  if (rep.wg > dev.max_work_group_size)
+    throw Error(Param::WorkGroupSize, "work-group size " + std::to_string(rep.wg) + " is over the device maximum " +
+                std::to_string(dev.max_work_group_size) + " of " + dev.name + " (CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+                "at most " + std::to_string(dev.max_work_group_size), dev.name);
   if (rep.wg * sizeof(cl_uint) > dev.local_mem_bytes)
-    throw Error("work-group size " + std::to_string(rep.wg) + " needs more local memory than the " +
+    throw Error(Param::WorkGroupSize, "work-group size " + std::to_string(rep.wg) + " needs more local memory than the " +
                 std::to_string(dev.local_mem_bytes) + " bytes of " + dev.name);
   const std::uint64_t fill = std::max<std::uint64_t>(1, std::uint64_t{dev.compute_units} * 2048 / rep.wg);
   const std::uint64_t most = (data.n + rep.wg - 1) / rep.wg;  // no group without an element
@@ -59,9 +65,11 @@ AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& 
     return cl::Buffer(rt.context(), CL_MEM_READ_WRITE, rep.groups * sizeof(cl_uint));
   });
   // The partials are summed by a reduction variant (uint sum, exact in any order).
-  ReduceConfig fold;
-  fold.variant = "stride_local";
-  Reducer reducer(rt, fold, rep.groups);
+  ReducerOptions fold;
+  fold.params.variant = "stride_local";
+  fold.tuning.enabled = false;
+  Reducer reducer = rt.reducer(fold);
+  const std::shared_ptr<const Launch> folding = reducer.prepare(ElemType::Uint, Op::Sum, rep.groups);
 
   BuildOptions o;
   o.set("WG_SIZE", rep.wg);
@@ -71,8 +79,7 @@ AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& 
     AccessRow row;
     row.pattern = p;
     cl::Kernel k = rt.kernel("sum_of_cubes.cl", p.kernel, o.str());
-    const KernelLimits lim = rt.limits(k);
-    check_kernel_limits(p.kernel, rep.wg, lim.max_work_group_size, lim.local_mem_bytes, dev);
+    check_kernel_limits(p.kernel, rep.wg, kernel_limits(k, dev.device), dev);
     with_cl_context("setting " + p.kernel + " arguments", [&] {
       k.setArg(0, input);
       k.setArg(1, partials);
@@ -80,18 +87,18 @@ AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& 
     });
     std::optional<std::uint32_t> seen;
     row.timing = time_enqueues(
-        rt,
+        rt.queue(), rt.plain_queue(), dev.timer_resolution_ns,
         [&](const cl::CommandQueue& q, bool with_events) {
           std::vector<cl::Event> ev(with_events ? 1 : 0);
           with_cl_context("enqueueing " + p.kernel, [&] {
             q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(threads), cl::NDRange(rep.wg),
                                             nullptr, with_events ? &ev[0] : nullptr);
           });
-          for (auto& e : reducer.enqueue(partials, with_events, &q)) ev.push_back(e);
+          for (auto& e : reducer.enqueue(*folding, partials, 0, &q, with_events)) ev.push_back(e);
           return ev;
         },
         opt.timing, [&] {
-          const auto v = std::get<std::uint32_t>(reducer.read_result().v);
+          const auto v = std::get<std::uint32_t>(reducer.read_result(*folding).v);
           if (seen && v != *seen) row.consistent = false;
           seen = v;
         });

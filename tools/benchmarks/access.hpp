@@ -6,7 +6,8 @@
 
 #include "data/host_data.hpp"
 #include "clreduce/reduce.hpp"
-#include "core/runtime.hpp"
+#include "clreduce/timing.hpp"
+#include "measure/session.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -55,6 +56,6 @@ struct AccessReport {
 };
 
 // Throws Error when the data is not uint or the launch shape is invalid for the device.
-AccessReport run_access(Runtime& rt, const HostData& data, const AccessOptions& opt);
+AccessReport run_access(const Session& rt, const HostData& data, const AccessOptions& opt);
 
 }  // namespace clreduce

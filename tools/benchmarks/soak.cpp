@@ -3,8 +3,8 @@
 
 #include "clreduce/error.hpp"
 #include "data/host_data.hpp"
-#include "reduce/plan.hpp"
 #include "clreduce/reduce.hpp"
+#include "measure/measure.hpp"
 #include "clreduce/variants.hpp"
 #include "data/reference.hpp"
 
@@ -23,22 +23,22 @@ std::string reason_key(const std::string& what) {
 }
 
 std::string command_line(const ReduceConfig& c, std::uint64_t n, std::uint64_t data_seed,
-                         const Runtime& rt) {
+                         const Session& rt) {
   const DeviceInfo& dev = rt.device();
   std::ostringstream s;
   s << "clreduce --platform " << dev.platform_index << " --device " << dev.device_index;
-  if (rt.kernel_dir() != default_kernel_dir()) s << " --kernel-dir " << rt.kernel_dir().string();
+  if (rt.kernels().origin == "given") s << " --kernel-dir " << rt.kernel_dir().string();
   s << " reduce --variant " << c.variant << " --type " << name_of(c.type) << " --op "
     << name_of(c.op) << " --n " << n << " --wg " << c.wg;
   if (c.times) s << " --times " << *c.times;
   if (c.groups_per_cu) s << " --groups-per-cu " << *c.groups_per_cu;
   if (c.vec) s << " --vec " << *c.vec;
-  s << " --data random --seed " << data_seed;
+  s << " --data random --seed " << data_seed << " --no-tuning";
   return s.str();
 }
 }  // namespace
 
-SoakReport run_soak(Runtime& rt, const SoakOptions& opt,
+SoakReport run_soak(const Session& rt, const SoakOptions& opt,
                     const std::function<void(const SoakReport&)>& progress) {
   const DeviceInfo& dev = rt.device();
   SoakReport r;
@@ -85,10 +85,14 @@ SoakReport run_soak(Runtime& rt, const SoakOptions& opt,
       progress(r);
     }
     try {
-      Reducer reducer(rt, c, n);
+      ReducerOptions options;
+      options.params = c;
+      options.tuning.enabled = false;
+      Reducer reducer = rt.reducer(options);
+      const std::shared_ptr<const Launch> launch = reducer.prepare(c.type, c.op, n);
       const HostData data = generate_data(c.type, n, DataKind::Random, data_seed);
-      const Value got = reducer.run(reducer.upload(data));
-      const Check check = check_result(got, host_reference(data, c.op), c.op, reducer.plan().depth);
+      const Value got = reducer.reduce(upload_data(rt, data), c.type, n, c.op);
+      const Check check = check_result(got, host_reference(data, c.op), c.op, launch->plan.depth);
       ++r.checked;
       ++r.per_variant[c.variant];
       if (!check.ok) {

@@ -3,7 +3,7 @@
 // line that reproduces it; configurations the device refuses are counted and skipped.
 #pragma once
 
-#include "core/runtime.hpp"
+#include "measure/session.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -33,7 +33,7 @@ struct SoakReport {
 };
 
 // `progress` hears the report before each reduction (may be empty).
-SoakReport run_soak(Runtime& rt, const SoakOptions& opt,
+SoakReport run_soak(const Session& rt, const SoakOptions& opt,
                     const std::function<void(const SoakReport&)>& progress = {});
 
 std::string soak_text(const SoakReport& r, const DeviceInfo& dev);

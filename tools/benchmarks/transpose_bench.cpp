@@ -2,17 +2,18 @@
 #include "benchmarks/transpose_bench.hpp"
 
 #include "clreduce/error.hpp"
+#include "parse.hpp"
 
 namespace clreduce {
 
 namespace {
-cl::Buffer device_buffer(Runtime& rt, cl_mem_flags flags, std::uint64_t bytes,
+cl::Buffer device_buffer(const Session& rt, cl_mem_flags flags, std::uint64_t bytes,
                          const std::string& what) {
   return with_cl_context("allocating " + std::to_string(bytes) + " bytes for " + what,
                          [&] { return cl::Buffer(rt.context(), flags, bytes); });
 }
 
-cl::Buffer upload(Runtime& rt, const HostData& data) {
+cl::Buffer upload(const Session& rt, const HostData& data) {
   cl::Buffer b = device_buffer(rt, CL_MEM_READ_ONLY, data.bytes.size(), "the input matrix");
   with_cl_context("uploading the input matrix", [&] {
     rt.queue().enqueueWriteBuffer(b, CL_TRUE, 0, data.bytes.size(), data.data());
@@ -21,23 +22,24 @@ cl::Buffer upload(Runtime& rt, const HostData& data) {
 }
 
 // One checked run into a poisoned output buffer, then the timed samples.
-TransposeReport measure(Runtime& rt, Transposer& t, const cl::Buffer& in, const cl::Buffer& out,
-                        const HostData& data, const std::vector<unsigned char>& expected,
+TransposeReport measure(const Session& rt, Transposer& t, const TransposeLaunch& l, const cl::Buffer& in,
+                        const cl::Buffer& out, const HostData& data, const std::vector<unsigned char>& expected,
                         const TimingOptions& timing) {
   TransposeReport r;
-  r.config = t.config();
-  r.plan = t.plan();
+  r.config = l.config;
+  r.plan = l.plan;
   r.data_origin = data.origin;
   const std::uint64_t bytes = data.bytes.size();
   std::vector<unsigned char> got(bytes);
   with_cl_context("poisoning the output, transposing and reading back", [&] {
     rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, bytes);
-    t.enqueue(in, out);
+    t.enqueue(l, in, out, nullptr, false);
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes, got.data());
   });
   r.check = check_transpose(got, expected, r.plan.m, r.plan.n, r.config.type);
   r.timing = time_enqueues(
-      rt, [&](const cl::CommandQueue& q, bool ev) { return t.enqueue(in, out, ev, &q); }, timing);
+      rt.queue(), rt.plain_queue(), rt.device().timer_resolution_ns,
+      [&](const cl::CommandQueue& q, bool ev) { return t.enqueue(l, in, out, &q, ev); }, timing);
   r.gbps = r.timing.whole_us.median > 0
                ? 2.0 * static_cast<double>(bytes) / (r.timing.whole_us.median * 1e3)
                : 0;
@@ -46,28 +48,31 @@ TransposeReport measure(Runtime& rt, Transposer& t, const cl::Buffer& in, const 
 
 void check_data(const HostData& data, ElemType type, std::uint64_t m, std::uint64_t n) {
   if (data.type != type || data.n != m * n)
-    throw Error("input data (" + std::to_string(data.n) + " " + std::string(name_of(data.type)) +
+    throw Error(Param::Shape, "input data (" + std::to_string(data.n) + " " + std::string(name_of(data.type)) +
                 ") does not match a " + shape_label(m, n) + " matrix of " +
                 std::string(name_of(type)));
 }
 }  // namespace
 
-TransposeReport run_transpose(Runtime& rt, const TransposeConfig& cfg, const HostData& data,
+TransposeReport run_transpose(const Session& rt, const TransposeConfig& cfg, const HostData& data,
                               std::uint64_t m, std::uint64_t n, const TimingOptions& timing) {
-  Transposer t(rt, cfg, m, n);
+  TransposerOptions opt;
+  opt.params = cfg;
+  Transposer t = rt.transposer(opt);
+  const std::shared_ptr<const TransposeLaunch> l = t.prepare(cfg.type, m, n);
   check_data(data, cfg.type, m, n);
   const cl::Buffer in = upload(rt, data);
   const cl::Buffer out = device_buffer(rt, CL_MEM_WRITE_ONLY, data.bytes.size(), "the output");
   const auto expected = host_transpose(data.bytes, m, n, size_of(cfg.type));
-  return measure(rt, t, in, out, data, expected, timing);
+  return measure(rt, t, *l, in, out, data, expected, timing);
 }
 
-CopyBandwidth measure_copy_bandwidth(Runtime& rt, const cl::Buffer& src, const cl::Buffer& dst,
+CopyBandwidth measure_copy_bandwidth(const Session& rt, const cl::Buffer& src, const cl::Buffer& dst,
                                      std::uint64_t bytes, const TimingOptions& timing) {
   CopyBandwidth c;
   c.bytes = bytes;
   c.timing = time_enqueues(
-      rt,
+      rt.queue(), rt.plain_queue(), rt.device().timer_resolution_ns,
       [&](const cl::CommandQueue& q, bool with_event) {
         return with_cl_context("enqueueing a buffer copy", [&] {
           std::vector<cl::Event> ev(with_event ? 1 : 0);
@@ -93,7 +98,7 @@ bool TransposeBenchReport::all_ok() const {
   return true;
 }
 
-TransposeBenchReport run_transpose_bench(Runtime& rt, const TransposeBenchOptions& opt,
+TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBenchOptions& opt,
                                          const std::function<void(const std::string&)>& progress) {
   TransposeBenchReport rep;
   rep.type = opt.type;
@@ -106,7 +111,7 @@ TransposeBenchReport run_transpose_bench(Runtime& rt, const TransposeBenchOption
   const auto shapes = opt.shapes.empty() ? default_transpose_shapes() : opt.shapes;
   for (const auto& [m, n] : shapes) {
     // Validates the shape against the device before any allocation.
-    plan_transpose(TransposeConfig{"naive", opt.type, {}, {}, {}, {}, {}}, rt.device(), m, n);
+    rt.transposer({}).prepare(opt.type, m, n);
     TransposeShapeResult s;
     s.m = m;
     s.n = n;
@@ -125,17 +130,20 @@ TransposeBenchReport run_transpose_bench(Runtime& rt, const TransposeBenchOption
       TransposeConfig cfg;
       cfg.variant = v->name;
       cfg.type = opt.type;
-      cfg.defines = opt.defines;
+      cfg.defines = opt.given.defines;
       if (v->shape == TransposeShape::Free) {
-        cfg.wg_x = opt.wg_x;
-        cfg.wg_y = opt.wg_y;
+        cfg.wg_x = opt.given.wg_x;
+        cfg.wg_y = opt.given.wg_y;
       } else {
-        cfg.tile = opt.tile;
-        if (v->shape == TransposeShape::TileRows) cfg.rows = opt.rows;
+        cfg.tile = opt.given.tile;
+        if (v->shape == TransposeShape::TileRows) cfg.rows = opt.given.rows;
       }
       try {
-        Transposer t(rt, cfg, m, n);
-        row.report = measure(rt, t, in, out, data, expected, opt.timing);
+        TransposerOptions topt;
+        topt.params = cfg;
+        Transposer t = rt.transposer(topt);
+        const std::shared_ptr<const TransposeLaunch> l = t.prepare(opt.type, m, n);
+        row.report = measure(rt, t, *l, in, out, data, expected, opt.timing);
       } catch (const Error& e) {
         row.error = e.what();
       }

@@ -4,9 +4,10 @@
 #pragma once
 
 #include "data/host_data.hpp"
-#include "clreduce/reduce.hpp"
-#include "core/runtime.hpp"
+#include "clreduce/timing.hpp"
 #include "clreduce/transpose.hpp"
+#include "data/reference.hpp"
+#include "measure/session.hpp"
 
 #include <functional>
 #include <optional>
@@ -31,7 +32,7 @@ constexpr unsigned char kPoisonByte = 0xA5;
 
 // Runs `cfg` on data (M x N elements of cfg.type): one checked run into a poisoned output, then
 // warm-ups and timed samples.
-TransposeReport run_transpose(Runtime& rt, const TransposeConfig& cfg, const HostData& data,
+TransposeReport run_transpose(const Session& rt, const TransposeConfig& cfg, const HostData& data,
                               std::uint64_t m, std::uint64_t n, const TimingOptions& timing);
 
 // A plain clEnqueueCopyBuffer of `bytes` between two device buffers, timed like the kernels;
@@ -41,7 +42,7 @@ struct CopyBandwidth {
   std::uint64_t bytes = 0;
   double gbps = 0;
 };
-CopyBandwidth measure_copy_bandwidth(Runtime& rt, const cl::Buffer& src, const cl::Buffer& dst,
+CopyBandwidth measure_copy_bandwidth(const Session& rt, const cl::Buffer& src, const cl::Buffer& dst,
                                      std::uint64_t bytes, const TimingOptions& timing);
 
 // Default shapes of `bench transpose`: 2048x512 (the transpose study's size) and 8192x8192.
@@ -51,10 +52,9 @@ struct TransposeBenchOptions {
   ElemType type = ElemType::Float;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes;  // empty: the defaults
   std::vector<std::string> variants;                            // empty: all
-  // Applied to the variants that take them (the others keep their own shape).
-  std::optional<std::size_t> wg_x, wg_y;
-  std::optional<unsigned> tile, rows;
-  std::vector<Define> defines;
+  // The parameters given, applied to the variants that take them (the others keep their own
+  // shape); the variant field is not used.
+  TransposeParams given;
   DataKind data = DataKind::Random;
   std::uint64_t seed = 42;
   TimingOptions timing;
@@ -83,7 +83,7 @@ struct TransposeBenchReport {
 };
 
 TransposeBenchReport run_transpose_bench(
-    Runtime& rt, const TransposeBenchOptions& opt,
+    const Session& rt, const TransposeBenchOptions& opt,
     const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace clreduce

@@ -1,29 +1,21 @@
-// Tuning: grid sweeps at several sizes, one configuration per variant chosen across them.
+// Tuning: the grid at several sizes, one configuration per variant chosen across them.
 #include "benchmarks/tune.hpp"
 
 #include "clreduce/error.hpp"
-#include "printers/report.hpp"
-#include "printers/sizes_printer.hpp"
+#include "printers/table.hpp"
 
 #include <cmath>
 #include <ctime>
 #include <map>
-#include <sstream>
 
 namespace clreduce {
-
-using nlohmann::json;
 
 std::vector<std::uint64_t> default_tune_sizes(const DeviceInfo& dev) {
   if (dev.is_gpu) return {1ULL << 20, 1ULL << 24, 1ULL << 26};
   return {1ULL << 16, 1ULL << 20};
 }
 
-bool TuneReport::all_ok() const {
-  for (const auto& s : sweeps)
-    if (!s.all_ok()) return false;
-  return true;
-}
+bool TuneReport::all_ok() const { return run.all_ok(); }
 
 namespace {
 // Geometric mean of us[i] / best[i]; 0 when some size has no measurement.
@@ -45,21 +37,13 @@ std::string utc_now() {
   return buf;
 }
 
-TunedParams params_of(const ReduceConfig& c) {
+TunedParams params_of(const ReduceParams& c) {
   TunedParams p;
   p.wg = c.wg;
   p.times = c.times;
   p.groups_per_cu = c.groups_per_cu;
   p.vec = c.vec;
   return p;
-}
-
-std::string params_label(const TunedParams& p) {
-  std::string s = "wg " + std::to_string(p.wg);
-  if (p.times) s += ", times " + std::to_string(*p.times);
-  if (p.groups_per_cu) s += ", " + std::to_string(*p.groups_per_cu) + " groups/CU";
-  if (p.vec) s += ", vec " + std::to_string(*p.vec);
-  return s;
 }
 
 // What a launch runs: every pass's work-group size, groups, TIMES and VEC. Two configurations
@@ -72,8 +56,9 @@ std::string launch_of(const ReduceReport& r) {
   return s;
 }
 
-// Chooses the variant's configuration from its points at every size (sweeps[s].variants[k]).
-TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemType type) {
+// Chooses the variant's configuration from its points at every size (run.sizes[s].variants[k]).
+TuneRow tune_variant(const Run& run, std::size_t k, ElemType type) {
+  const std::vector<SizeRun>& sweeps = run.sizes;
   const std::size_t sizes = sweeps.size();
   TuneRow row;
   row.variant = sweeps[0].variants[k].variant;
@@ -86,10 +71,10 @@ TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemTy
   std::vector<std::string> default_launch(sizes);
   std::vector<double> best(sizes, 0);
   for (std::size_t s = 0; s < sizes; ++s) {
-    for (const GridPoint& p : sweeps[s].variants[k].points) {
+    for (const Measured& p : sweeps[s].variants[k].points) {
       if (!p.report || !p.report->ok()) continue;
       if (best[s] == 0 || p.us() < best[s]) best[s] = p.us();
-      if (p.is_default) {
+      if (p.point.is_default) {
         row.default_us[s] = p.us();
         default_launch[s] = launch_of(*p.report);
         continue;
@@ -98,7 +83,7 @@ TuneRow tune_variant(const std::vector<GridSweep>& sweeps, std::size_t k, ElemTy
       auto& v = us[key];
       v.resize(sizes, 0);
       v[s] = p.us();
-      params[key] = params_of(p.config);
+      params[key] = params_of(p.point.params);
       auto& l = launches[key];
       l.resize(sizes);
       l[s] = launch_of(*p.report);
@@ -152,28 +137,15 @@ std::vector<double> chosen_us(const TuneRow& row) {
 }
 }  // namespace
 
-TuneReport run_tune(Runtime& rt, const TuneOptions& opt, const GridProgress& progress) {
+TuneReport choose_tuning(Run run) {
   TuneReport rep;
-  rep.type = opt.type;
-  rep.op = opt.op;
-  rep.sizes = opt.sizes.empty() ? default_tune_sizes(rt.device()) : opt.sizes;
-  for (std::uint64_t n : rep.sizes) check_allocation(n, opt.type, rt.device());
-  GridSweepOptions g;
-  g.type = opt.type;
-  g.op = opt.op;
-  g.variants = opt.variants;
-  g.axes = opt.axes;
-  g.timing = opt.timing;
-  for (std::size_t i = 0; i < rep.sizes.size(); ++i) {
-    const std::uint64_t n = rep.sizes[i];
-    const HostData data = generate_data(opt.type, n, opt.data, opt.seed);
-    const std::size_t count = rep.sizes.size();
-    rep.sweeps.push_back(run_grid_sweep(rt, g, data, [&](std::size_t d, std::size_t t, const std::string& w) {
-      if (progress) progress(i * t + d, count * t, "n=" + size_label(n) + ": " + w);
-    }));
-  }
-  const std::size_t nvar = rep.sweeps.front().variants.size();
-  for (std::size_t k = 0; k < nvar; ++k) rep.rows.push_back(tune_variant(rep.sweeps, k, opt.type));
+  rep.type = run.type;
+  rep.op = run.op;
+  for (const SizeRun& s : run.sizes) rep.sizes.push_back(s.n);
+  rep.run = std::move(run);
+  const Run& r = rep.run;
+  const std::size_t nvar = r.sizes.empty() ? 0 : r.sizes.front().variants.size();
+  for (std::size_t k = 0; k < nvar; ++k) rep.rows.push_back(tune_variant(r, k, rep.type));
 
   // The best variant: the same relative score against the best chosen time of any variant.
   std::vector<double> best(rep.sizes.size(), 0);
@@ -188,100 +160,14 @@ TuneReport run_tune(Runtime& rt, const TuneOptions& opt, const GridProgress& pro
     if (row.score > 0 && (!winner || row.score < winner->score)) winner = &row;
   }
 
-  rep.entry.type = opt.type;
-  rep.entry.op = opt.op;
+  rep.entry.type = rep.type;
+  rep.entry.op = rep.op;
   rep.entry.date = utc_now();
   rep.entry.sizes = rep.sizes;
   if (winner) rep.entry.best_variant = winner->variant;
   for (const auto& row : rep.rows)
     if (row.tuned) rep.entry.variants[row.variant] = *row.tuned;
   return rep;
-}
-
-std::string tune_text(const TuneReport& r, const DeviceInfo& dev) {
-  std::ostringstream out;
-  out << "device: " << dev.label() << "\n"
-      << "tuned:  " << name_of(r.op) << " of " << name_of(r.type) << " at n = ";
-  for (std::size_t s = 0; s < r.sizes.size(); ++s) out << (s ? ", " : "") << size_label(r.sizes[s]);
-  out << "; " << r.sweeps.front().count_points() << " grid points per size, every measured point "
-      << "verified\nchoice:  per variant the grid point with the lowest geometric mean of (its "
-         "time / the variant's best time) over the sizes; b2b medians below as tuned (default)\n\n";
-  TextTable t;
-  t.headers = {"variant", "tuned parameters"};
-  for (std::uint64_t n : r.sizes) t.headers.push_back(size_label(n) + " µs");
-  t.headers.insert(t.headers.end(), {"gain over default", "vs best variant"});
-  for (const auto& row : r.rows) {
-    std::vector<std::string> cells{row.variant};
-    if (!row.unavailable.empty()) {
-      cells.push_back("unavailable");
-      cells.resize(t.headers.size());
-      t.rows.push_back(cells);
-      continue;
-    }
-    cells.push_back(row.tuned ? params_label(row.tuned->params) : "default kept");
-    for (std::size_t s = 0; s < r.sizes.size(); ++s) {
-      const double d = row.default_us[s];
-      const std::string def = d > 0 ? stats_cell(d) : "-";
-      cells.push_back(row.tuned ? stats_cell(row.tuned->measurements[s].tuned_us) + " (" + def + ")" : def);
-    }
-    cells.push_back(row.tuned ? fixed(row.tuned->gain_over_default, 2) + "x" : "1.00x");
-    cells.push_back(row.score > 0 ? fixed(row.score, 2) + "x" : "-");
-    t.rows.push_back(cells);
-  }
-  out << t.render_text();
-  for (const auto& row : r.rows) {
-    if (!row.unavailable.empty()) out << row.variant << " unavailable: " << row.unavailable << "\n";
-    else if (!row.note.empty()) out << row.variant << ": " << row.note << "\n";
-  }
-  if (!r.entry.best_variant.empty()) out << "best variant overall: " << r.entry.best_variant << "\n";
-  for (std::size_t s = 0; s < r.sweeps.size(); ++s)
-    for (const auto& v : r.sweeps[s].variants)
-      if (v.unavailable.empty() && v.count_failed() > 0)
-        out << "FAILED: " << v.variant << " at n = " << size_label(r.sizes[s]) << ": "
-            << v.count_failed() << " points failed (see `clreduce sweep --variants " << v.variant
-            << " --n " << r.sizes[s] << "`)\n";
-  return out.str();
-}
-
-std::string tune_csv(const TuneReport& r) {
-  TextTable t;
-  t.headers = {"variant", "type", "op", "n", "tuned", "wg", "times", "groups_per_cu", "vec",
-               "tuned_b2b_median_us", "default_b2b_median_us", "GB_per_s", "gain_over_default", "note"};
-  const auto opt = [](const std::optional<unsigned>& x) { return x ? std::to_string(*x) : std::string(); };
-  for (const auto& row : r.rows)
-    for (std::size_t s = 0; s < r.sizes.size(); ++s) {
-      std::vector<std::string> cells{row.variant, std::string(name_of(r.type)), std::string(name_of(r.op)),
-                                     std::to_string(r.sizes[s]), row.tuned ? "1" : "0"};
-      if (row.tuned) {
-        const TunedParams& p = row.tuned->params;
-        const TunedMeasurement& m = row.tuned->measurements[s];
-        cells.insert(cells.end(), {std::to_string(p.wg), opt(p.times), opt(p.groups_per_cu), opt(p.vec),
-                                   fixed(m.tuned_us, 3), fixed(m.default_us, 3), fixed(m.gbps, 2),
-                                   fixed(row.tuned->gain_over_default, 3), ""});
-      } else {
-        cells.insert(cells.end(), {"", "", "", "", "", row.default_us.empty() || row.default_us[s] <= 0 ? "" : fixed(row.default_us[s], 3),
-                                   "", "", row.unavailable.empty() ? row.note : row.unavailable});
-      }
-      t.rows.push_back(cells);
-    }
-  return t.render_csv();
-}
-
-json tune_json(const TuneReport& r, const DeviceInfo& dev) {
-  TuningDb db;
-  db.devices.push_back(DeviceTuning{device_key(dev), {r.entry}});
-  json rows = json::array();
-  for (const auto& row : r.rows) {
-    json j{{"variant", row.variant}, {"default_us", row.default_us}, {"score", row.score}};
-    if (!row.unavailable.empty()) j["unavailable"] = row.unavailable;
-    if (!row.note.empty()) j["note"] = row.note;
-    j["tuned"] = row.tuned.has_value();
-    rows.push_back(j);
-  }
-  return json{{"device", device_json(dev)},
-              {"entry", json::parse(tuning_db_json(db))},
-              {"rows", rows},
-              {"all_ok", r.all_ok()}};
 }
 
 }  // namespace clreduce

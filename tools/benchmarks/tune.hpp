@@ -1,19 +1,20 @@
-// `clreduce tune`: the parameter sweep (param_sweep.hpp) at a few sizes, and from it the best
-// launch parameters of every variant for the device, element type and operator, as an entry of
-// the tuning database (tuning_db.hpp) that reduce and bench then use by default.
+// `clreduce tune`: the sweep's grid (grid.hpp) at a few sizes, measured by the engine, and from
+// it the best launch parameters of every variant for the device, element type and operator, as
+// an entry of the tuning database (clreduce/tuning.hpp) that every Reducer then uses.
 //
 // A variant's tuned configuration is the grid point that was verified at every size and has the
 // lowest geometric mean, over the sizes, of its time relative to the variant's best time at that
 // size: one configuration that holds up across sizes rather than the winner of one. Where no
 // grid point beats the variant's default launch by that measure, or the winner launches exactly
 // as the default does (same passes, groups, TIMES, VEC: the same measurement twice), the default
-// is kept (the variant gets no entry). The best variant overall is chosen the same way among the variants.
+// is kept (the variant gets no entry). The best variant overall is chosen the same way among the
+// variants.
 #pragma once
 
 #include "benchmarks/grid.hpp"
 #include "clreduce/tuning.hpp"
+#include "measure/engine.hpp"
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,17 +23,6 @@ namespace clreduce {
 
 // 2^20, 2^24, 2^26 on a GPU (launch-bound to bandwidth-bound); 2^16, 2^20 elsewhere.
 std::vector<std::uint64_t> default_tune_sizes(const DeviceInfo& dev);
-
-struct TuneOptions {
-  ElemType type = ElemType::Uint;
-  Op op = Op::Sum;
-  std::vector<std::uint64_t> sizes;  // empty: default_tune_sizes
-  std::vector<std::string> variants;  // empty: every registered variant
-  GridAxes axes;
-  DataKind data = DataKind::Random;
-  std::uint64_t seed = 42;
-  TimingOptions timing;
-};
 
 struct TuneRow {
   std::string variant;
@@ -47,17 +37,13 @@ struct TuneReport {
   ElemType type = ElemType::Uint;
   Op op = Op::Sum;
   std::vector<std::uint64_t> sizes;
-  std::vector<GridSweep> sweeps;  // one per size
+  Run run;                 // the grid at every size
   std::vector<TuneRow> rows;
-  TuningEntry entry;              // what goes into the database
-  bool all_ok() const;            // every sweep all_ok
+  TuningEntry entry;       // what goes into the database
+  bool all_ok() const;     // every point of the run verified
 };
 
-TuneReport run_tune(Runtime& rt, const TuneOptions& opt, const GridProgress& progress = {});
-
-std::string tune_text(const TuneReport& r, const DeviceInfo& dev);
-// One row per (variant, size): the tuned parameters, tuned and default medians.
-std::string tune_csv(const TuneReport& r);
-nlohmann::json tune_json(const TuneReport& r, const DeviceInfo& dev);
+// The choice from a run of the grid (grid_points, every size): one row per variant.
+TuneReport choose_tuning(Run run);
 
 }  // namespace clreduce

@@ -11,44 +11,29 @@
 
 namespace clreduce {
 
-ElemType Value::type() const {
-  switch (v.index()) {
-    case 0: return ElemType::Uint;
-    case 1: return ElemType::Int;
-    case 2: return ElemType::Float;
-    default: return ElemType::Double;
+const std::vector<DataKind>& all_data_kinds() {
+  static const std::vector<DataKind> v{DataKind::Random, DataKind::Iota, DataKind::Ones,
+                                       DataKind::Max};
+  return v;
+}
+
+std::string_view name_of(DataKind d) {
+  switch (d) {
+    case DataKind::Random: return "random";
+    case DataKind::Iota: return "iota";
+    case DataKind::Ones: return "ones";
+    case DataKind::Max: return "max";
   }
+  return "?";
 }
 
-double Value::to_double() const {
-  return std::visit([](auto x) { return static_cast<double>(x); }, v);
-}
-
-std::string Value::str() const {
-  return std::visit(
-      [](auto x) -> std::string {
-        using X = decltype(x);
-        if constexpr (std::is_floating_point_v<X>) {
-          std::ostringstream ss;
-          ss.precision(std::numeric_limits<X>::max_digits10);
-          ss << x;
-          return ss.str();
-        } else {
-          return std::to_string(x);
-        }
-      },
-      v);
-}
-
-Value Value::from_bytes(ElemType t, const void* p) {
-  Value out;
-  switch (t) {
-    case ElemType::Uint: { std::uint32_t x; std::memcpy(&x, p, 4); out.v = x; break; }
-    case ElemType::Int: { std::int32_t x; std::memcpy(&x, p, 4); out.v = x; break; }
-    case ElemType::Float: { float x; std::memcpy(&x, p, 4); out.v = x; break; }
-    case ElemType::Double: { double x; std::memcpy(&x, p, 8); out.v = x; break; }
+DataKind parse_data_kind(std::string_view text) {
+  std::vector<std::string> names;
+  for (DataKind d : all_data_kinds()) {
+    if (name_of(d) == text) return d;
+    names.emplace_back(name_of(d));
   }
-  return out;
+  throw Error("unknown data kind '" + std::string(text) + "'; valid data kinds: " + join(names));
 }
 
 Value HostData::at(std::uint64_t i) const { return Value::from_bytes(type, bytes.data() + i * size_of(type)); }

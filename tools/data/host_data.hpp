@@ -1,5 +1,5 @@
-// Input data on the host: typed values, generated inputs from a printed seed, and the user's own
-// raw little-endian files.
+// Input data on the host: generated inputs from a printed seed, and the user's own raw
+// little-endian files.
 #pragma once
 
 #include "clreduce/types.hpp"
@@ -13,16 +13,12 @@
 
 namespace clreduce {
 
-// One element of any supported type.
-struct Value {
-  std::variant<std::uint32_t, std::int32_t, float, double> v;
-
-  ElemType type() const;
-  double to_double() const;
-  std::string str() const;  // exact for integers; shortest round-trip text for floats
-  bool operator==(const Value& o) const { return v == o.v; }
-  static Value from_bytes(ElemType t, const void* p);
-};
+// Generated inputs: random (seeded), iota (element i = i), ones, max (the type's largest value).
+enum class DataKind { Random, Iota, Ones, Max };
+const std::vector<DataKind>& all_data_kinds();
+std::string_view name_of(DataKind d);
+// Throws Error "unknown data kind 'x'; valid data kinds: random, iota, ones, max".
+DataKind parse_data_kind(std::string_view text);
 
 struct HostData {
   ElemType type = ElemType::Uint;

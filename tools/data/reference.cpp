@@ -1,6 +1,8 @@
 // Host references and result checks.
 #include "data/reference.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -107,6 +109,44 @@ Check check_result(const Value& device, const Reference& ref, Op op, unsigned de
      << (c.ok ? " <= " : " > ") << c.tolerance << " (depth " << depth << "); relative error "
      << c.rel_error;
   c.detail = ss.str();
+  return c;
+}
+
+std::vector<unsigned char> host_transpose(const std::vector<unsigned char>& in, std::uint64_t m,
+                                          std::uint64_t n, std::size_t es) {
+  std::vector<unsigned char> out(in.size());
+  constexpr std::uint64_t B = 64;  // blocks of 64x64 elements keep both sides in cache
+  for (std::uint64_t r0 = 0; r0 < m; r0 += B)
+    for (std::uint64_t c0 = 0; c0 < n; c0 += B)
+      for (std::uint64_t r = r0; r < std::min(m, r0 + B); ++r)
+        for (std::uint64_t c = c0; c < std::min(n, c0 + B); ++c)
+          std::memcpy(&out[(c * m + r) * es], &in[(r * n + c) * es], es);
+  return out;
+}
+
+TransposeCheck check_transpose(const std::vector<unsigned char>& got,
+                               const std::vector<unsigned char>& expected, std::uint64_t m,
+                               std::uint64_t n, ElemType t) {
+  TransposeCheck c;
+  const std::size_t es = size_of(t);
+  if (got.size() != expected.size()) {
+    c.detail = "output has " + std::to_string(got.size()) + " bytes, expected " +
+               std::to_string(expected.size());
+    return c;
+  }
+  for (std::uint64_t i = 0; i < m * n; ++i) {
+    if (std::memcmp(&got[i * es], &expected[i * es], es) == 0) continue;
+    if (c.mismatches++ == 0) {
+      c.detail = "first mismatch at output row " + std::to_string(i / m) + ", column " +
+                 std::to_string(i % m) + ": expected " +
+                 Value::from_bytes(t, &expected[i * es]).str() + ", got " +
+                 Value::from_bytes(t, &got[i * es]).str();
+    }
+  }
+  c.ok = c.mismatches == 0;
+  if (c.ok) c.detail = "exact (" + std::to_string(m * n) + " elements)";
+  else c.detail = std::to_string(c.mismatches) + " of " + std::to_string(m * n) +
+                  " elements differ; " + c.detail;
   return c;
 }
 

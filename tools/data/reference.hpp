@@ -1,12 +1,15 @@
-// The host reference of a reduction and the check of a device result against it: integers
+// The host references and checks: of a reduction (a device result against it: integers
 // exactly (sums wrap modulo 2^32), min/max exactly, float/double sums within a bound derived
-// from n (through the reduction's depth) and the data (the sum of |x|).
+// from n (through the reduction's depth) and the data (the sum of |x|)), and of a transpose
+// (element by element).
 #pragma once
 
 #include "data/host_data.hpp"
 #include "clreduce/types.hpp"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace clreduce {
 
@@ -34,5 +37,19 @@ struct Check {
 };
 
 Check check_result(const Value& device, const Reference& ref, Op op, unsigned depth);
+
+// The host transpose of an M x N matrix of `elem_size`-byte elements (cache-blocked).
+std::vector<unsigned char> host_transpose(const std::vector<unsigned char>& in, std::uint64_t m,
+                                          std::uint64_t n, std::size_t elem_size);
+
+// Element-by-element comparison of a device output with the host transpose.
+struct TransposeCheck {
+  bool ok = false;
+  std::uint64_t mismatches = 0;
+  std::string detail;  // the first mismatch (output row, column, expected, got) or "exact"
+};
+TransposeCheck check_transpose(const std::vector<unsigned char>& got,
+                               const std::vector<unsigned char>& expected, std::uint64_t m,
+                               std::uint64_t n, ElemType t);
 
 }  // namespace clreduce

@@ -1,14 +1,14 @@
 // Streaming-read bandwidth measurement.
 #include "measure/read_bandwidth.hpp"
 
-#include "core/build_options.hpp"
+#include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
 
 #include <algorithm>
 
 namespace clreduce {
 
-ReadBandwidth measure_read_bandwidth(Runtime& rt, const cl::Buffer& buffer, std::uint64_t bytes,
+ReadBandwidth measure_read_bandwidth(const Session& rt, const cl::Buffer& buffer, std::uint64_t bytes,
                                      const TimingOptions& opt) {
   const DeviceInfo& dev = rt.device();
   ReadBandwidth r;
@@ -19,7 +19,7 @@ ReadBandwidth measure_read_bandwidth(Runtime& rt, const cl::Buffer& buffer, std:
   r.groups = std::max<std::uint64_t>(
       1, std::min<std::uint64_t>((vectors + r.wg - 1) / r.wg, std::uint64_t{dev.compute_units} * 32));
   cl::Kernel k = rt.kernel("stream_read.cl", "stream_read", BuildOptions().set("WG_SIZE", r.wg).str());
-  check_kernel_limits("stream_read", r.wg, rt.limits(k).max_work_group_size, 0, dev);
+  check_kernel_limits("stream_read", r.wg, kernel_limits(k, dev.device), dev);
   cl::Buffer sink = with_cl_context("allocating the read kernel's output", [&] {
     return cl::Buffer(rt.context(), CL_MEM_WRITE_ONLY, sizeof(cl_uint));
   });
@@ -30,7 +30,7 @@ ReadBandwidth measure_read_bandwidth(Runtime& rt, const cl::Buffer& buffer, std:
     k.setArg(3, sink);
   });
   const Sampled s = time_enqueues(
-      rt,
+      rt.queue(), rt.plain_queue(), dev.timer_resolution_ns,
       [&](const cl::CommandQueue& q, bool with_event) {
         std::vector<cl::Event> ev(with_event ? 1 : 0);
         with_cl_context("enqueueing stream_read", [&] {

@@ -3,8 +3,8 @@
 // row is relative to this figure.
 #pragma once
 
-#include "clreduce/reduce.hpp"
-#include "core/runtime.hpp"
+#include "clreduce/timing.hpp"
+#include "measure/session.hpp"
 
 namespace clreduce {
 
@@ -16,7 +16,7 @@ struct ReadBandwidth {
   unsigned batch = 1;
 };
 
-ReadBandwidth measure_read_bandwidth(Runtime& rt, const cl::Buffer& buffer, std::uint64_t bytes,
+ReadBandwidth measure_read_bandwidth(const Session& rt, const cl::Buffer& buffer, std::uint64_t bytes,
                                      const TimingOptions& opt);
 
 }  // namespace clreduce

@@ -1,8 +1,8 @@
-// Parameter-sweep renderings.
+// Renderings of the parameter sweep.
 #include "printers/grid_printer.hpp"
 
-#include "printers/report.hpp"
-#include "printers/sizes_printer.hpp"
+#include "printers/reduce_printer.hpp"
+#include "printers/table.hpp"
 
 #include <map>
 #include <sstream>
@@ -26,28 +26,29 @@ std::string list_label(const std::vector<T>& xs) {
   return s;
 }
 
-std::string status(const GridPoint& p) {
+std::string status(const Measured& p) {
   if (!p.skipped.empty()) return "skipped";
   if (!p.error.empty()) return "ERROR";
   if (!p.report) return "-";
   return p.report->ok() ? "ok" : "FAILED";
 }
 
-double pct(double gbps, const GridSweep& s) { return s.peak.gbps > 0 ? 100.0 * gbps / s.peak.gbps : 0; }
+double pct(double gbps, const SizeRun& s) { return s.pct_of_peak(gbps); }
 }  // namespace
 
 std::string axis_label(const std::vector<std::size_t>& xs) { return list_label(xs); }
 std::string axis_label(const std::vector<unsigned>& xs) { return list_label(xs); }
 
-std::string grid_sweep_text(const GridSweep& s, const DeviceInfo& dev) {
+std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceInfo& dev) {
+  const SizeRun& s = run.sizes.front();
   std::ostringstream out;
-  const std::uint64_t bytes = s.n * size_of(s.type);
+  const std::uint64_t bytes = s.n * size_of(run.type);
   out << "device: " << dev.label() << ", " << dev.compute_units << " compute units\n"
-      << "sweep:  " << name_of(s.op) << " of " << size_label(s.n) << " " << name_of(s.type) << " ("
+      << "sweep:  " << name_of(run.op) << " of " << size_label(s.n) << " " << name_of(run.type) << " ("
       << bytes_human(bytes) << ", " << s.data_origin << "); read peak " << fixed(s.peak.gbps, 1)
       << " GB/s (stream_read.cl, same buffer)\n"
-      << "grid:   wg " << axis_label(s.axes.wg) << "; times " << axis_label(s.axes.times)
-      << "; groups/CU " << axis_label(s.axes.groups_per_cu) << "; vec " << axis_label(s.axes.vec)
+      << "grid:   wg " << axis_label(axes.wg) << "; times " << axis_label(axes.times)
+      << "; groups/CU " << axis_label(axes.groups_per_cu) << "; vec " << axis_label(axes.vec)
       << " (each variant takes the parameters it has)\n"
       << "times:  whole reduction medians; b2b = a batch back-to-back / batch, 1 call = one call "
          "(host clock, no profiling); every measured point verified against the host reference\n";
@@ -63,13 +64,14 @@ std::string grid_sweep_text(const GridSweep& s, const DeviceInfo& dev) {
       out << ": unavailable on this device: " << v.unavailable << "\n";
       continue;
     }
-    out << ": " << v.points.size() << " points, " << v.count_measured() << " measured, "
-        << v.count_skipped() << " skipped, " << v.count_failed() << " failed\n";
+    out << ": " << v.points.size() << " points, " << v.measured() << " measured, "
+        << v.skipped() << " skipped, " << v.failed() << " failed\n";
     TextTable t;
     t.headers = {"point", "groups", "passes", "b2b µs", "1 call µs", "GB/s", "% of peak", "check"};
+    const int best = v.best();
     for (std::size_t i = 0; i < v.points.size(); ++i) {
-      const GridPoint& p = v.points[i];
-      std::string mark = static_cast<int>(i) == v.best ? " <- best" : "";
+      const Measured& p = v.points[i];
+      std::string mark = static_cast<int>(i) == best ? " <- best" : "";
       if (!p.report) {
         const std::string why = !p.skipped.empty() ? p.skipped : p.error;
         t.rows.push_back({point_label(p), "", "", "", "", "", "", status(p) + " " + footnote(why)});
@@ -99,10 +101,10 @@ std::string grid_sweep_text(const GridSweep& s, const DeviceInfo& dev) {
       b.rows.push_back({v.variant, "unavailable", "", "", "", "", "", ""});
       continue;
     }
-    const GridPoint* p = v.best_point();
-    const GridPoint* d = v.default_launch();
-    const std::string counts = std::to_string(v.count_measured()) + " / " +
-                               std::to_string(v.count_skipped()) + " / " + std::to_string(v.count_failed());
+    const Measured* p = v.best_point();
+    const Measured* d = v.default_launch();
+    const std::string counts = std::to_string(v.measured()) + " / " + std::to_string(v.skipped()) + " / " +
+                               std::to_string(v.failed());
     if (!p) {
       b.rows.push_back({v.variant, "none verified", "", "", "", "", "", counts});
       continue;
@@ -112,30 +114,32 @@ std::string grid_sweep_text(const GridSweep& s, const DeviceInfo& dev) {
                       d ? fixed(v.gain_over_default(), 2) + "x" : "-", counts});
   }
   out << b.render_text();
-  if (const GridVariant* best = s.best_variant())
+  if (const VariantRun* best = s.best_variant())
     out << "best overall: " << best->variant << " " << point_label(*best->best_point()) << ", "
         << stats_cell(best->best_point()->us()) << " µs, " << fixed(best->best_point()->gbps(), 1)
         << " GB/s (" << fixed(pct(best->best_point()->gbps(), s), 1) << "% of peak)\n";
   return out.str();
 }
 
-std::string grid_sweep_csv(const GridSweep& s) {
+std::string grid_sweep_csv(const Run& run) {
+  const SizeRun& s = run.sizes.front();
   TextTable t;
   t.headers = {"n", "type", "op", "variant", "default", "wg", "times", "groups_per_cu", "vec",
                "groups", "passes", "b2b_median_us", "b2b_min_us", "b2b_max_us", "single_median_us",
                "GB_per_s", "peak_read_GB_per_s", "pct_of_peak", "best", "status", "reason"};
   for (const auto& v : s.variants) {
     if (!v.unavailable.empty()) {
-      t.rows.push_back({std::to_string(s.n), std::string(name_of(s.type)), std::string(name_of(s.op)),
+      t.rows.push_back({std::to_string(s.n), std::string(name_of(run.type)), std::string(name_of(run.op)),
                         v.variant, "", "", "", "", "", "", "", "", "", "", "", "", fixed(s.peak.gbps, 2),
                         "", "", "unavailable", v.unavailable});
       continue;
     }
+    const int best = v.best();
     for (std::size_t i = 0; i < v.points.size(); ++i) {
-      const GridPoint& p = v.points[i];
-      const ReduceConfig& c = p.config;
-      std::vector<std::string> row{std::to_string(s.n), std::string(name_of(s.type)),
-                                   std::string(name_of(s.op)), v.variant, p.is_default ? "1" : "0"};
+      const Measured& p = v.points[i];
+      const ReduceParams& c = p.point.params;
+      std::vector<std::string> row{std::to_string(s.n), std::string(name_of(run.type)),
+                                   std::string(name_of(run.op)), v.variant, p.point.is_default ? "1" : "0"};
       if (p.report) {
         const PassPlan& f = p.report->plan.passes.front();
         const Stats& w = p.report->timed.whole_us;
@@ -153,7 +157,7 @@ std::string grid_sweep_csv(const GridSweep& s) {
                     c.vec ? std::to_string(*c.vec) : "", "", "", "", "", "", "", "",
                     fixed(s.peak.gbps, 2), ""});
       }
-      row.push_back(static_cast<int>(i) == v.best ? "1" : "0");
+      row.push_back(static_cast<int>(i) == best ? "1" : "0");
       row.push_back(status(p));
       row.push_back(!p.skipped.empty() ? p.skipped : p.error);
       t.rows.push_back(row);
@@ -162,7 +166,8 @@ std::string grid_sweep_csv(const GridSweep& s) {
   return t.render_csv();
 }
 
-json grid_sweep_json(const GridSweep& s, const DeviceInfo& dev) {
+json grid_sweep_json(const Run& run, const GridAxes& axes, const DeviceInfo& dev) {
+  const SizeRun& s = run.sizes.front();
   json vs = json::array();
   for (const auto& v : s.variants) {
     json j{{"variant", v.variant}};
@@ -173,11 +178,12 @@ json grid_sweep_json(const GridSweep& s, const DeviceInfo& dev) {
     }
     json points = json::array();
     for (const auto& p : v.points) {
-      json pj{{"label", point_label(p)}, {"default", p.is_default}, {"status", status(p)}};
-      if (p.config.wg) pj["wg"] = p.config.wg;
-      if (p.config.times) pj["times"] = *p.config.times;
-      if (p.config.groups_per_cu) pj["groups_per_cu"] = *p.config.groups_per_cu;
-      if (p.config.vec) pj["vec"] = *p.config.vec;
+      const ReduceParams& c = p.point.params;
+      json pj{{"label", point_label(p)}, {"default", p.point.is_default}, {"status", status(p)}};
+      if (c.wg) pj["wg"] = c.wg;
+      if (c.times) pj["times"] = *c.times;
+      if (c.groups_per_cu) pj["groups_per_cu"] = *c.groups_per_cu;
+      if (c.vec) pj["vec"] = *c.vec;
       if (p.report) {
         pj["result"] = report_core_json(*p.report);
         pj["pct_of_peak"] = pct(p.gbps(), s);
@@ -187,27 +193,27 @@ json grid_sweep_json(const GridSweep& s, const DeviceInfo& dev) {
       points.push_back(pj);
     }
     j["points"] = points;
-    j["measured"] = v.count_measured();
-    j["skipped"] = v.count_skipped();
-    j["failed"] = v.count_failed();
-    if (const GridPoint* b = v.best_point()) {
+    j["measured"] = v.measured();
+    j["skipped"] = v.skipped();
+    j["failed"] = v.failed();
+    if (const Measured* b = v.best_point()) {
       j["best"] = {{"label", point_label(*b)}, {"b2b_us", b->us()}, {"gbps", b->gbps()},
                    {"gain_over_default", v.gain_over_default()}};
     }
     vs.push_back(j);
   }
   json out{{"device", device_json(dev)},
-           {"type", std::string(name_of(s.type))},
-           {"op", std::string(name_of(s.op))},
+           {"type", std::string(name_of(run.type))},
+           {"op", std::string(name_of(run.op))},
            {"n", s.n},
-           {"bytes", s.n * size_of(s.type)},
+           {"bytes", s.n * size_of(run.type)},
            {"data", s.data_origin},
            {"peak_read", {{"gbps", s.peak.gbps}, {"time_us", stats_json(s.peak.us)}, {"kernel", "stream_read.cl"}}},
-           {"grid", {{"wg", s.axes.wg}, {"times", s.axes.times}, {"groups_per_cu", s.axes.groups_per_cu},
-                     {"vec", s.axes.vec}}},
+           {"grid", {{"wg", axes.wg}, {"times", axes.times}, {"groups_per_cu", axes.groups_per_cu},
+                     {"vec", axes.vec}}},
            {"variants", vs},
-           {"all_ok", s.all_ok()}};
-  if (const GridVariant* b = s.best_variant()) out["best_variant"] = b->variant;
+           {"all_ok", run.all_ok()}};
+  if (const VariantRun* b = s.best_variant()) out["best_variant"] = b->variant;
   return out;
 }
 

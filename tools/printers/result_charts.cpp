@@ -2,21 +2,22 @@
 #include "printers/result_charts.hpp"
 
 #include "clreduce/error.hpp"
-#include "printers/report.hpp"
-#include "printers/sizes_printer.hpp"
+#include "printers/table.hpp"
 
 #include <algorithm>
 #include <optional>
 
 namespace clreduce {
 
-BarChart bench_chart(const BenchReport& r, const DeviceInfo& dev) {
+BarChart bench_chart(const Run& run, const DeviceInfo& dev) {
+  const SizeRun& r = run.sizes.front();
   BarChart c;
-  c.title = "clreduce bench: " + std::string(name_of(r.op)) + " of " + size_label(r.n) + " " +
-            std::string(name_of(r.type)) + " on " + dev.name;
+  c.title = "clreduce bench: " + std::string(name_of(run.op)) + " of " + size_label(r.n) + " " +
+            std::string(name_of(run.type)) + " on " + dev.name;
   c.y_label = "GB/s (input bytes / back-to-back median)";
-  for (const auto& row : r.rows)
-    if (row.report && row.ok()) c.bars.emplace_back(row.variant, row.report->gbps);
+  for (const auto& v : r.variants)
+    if (!v.points.empty() && v.points.front().report && v.points.front().report->ok())
+      c.bars.emplace_back(v.variant, v.points.front().report->gbps);
   if (r.peak.gbps > 0) {
     c.reference = r.peak.gbps;
     c.reference_label = "measured read peak " + fixed(r.peak.gbps, 0) + " GB/s";
@@ -24,7 +25,7 @@ BarChart bench_chart(const BenchReport& r, const DeviceInfo& dev) {
   return c;
 }
 
-std::vector<LineChart> scaling_chart(const SweepReport& r, const DeviceInfo& dev) {
+std::vector<LineChart> scaling_chart(const Run& r, const DeviceInfo& dev) {
   const std::string what = std::string(name_of(r.op)) + " of " + std::string(name_of(r.type)) + " on " + dev.name;
   LineChart time;
   time.title = "time vs n: " + what;
@@ -36,14 +37,14 @@ std::vector<LineChart> scaling_chart(const SweepReport& r, const DeviceInfo& dev
   bw.y_label = "GB/s";
   std::vector<std::string> order;
   for (const auto& s : r.sizes)
-    for (const auto& row : s.rows)
+    for (const auto& row : s.variants)
       if (std::find(order.begin(), order.end(), row.variant) == order.end()) order.push_back(row.variant);
   for (const auto& name : order) {
     Series st{name, {}}, sb{name, {}};
     for (const auto& s : r.sizes)
-      for (const auto& row : s.rows)
-        if (row.variant == name && row.best_report()) {
-          const ReduceReport& b = *row.best_report();
+      for (const auto& row : s.variants)
+        if (row.variant == name && row.best_point()) {
+          const ReduceReport& b = *row.best_point()->report;
           st.points.emplace_back(static_cast<double>(s.n), b.timed.whole_us.median);
           sb.points.emplace_back(static_cast<double>(s.n), b.gbps);
         }
@@ -116,7 +117,7 @@ void check_heat_map_variants(const std::vector<std::string>& names, GridParam x,
 }
 
 namespace {
-std::optional<unsigned long long> value_of(const ReduceConfig& c, GridParam p) {
+std::optional<unsigned long long> value_of(const ReduceParams& c, GridParam p) {
   switch (p) {
     case GridParam::Wg: return c.wg ? std::optional<unsigned long long>(c.wg) : std::nullopt;
     case GridParam::Times: return c.times ? std::optional<unsigned long long>(*c.times) : std::nullopt;
@@ -139,10 +140,11 @@ std::vector<unsigned long long> axis_values(const GridAxes& a, GridParam p) {
 }
 }  // namespace
 
-HeatMap grid_heat_map(const GridSweep& s, const DeviceInfo& dev, GridParam x, GridParam y,
+HeatMap grid_heat_map(const Run& run, const GridAxes& axes, const DeviceInfo& dev, GridParam x, GridParam y,
                       const std::string& variant) {
   check_heat_map_axes(x, y);
-  const GridVariant* shown = nullptr;
+  const SizeRun& s = run.sizes.front();
+  const VariantRun* shown = nullptr;
   if (!variant.empty()) {
     const Variant& v = find_variant(variant);
     for (const auto& gv : s.variants)
@@ -152,11 +154,11 @@ HeatMap grid_heat_map(const GridSweep& s, const DeviceInfo& dev, GridParam x, Gr
       throw Error("variant " + v.name + " does not take both " + std::string(name_of(x)) + " and " +
                   std::string(name_of(y)) + "; choose other --chart-x/--chart-y or another --chart-variant");
   } else {
-    std::vector<const GridVariant*> ranked;
+    std::vector<const VariantRun*> ranked;
     for (const auto& gv : s.variants)
       if (gv.best_point() && takes_param(find_variant(gv.variant), x) && takes_param(find_variant(gv.variant), y))
         ranked.push_back(&gv);
-    std::sort(ranked.begin(), ranked.end(), [](const GridVariant* a, const GridVariant* b) {
+    std::sort(ranked.begin(), ranked.end(), [](const VariantRun* a, const VariantRun* b) {
       return a->best_point()->us() < b->best_point()->us();
     });
     if (ranked.empty())
@@ -164,11 +166,11 @@ HeatMap grid_heat_map(const GridSweep& s, const DeviceInfo& dev, GridParam x, Gr
                   " and " + std::string(name_of(y)) + " (`clreduce variants` lists the parameters each takes)");
     shown = ranked.front();
   }
-  const auto xs = axis_values(s.axes, x);
-  const auto ys = axis_values(s.axes, y);
+  const auto xs = axis_values(axes, x);
+  const auto ys = axis_values(axes, y);
   HeatMap h;
-  h.title = "clreduce sweep: " + shown->variant + ", " + std::string(name_of(s.op)) + " of " +
-            size_label(s.n) + " " + std::string(name_of(s.type)) + " on " + dev.name + " (read peak " +
+  h.title = "clreduce sweep: " + shown->variant + ", " + std::string(name_of(run.op)) + " of " +
+            size_label(s.n) + " " + std::string(name_of(run.type)) + " on " + dev.name + " (read peak " +
             fixed(s.peak.gbps, 0) + " GB/s)";
   h.x_label = std::string(name_of(x));
   h.y_label = std::string(name_of(y));
@@ -176,9 +178,9 @@ HeatMap grid_heat_map(const GridSweep& s, const DeviceInfo& dev, GridParam x, Gr
   for (auto v : xs) h.x_values.push_back(std::to_string(v));
   for (auto v : ys) h.y_values.push_back(std::to_string(v));
   h.cells.assign(ys.size(), std::vector<std::optional<double>>(xs.size()));
-  for (const GridPoint& p : shown->points) {
-    if (p.is_default || !p.report || !p.report->ok()) continue;
-    const auto vx = value_of(p.config, x), vy = value_of(p.config, y);
+  for (const Measured& p : shown->points) {
+    if (p.point.is_default || !p.report || !p.report->ok()) continue;
+    const auto vx = value_of(p.point.params, x), vy = value_of(p.point.params, y);
     if (!vx || !vy) continue;
     const auto ix = std::find(xs.begin(), xs.end(), *vx) - xs.begin();
     const auto iy = std::find(ys.begin(), ys.end(), *vy) - ys.begin();

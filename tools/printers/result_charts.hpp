@@ -4,20 +4,19 @@
 // two of its parameters.
 #pragma once
 
-#include "benchmarks/family.hpp"
-#include "printers/charts.hpp"
 #include "benchmarks/grid.hpp"
-#include "benchmarks/sizes.hpp"
+#include "measure/engine.hpp"
+#include "printers/charts.hpp"
 
 #include <string>
 #include <vector>
 
 namespace clreduce {
 
-BarChart bench_chart(const BenchReport& r, const DeviceInfo& dev);
+BarChart bench_chart(const Run& run, const DeviceInfo& dev);
 
 // Two panels: whole-reduction b2b median vs n, and GB/s vs n with the read peak as a series.
-std::vector<LineChart> scaling_chart(const SweepReport& r, const DeviceInfo& dev);
+std::vector<LineChart> scaling_chart(const Run& r, const DeviceInfo& dev);
 
 // The sweep's parameters a heat map can take as an axis.
 enum class GridParam { Wg, Times, GroupsPerCu, Vec };
@@ -29,7 +28,7 @@ std::string_view name_of(GridParam p);
 // point measured stays empty. Throws Error naming the problem: the two parameters are the same,
 // or TIMES against groups per CU (two launch modes: no point has both), or the variant takes
 // neither (e.g. naive has no TIMES).
-HeatMap grid_heat_map(const GridSweep& s, const DeviceInfo& dev, GridParam x, GridParam y,
+HeatMap grid_heat_map(const Run& run, const GridAxes& axes, const DeviceInfo& dev, GridParam x, GridParam y,
                       const std::string& variant = "");
 // Validates the pair before a sweep runs (same rules, without data).
 void check_heat_map_axes(GridParam x, GridParam y);

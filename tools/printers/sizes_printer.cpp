@@ -1,22 +1,14 @@
-// Size-sweep renderings.
+// Renderings of the size benchmark.
 #include "printers/sizes_printer.hpp"
 
-#include "printers/report.hpp"
+#include "printers/reduce_printer.hpp"
+#include "printers/table.hpp"
 
 #include <sstream>
 
 namespace clreduce {
 
 using nlohmann::json;
-
-std::string size_label(std::uint64_t n) {
-  if (n >= 1024 && (n & (n - 1)) == 0) {
-    unsigned l = 0;
-    while ((1ULL << l) < n) ++l;
-    return "2^" + std::to_string(l);
-  }
-  return std::to_string(n);
-}
 
 std::string config_label(const ReduceReport& r, const DeviceInfo& dev) {
   const PassPlan& p = r.plan.passes.front();
@@ -33,31 +25,32 @@ std::string config_label(const ReduceReport& r, const DeviceInfo& dev) {
 }
 
 namespace {
-double floor_us(const SweepSize& s, ElemType t) {
-  return s.peak.gbps > 0 ? static_cast<double>(s.n * size_of(t)) / (s.peak.gbps * 1e3) : 0;
-}
+double floor_us(const SizeRun& s, ElemType t) { return s.floor_us(t); }
 
-std::string status(const SweepRow& row) {
-  if (!row.skipped.empty()) return "skipped";
+std::string status(const VariantRun& row) {
+  if (!row.unavailable.empty()) return "skipped";
   if (row.measured() == 0) return "ERROR";
   return row.ok() ? "ok" : "FAILED";
 }
 
-std::string checked_cell(const SweepRow& row) {
-  std::size_t refused = 0;
-  for (const auto& c : row.tried) refused += !c.refused.empty();
+std::string checked_cell(const VariantRun& row) {
   std::string s = std::to_string(row.measured()) + " run";
-  if (refused) s += ", " + std::to_string(refused) + " refused";
+  if (row.skipped()) s += ", " + std::to_string(row.skipped()) + " refused";
   return s;
 }
 
+const ReduceReport* best_report(const VariantRun& row) {
+  return row.best() < 0 ? nullptr : &*row.points[row.best()].report;
+}
+const ReduceReport& best_single_report(const VariantRun& row) { return *row.points[row.best_single()].report; }
+
 // The best one-call-at-a-time figure across every variant and candidate of one size.
-const ReduceReport* best_of(const SweepSize& s, bool single) {
+const ReduceReport* best_of(const SizeRun& s, bool single) {
   const ReduceReport* best = nullptr;
-  for (const auto& row : s.rows) {
-    const int i = single ? row.best_single : row.best;
+  for (const auto& row : s.variants) {
+    const int i = single ? row.best_single() : row.best();
     if (i < 0) continue;
-    const ReduceReport* r = &*row.tried[i].report;
+    const ReduceReport* r = &*row.points[i].report;
     const double t = single ? r->timed.single_us.median : r->timed.whole_us.median;
     if (!best || t < (single ? best->timed.single_us.median : best->timed.whole_us.median)) best = r;
   }
@@ -65,7 +58,7 @@ const ReduceReport* best_of(const SweepSize& s, bool single) {
 }
 }  // namespace
 
-std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
+std::string sizes_text(const Run& r, const DeviceInfo& dev) {
   std::ostringstream out;
   out << "device: " << dev.label() << ", " << dev.compute_units << " compute units, occupancy "
       << (dev.resident_items_per_cu ? std::to_string(dev.resident_items_per_cu) + " work-items/CU, "
@@ -86,16 +79,16 @@ std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
     TextTable t;
     t.headers = {"variant", "best configuration", "b2b µs", "1 call µs", "GB/s", "% of peak",
                  "best 1 call µs", "candidates", "check"};
-    for (const auto& row : s.rows) {
-      const ReduceReport* b = row.best_report();
+    for (const auto& row : s.variants) {
+      const ReduceReport* b = best_report(row);
       if (!b) {
         t.rows.push_back({row.variant, "-", "-", "-", "-", "-", "-", checked_cell(row), status(row)});
         continue;
       }
-      const ReduceReport& bs = *row.tried[row.best_single].report;
+      const ReduceReport& bs = best_single_report(row);
       t.rows.push_back({row.variant, config_label(*b, dev), stats_cell(b->timed.whole_us.median),
                         stats_cell(b->timed.single_us.median), fixed(b->gbps, 1),
-                        fixed(row.pct_of_peak, 1) + "%", stats_cell(bs.timed.single_us.median),
+                        fixed(s.pct_of_peak(b->gbps), 1) + "%", stats_cell(bs.timed.single_us.median),
                         checked_cell(row), status(row)});
     }
     out << t.render_text();
@@ -105,9 +98,9 @@ std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
     if (const ReduceReport* b = best_of(s, true))
       out << "best one call: " << b->config.variant << " " << stats_cell(b->timed.single_us.median)
           << " µs (" << config_label(*b, dev) << ")\n";
-    for (const auto& row : s.rows) {
-      if (!row.skipped.empty()) out << row.variant << " skipped: " << row.skipped << "\n";
-      for (const auto& c : row.tried) {
+    for (const auto& row : s.variants) {
+      if (!row.unavailable.empty()) out << row.variant << " skipped: " << row.unavailable << "\n";
+      for (const auto& c : row.points) {
         if (!c.error.empty()) out << row.variant << " error: " << c.error << "\n";
         if (c.report && !c.report->ok())
           out << row.variant << " FAILED (" << config_label(*c.report, dev) << "): " << c.report->check.detail << "\n";
@@ -117,31 +110,31 @@ std::string sweep_text(const SweepReport& r, const DeviceInfo& dev) {
   return out.str();
 }
 
-std::string sweep_csv(const SweepReport& r, const DeviceInfo& dev) {
+std::string sizes_csv(const Run& r, const DeviceInfo& dev) {
   TextTable t;
   t.headers = {"n", "type", "op", "variant", "wg", "groups", "groups_per_cu", "times", "vec",
                "passes", "b2b_median_us", "b2b_min_us", "single_median_us", "single_events_median_us",
                "GB_per_s", "peak_read_GB_per_s", "pct_of_peak", "floor_us", "best_single_median_us",
                "best_single_config", "candidates_run", "check"};
   for (const auto& s : r.sizes)
-    for (const auto& row : s.rows) {
+    for (const auto& row : s.variants) {
       std::vector<std::string> cells{std::to_string(s.n), std::string(name_of(r.type)),
                                      std::string(name_of(r.op)), row.variant};
-      const ReduceReport* b = row.best_report();
+      const ReduceReport* b = best_report(row);
       if (!b) {
         cells.insert(cells.end(), {"", "", "", "", "", "", "", "", "", "", "", fixed(s.peak.gbps, 2), "",
                                    fixed(floor_us(s, r.type), 3), "", "", std::to_string(row.measured()),
                                    status(row)});
       } else {
         const PassPlan& p = b->plan.passes.front();
-        const ReduceReport& bs = *row.tried[row.best_single].report;
+        const ReduceReport& bs = best_single_report(row);
         cells.insert(cells.end(),
                      {std::to_string(p.wg), std::to_string(p.groups),
                       b->config.groups_per_cu ? std::to_string(*b->config.groups_per_cu) : "",
                       std::to_string(p.times), std::to_string(p.vec), std::to_string(b->plan.passes.size()),
                       fixed(b->timed.whole_us.median, 3), fixed(b->timed.whole_us.min, 3),
                       fixed(b->timed.single_us.median, 3), fixed(b->timed.single_events_us.median, 3),
-                      fixed(b->gbps, 2), fixed(s.peak.gbps, 2), fixed(row.pct_of_peak, 2),
+                      fixed(b->gbps, 2), fixed(s.peak.gbps, 2), fixed(s.pct_of_peak(b->gbps), 2),
                       fixed(floor_us(s, r.type), 3), fixed(bs.timed.single_us.median, 3),
                       config_label(bs, dev), std::to_string(row.measured()), status(row)});
       }
@@ -150,25 +143,26 @@ std::string sweep_csv(const SweepReport& r, const DeviceInfo& dev) {
   return t.render_csv();
 }
 
-json sweep_json(const SweepReport& r, const DeviceInfo& dev) {
+json sizes_json(const Run& r, const DeviceInfo& dev) {
   json sizes = json::array();
   for (const auto& s : r.sizes) {
     json rows = json::array();
-    for (const auto& row : s.rows) {
+    for (const auto& row : s.variants) {
       json j{{"variant", row.variant}, {"status", status(row)}};
-      if (!row.skipped.empty()) j["skipped"] = row.skipped;
-      if (const ReduceReport* b = row.best_report()) {
+      if (!row.unavailable.empty()) j["skipped"] = row.unavailable;
+      if (const ReduceReport* b = best_report(row)) {
         j["best"] = report_core_json(*b);
         j["best"]["config"] = config_label(*b, dev);
-        j["best_single"] = report_core_json(*row.tried[row.best_single].report);
-        j["best_single"]["config"] = config_label(*row.tried[row.best_single].report, dev);
-        j["pct_of_peak"] = row.pct_of_peak;
+        j["best_single"] = report_core_json(best_single_report(row));
+        j["best_single"]["config"] = config_label(best_single_report(row), dev);
+        j["pct_of_peak"] = s.pct_of_peak(b->gbps);
       }
       json tried = json::array();
-      for (const auto& c : row.tried) {
-        json cj{{"wg", c.config.wg}};
-        if (c.config.groups_per_cu) cj["groups_per_cu"] = *c.config.groups_per_cu;
-        if (c.config.vec) cj["vec"] = *c.config.vec;
+      for (const auto& c : row.points) {
+        const ReduceParams& cp = c.report ? static_cast<const ReduceParams&>(c.report->config) : c.point.params;
+        json cj{{"wg", cp.wg}};
+        if (cp.groups_per_cu) cj["groups_per_cu"] = *cp.groups_per_cu;
+        if (cp.vec) cj["vec"] = *cp.vec;
         if (c.report) {
           cj["config"] = config_label(*c.report, dev);
           cj["b2b_us"] = stats_json(c.report->timed.whole_us);
@@ -176,7 +170,7 @@ json sweep_json(const SweepReport& r, const DeviceInfo& dev) {
           cj["single_events_us"] = stats_json(c.report->timed.single_events_us);
           cj["ok"] = c.report->ok();
         }
-        if (!c.refused.empty()) cj["refused"] = c.refused;
+        if (!c.skipped.empty()) cj["refused"] = c.skipped;
         if (!c.error.empty()) cj["error"] = c.error;
         tried.push_back(cj);
       }

@@ -1,7 +1,9 @@
 // Renderings of transposes, the transpose benchmark and the access-pattern study.
 #include "printers/transpose_printer.hpp"
 
-#include "printers/report.hpp"
+#include "parse.hpp"
+#include "printers/table.hpp"
+#include "printers/reduce_printer.hpp"
 
 #include <sstream>
 

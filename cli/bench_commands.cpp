@@ -1,0 +1,94 @@
+// `clreduce bench` (the family on one input) and `clreduce bench --sizes` (each variant's best
+// candidate at each size): both declared for the measuring engine and rendered by their printers.
+#include "cli.hpp"
+
+#include "benchmarks/family.hpp"
+#include "benchmarks/sizes.hpp"
+#include "measure/engine.hpp"
+#include "printers/family_printer.hpp"
+#include "printers/result_charts.hpp"
+#include "printers/sizes_printer.hpp"
+
+namespace clreduce::cli {
+
+namespace {
+struct BenchTexts : RunTexts {
+  std::optional<std::string> chart;
+  std::vector<std::string> variants, sizes;
+};
+
+// What both forms share: the engine's design without its points.
+Design design_of(const BenchTexts& o) {
+  Design d;
+  d.type = parse_type(o.type);
+  d.op = parse_op(o.op);
+  d.variants = variant_names_of(o.variants);
+  d.data = parse_data_kind(o.data.data);
+  d.seed = o.data.seed;
+  d.timing = timing_of(o.timing);
+  parse_format(o.output.format);
+  d.tuning = tuning_of(o.tuning);
+  return d;
+}
+
+void warn_launches(const Run& run) {
+  for (const auto& s : run.sizes)
+    for (const auto& v : s.variants)
+      for (const auto& m : v.points)
+        if (m.report) warn_once(m.report->warnings);
+}
+
+int bench_sizes(const Session& session, const BenchTexts& o) {
+  if (o.n || o.input)
+    throw Error(Param::N, "--sizes sweeps generated data of each size; give either --sizes or --n/--input");
+  if (o.launch.times || o.launch.groups_per_cu || o.launch.vec)
+    throw Error("--sizes searches TIMES, groups per compute unit and VEC itself; drop --times, "
+                "--groups-per-cu and --vec (--wg fixes the work-group size)");
+  Design d = design_of(o);
+  d.sizes = sizes_of(o.sizes);
+  d.defines = defines_of(o.launch.defines);
+  d.points = sizes_points(session.device(), d.type, wg_of(o.launch.wg), d.tuning.enabled);
+  const Run run = measure(session, d, ProgressLine());
+  warn_launches(run);
+  const DeviceInfo& dev = session.device();
+  emit(sizes_text(run, dev), sizes_csv(run, dev), sizes_json(run, dev), o.output);
+  if (o.chart) write_chart(*o.chart, render_svg(scaling_chart(run, dev)));
+  return run.all_ok() ? 0 : 1;
+}
+
+int bench(const GlobalOptions& g, const BenchTexts& o) {
+  const Session session = make_session(g);
+  if (!o.sizes.empty()) return bench_sizes(session, o);
+  Design d = design_of(o);
+  const ReduceParams given = params_of(o.launch);
+  d.points = family_points(given, d.tuning.enabled);
+  const HostData data = input_of(o.n, o.input, o.data, d.type, session.device(),
+                                 default_bench_n(session.device()), /*chunks_ok=*/false);
+  d.input = &data;
+  const Run run = measure(session, d, ProgressLine());
+  warn_launches(run);
+  const DeviceInfo& dev = session.device();
+  emit(bench_text(run, dev), bench_csv(run), bench_json(run, dev), o.output);
+  if (o.chart) write_chart(*o.chart, render_svg(bench_chart(run, dev)));
+  return run.all_ok() ? 0 : 1;
+}
+}  // namespace
+
+void register_bench_commands(Cli& cli) {
+  auto o = std::make_shared<BenchTexts>();
+  CLI::App* c = cli.add("bench", "benchmark every variant on one input beside the measured read bandwidth",
+                        [&cli, o] { return bench(cli.global(), *o); });
+  c->add_option("--variants", o->variants, "only these variants (comma-separated)")->delimiter(',');
+  c->add_option("--sizes", o->sizes,
+                "sweep these sizes (comma-separated sizes or ranges A..B[:F], e.g. 2^20,2^24 or "
+                "1K..1G:4): each variant's best configuration at each size, timed back-to-back and "
+                "one call at a time")
+      ->delimiter(',');
+  c->add_option("--chart", o->chart,
+                "write an SVG chart: GB/s per variant with the read peak, or with --sizes time and "
+                "GB/s against n");
+  add_run_options(c, *o, "; default 2^26 on a GPU, 2^22 elsewhere");
+  c->require_subcommand(0, 1);
+}
+
+}  // namespace clreduce::cli

@@ -1,0 +1,263 @@
+// The command registry, the options every command shares, and the mapping of errors to one line.
+#include "cli.hpp"
+
+#include "parse.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace clreduce::cli {
+
+Cli::Cli() : app_("clreduce: the OpenCL parallel reduction family, measured and verified") {
+  app_.require_subcommand(1);
+  app_.add_option("--platform", global_.platform, "platform index (see `clreduce devices`)");
+  app_.add_option("--device", global_.device,
+                  "device index or case-insensitive name substring (default: first GPU, else first "
+                  "device; env CLREDUCE_DEVICE)");
+  app_.add_option("--kernel-dir", global_.kernel_dir,
+                  "directory of the .cl kernels (default: env CLREDUCE_KERNEL_DIR, else the installed "
+                  "share/clreduce/kernels, else the source tree's kernels_cl/)");
+}
+
+CLI::App* Cli::add(const std::string& name, const std::string& help, std::function<int()> handler,
+                   CLI::App* parent) {
+  CLI::App* c = (parent ? parent : &app_)->add_subcommand(name, help);
+  c->fallthrough();
+  handlers_.emplace_back(c, std::move(handler));
+  return c;
+}
+
+CLI::App* Cli::find(const std::string& name) { return app_.get_subcommand(name); }
+
+std::string option_of(Param p) {
+  switch (p) {
+    case Param::Variant: return "--variant";
+    case Param::Type: return "--type";
+    case Param::Op: return "--op";
+    case Param::N: return "--n";
+    case Param::WorkGroupSize: return "--wg";
+    case Param::Times: return "--times";
+    case Param::GroupsPerCu: return "--groups-per-cu";
+    case Param::Vec: return "--vec";
+    case Param::Define: return "-D";
+    case Param::KernelDir: return "--kernel-dir";
+    case Param::TuningDb: return "--db";
+    case Param::Device: return "--device";
+    case Param::Platform: return "--platform";
+    case Param::Shape: return "--shape";
+    case Param::WgX: return "--wg-x";
+    case Param::WgY: return "--wg-y";
+    case Param::Tile: return "--tile";
+    case Param::Rows: return "--rows";
+    case Param::None:
+    case Param::Offset:
+    case Param::Queue:
+    case Param::Buffer: return "";
+  }
+  return "";
+}
+
+int Cli::run(int argc, char** argv) {
+  try {
+    app_.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app_.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    // The deepest subcommand given runs (`bench transpose`, not `bench`).
+    for (auto it = handlers_.rbegin(); it != handlers_.rend(); ++it)
+      if (it->first->parsed()) return it->second();
+  } catch (const Error& e) {
+    const std::string option = option_of(e.param());
+    std::cerr << "clreduce: error: " << (option.empty() ? "" : option + ": ") << e.what() << "\n";
+    return 2;
+  } catch (const cl::Error& e) {
+    std::cerr << "clreduce: error: " << describe(e) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "clreduce: error: out of host memory (try a smaller --n)\n";
+    return 2;
+  }
+  return 2;
+}
+
+Session make_session(const GlobalOptions& g) {
+  DeviceInfo dev = select_device(DeviceSelector{g.platform, g.device});
+  return Session(dev, g.kernel_dir.value_or(""));
+}
+
+void add_timing_options(CLI::App* c, TimingTexts& t) {
+  c->add_option("--iterations", t.iterations, "timed samples")->capture_default_str();
+  c->add_option("--warmup", t.warmup, "discarded warm-up runs")->capture_default_str();
+  c->add_option("--batch", t.batch,
+                "runs per timed sample, back-to-back (default: enough for 2000 timer ticks and 1 ms)");
+}
+
+TimingOptions timing_of(const TimingTexts& t) {
+  if (t.iterations == 0) throw Error("--iterations must be at least 1");
+  TimingOptions o;
+  o.warmup = t.warmup;
+  o.repetitions = t.iterations;
+  o.batch = t.batch.value_or(0);
+  return o;
+}
+
+void add_output_options(CLI::App* c, OutputTexts& o) {
+  c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
+  c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
+  c->add_option("--output-csv", o.output_csv, "also write the CSV to FILE");
+}
+
+void emit(const std::string& table, const std::string& csv, const nlohmann::json& j, const OutputTexts& o) {
+  const Format f = parse_format(o.format);
+  if (f == Format::Table) std::cout << table;
+  if (f == Format::Csv) std::cout << csv;
+  if (f == Format::Json) std::cout << j.dump(2) << "\n";
+  if (o.output_json) {
+    std::ofstream out(*o.output_json);
+    if (!out) throw Error("cannot write --output-json file '" + *o.output_json + "'");
+    out << j.dump(2) << "\n";
+  }
+  if (o.output_csv) {
+    std::ofstream out(*o.output_csv);
+    if (!out) throw Error("cannot write --output-csv file '" + *o.output_csv + "'");
+    out << csv;
+  }
+}
+
+void write_chart(const std::string& path, const std::string& svg) {
+  std::ofstream out(path);
+  if (!out) throw Error("cannot write chart file '" + path + "'");
+  out << svg;
+  std::cerr << "clreduce: chart written to " << path << "\n";
+}
+
+void add_data_options(CLI::App* c, DataTexts& d) {
+  c->add_option("--seed", d.seed, "seed of the random data")->capture_default_str();
+  c->add_option("--data", d.data, "generated data: random, iota, ones, max")->capture_default_str();
+}
+
+void add_launch_options(CLI::App* c, LaunchTexts& l) {
+  c->add_option("--wg", l.wg, "work-group size (power of two)");
+  c->add_option("--times", l.times, "elements per work-item (strided/vector variants)");
+  c->add_option("--groups-per-cu", l.groups_per_cu,
+                "fix the groups at G per compute unit and derive TIMES from n");
+  c->add_option("--vec", l.vec, "vector width of the vector variants: 2, 4, 8, 16");
+  c->add_option("-D,--define", l.defines, "NAME[=VALUE] passed to the kernel compiler");
+}
+
+std::vector<Define> defines_of(const std::vector<std::string>& texts) {
+  std::vector<Define> out;
+  for (const auto& t : texts) out.push_back(parse_define(t));
+  return out;
+}
+
+std::size_t wg_of(const std::optional<std::size_t>& wg) {
+  if (wg && *wg == 0)
+    throw Error(Param::WorkGroupSize, "work-group size 0 is invalid; use a power of two 1, 2, 4, ...",
+                "a power of two");
+  return wg.value_or(0);
+}
+
+ReduceParams params_of(const LaunchTexts& l) {
+  ReduceParams p;
+  p.wg = wg_of(l.wg);
+  p.times = l.times;
+  p.groups_per_cu = l.groups_per_cu;
+  p.vec = l.vec;
+  p.defines = defines_of(l.defines);
+  return p;
+}
+
+void add_tuning_options(CLI::App* c, TuningTexts& t) {
+  c->add_option("--db", t.db,
+                "tuning database to use (default: env CLREDUCE_TUNING_DB, else "
+                "~/.config/clreduce/tuning.json); see `clreduce tune`");
+  c->add_flag("--no-tuning", t.no_tuning, "ignore the tuning database: the built-in defaults");
+}
+
+TuningSource tuning_of(const TuningTexts& t) {
+  TuningSource s;
+  if (t.no_tuning) {
+    if (t.db) throw Error(Param::TuningDb, "--db and --no-tuning contradict each other; give one");
+    s.enabled = false;
+    return s;
+  }
+  s.path = t.db;
+  const std::string path = tuning_db_path(t.db);
+  auto loaded = std::make_shared<LoadedTuningDb>(load_tuning_db(path, tuning_db_path_is_explicit(t.db)));
+  s.loaded = loaded;
+  return s;
+}
+
+void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help) {
+  c->add_option("--type", r.type, "element type: uint, int, float, double")->capture_default_str();
+  c->add_option("--op", r.op, "operator: sum, min, max")->capture_default_str();
+  c->add_option("--n", r.n, "elements (suffixes: 64M, 1Gi, 2^26)" + n_help);
+  c->add_option("--input", r.input, "raw little-endian elements of --type to reduce instead");
+  add_launch_options(c, r.launch);
+  add_data_options(c, r.data);
+  add_timing_options(c, r.timing);
+  add_output_options(c, r.output);
+  add_tuning_options(c, r.tuning);
+}
+
+void warn(const std::string& text) { std::cerr << "clreduce: warning: " << text << "\n"; }
+
+void warn_once(const std::vector<std::string>& warnings) {
+  static std::set<std::string> said;
+  for (const auto& w : warnings)
+    if (said.insert(w).second) warn(w);
+}
+
+HostData input_of(const std::optional<std::string>& n_text, const std::optional<std::string>& file,
+                  const DataTexts& d, ElemType type, const DeviceInfo& dev,
+                  std::optional<std::uint64_t> default_n, bool chunks_ok) {
+  const auto check = [&](std::uint64_t n) {
+    if (chunks_ok) check_device_memory(n, type, dev);
+    else check_allocation(n, type, dev);
+  };
+  std::optional<std::uint64_t> n;
+  if (n_text) n = parse_size(*n_text);
+  if (file) {
+    if (n) check(*n);
+    HostData data = read_data_file(*file, type, n);
+    check(data.n);
+    return data;
+  }
+  if (!n) n = default_n;
+  if (!n) throw Error(Param::N, "--n is required (or --input FILE)", "a size");
+  check(*n);
+  return generate_data(type, *n, parse_data_kind(d.data), d.seed);
+}
+
+std::vector<std::uint64_t> sizes_of(const std::vector<std::string>& texts) {
+  std::vector<std::uint64_t> out;
+  for (const auto& text : texts)
+    for (std::uint64_t n : parse_size_list(text)) out.push_back(n);
+  return out;
+}
+
+std::vector<std::string> variant_names_of(const std::vector<std::string>& texts) {
+  std::vector<std::string> out;
+  try {
+    for (const auto& t : texts) out.push_back(find_variant(t).name);
+  } catch (const Error& e) {
+    throw Error(std::string("--variants: ") + e.what());  // the list option, not --variant
+  }
+  return out;
+}
+
+ProgressLine::ProgressLine() : tty(isatty(STDERR_FILENO)) {}
+
+void ProgressLine::operator()(std::size_t, std::size_t, const std::string& what) const {
+  if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
+}
+
+ProgressLine::~ProgressLine() {
+  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+}
+
+}  // namespace clreduce::cli

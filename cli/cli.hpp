@@ -1,0 +1,147 @@
+// The clreduce command line: the registry every command file adds its CLI11 subcommand to, and
+// what the commands share (the device options, timing and output options, the tuning database,
+// the input data, the mapping of the library's parameters to this program's options).
+// Options are taken as typed text and parsed by the library or the tools, so every message about
+// a value is theirs; each command file registers its subcommand next to its handler.
+#pragma once
+
+#include "clreduce/error.hpp"
+#include "clreduce/reduce.hpp"
+#include "clreduce/timing.hpp"
+#include "data/host_data.hpp"
+#include "measure/session.hpp"
+#include "printers/table.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clreduce::cli {
+
+// Options before the subcommand: which device, which kernels.
+struct GlobalOptions {
+  std::optional<std::size_t> platform;
+  std::optional<std::string> device;
+  std::optional<std::string> kernel_dir;
+};
+
+class Cli {
+ public:
+  Cli();
+  CLI::App& app() { return app_; }
+  const GlobalOptions& global() const { return global_; }
+  // Adds a subcommand (to the app, or to `parent`) whose handler runs when it was given; returns
+  // it for its options. Handlers return the exit code (0 all checks passed, 1 a check failed).
+  CLI::App* add(const std::string& name, const std::string& help, std::function<int()> handler,
+                CLI::App* parent = nullptr);
+  CLI::App* find(const std::string& name);
+  // Parses and runs; maps every clreduce::Error to one line on stderr and exit code 2.
+  int run(int argc, char** argv);
+
+ private:
+  CLI::App app_;
+  GlobalOptions global_;
+  std::vector<std::pair<CLI::App*, std::function<int()>>> handlers_;
+};
+
+// The command files' registration functions (main calls each once).
+void register_info_commands(Cli& cli);       // devices, variants, doctor
+void register_reduce_command(Cli& cli);      // reduce
+void register_bench_commands(Cli& cli);      // bench, bench --sizes
+void register_explore_commands(Cli& cli);    // sweep, tune
+void register_transpose_commands(Cli& cli);  // transpose, bench transpose, bench access
+void register_soak_command(Cli& cli);        // soak
+
+// This program's option for a library parameter ("--wg" for Param::WorkGroupSize), or "".
+std::string option_of(Param p);
+
+// The session on the device the global options name.
+Session make_session(const GlobalOptions& g);
+
+// Timing options as typed (--iterations, --warmup, --batch).
+struct TimingTexts {
+  unsigned iterations = 10, warmup = 2;
+  std::optional<unsigned> batch;
+};
+void add_timing_options(CLI::App* c, TimingTexts& t);
+TimingOptions timing_of(const TimingTexts& t);
+
+// Output options (--format, --output-json, --output-csv) and the one place output is written.
+struct OutputTexts {
+  std::string format = "table";
+  std::optional<std::string> output_json, output_csv;
+};
+void add_output_options(CLI::App* c, OutputTexts& o);
+void emit(const std::string& table, const std::string& csv, const nlohmann::json& json, const OutputTexts& o);
+void write_chart(const std::string& path, const std::string& svg);
+
+// Generated data options (--data, --seed).
+struct DataTexts {
+  std::string data = "random";
+  unsigned long long seed = 42;
+};
+void add_data_options(CLI::App* c, DataTexts& d);
+
+// The launch parameters as typed (--wg, --times, --groups-per-cu, --vec, -D).
+struct LaunchTexts {
+  std::optional<std::size_t> wg;
+  std::optional<unsigned> times, groups_per_cu, vec;
+  std::vector<std::string> defines;
+};
+void add_launch_options(CLI::App* c, LaunchTexts& l);
+ReduceParams params_of(const LaunchTexts& l);
+std::vector<Define> defines_of(const std::vector<std::string>& texts);
+std::size_t wg_of(const std::optional<std::size_t>& wg);  // 0: not given; refuses 0
+
+// The tuning database (--db, --no-tuning): loaded once, its warnings said once.
+struct TuningTexts {
+  std::optional<std::string> db;
+  bool no_tuning = false;
+};
+void add_tuning_options(CLI::App* c, TuningTexts& t);
+TuningSource tuning_of(const TuningTexts& t);
+
+// Says each warning once on stderr ("clreduce: warning: ...").
+void warn(const std::string& text);
+void warn_once(const std::vector<std::string>& warnings);
+
+// What reduce and bench take alike: the element type and operator, the input (--n or --input,
+// generated data), the launch parameters, timing, output and the tuning database.
+struct RunTexts {
+  std::string type = "uint", op = "sum";
+  std::optional<std::string> n, input;
+  LaunchTexts launch;
+  DataTexts data;
+  TimingTexts timing;
+  OutputTexts output;
+  TuningTexts tuning;
+};
+// `n_help`: what --n defaults to.
+void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
+
+// The input: the user's file, or generated data; n validated against the device first (against
+// one allocation, or against the device memory where the job reduces in chunks).
+HostData input_of(const std::optional<std::string>& n_text, const std::optional<std::string>& file,
+                  const DataTexts& d, ElemType type, const DeviceInfo& dev,
+                  std::optional<std::uint64_t> default_n, bool chunks_ok);
+
+// Every size of comma-split --sizes items (lists and ranges).
+std::vector<std::uint64_t> sizes_of(const std::vector<std::string>& texts);
+// The registry's names of the variants named (validated; empty stays empty: all).
+std::vector<std::string> variant_names_of(const std::vector<std::string>& texts);
+
+// A progress line on stderr, drawn only on a terminal; cleared when destroyed.
+struct ProgressLine {
+  bool tty;
+  ProgressLine();
+  void operator()(std::size_t done, std::size_t total, const std::string& what) const;
+  ~ProgressLine();
+};
+
+}  // namespace clreduce::cli

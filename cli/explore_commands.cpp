@@ -1,0 +1,189 @@
+// `clreduce sweep` (every point of a grid of launch parameters, one input) and `clreduce tune`
+// (the grid at a few sizes, the best configuration per variant written to the tuning database).
+#include "cli.hpp"
+
+#include "benchmarks/family.hpp"
+#include "benchmarks/grid.hpp"
+#include "benchmarks/tune.hpp"
+#include "measure/engine.hpp"
+#include "parse.hpp"
+#include "printers/grid_printer.hpp"
+#include "printers/progress_bar.hpp"
+#include "printers/result_charts.hpp"
+#include "printers/tune_printer.hpp"
+
+#include <iostream>
+#include <limits>
+
+namespace clreduce::cli {
+
+namespace {
+// The grid as typed: lists or ranges (parse_size_list).
+struct GridTexts {
+  std::optional<std::string> wg, times, groups_per_cu, vec;
+};
+
+void add_grid_options(CLI::App* c, GridTexts& g) {
+  c->add_option("--wg", g.wg, "work-group sizes: a list or range, e.g. 64,256 or 32..1024 "
+                "(default: 32 up to the device maximum)");
+  c->add_option("--times", g.times, "TIMES values, e.g. 1..64 (default 1..64)");
+  c->add_option("--groups-per-cu", g.groups_per_cu,
+                "groups per compute unit, e.g. 1..16 (default: up to twice the occupancy)");
+  c->add_option("--vec", g.vec, "vector widths, e.g. 4,8 (default 2,4,8,16)");
+}
+
+// A list of positive parameter values from `--option TEXT`.
+template <class T>
+std::vector<T> values_of(const std::optional<std::string>& text, const std::string& option) {
+  std::vector<T> out;
+  if (!text) return out;
+  for (std::uint64_t x : parse_size_list(*text)) {
+    if (x == 0 || x > std::numeric_limits<T>::max())
+      throw Error(option + " " + std::to_string(x) + " is out of range; values are 1 to " +
+                  std::to_string(std::numeric_limits<T>::max()));
+    out.push_back(static_cast<T>(x));
+  }
+  return out;
+}
+
+GridAxes axes_of(const GridTexts& g) {
+  GridAxes a;
+  a.wg = values_of<std::size_t>(g.wg, "--wg");
+  a.times = values_of<unsigned>(g.times, "--times");
+  a.groups_per_cu = values_of<unsigned>(g.groups_per_cu, "--groups-per-cu");
+  a.vec = values_of<unsigned>(g.vec, "--vec");
+  // Naming one launch mode sweeps that mode alone.
+  a.no_times = !a.groups_per_cu.empty() && a.times.empty();
+  a.no_groups_per_cu = !a.times.empty() && a.groups_per_cu.empty();
+  return a;
+}
+
+struct ExploreTexts {
+  std::string type = "uint", op = "sum";
+  std::vector<std::string> variants;
+  GridTexts grid;
+  std::vector<std::string> defines;
+  DataTexts data;
+  TimingTexts timing;
+  OutputTexts output;
+  bool quiet = false;
+};
+
+Design design_of(const ExploreTexts& o) {
+  Design d;
+  d.type = parse_type(o.type);
+  d.op = parse_op(o.op);
+  d.variants = variant_names_of(o.variants);
+  d.defines = defines_of(o.defines);
+  d.data = parse_data_kind(o.data.data);
+  d.seed = o.data.seed;
+  d.timing = timing_of(o.timing);
+  d.tuning.enabled = false;  // every point is the grid's own
+  parse_format(o.output.format);
+  return d;
+}
+
+struct SweepTexts : ExploreTexts {
+  std::optional<std::string> n, input, chart, chart_variant;
+  std::string chart_x = "wg", chart_y = "times";
+};
+
+int sweep(const GlobalOptions& g, const SweepTexts& o) {
+  const Session session = make_session(g);
+  const DeviceInfo& dev = session.device();
+  Design d = design_of(o);
+  const GridAxes axes = grid_defaults(axes_of(o.grid), dev);
+  d.points = grid_points(axes);
+  const GridParam cx = parse_grid_param(o.chart_x), cy = parse_grid_param(o.chart_y);
+  if (o.chart) {
+    check_heat_map_axes(cx, cy);
+    check_heat_map_variants(d.variants, cx, cy, o.chart_variant.value_or(""));
+  } else if (o.chart_variant) {
+    throw Error("--chart-variant needs --chart FILE.svg");
+  }
+  const HostData data = input_of(o.n, o.input, o.data, d.type, dev, default_bench_n(dev), false);
+  d.input = &data;
+  const Run run = [&] {
+    ProgressBar bar(o.quiet);
+    return measure(session, d, std::ref(bar));
+  }();
+  emit(grid_sweep_text(run, axes, dev), grid_sweep_csv(run), grid_sweep_json(run, axes, dev), o.output);
+  if (o.chart)
+    write_chart(*o.chart, render_svg(grid_heat_map(run, axes, dev, cx, cy, o.chart_variant.value_or(""))));
+  return run.all_ok() ? 0 : 1;
+}
+
+struct TuneTexts : ExploreTexts {
+  std::vector<std::string> sizes;
+  std::optional<std::string> db;
+  bool dry_run = false;  // measure and print, write nothing
+};
+
+int tune(const GlobalOptions& g, const TuneTexts& o) {
+  const Session session = make_session(g);
+  const DeviceInfo& dev = session.device();
+  Design d = design_of(o);
+  d.sizes = o.sizes.empty() ? default_tune_sizes(dev) : sizes_of(o.sizes);
+  d.points = grid_points(grid_defaults(axes_of(o.grid), dev));
+  const std::string path = tuning_db_path(o.db);
+  const TuneReport r = [&] {
+    ProgressBar bar(o.quiet);
+    return choose_tuning(measure(session, d, std::ref(bar)));
+  }();
+  emit(tune_text(r, dev), tune_csv(r), tune_json(r, dev), o.output);
+  if (!r.all_ok()) {
+    std::cerr << "clreduce: some points failed their check; the tuning database is not written\n";
+    return 1;
+  }
+  if (o.dry_run) {
+    std::cerr << "clreduce: --dry-run: the tuning database " << path << " is not written\n";
+    return 0;
+  }
+  std::vector<std::string> warnings;
+  save_tuning_entry(path, device_key(dev), r.entry, warnings);
+  for (const auto& w : warnings) warn(w);
+  std::cerr << "clreduce: tuning database " << path << " updated: " << describe(device_key(dev)) << ", "
+            << name_of(r.type) << " " << name_of(r.op) << ", " << r.entry.variants.size() << " variants tuned\n";
+  return 0;
+}
+
+void add_explore_options(CLI::App* c, ExploreTexts& o) {
+  c->add_option("--variants", o.variants, "only these variants (comma-separated; default all)")->delimiter(',');
+  c->add_option("--type", o.type, "element type: uint, int, float, double")->capture_default_str();
+  c->add_option("--op", o.op, "operator: sum, min, max")->capture_default_str();
+  add_grid_options(c, o.grid);
+  c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
+  c->add_flag("--quiet", o.quiet, "no progress bar (it is drawn only on a terminal anyway)");
+  add_data_options(c, o.data);
+  add_timing_options(c, o.timing);
+  add_output_options(c, o.output);
+}
+}  // namespace
+
+void register_explore_commands(Cli& cli) {
+  auto s = std::make_shared<SweepTexts>();
+  CLI::App* sw = cli.add("sweep", "measure and verify every point of a grid of launch parameters for one variant or all",
+                         [&cli, s] { return sweep(cli.global(), *s); });
+  add_explore_options(sw, *s);
+  sw->add_option("--n", s->n, "elements (default 2^26 on a GPU, 2^22 elsewhere)");
+  sw->add_option("--input", s->input, "raw little-endian elements of --type instead");
+  sw->add_option("--chart", s->chart, "write a heat map of GB/s over --chart-x and --chart-y (SVG)");
+  sw->add_option("--chart-x", s->chart_x, "heat-map columns: wg, times, groups-per-cu, vec")->capture_default_str();
+  sw->add_option("--chart-y", s->chart_y, "heat-map rows: wg, times, groups-per-cu, vec")->capture_default_str();
+  sw->add_option("--chart-variant", s->chart_variant,
+                 "the variant of the heat map (default: the fastest that takes both parameters)");
+
+  auto t = std::make_shared<TuneTexts>();
+  CLI::App* tu = cli.add("tune",
+                         "find each variant's best launch parameters on this device and store them in the "
+                         "tuning database that reduce and bench then use",
+                         [&cli, t] { return tune(cli.global(), *t); });
+  add_explore_options(tu, *t);
+  tu->add_option("--sizes", t->sizes, "sizes to tune over (default 2^20,2^24,2^26 on a GPU, 2^16,2^20 elsewhere)")
+      ->delimiter(',');
+  tu->add_option("--db", t->db,
+                 "the database file (default: env CLREDUCE_TUNING_DB, else ~/.config/clreduce/tuning.json)");
+  tu->add_flag("--dry-run", t->dry_run, "measure and print; write nothing");
+}
+
+}  // namespace clreduce::cli

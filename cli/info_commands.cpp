@@ -1,0 +1,94 @@
+// `clreduce devices`, `clreduce variants` and `clreduce doctor`: what is here, before measuring.
+#include "cli.hpp"
+
+#include "benchmarks/access.hpp"
+#include "clreduce/transpose.hpp"
+#include "clreduce/variants.hpp"
+#include "doctor.hpp"
+#include "printers/reduce_printer.hpp"
+
+#include <iostream>
+
+namespace clreduce::cli {
+
+namespace {
+int devices(const std::string& format) {
+  const auto all = list_devices();
+  const Format f = parse_format(format);
+  if (f == Format::Json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& d : all) j.push_back(device_json(d));
+    std::cout << j.dump(2) << "\n";
+  } else if (f == Format::Csv) {
+    TextTable t;
+    for (const auto& d : all) {
+      const nlohmann::json j = device_json(d);
+      if (t.headers.empty())
+        for (const auto& [key, value] : j.items()) t.headers.push_back(key);
+      std::vector<std::string> row;
+      for (const auto& [key, value] : j.items())
+        row.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+      t.rows.push_back(row);
+    }
+    std::cout << t.render_csv();
+  } else {
+    std::cout << devices_text(all);
+    const DeviceInfo def = select_device(all, {});
+    std::cout << "default device: " << def.platform_index << ":" << def.device_index << " " << def.name << "\n";
+  }
+  return 0;
+}
+
+int variants_table() {
+  TextTable t;
+  t.headers = {"variant", "literature", "what it does", "parameters"};
+  for (const auto& v : variants()) {
+    std::string params = "WG";
+    if (v.uses_times)
+      params += v.default_fills_device ? std::string(", TIMES (default: from n and the grid)")
+                                       : ", TIMES (default " + std::to_string(v.default_times) + ")";
+    if (v.uses_vec) params += ", VEC (default " + std::to_string(v.default_vec) + ")";
+    if (v.uses_lockstep) params += ", LOCKSTEP from device";
+    if (v.uses_nv_ptx) params += ", NV_PTX and WARP from device";
+    if (v.default_fills_device) params += ", default grid fills the device once (occupancy)";
+    if (v.single_pass) params += ", one launch (ticket counter)";
+    t.rows.push_back({v.name, v.literature, v.summary, params});
+  }
+  std::cout << "reduction variants (clreduce reduce / bench)\n" << t.render_text();
+  TextTable tt;
+  tt.headers = {"transpose variant", "what it does", "trade-off", "parameters"};
+  for (const auto& v : transpose_variants()) {
+    const std::string params = v.shape == TransposeShape::Free
+                                   ? "WG_X x WG_Y (default " + std::to_string(v.default_wg_x) + "x" +
+                                         std::to_string(v.default_wg_y) + ")"
+                               : v.shape == TransposeShape::Tile
+                                   ? "TILE (default " + std::to_string(v.default_tile) + "), group TILE x TILE"
+                                   : "TILE (default " + std::to_string(v.default_tile) + "), ROWS (default " +
+                                         std::to_string(v.default_rows) + "), group TILE x ROWS";
+    tt.rows.push_back({v.name, v.summary, v.tradeoff, params});
+  }
+  std::cout << "\ntranspose variants (clreduce transpose / bench transpose)\n" << tt.render_text();
+  TextTable at;
+  at.headers = {"access pattern", "kernel", "which elements a work-item reads"};
+  for (const auto& p : access_patterns()) at.rows.push_back({p.name, p.kernel, p.summary});
+  std::cout << "\naccess patterns (clreduce bench access)\n" << at.render_text();
+  return 0;
+}
+}  // namespace
+
+void register_info_commands(Cli& cli) {
+  auto format = std::make_shared<std::string>("table");
+  CLI::App* d = cli.add("devices", "list platforms and devices with their facts", [format] { return devices(*format); });
+  d->add_option("--format", *format, "table, csv or json");
+  cli.add("variants", "list the registered reduction and transpose variants", [] { return variants_table(); });
+  cli.add("doctor",
+          "explain a missing platform or GPU (ICD files, vendor libraries) and check the event timer "
+          "against the host clock",
+          [&cli] {
+            const DoctorReport r = run_doctor(DeviceSelector{cli.global().platform, cli.global().device});
+            std::cout << doctor_text(r);
+            return r.ok() ? 0 : 1;
+          });
+}
+
+}  // namespace clreduce::cli

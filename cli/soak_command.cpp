@@ -1,0 +1,55 @@
+// `clreduce soak`: random reductions against the host reference until the time is up.
+#include "cli.hpp"
+
+#include "benchmarks/soak.hpp"
+#include "parse.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <unistd.h>
+
+namespace clreduce::cli {
+
+namespace {
+struct SoakTexts {
+  double seconds = 10;
+  unsigned long long seed = 0;  // 0: from the clock (printed)
+  std::optional<std::string> max_n;
+  std::optional<std::size_t> max_wg;
+  bool verbose = false;
+};
+
+int soak(const GlobalOptions& g, const SoakTexts& o) {
+  const Session session = make_session(g);
+  SoakOptions s;
+  if (!(o.seconds > 0)) throw Error("--seconds must be positive");
+  s.seconds = o.seconds;
+  s.seed = o.seed ? o.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  if (o.max_n) s.max_n = parse_size(*o.max_n);
+  if (o.max_wg) s.max_wg = *o.max_wg;
+  const bool tty = isatty(STDERR_FILENO);
+  const SoakReport r = run_soak(session, s, [&](const SoakReport& p) {
+    if (o.verbose)
+      std::cerr << p.current << "\n";
+    else if (tty)
+      std::cerr << "\rsoak: " << static_cast<int>(p.seconds) << " s, " << p.checked << " checked, " << p.skipped
+                << " skipped   " << std::flush;
+  });
+  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  std::cout << soak_text(r, session.device());
+  return r.failed ? 1 : 0;
+}
+}  // namespace
+
+void register_soak_command(Cli& cli) {
+  auto o = std::make_shared<SoakTexts>();
+  CLI::App* c = cli.add("soak", "random reductions against the host reference until the time is up",
+                        [&cli, o] { return soak(cli.global(), *o); });
+  c->add_option("--seconds", o->seconds, "how long")->capture_default_str();
+  c->add_option("--seed", o->seed, "the sequence's seed (default: from the clock; printed)");
+  c->add_option("--max-n", o->max_n, "largest n (default 2^24 on a GPU, 2^20 elsewhere)");
+  c->add_option("--max-wg", o->max_wg, "largest work-group size (default: the device's)");
+  c->add_flag("--verbose", o->verbose, "print each configuration (a command line) first");
+}
+
+}  // namespace clreduce::cli

@@ -1,0 +1,163 @@
+// `clreduce transpose` (one verified transpose), `clreduce bench transpose` (the family beside a
+// device-to-device copy) and `clreduce bench access` (the access-pattern study).
+#include "cli.hpp"
+
+#include "benchmarks/access.hpp"
+#include "benchmarks/family.hpp"
+#include "benchmarks/transpose_bench.hpp"
+#include "parse.hpp"
+#include "printers/transpose_printer.hpp"
+
+namespace clreduce::cli {
+
+namespace {
+struct TransposeTexts {  // shared by transpose and bench transpose
+  std::string type = "float";
+  std::optional<std::size_t> wg_x, wg_y;
+  std::optional<unsigned> tile, rows;
+  std::vector<std::string> defines;
+  DataTexts data;
+  TimingTexts timing;
+  OutputTexts output;
+};
+
+void add_transpose_options(CLI::App* c, TransposeTexts& o) {
+  c->add_option("--type", o.type, "element type: float, uint, int, double")->capture_default_str();
+  c->add_option("--wg-x", o.wg_x, "work-group width (naive, naive_write_coalesced, register tiles)");
+  c->add_option("--wg-y", o.wg_y, "work-group height (same variants)");
+  c->add_option("--tile", o.tile, "tile edge TILE of the local-memory variants");
+  c->add_option("--rows", o.rows, "work-group rows ROWS of local_tile_multi (divides TILE)");
+  c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
+  add_data_options(c, o.data);
+  add_timing_options(c, o.timing);
+  add_output_options(c, o.output);
+}
+
+TransposeConfig transpose_config_of(const TransposeTexts& o) {
+  TransposeConfig cfg;
+  cfg.type = parse_type(o.type);
+  cfg.wg_x = o.wg_x;
+  cfg.wg_y = o.wg_y;
+  cfg.tile = o.tile;
+  cfg.rows = o.rows;
+  cfg.defines = defines_of(o.defines);
+  return cfg;
+}
+
+struct OneTransposeTexts : TransposeTexts {
+  std::string variant;
+  std::string shape = "2048x512";
+};
+
+int transpose(const GlobalOptions& g, const OneTransposeTexts& o) {
+  const Session session = make_session(g);
+  TransposeConfig cfg = transpose_config_of(o);
+  cfg.variant = find_transpose_variant(o.variant).name;
+  const auto [m, n] = parse_shape(o.shape);
+  const TimingOptions timing = timing_of(o.timing);
+  parse_format(o.output.format);
+  TransposerOptions topt;
+  topt.params = cfg;
+  session.transposer(topt).prepare(cfg.type, m, n);  // validate before generating data
+  const HostData data = generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
+  const TransposeReport r = run_transpose(session, cfg, data, m, n, timing);
+  emit(transpose_text(r, session.device()), transpose_csv(r), transpose_json(r, session.device()), o.output);
+  return r.ok() ? 0 : 1;
+}
+
+struct BenchTransposeTexts : TransposeTexts {
+  std::vector<std::string> shapes, variants;
+};
+
+int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
+  const Session session = make_session(g);
+  const TransposeConfig cfg = transpose_config_of(o);
+  TransposeBenchOptions b;
+  b.type = cfg.type;
+  b.given = cfg;
+  for (const auto& s : o.shapes) b.shapes.push_back(parse_shape(s));
+  for (const auto& v : o.variants) b.variants.push_back(find_transpose_variant(v).name);
+  b.data = parse_data_kind(o.data.data);
+  b.seed = o.data.seed;
+  b.timing = timing_of(o.timing);
+  parse_format(o.output.format);
+  const TransposeBenchReport r = [&] {
+    const ProgressLine progress;
+    return run_transpose_bench(session, b, [&](const std::string& what) { progress(0, 0, what); });
+  }();
+  emit(transpose_bench_text(r, session.device()), transpose_bench_csv(r), transpose_bench_json(r, session.device()),
+       o.output);
+  return r.all_ok() ? 0 : 1;
+}
+
+struct AccessTexts {
+  std::optional<std::string> n;
+  std::optional<std::size_t> wg;
+  std::optional<std::uint64_t> groups;
+  DataTexts data;
+  TimingTexts timing;
+  OutputTexts output;
+};
+
+int bench_access(const GlobalOptions& g, const AccessTexts& o) {
+  const Session session = make_session(g);
+  AccessOptions a;
+  a.wg = wg_of(o.wg);
+  a.groups = o.groups;
+  a.timing = timing_of(o.timing);
+  parse_format(o.output.format);
+  const std::uint64_t n = o.n ? parse_size(*o.n) : default_bench_n(session.device());
+  check_allocation(n, ElemType::Uint, session.device());
+  const HostData data = generate_data(ElemType::Uint, n, parse_data_kind(o.data.data), o.data.seed);
+  const AccessReport r = run_access(session, data, a);
+  emit(access_text(r, session.device()), access_csv(r), access_json(r, session.device()), o.output);
+  return r.all_ok() ? 0 : 1;
+}
+
+// Options given to `bench` itself belong to the reduction benchmark, not to its subcommands.
+void refuse_bench_options(CLI::App* bench, const std::string& sub) {
+  for (const CLI::Option* opt : bench->get_options())
+    if (opt->count() > 0 && opt->get_name() != "--help")
+      throw Error("option " + opt->get_name() + " is for `bench` (the reduction benchmark), not for `bench " + sub +
+                  "`; see `clreduce bench " + sub + " --help`");
+}
+}  // namespace
+
+void register_transpose_commands(Cli& cli) {
+  auto t = std::make_shared<OneTransposeTexts>();
+  CLI::App* tr = cli.add("transpose", "run, time and verify one matrix-transpose variant (M x N in, N x M out)",
+                         [&cli, t] { return transpose(cli.global(), *t); });
+  tr->add_option("--variant", t->variant, "transpose variant (see `clreduce variants`)")->required();
+  tr->add_option("--shape", t->shape, "M x N: input rows x columns, e.g. 8192x8192, 2^11x512")->capture_default_str();
+  add_transpose_options(tr, *t);
+
+  CLI::App* bench = cli.find("bench");
+  auto bt = std::make_shared<BenchTransposeTexts>();
+  CLI::App* btr = cli.add(
+      "transpose", "benchmark every transpose variant beside a device-to-device copy",
+      [&cli, bench, bt] {
+        refuse_bench_options(bench, "transpose");
+        return bench_transpose(cli.global(), *bt);
+      },
+      bench);
+  btr->add_option("--shapes", bt->shapes, "MxN shapes, comma-separated (default 2048x512,8192x8192)")->delimiter(',');
+  btr->add_option("--variants", bt->variants, "only these transpose variants")->delimiter(',');
+  add_transpose_options(btr, *bt);
+
+  auto ac = std::make_shared<AccessTexts>();
+  CLI::App* acc = cli.add(
+      "access", "the access-pattern study: sum of cubes, contiguous vs interleaved reads",
+      [&cli, bench, ac] {
+        refuse_bench_options(bench, "access");
+        return bench_access(cli.global(), *ac);
+      },
+      bench);
+  acc->add_option("--n", ac->n, "uint elements (default 2^26 on a GPU, 2^22 elsewhere)");
+  acc->add_option("--wg", ac->wg, "work-group size (power of two, default 256)");
+  acc->add_option("--groups", ac->groups, "work-groups (default: 2048 work-items per compute unit)");
+  add_data_options(acc, ac->data);
+  add_timing_options(acc, ac->timing);
+  add_output_options(acc, ac->output);
+}
+
+}  // namespace clreduce::cli

@@ -1,0 +1,107 @@
+// Kernels: where clreduce's .cl files are found at run time, how a kernel file becomes the source
+// text the compiler sees, and the cache of built programs. The kernels are plain files read when
+// a launch is prepared, so editing one (or passing -D options) never needs a rebuild; the cache
+// key is the whole source text and the whole option string, so an edited file is built anew.
+// Thread-safety: ProgramCache is; find_kernel_dir and load_kernel_source read the environment and
+// files only.
+#pragma once
+
+#include "clreduce/device.hpp"
+#include "clreduce/opencl.hpp"
+#include "clreduce/types.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace clreduce {
+
+struct KernelDir {
+  std::filesystem::path path;
+  // Where it came from: "given", "CLREDUCE_KERNEL_DIR", "installed" or "build tree".
+  std::string origin;
+};
+
+// The kernel directory: `given` if not empty; else $CLREDUCE_KERNEL_DIR if set and not empty;
+// else the directory installed with the library (<prefix>/share/clreduce/kernels), unless the
+// running program is one of clreduce's own build tree; else the build tree's kernels_cl/.
+// Throws Error (Param::KernelDir) when the directory chosen does not exist or is not a directory,
+// or when none of them does, naming each place looked at.
+KernelDir find_kernel_dir(const std::filesystem::path& given = {});
+
+// The text of `file` (relative to `dir`) with every `#include "x"` line replaced by the text of
+// x from the same directory, so the program cache key covers the headers too. Throws Error
+// (Param::KernelDir) naming the path when a file is missing or unreadable, and an include cycle.
+std::string load_kernel_source(const std::filesystem::path& dir, const std::string& file);
+
+// The option string handed to the OpenCL compiler: typed parameters first (each as
+// -D NAME=VALUE), then the user's own -D definitions untouched. The whole string is part of the
+// program cache key.
+class BuildOptions {
+ public:
+  BuildOptions& set(const std::string& name, const std::string& value) {
+    return add_flag("-D " + name + "=" + value);
+  }
+  BuildOptions& set(const std::string& name, unsigned long long value) {
+    return set(name, std::to_string(value));
+  }
+  BuildOptions& add_user(const Define& d) { return add_flag("-D " + d.str()); }
+  BuildOptions& add_user(const std::vector<Define>& ds) {
+    for (const auto& d : ds) add_user(d);
+    return *this;
+  }
+  BuildOptions& add_flag(const std::string& flag) {  // e.g. "-cl-fast-relaxed-math"
+    text_ += text_.empty() ? flag : " " + flag;
+    return *this;
+  }
+  const std::string& str() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// Limits a built kernel reports for its device.
+struct KernelLimits {
+  std::size_t max_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE
+  std::uint64_t local_mem_bytes = 0;    // CL_KERNEL_LOCAL_MEM_SIZE
+};
+KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d);
+// Throws LimitError (Param::WorkGroupSize) naming the limit when a kernel built for work-groups
+// of `wg` work-items allows fewer, or needs more local memory than the device has.
+void check_kernel_limits(const std::string& kernel, std::size_t wg, const KernelLimits& limits,
+                         const DeviceInfo& dev);
+
+// Built programs keyed by (context, device, source text, option string): each is compiled at most
+// once and reused by every reducer and transposer that asks for it. Thread-safe. A cached program
+// keeps its context alive; clear() lets go of all of them.
+class ProgramCache {
+ public:
+  // The cache every Reducer and Transposer uses unless given another.
+  static ProgramCache& shared();
+
+  // The program of `file` in `dir` with `options` for `device` in `context`. The source is read
+  // on every call (an edited file is a new key). A failed build throws Error carrying the file,
+  // the option string and the compiler's build log.
+  cl::Program program(const cl::Context& context, const DeviceInfo& device,
+                      const std::filesystem::path& dir, const std::string& file,
+                      const std::string& options);
+  // A new kernel object of that program (its arguments are the caller's own). Throws Error when
+  // the file has no kernel of that name.
+  cl::Kernel kernel(const cl::Context& context, const DeviceInfo& device,
+                    const std::filesystem::path& dir, const std::string& file,
+                    const std::string& kernel_name, const std::string& options);
+
+  std::size_t builds() const;  // programs compiled so far (cache misses)
+  void clear();
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::tuple<cl_context, cl_device_id, std::string, std::string>, cl::Program> programs_;
+  std::size_t builds_ = 0;
+};
+
+}  // namespace clreduce

@@ -1,0 +1,62 @@
+// Timing device work the way clreduce measures its kernels: warm-ups, then samples of a batch of
+// units enqueued back-to-back (first START to last END by profiling events, divided by the batch),
+// then the same number of samples of one unit at a time (the host clock around enqueue and wait
+// on a queue without profiling, and the device clock from a profiled marker). All times in
+// microseconds. Usable for any unit of work an application enqueues, not only clreduce's.
+// Thread-safety: the functions keep no state; one timing at a time per queue (a second one's
+// commands would land inside the first one's samples).
+#pragma once
+
+#include "clreduce/opencl.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace clreduce {
+
+struct Stats {
+  double min = 0, median = 0, max = 0;
+};
+Stats stats_of(std::vector<double> xs);  // all 0 for no samples
+
+// A back-to-back sample spans at least this many timer ticks and this long, so the timer's
+// resolution (NVIDIA: 1 us) and the cost of the two profiled commands that bound a sample (a few
+// us each on NVIDIA's OpenCL; bench/NOTES.md, issue 4) stay under ~0.5% of it.
+inline constexpr double kSampleTicks = 2000;
+inline constexpr double kSampleMinUs = 1000;
+
+struct TimingOptions {
+  unsigned warmup = 2;        // units run and discarded first (at least 1 is run)
+  unsigned repetitions = 10;  // timed samples of each kind
+  // Units enqueued back-to-back per sample. 0: chosen so that a sample spans kSampleTicks timer
+  // ticks and kSampleMinUs (at most 4096 units).
+  unsigned batch = 0;
+};
+
+struct Sampled {
+  Stats whole_us;          // per unit (all its events), back-to-back, divided over the batch
+  Stats first_us;          // the first event of a unit alone (from the one-at-a-time samples)
+  Stats single_us;         // one unit alone: host clock of its enqueue and the wait (plain queue)
+  Stats single_events_us;  // one unit alone, profiling queue: a marker before it to its last END
+  unsigned batch = 1;
+  unsigned repetitions = 0;
+};
+
+// Enqueues one unit of work on `q` and returns its commands' events in order, or none when
+// with_events is false (the caller asked for no profiling of this unit).
+using EnqueueUnit = std::function<std::vector<cl::Event>(const cl::CommandQueue& q, bool with_events)>;
+
+// Times enqueue_one: `profiled` must have CL_QUEUE_PROFILING_ENABLE; `plain` is an in-order queue
+// of the same context and device without profiling (NVIDIA's OpenCL adds microseconds to every
+// command of a profiling queue). Inside a back-to-back batch only the first and last units carry
+// events, as CUDA events recorded around a loop would. after_sample runs after each sample of any
+// kind with the device idle (to read and check a result). Throws Error on any OpenCL failure.
+Sampled time_enqueues(const cl::CommandQueue& profiled, const cl::CommandQueue& plain,
+                      std::uint64_t timer_resolution_ns, const EnqueueUnit& enqueue_one,
+                      const TimingOptions& opt, const std::function<void()>& after_sample = {});
+
+// Microseconds from first's START to last's END (profiling times); 0 if END is before START.
+double event_span_us(const cl::Event& first, const cl::Event& last);
+
+}  // namespace clreduce

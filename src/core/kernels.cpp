@@ -1,0 +1,255 @@
+// Kernel directory lookup, source loading with inlined headers, and the program cache.
+#include "clreduce/kernels.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <system_error>
+#include <vector>
+
+// Set by the build: where `cmake --install` puts the kernels, and the source tree's kernels_cl/
+// with the build directory (a program running from there reads the source tree's kernels, so that
+// editing kernels_cl/ in a checkout takes effect even where an older copy is installed).
+#ifndef CLREDUCE_INSTALLED_KERNEL_DIR
+#define CLREDUCE_INSTALLED_KERNEL_DIR ""
+#endif
+#ifndef CLREDUCE_BUILD_TREE_KERNEL_DIR
+#define CLREDUCE_BUILD_TREE_KERNEL_DIR ""
+#endif
+#ifndef CLREDUCE_BUILD_DIR
+#define CLREDUCE_BUILD_DIR ""
+#endif
+// The installed kernels relative to the installed library and to the installed programs.
+#ifndef CLREDUCE_LIB_TO_KERNELS
+#define CLREDUCE_LIB_TO_KERNELS "../share/clreduce/kernels"
+#endif
+#ifndef CLREDUCE_BIN_TO_KERNELS
+#define CLREDUCE_BIN_TO_KERNELS "../share/clreduce/kernels"
+#endif
+
+namespace clreduce {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kMarkerFile = "reduce_common.clh";  // present in every kernel directory
+
+bool is_under(const fs::path& file, const fs::path& dir) {
+  std::error_code ec;
+  const fs::path f = fs::weakly_canonical(file, ec);
+  if (ec) return false;
+  const fs::path d = fs::weakly_canonical(dir, ec);
+  if (ec || d.empty()) return false;
+  const auto mismatch = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
+  return mismatch.first == d.end();
+}
+
+// The shared library this code is in (or the program, when the library is linked statically),
+// and the running program.
+fs::path this_object() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&this_object), &info) && info.dli_fname && *info.dli_fname &&
+      fs::path(info.dli_fname).is_absolute())
+    return info.dli_fname;
+  return {};
+}
+fs::path this_program() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
+
+// The library or the program this code runs in lives in clreduce's own build directory.
+bool running_from_build_tree() {
+  const fs::path build_dir = CLREDUCE_BUILD_DIR;
+  if (build_dir.empty()) return false;
+  const fs::path object = this_object(), program = this_program();
+  return (!object.empty() && is_under(object, build_dir)) || (!program.empty() && is_under(program, build_dir));
+}
+
+// Where an installed copy keeps its kernels: beside the installed library, beside the installed
+// program, or at the prefix the build was configured with; the first that holds them.
+fs::path installed_kernel_dir() {
+  std::vector<fs::path> candidates;
+  if (const fs::path object = this_object(); !object.empty())
+    candidates.push_back(object.parent_path() / CLREDUCE_LIB_TO_KERNELS);
+  if (const fs::path program = this_program(); !program.empty())
+    candidates.push_back(program.parent_path() / CLREDUCE_BIN_TO_KERNELS);
+  candidates.emplace_back(CLREDUCE_INSTALLED_KERNEL_DIR);
+  std::error_code ec;
+  for (const fs::path& c : candidates)
+    if (!c.empty() && fs::is_regular_file(c / kMarkerFile, ec)) return fs::weakly_canonical(c, ec);
+  return {};
+}
+
+void require_directory(const fs::path& dir, const std::string& origin) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  const bool exists = fs::exists(dir, ec);
+  throw Error(Param::KernelDir,
+              "kernel directory '" + dir.string() + "' (" + origin + ") " +
+                  (exists ? "is not a directory" : "does not exist") +
+                  "; it must be the directory holding clreduce's .cl files (kernels_cl/ in the "
+                  "source tree, share/clreduce/kernels under the install prefix)",
+              "a directory holding clreduce's .cl files");
+}
+}  // namespace
+
+KernelDir find_kernel_dir(const fs::path& given) {
+  if (!given.empty()) {
+    require_directory(given, "given");
+    return {given, "given"};
+  }
+  if (const char* env = std::getenv("CLREDUCE_KERNEL_DIR"); env && *env) {
+    require_directory(env, "from CLREDUCE_KERNEL_DIR");
+    return {env, "CLREDUCE_KERNEL_DIR"};
+  }
+  const fs::path installed = installed_kernel_dir();
+  const fs::path tree = CLREDUCE_BUILD_TREE_KERNEL_DIR;
+  std::error_code ec;
+  const bool from_tree = running_from_build_tree();
+  if (!from_tree && !installed.empty()) return {installed, "installed"};
+  if (!tree.empty() && fs::is_regular_file(tree / kMarkerFile, ec)) return {tree, "build tree"};
+  if (!installed.empty()) return {installed, "installed"};
+  throw Error(Param::KernelDir,
+              "no kernel directory found: CLREDUCE_KERNEL_DIR is not set, and neither the installed "
+              "directory (" + std::string(CLREDUCE_INSTALLED_KERNEL_DIR) + ", or " + CLREDUCE_LIB_TO_KERNELS +
+                  " from the library) nor the build tree's '" + tree.string() + "' holds " + kMarkerFile +
+                  "; give the directory of clreduce's .cl files or set CLREDUCE_KERNEL_DIR",
+              "a directory holding clreduce's .cl files");
+}
+
+namespace {
+std::string read_file(const fs::path& path, const std::string& why) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw Error(Param::KernelDir, "kernel file '" + path.string() + "' not found" + why +
+                                      " (the kernel directory holds clreduce's .cl files)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(Param::KernelDir, "kernel file '" + path.string() + "' cannot be read" + why + ": " +
+                                      std::generic_category().message(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void inline_includes(const fs::path& dir, const std::string& file, std::set<std::string>& stack,
+                     std::string& out, const std::string& why) {
+  if (!stack.insert(file).second)
+    throw Error(Param::KernelDir, "kernel file '" + file + "' includes itself");
+  static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
+  std::istringstream in(read_file(dir / file, why));
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, include_line)) {
+      inline_includes(dir, m[1].str(), stack, out, " (included by " + file + ")");
+    } else {
+      out += line;
+      out += '\n';
+    }
+  }
+  stack.erase(file);
+}
+}  // namespace
+
+std::string load_kernel_source(const fs::path& dir, const std::string& file) {
+  std::set<std::string> stack;
+  std::string out;
+  inline_includes(dir, file, stack, out, "");
+  return out;
+}
+
+KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d) {
+  return with_cl_context("querying kernel limits", [&] {
+    KernelLimits l;
+    l.max_work_group_size = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d);
+    l.local_mem_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d);
+    return l;
+  });
+}
+
+namespace {
+std::string bytes_str(std::uint64_t b) {
+  if (b >= (1ULL << 10) && b % (1ULL << 10) == 0) return std::to_string(b >> 10) + " KiB";
+  return std::to_string(b) + " bytes";
+}
+}  // namespace
+
+void check_kernel_limits(const std::string& kernel, std::size_t wg, const KernelLimits& limits,
+                         const DeviceInfo& dev) {
+  if (wg > limits.max_work_group_size)
+    throw LimitError(Param::WorkGroupSize,
+                     "work-group size " + std::to_string(wg) + " is over the limit of kernel " + kernel +
+                         " on " + dev.name + ", " + std::to_string(limits.max_work_group_size) +
+                         " (CL_KERNEL_WORK_GROUP_SIZE)",
+                     "at most " + std::to_string(limits.max_work_group_size), dev.name);
+  if (limits.local_mem_bytes > dev.local_mem_bytes)
+    throw LimitError(Param::WorkGroupSize,
+                     "kernel " + kernel + " with work-group size " + std::to_string(wg) + " needs " +
+                         bytes_str(limits.local_mem_bytes) + " of local memory, more than the " +
+                         bytes_str(dev.local_mem_bytes) + " of " + dev.name,
+                     "a smaller work-group size", dev.name);
+}
+
+ProgramCache& ProgramCache::shared() {
+  static ProgramCache cache;
+  return cache;
+}
+
+cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& device,
+                                  const fs::path& dir, const std::string& file,
+                                  const std::string& options) {
+  std::string source = load_kernel_source(dir, file);
+  auto key = std::make_tuple(context(), device.device(), std::move(source), options);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+  cl::Program prog = with_cl_context("creating program " + file,
+                                     [&] { return cl::Program(context, std::get<2>(key)); });
+  try {
+    prog.build(std::vector<cl::Device>{device.device}, options.c_str());
+  } catch (const cl::Error& e) {
+    std::string log;
+    try {
+      log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
+    } catch (const cl::Error&) {
+      log = "(no build log available)";
+    }
+    throw Error("building kernel file '" + (dir / file).string() + "' for " + device.name +
+                " failed: " + cl_status_name(e.err()) + "\noptions: " + options + "\nbuild log:\n" + log);
+  }
+  ++builds_;
+  programs_.emplace(std::move(key), prog);
+  return prog;
+}
+
+cl::Kernel ProgramCache::kernel(const cl::Context& context, const DeviceInfo& device,
+                                const fs::path& dir, const std::string& file,
+                                const std::string& kernel_name, const std::string& options) {
+  cl::Program prog = program(context, device, dir, file, options);
+  try {
+    return cl::Kernel(prog, kernel_name.c_str());
+  } catch (const cl::Error& e) {
+    throw Error("kernel '" + kernel_name + "' not found in '" + (dir / file).string() + "': " + describe(e));
+  }
+}
+
+std::size_t ProgramCache::builds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return builds_;
+}
+
+void ProgramCache::clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  programs_.clear();
+}
+
+}  // namespace clreduce

@@ -1,0 +1,78 @@
+// clreduce::reduce() of host data on the default device, and the host fold of chunk values.
+#include "clreduce/reduce.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+namespace clreduce {
+
+Value fold_values(const std::vector<Value>& values, Op op) {
+  if (values.empty()) throw Error("no values to fold");
+  Value acc = values.front();
+  for (std::size_t i = 1; i < values.size(); ++i) {
+    std::visit(
+        [&](auto& a) {
+          using T = std::decay_t<decltype(a)>;
+          const T b = std::get<T>(values[i].v);
+          if (op == Op::Min) a = std::min(a, b);
+          else if (op == Op::Max) a = std::max(a, b);
+          else if constexpr (std::is_integral_v<T>)  // wraps modulo 2^32, as on the device
+            a = static_cast<T>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+          else
+            a = a + b;
+        },
+        acc.v);
+  }
+  return acc;
+}
+
+namespace {
+// The default device's context, queue and reducer, made on first use and kept for the process.
+struct DefaultDevice {
+  DeviceInfo device;
+  cl::Context context;
+  cl::CommandQueue queue;
+  std::optional<Reducer> reducer;
+};
+
+DefaultDevice& default_device() {
+  static DefaultDevice d = [] {
+    DefaultDevice out;
+    out.device = select_device({});
+    with_cl_context("creating a context and queue on " + out.device.name, [&] {
+      out.context = cl::Context(out.device.device);
+      out.queue = cl::CommandQueue(out.context, out.device.device);
+    });
+    ReducerOptions opt;
+    opt.device = out.device;
+    out.reducer.emplace(out.queue, opt);
+    return out;
+  }();
+  return d;
+}
+}  // namespace
+
+Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
+  if (n == 0) throw Error(Param::N, "n must be at least 1 (got 0)", ">= 1");
+  if (!data) throw Error(Param::Buffer, "the host data pointer is null", "a pointer to n elements");
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  DefaultDevice& d = default_device();
+  check_device_memory(n, type, d.device);
+  const std::uint64_t es = size_of(type);
+  const std::uint64_t chunk = chunk_elements(type, d.device);
+  std::vector<Value> values;
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  for (std::uint64_t first = 0; first < n; first += chunk) {
+    const std::uint64_t count = std::min(chunk, n - first);
+    const cl::Buffer in = with_cl_context("uploading " + std::to_string(count * es) + " bytes", [&] {
+      cl::Buffer b(d.context, CL_MEM_READ_ONLY, count * es);
+      d.queue.enqueueWriteBuffer(b, CL_FALSE, 0, count * es, bytes + first * es);
+      return b;
+    });
+    values.push_back(d.reducer->reduce(in, type, count, op));
+  }
+  return fold_values(values, op);
+}
+
+}  // namespace clreduce

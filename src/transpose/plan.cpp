@@ -1,0 +1,220 @@
+// The transpose registry and planning.
+#include "transpose/plan.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+namespace {
+TransposeVariant make(std::string name, TransposeShape shape, std::string summary,
+                      std::string tradeoff) {
+  TransposeVariant v;
+  v.file = "transpose_" + name + ".cl";
+  v.kernel = "transpose_" + name;
+  v.name = std::move(name);
+  v.shape = shape;
+  v.summary = std::move(summary);
+  v.tradeoff = std::move(tradeoff);
+  return v;
+}
+
+std::vector<TransposeVariant> build_registry() {
+  std::vector<TransposeVariant> r;
+  r.push_back(make("naive", TransposeShape::Free,
+                   "one element per work-item; x walks input columns",
+                   "coalesced reads, every write a separate transaction M elements apart"));
+  r.push_back(make("naive_write_coalesced", TransposeShape::Free,
+                   "one element per work-item; x walks input rows (output columns)",
+                   "coalesced writes, scattered reads: which naive form wins depends on how the "
+                   "caches absorb the scattered side"));
+  r.back().x_walks_rows = true;
+  r.push_back(make("local_tile", TransposeShape::Tile,
+                   "TILE x TILE tile staged in local memory, TILE x TILE work-group",
+                   "both sides coalesced; the column read of the tile has TILE-way bank conflicts"));
+  r.back().default_tile = 16;
+  r.push_back(make("local_tile_padded", TransposeShape::Tile,
+                   "local_tile with a TILE x (TILE+1) tile",
+                   "the padding column removes the bank conflicts for one extra word per row"));
+  r.back().default_tile = 16;
+  r.back().pad = 1;
+  // The register tiles default to narrow 8x32 groups: a warp then spans 8 blocks along x (whole
+  // 64/128-byte rows read) and 4 along y, so each output row it writes gets 4 consecutive blocks
+  // (32/64 bytes) instead of one 8/16-byte piece (32x8 was 3-4x slower on the H100).
+  r.push_back(make("register_tile2", TransposeShape::Free,
+                   "2x2 block per work-item with T2 vector loads and stores, no local memory",
+                   "no barrier, no local memory; 8-byte accesses: needs a narrow group (8 wide) so "
+                   "a warp's writes to each output row are contiguous"));
+  r.back().block = 2;
+  r.back().default_wg_x = 8;
+  r.back().default_wg_y = 32;
+  r.push_back(make("register_tile4", TransposeShape::Free,
+                   "4x4 block per work-item with T4 (16-byte) vector loads and stores",
+                   "16-byte accesses, 16 elements in flight per work-item; each work-item writes 4 "
+                   "rows 16 bytes at a time, so a narrow group (8 wide) keeps a warp's writes "
+                   "contiguous"));
+  r.back().block = 4;
+  r.back().default_wg_x = 8;
+  r.back().default_wg_y = 32;
+  r.push_back(make("local_tile_multi", TransposeShape::TileRows,
+                   "padded TILE x (TILE+1) tile, TILE x ROWS work-group: TILE/ROWS elements per "
+                   "work-item",
+                   "coalesced, conflict-free and several loads in flight per work-item: the "
+                   "usual fastest form"));
+  r.back().default_tile = 32;
+  r.back().default_rows = 8;
+  r.back().pad = 1;
+  return r;
+}
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+std::vector<std::string> names_where(bool (*pred)(const TransposeVariant&)) {
+  std::vector<std::string> out;
+  for (const auto& v : transpose_variants())
+    if (pred(v)) out.push_back(v.name);
+  return out;
+}
+
+std::string dim_name(std::size_t d) { return d == 0 ? "x" : "y"; }
+}  // namespace
+
+const std::vector<TransposeVariant>& transpose_variants() {
+  static const std::vector<TransposeVariant> r = build_registry();
+  return r;
+}
+
+std::vector<std::string> transpose_variant_names() {
+  std::vector<std::string> out;
+  for (const auto& v : transpose_variants()) out.push_back(v.name);
+  return out;
+}
+
+const TransposeVariant& find_transpose_variant(std::string_view name) {
+  for (const auto& v : transpose_variants())
+    if (v.name == name) return v;
+  throw ConfigError(Param::Variant,
+                    "unknown transpose variant '" + std::string(name) +
+                        "'; valid transpose variants: " + join(transpose_variant_names()),
+                    join(transpose_variant_names()));
+}
+
+std::string TransposePlan::wg_label() const {
+  return std::to_string(wg_x) + "x" + std::to_string(wg_y);
+}
+
+namespace {
+std::string shape_label(std::uint64_t m, std::uint64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
+}  // namespace
+
+TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, std::uint64_t m,
+                             std::uint64_t n) {
+  const TransposeVariant& v = find_transpose_variant(cfg.variant.empty() ? kDefaultTransposeVariant : cfg.variant);
+  constexpr std::uint64_t kMaxDim = 0xffffffffULL;
+  if (m == 0 || n == 0 || m > kMaxDim || n > kMaxDim)
+    throw ConfigError(Param::Shape,
+                      "matrix " + shape_label(m, n) +
+                          ": rows and columns must each be in 1..4294967295 (the kernels take 32-bit M, N)",
+                      "M and N in 1..4294967295");
+  if (cfg.type == ElemType::Double && !dev.fp64)
+    throw ConfigError(Param::Type,
+                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
+                          " does not report; valid types here: uint, int, float",
+                      "uint, int, float", dev.name);
+  const std::uint64_t es = size_of(cfg.type);
+  if (m > dev.max_alloc_bytes / es / n)
+    throw ConfigError(Param::Shape,
+                      "matrix " + shape_label(m, n) + " of " + std::string(name_of(cfg.type)) +
+                          " is over the largest single allocation of " + dev.name + ", " +
+                          std::to_string(dev.max_alloc_bytes) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                      "M * N * element size <= " + std::to_string(dev.max_alloc_bytes), dev.name);
+
+  TransposePlan p;
+  p.variant = &v;
+  p.m = m;
+  p.n = n;
+  BuildOptions o;
+  o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
+  if (v.shape == TransposeShape::Free) {
+    if (cfg.tile || cfg.rows) {
+      const std::string tiled = join(names_where([](const TransposeVariant& x) { return x.shape != TransposeShape::Free; }));
+      throw ConfigError(cfg.tile ? Param::Tile : Param::Rows,
+                        "transpose variant " + v.name +
+                            " takes no TILE or ROWS (its work-group is WG_X x WG_Y); variants that do: " + tiled,
+                        tiled);
+    }
+    p.wg_x = cfg.wg_x.value_or(v.default_wg_x);
+    p.wg_y = cfg.wg_y.value_or(v.default_wg_y);
+    if (p.wg_x == 0) throw ConfigError(Param::WgX, "WG_X must be at least 1", ">= 1");
+    if (p.wg_y == 0) throw ConfigError(Param::WgY, "WG_Y must be at least 1", ">= 1");
+    o.set("WG_X", p.wg_x);
+    o.set("WG_Y", p.wg_y);
+  } else {
+    if (cfg.wg_x || cfg.wg_y)
+      throw ConfigError(cfg.wg_x ? Param::WgX : Param::WgY,
+                        "transpose variant " + v.name + " sets its work-group from the tile (" +
+                            (v.shape == TransposeShape::Tile ? "TILE x TILE" : "TILE x ROWS") +
+                            "): set TILE" + (v.shape == TransposeShape::TileRows ? " and ROWS" : "") +
+                            ", not WG_X/WG_Y",
+                        v.shape == TransposeShape::Tile ? "TILE" : "TILE and ROWS");
+    if (v.shape == TransposeShape::Tile && cfg.rows)
+      throw ConfigError(Param::Rows,
+                        "transpose variant " + v.name +
+                            " moves one element per work-item (ROWS = TILE); ROWS is for local_tile_multi",
+                        "local_tile_multi");
+    p.tile = cfg.tile.value_or(v.default_tile);
+    p.rows = v.shape == TransposeShape::Tile ? p.tile : cfg.rows.value_or(v.default_rows);
+    if (p.tile == 0) throw ConfigError(Param::Tile, "TILE must be at least 1", ">= 1");
+    if (p.rows == 0) throw ConfigError(Param::Rows, "ROWS must be at least 1", ">= 1");
+    if (p.tile % p.rows != 0)
+      throw ConfigError(Param::Rows,
+                        "ROWS " + std::to_string(p.rows) + " does not divide TILE " + std::to_string(p.tile) +
+                            ": each work-item moves TILE/ROWS whole rows",
+                        "a divisor of TILE " + std::to_string(p.tile));
+    p.wg_x = p.tile;
+    p.wg_y = p.rows;
+    p.local_bytes = std::uint64_t{p.tile} * (p.tile + v.pad) * es;
+    if (p.local_bytes > dev.local_mem_bytes)
+      throw ConfigError(Param::Tile,
+                        "a " + std::to_string(p.tile) + "x" + std::to_string(p.tile + v.pad) + " tile of " +
+                            std::string(name_of(cfg.type)) + " needs " + std::to_string(p.local_bytes) +
+                            " bytes of local memory, more than the " + std::to_string(dev.local_mem_bytes) +
+                            " bytes of " + dev.name + " (CL_DEVICE_LOCAL_MEM_SIZE); use a smaller TILE",
+                        "a smaller TILE", dev.name);
+    o.set("TILE", p.tile);
+    if (v.shape == TransposeShape::TileRows) o.set("ROWS", p.rows);
+  }
+  const std::uint64_t wg = std::uint64_t{p.wg_x} * p.wg_y;
+  const Param shape_param = v.shape == TransposeShape::Free ? Param::WgX : Param::Tile;
+  if (wg > dev.max_work_group_size)
+    throw ConfigError(shape_param,
+                      "work-group " + p.wg_label() + " = " + std::to_string(wg) +
+                          " work-items is over the device maximum " + std::to_string(dev.max_work_group_size) +
+                          " of " + dev.name + " (CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+                      "at most " + std::to_string(dev.max_work_group_size) + " work-items", dev.name);
+  const std::size_t dims[2] = {p.wg_x, p.wg_y};
+  for (std::size_t d = 0; d < 2 && d < dev.max_work_item_sizes.size(); ++d)
+    if (dims[d] > dev.max_work_item_sizes[d])
+      throw ConfigError(v.shape != TransposeShape::Free ? Param::Tile : d == 0 ? Param::WgX : Param::WgY,
+                        "work-group " + p.wg_label() + ": " + std::to_string(dims[d]) + " along " + dim_name(d) +
+                            " is over the device's " + std::to_string(dev.max_work_item_sizes[d]) +
+                            " (CL_DEVICE_MAX_WORK_ITEM_SIZES[" + std::to_string(d) + "])",
+                        "at most " + std::to_string(dev.max_work_item_sizes[d]), dev.name);
+  o.add_user(cfg.defines);
+  p.options = o.str();
+
+  // x covers the fast index of the coalesced side; y is capped and looped over in the kernel.
+  std::uint64_t items_x = 0, items_y = 0;
+  if (v.shape == TransposeShape::Free) {
+    items_x = ceil_div(v.x_walks_rows ? m : n, v.block);
+    items_y = ceil_div(v.x_walks_rows ? n : m, v.block);
+    p.groups_x = ceil_div(items_x, p.wg_x);
+    p.groups_y = ceil_div(items_y, p.wg_y);
+  } else {
+    p.groups_x = ceil_div(n, p.tile);
+    p.groups_y = ceil_div(m, p.tile);
+  }
+  p.groups_y = std::min(p.groups_y, kMaxGroupsY);
+  return p;
+}
+
+}  // namespace clreduce

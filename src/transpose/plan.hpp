@@ -1,0 +1,15 @@
+// Planning a transpose: validating a configuration against the device, the work-group shape, the
+// grid (y capped at kMaxGroupsY, looped over in the kernels) and the -D option string. A pure
+// function of (configuration, device facts, shape): testable without a device.
+#pragma once
+
+#include "clreduce/transpose.hpp"
+
+namespace clreduce {
+
+// Throws ConfigError naming the parameter (see Transposer::prepare). An empty cfg.variant plans
+// kDefaultTransposeVariant.
+TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, std::uint64_t m,
+                             std::uint64_t n);
+
+}  // namespace clreduce

@@ -1,0 +1,88 @@
+// The Transposer: launches resolved once per (type, M, N), cached, and enqueued on the queue.
+#include "clreduce/transpose.hpp"
+
+#include "core/bound_queue.hpp"
+#include "transpose/plan.hpp"
+
+#include <tuple>
+
+namespace clreduce {
+
+struct Transposer::State : BoundQueue {
+  using Key = std::tuple<ElemType, std::uint64_t, std::uint64_t>;  // type, M, N
+  TransposerOptions options;
+  LaunchCache<Key, TransposeLaunch> launches;
+};
+
+Transposer::Transposer(const cl::CommandQueue& queue, TransposerOptions options)
+    : s_(std::make_unique<State>()) {
+  static_cast<BoundQueue&>(*s_) = bind_queue(queue, options.device, options.kernel_dir, options.programs, "transposer");
+  s_->options = std::move(options);
+}
+
+Transposer::Transposer(cl_command_queue queue, TransposerOptions options)
+    : Transposer(cl::CommandQueue(queue, /*retainObject=*/true), std::move(options)) {}
+
+Transposer::Transposer(Transposer&&) noexcept = default;
+Transposer& Transposer::operator=(Transposer&&) noexcept = default;
+Transposer::~Transposer() = default;
+
+std::shared_ptr<const TransposeLaunch> Transposer::prepare(ElemType type, std::uint64_t m, std::uint64_t n) {
+  const State::Key key{type, m, n};
+  if (std::shared_ptr<TransposeLaunch> cached = s_->launches.find(key)) return cached;
+  auto l = std::make_shared<TransposeLaunch>();
+  static_cast<TransposeParams&>(l->config) = s_->options.params;
+  l->config.type = type;
+  l->plan = plan_transpose(l->config, s_->device, m, n);
+  l->config.variant = l->plan.variant->name;
+  l->kernel_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.variant->file,
+                                    l->plan.variant->kernel, l->plan.options);
+  check_kernel_limits(l->plan.variant->kernel + " (work-group " + l->plan.wg_label() + ")",
+                      l->plan.wg_x * l->plan.wg_y, kernel_limits(l->kernel_, s_->device.device), s_->device);
+  l->owner_ = s_.get();
+  s_->launches.insert(key, l);
+  return l;
+}
+
+std::vector<cl::Event> Transposer::enqueue(const TransposeLaunch& launch, const cl::Buffer& in,
+                                           const cl::Buffer& out, const cl::CommandQueue* on,
+                                           bool with_event, const std::vector<cl::Event>* wait) {
+  if (launch.owner_ != s_.get())
+    throw Error("this transpose launch was prepared by another transposer; prepare it with the one that enqueues it");
+  const TransposePlan& p = launch.plan;
+  const std::uint64_t bytes = p.m * p.n * size_of(launch.config.type);
+  with_cl_context("querying the buffers' sizes", [&] {
+    for (const cl::Buffer* b : {&in, &out})
+      if (b->getInfo<CL_MEM_SIZE>() < bytes)
+        throw Error(Param::Buffer,
+                    std::string("the ") + (b == &in ? "input" : "output") + " buffer holds " +
+                        std::to_string(b->getInfo<CL_MEM_SIZE>()) + " bytes, fewer than the " + std::to_string(bytes) +
+                        " of a " + std::to_string(p.m) + "x" + std::to_string(p.n) + " " +
+                        std::string(name_of(launch.config.type)) + " matrix",
+                    "buffers of at least M * N elements");
+  });
+  return with_cl_context("enqueueing transpose " + p.variant->name, [&] {
+    cl::Kernel& k = launch.kernel_;
+    k.setArg(0, in);
+    k.setArg(1, out);
+    k.setArg(2, static_cast<cl_uint>(p.m));
+    k.setArg(3, static_cast<cl_uint>(p.n));
+    std::vector<cl::Event> ev(with_event ? 1 : 0);
+    (on ? *on : s_->queue)
+        .enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.groups_x * p.wg_x, p.groups_y * p.wg_y),
+                              cl::NDRange(p.wg_x, p.wg_y), wait, with_event ? &ev[0] : nullptr);
+    return ev;
+  });
+}
+
+cl::Event Transposer::transpose(const cl::Buffer& in, const cl::Buffer& out, ElemType type, std::uint64_t m,
+                                std::uint64_t n, const std::vector<cl::Event>& wait) {
+  const std::shared_ptr<const TransposeLaunch> l = prepare(type, m, n);
+  return enqueue(*l, in, out, nullptr, true, wait.empty() ? nullptr : &wait).front();
+}
+
+const DeviceInfo& Transposer::device() const { return s_->device; }
+const cl::Context& Transposer::context() const { return s_->context; }
+const cl::CommandQueue& Transposer::queue() const { return s_->queue; }
+
+}  // namespace clreduce

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The installed package as an application sees it: installs this build to a fresh temporary
+# prefix, copies examples/ out of the source tree, configures and builds it there against the
+# prefix alone (find_package(clreduce)), builds one example again with pkg-config instead, and runs
+# them; each example checks its own result. The kernels must come from the prefix.
+# Usage: consume_installed.sh BUILD_DIR EXAMPLES_DIR
+set -euo pipefail
+build=$1
+examples=$2
+work=$(mktemp -d /tmp/clreduce-install-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+test -f "$prefix/include/clreduce/clreduce.hpp"
+test -f "$prefix/share/clreduce/kernels/reduce_common.clh"
+test -f "$prefix/lib/cmake/clreduce/clreduceConfig.cmake" || test -n "$(find "$prefix" -name clreduceConfig.cmake)"
+pc=$(find "$prefix" -name clreduce.pc | head -1)
+test -n "$pc"
+
+cp -r "$examples" "$work/examples"
+cmake -S "$work/examples" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$work/build" -j2 >/dev/null
+
+# Nothing points back at the source tree: the library is found in the prefix, the kernels too.
+unset CLREDUCE_KERNEL_DIR
+out=$("$work/build/sum_vector")
+echo "$out"
+echo "$out" | grep -q "kernels: $prefix/share/clreduce/kernels (installed)"
+"$work/build/async_chain"
+
+# pkg-config: the same example compiled by hand.
+export PKG_CONFIG_PATH=$(dirname "$pc")
+c++ -std=c++17 "$work/examples/sum_vector.cpp" -o "$work/sum_vector_pc" $(pkg-config --cflags --libs clreduce) \
+  -Wl,-rpath,"$(pkg-config --variable=libdir clreduce)"
+"$work/sum_vector_pc" | grep -q "(installed)"
+echo "pkg-config: ok"
+# The installed command line finds its library and kernels in the prefix too.
+"$prefix/bin/clreduce" reduce --n 1000 --variant vector --iterations 1 --no-tuning | grep -q "check      ok"
+echo "installed clreduce: ok"

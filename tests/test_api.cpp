@@ -1,0 +1,278 @@
+// The library through its public header alone (this file includes nothing of src/ or tools/ and
+// links only clreduce::clreduce): a user's context, queue and buffers, every type and operator
+// from an offset, the asynchronous form chained with the user's own kernel, programs and buffers
+// reused across calls, two reducers on two queues of one context, host data, transposes of user
+// buffers, and errors that name their parameter. The host references are computed here.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <clreduce/clreduce.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace clreduce;
+
+namespace {
+// The application's own OpenCL objects on the default device.
+struct App {
+  DeviceInfo info = select_device({});
+  cl::Context context{info.device};
+  cl::CommandQueue queue{context, info.device};
+};
+App& app() {
+  static App a;
+  return a;
+}
+
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    if constexpr (std::is_floating_point_v<T>) x = static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng));
+    else x = static_cast<T>(rng());
+  }
+  return v;
+}
+
+template <class T>
+cl::Buffer buffer_of(const std::vector<T>& v) {
+  return cl::Buffer(app().context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(T),
+                    const_cast<T*>(v.data()));
+}
+
+// The host reference of elements [first, first + n): integer sums wrap modulo 2^32 (int sums are
+// computed on the same bits), float sums in long double.
+template <class T>
+long double reference(const std::vector<T>& v, std::size_t first, std::size_t n, Op op) {
+  if (op == Op::Min) return static_cast<long double>(*std::min_element(v.begin() + first, v.begin() + first + n));
+  if (op == Op::Max) return static_cast<long double>(*std::max_element(v.begin() + first, v.begin() + first + n));
+  if constexpr (std::is_integral_v<T>) {
+    std::uint32_t s = 0;
+    for (std::size_t i = first; i < first + n; ++i) s += static_cast<std::uint32_t>(v[i]);
+    return static_cast<long double>(static_cast<T>(s));
+  } else {
+    long double s = 0;
+    for (std::size_t i = first; i < first + n; ++i) s += v[i];
+    return s;
+  }
+}
+
+// |device - reference| within the worst-case rounding of a sum whose elements each go through
+// `depth` additions: gamma(depth) * sum|x| (exact for integers and min/max).
+template <class T>
+void check_value(T got, const std::vector<T>& v, std::size_t first, std::size_t n, Op op, unsigned depth) {
+  const long double want = reference(v, first, n, op);
+  if (std::is_integral_v<T> || op != Op::Sum) {
+    CHECK(static_cast<long double>(got) == want);
+    return;
+  }
+  long double abs_sum = 0;
+  for (std::size_t i = first; i < first + n; ++i) abs_sum += std::fabs(static_cast<long double>(v[i]));
+  const long double u = std::numeric_limits<T>::epsilon() / 2;
+  const long double bound = depth * u / (1 - depth * u) * abs_sum;
+  CHECK(std::fabs(static_cast<long double>(got) - want) <= bound);
+}
+
+template <class T>
+void every_op_from_offsets(Reducer& r, std::uint64_t seed) {
+  const std::vector<T> v = random_values<T>(100003, seed);
+  const cl::Buffer b = buffer_of(v);
+  for (Op op : all_ops())
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{16}, std::size_t{1001}})
+      for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{257}, std::size_t{4096}, v.size() - offset}) {
+        CAPTURE(name_of(element_type_of<T>()));
+        CAPTURE(name_of(op));
+        CAPTURE(offset);
+        CAPTURE(n);
+        const T got = r.reduce<T>(b, n, op, offset);
+        check_value(got, v, offset, n, op, r.prepare(element_type_of<T>(), op, n, offset)->plan.depth);
+      }
+}
+}  // namespace
+
+TEST_CASE("every type and operator of a user's buffer, from an offset, with the best known launch") {
+  Reducer r(app().queue);
+  every_op_from_offsets<std::uint32_t>(r, 1);
+  every_op_from_offsets<std::int32_t>(r, 2);
+  every_op_from_offsets<float>(r, 3);
+  if (app().info.fp64) every_op_from_offsets<double>(r, 4);
+  const std::shared_ptr<const Launch> l = r.prepare(ElemType::Float, Op::Sum, 1 << 20);
+  CHECK_FALSE(l->config.variant.empty());
+  CHECK_FALSE(l->chosen_by.empty());  // a policy's name, or "tuning database"
+  MESSAGE("default launch here: " << l->config.variant << " (" << l->chosen_by << ")");
+}
+
+TEST_CASE("any variant and parameter can be chosen; each is right from an offset") {
+  for (const Variant& v : variants()) {
+    if (!v.unavailable_reason(app().info).empty()) continue;
+    ReducerOptions o;
+    o.params.variant = v.name;
+    o.params.wg = 64;
+    if (v.uses_vec) o.params.vec = 8;  // offsets 1 and 5 are not multiples: unaligned vector loads
+    o.tuning.enabled = false;
+    Reducer r(app().queue, o);
+    CAPTURE(v.name);
+    every_op_from_offsets<std::int32_t>(r, 5);
+    const std::shared_ptr<const Launch> l = r.prepare(ElemType::Int, Op::Sum, 1000, 5);
+    CHECK(l->config.variant == v.name);
+    CHECK(l->chosen_by == "given");
+    CHECK(l->plan.passes.front().wg == 64);
+  }
+}
+
+TEST_CASE("asynchronous: the value lands in the user's buffer and the user's next kernel reads it") {
+  const std::vector<float> v = random_values<float>(65537, 7);
+  const cl::Buffer in = buffer_of(v);
+  cl::Buffer sums(app().context, CL_MEM_READ_WRITE, 4 * sizeof(float));
+  cl::Buffer scaled(app().context, CL_MEM_READ_WRITE, sizeof(float));
+  // The application's own kernel: scaled[0] = 2 * sums[2] + 1.
+  cl::Program p(app().context, "__kernel void use(__global const float* s, __global float* o) { o[0] = 2.0f * s[2] + 1.0f; }");
+  p.build();
+  cl::Kernel use(p, "use");
+  use.setArg(0, sums);
+  use.setArg(1, scaled);
+  Reducer r(app().queue);
+  const cl::Event reduced = r.reduce_to<float>(in, v.size() - 3, Op::Sum, sums, 2, 3);
+  std::vector<cl::Event> after{reduced};
+  app().queue.enqueueNDRangeKernel(use, cl::NullRange, cl::NDRange(1), cl::NullRange, &after);
+  float result = 0, sum = 0;
+  app().queue.enqueueReadBuffer(scaled, CL_TRUE, 0, sizeof result, &result);  // the only wait
+  app().queue.enqueueReadBuffer(sums, CL_TRUE, 2 * sizeof(float), sizeof sum, &sum);
+  check_value(sum, v, 3, v.size() - 3, Op::Sum, r.prepare(ElemType::Float, Op::Sum, v.size() - 3, 3)->plan.depth);
+  CHECK(result == 2.0f * sum + 1.0f);
+  CHECK(reduced.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE);
+  // A raw queue handle works the same way.
+  Reducer raw(app().queue());
+  CHECK(raw.reduce<float>(in, 1, Op::Max, 10) == v[10]);
+}
+
+TEST_CASE("repeated calls build each program once and reuse the scratch buffers") {
+  ProgramCache cache;  // this test's own, so that its count is exact
+  ReducerOptions o;
+  o.programs = &cache;
+  o.params.variant = "stride_local";  // two passes at these sizes
+  o.tuning.enabled = false;
+  Reducer r(app().queue, o);
+  const std::vector<std::uint32_t> v = random_values<std::uint32_t>(200000, 9);
+  const cl::Buffer b = buffer_of(v);
+  r.reduce<std::uint32_t>(b, v.size(), Op::Sum);
+  const std::size_t builds = cache.builds(), allocations = r.allocations();
+  CHECK(builds == 2);  // the first pass and the pass over partials
+  CHECK(r.launches_prepared() == 1);
+  for (int i = 0; i < 20; ++i) check_value(r.reduce<std::uint32_t>(b, v.size(), Op::Sum), v, 0, v.size(), Op::Sum, 0);
+  CHECK(cache.builds() == builds);
+  CHECK(r.allocations() == allocations);
+  CHECK(r.launches_prepared() == 1);
+  // Another n of the same plan shape needs no new program; a smaller one, no new buffer.
+  check_value(r.reduce<std::uint32_t>(b, 150000, Op::Sum), v, 0, 150000, Op::Sum, 0);
+  CHECK(cache.builds() == builds);
+  CHECK(r.allocations() == allocations);
+  CHECK(r.launches_prepared() == 2);
+  // Another operator is another program.
+  r.reduce<std::uint32_t>(b, v.size(), Op::Max);
+  CHECK(cache.builds() > builds);
+}
+
+TEST_CASE("two reducers on two queues of one context, in two threads") {
+  cl::CommandQueue second(app().context, app().info.device);
+  const std::vector<float> a = random_values<float>(300001, 11);
+  const std::vector<std::int32_t> b = random_values<std::int32_t>(200003, 12);
+  const cl::Buffer ba = buffer_of(a), bb = buffer_of(b);
+  Reducer ra(app().queue), rb(second);
+  std::vector<float> got_a(20);
+  std::vector<std::int32_t> got_b(20);
+  std::thread ta([&] {
+    for (auto& x : got_a) x = ra.reduce<float>(ba, a.size(), Op::Max);
+  });
+  std::thread tb([&] {
+    for (auto& x : got_b) x = rb.reduce<std::int32_t>(bb, b.size(), Op::Sum);
+  });
+  ta.join();
+  tb.join();
+  for (float x : got_a) check_value(x, a, 0, a.size(), Op::Max, 0);
+  for (std::int32_t x : got_b) check_value(x, b, 0, b.size(), Op::Sum, 0);
+}
+
+TEST_CASE("host data on the default device") {
+  const std::vector<float> f = random_values<float>(123457, 13);
+  // The default device's launch is not visible here: the bound of any order of additions (n).
+  check_value(clreduce::reduce(f, Op::Sum), f, 0, f.size(), Op::Sum, static_cast<unsigned>(f.size()));
+  const std::vector<std::uint32_t> u = random_values<std::uint32_t>(99991, 14);
+  CHECK(clreduce::reduce(u, Op::Min) == *std::min_element(u.begin(), u.end()));
+  CHECK(clreduce::reduce(u.data() + 7, 1, Op::Sum) == u[7]);
+  CHECK_THROWS_AS(clreduce::reduce(std::vector<float>{}, Op::Sum), Error);
+}
+
+TEST_CASE("transposes of the user's buffers") {
+  const std::uint64_t m = 37, n = 53;
+  std::vector<std::uint32_t> in(m * n);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  const cl::Buffer bin = buffer_of(in);
+  cl::Buffer bout(app().context, CL_MEM_READ_WRITE, in.size() * 4);
+  for (const TransposeVariant& v : transpose_variants()) {
+    TransposerOptions o;
+    o.params.variant = v.name;
+    Transposer t(app().queue, o);
+    t.transpose<std::uint32_t>(bin, bout, m, n);
+    std::vector<std::uint32_t> out(in.size());
+    app().queue.enqueueReadBuffer(bout, CL_TRUE, 0, out.size() * 4, out.data());
+    std::size_t wrong = 0;
+    for (std::uint64_t r = 0; r < m; ++r)
+      for (std::uint64_t c = 0; c < n; ++c) wrong += out[c * m + r] != in[r * n + c];
+    CHECK_MESSAGE(wrong == 0, v.name);
+  }
+}
+
+TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and the device") {
+  const auto param_of = [](auto&& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.param();
+    }
+    return Param::None;
+  };
+  ReducerOptions o;
+  o.tuning.enabled = false;
+  o.params.variant = "stride_global";
+  o.params.times = 5000;
+  Reducer times(app().queue, o);
+  CHECK(param_of([&] { times.prepare(ElemType::Uint, Op::Sum, 100); }) == Param::Times);
+  try {
+    times.prepare(ElemType::Uint, Op::Sum, 100);
+  } catch (const ConfigError& e) {
+    CHECK(e.valid() == "1..1024");
+    CHECK(std::string(e.what()).find("TIMES 5000") != std::string::npos);
+  }
+  o.params = {};
+  o.params.wg = 3;
+  Reducer wg(app().queue, o);
+  CHECK(param_of([&] { wg.prepare(ElemType::Uint, Op::Sum, 100); }) == Param::WorkGroupSize);
+  o.params = {};
+  o.params.variant = "fastest";
+  Reducer unknown(app().queue, o);
+  CHECK(param_of([&] { unknown.prepare(ElemType::Uint, Op::Sum, 100); }) == Param::Variant);
+  Reducer plain(app().queue);
+  CHECK(param_of([&] { plain.prepare(ElemType::Uint, Op::Sum, 0); }) == Param::N);
+  const cl::Buffer small(app().context, CL_MEM_READ_WRITE, 64);
+  CHECK(param_of([&] { plain.reduce<float>(small, 16, Op::Sum, 1); }) == Param::Buffer);  // 17 floats > 64 bytes
+  CHECK(param_of([&] { plain.reduce_to<float>(small, 4, Op::Sum, small, 16); }) == Param::Buffer);
+  o.params = {};
+  o.kernel_dir = "/nonexistent/kernels";
+  CHECK(param_of([&] { Reducer r(app().queue, o); }) == Param::KernelDir);
+  if (app().info.device.getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+    cl::CommandQueue ooo(app().context, app().info.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    CHECK(param_of([&] { Reducer r(ooo); }) == Param::Queue);
+  }
+  // A Launch belongs to the reducer that prepared it.
+  const std::shared_ptr<const Launch> l = plain.prepare(ElemType::Uint, Op::Sum, 8);
+  Reducer other(app().queue);
+  CHECK_THROWS_AS(other.enqueue(*l, small), Error);
+}

@@ -1,0 +1,159 @@
+// The measuring engine: sizes, inputs, the read peak, and every declared point measured.
+#include "measure/engine.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+namespace {
+template <class Pred>
+int index_of_lowest(const std::vector<Measured>& points, Pred value) {
+  int best = -1;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Measured& m = points[i];
+    if (!m.report || !m.report->ok()) continue;
+    if (best < 0 || value(m) < value(points[best])) best = static_cast<int>(i);
+  }
+  return best;
+}
+}  // namespace
+
+int VariantRun::best() const { return index_of_lowest(points, [](const Measured& m) { return m.us(); }); }
+int VariantRun::best_single() const {
+  return index_of_lowest(points, [](const Measured& m) { return m.single_us(); });
+}
+int VariantRun::default_point() const {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (points[i].point.is_default && points[i].report) return static_cast<int>(i);
+  return -1;
+}
+
+double VariantRun::gain_over_default() const {
+  const Measured* b = best_point();
+  const Measured* d = default_launch();
+  return b && d && b->us() > 0 ? d->us() / b->us() : 1.0;
+}
+
+std::size_t VariantRun::measured() const {
+  return static_cast<std::size_t>(
+      std::count_if(points.begin(), points.end(), [](const Measured& m) { return m.report.has_value(); }));
+}
+std::size_t VariantRun::skipped() const {
+  return static_cast<std::size_t>(
+      std::count_if(points.begin(), points.end(), [](const Measured& m) { return !m.skipped.empty(); }));
+}
+std::size_t VariantRun::failed() const {
+  return static_cast<std::size_t>(std::count_if(points.begin(), points.end(), [](const Measured& m) { return m.failed(); }));
+}
+
+double SizeRun::floor_us(ElemType t) const {
+  return peak.gbps > 0 ? static_cast<double>(n * size_of(t)) / (peak.gbps * 1e3) : 0;
+}
+
+const VariantRun* SizeRun::best_variant() const {
+  const VariantRun* best = nullptr;
+  for (const auto& v : variants) {
+    const Measured* p = v.best_point();
+    if (p && (!best || p->us() < best->best_point()->us())) best = &v;
+  }
+  return best;
+}
+
+bool Run::all_ok() const {
+  for (const auto& s : sizes)
+    for (const auto& v : s.variants)
+      if (!v.ok()) return false;
+  return true;
+}
+
+std::size_t Run::count_points() const {
+  std::size_t total = 0;
+  if (!sizes.empty())
+    for (const auto& v : sizes.front().variants) total += v.points.size();
+  return total;
+}
+
+Run measure(const Session& session, const Design& design, const Progress& progress) {
+  const DeviceInfo& dev = session.device();
+  const std::vector<const Variant*> chosen = select_variants(design.variants);
+  std::vector<std::uint64_t> sizes = design.sizes;
+  if (design.input) {
+    if (design.input->type != design.type)
+      throw Error(Param::Type, "the input holds " + std::string(name_of(design.input->type)) +
+                                   " elements, but the reduction is of " + std::string(name_of(design.type)));
+    sizes = {design.input->n};
+  }
+  if (sizes.empty()) throw Error(Param::N, "no size to measure; give at least one", "at least one size");
+  for (std::uint64_t n : sizes) check_allocation(n, design.type, dev);
+
+  // Every point of every size first, so that the progress knows the total.
+  Run run;
+  run.type = design.type;
+  run.op = design.op;
+  std::size_t total = 0;
+  for (std::uint64_t n : sizes) {
+    SizeRun s;
+    s.n = n;
+    for (const Variant* v : chosen) {
+      VariantRun vr;
+      vr.variant = v->name;
+      vr.unavailable = v->unavailable_reason(dev);
+      if (vr.unavailable.empty())
+        for (Point p : design.points(*v, n)) {
+          p.params.variant = v->name;
+          p.params.defines.insert(p.params.defines.end(), design.defines.begin(), design.defines.end());
+          vr.points.push_back(Measured{p, std::nullopt, {}, {}});
+        }
+      total += vr.points.size();
+      s.variants.push_back(std::move(vr));
+    }
+    total += 1;  // the read peak
+    run.sizes.push_back(std::move(s));
+  }
+
+  std::size_t done = 0;
+  const auto step = [&](const std::string& what) {
+    if (progress) progress(done, total, what);
+    ++done;
+  };
+  for (SizeRun& s : run.sizes) {
+    const std::string at = "n=" + std::to_string(s.n) + ": ";
+    std::optional<HostData> generated;
+    if (!design.input) generated = generate_data(design.type, s.n, design.data, design.seed);
+    const HostData& data = design.input ? *design.input : *generated;
+    s.data_origin = data.origin;
+    const cl::Buffer input = upload_data(session, data);
+    step(at + "read bandwidth");
+    s.peak = measure_read_bandwidth(session, input, data.bytes.size(), design.timing);
+    const Reference reference = host_reference(data, design.op);
+    for (VariantRun& vr : s.variants) {
+      std::vector<Measured> kept;
+      for (Measured& m : vr.points) {
+        step(at + vr.variant);
+        ReducerOptions opt;
+        opt.params = m.point.params;
+        opt.tuning = design.tuning;
+        opt.tuning.enabled = design.tuning.enabled && m.point.use_tuning;
+        try {
+          Reducer reducer = session.reducer(opt);
+          const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, design.op, s.n);
+          if (m.point.only_if_tuned && launch->tuned.empty()) continue;
+          m.report = measure_reduction(session, reducer, *launch, input, data, reference, design.timing);
+        } catch (const ConfigError& e) {
+          if (m.point.only_if_tuned) continue;
+          m.skipped = e.what();
+        } catch (const Error& e) {
+          m.error = e.what();
+        }
+        kept.push_back(std::move(m));
+      }
+      vr.points = std::move(kept);
+    }
+  }
+  if (progress) progress(total, total, "done");
+  return run;
+}
+
+}  // namespace clreduce

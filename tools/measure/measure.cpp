@@ -1,0 +1,78 @@
+// Timing and checking one reduction.
+#include "measure/measure.hpp"
+
+#include "clreduce/error.hpp"
+#include "measure/chunked.hpp"
+
+#include <optional>
+
+namespace clreduce {
+
+Timed time_reduction(const Session& session, const EnqueueUnit& enqueue_one,
+                     const std::function<Value()>& read_value, const TimingOptions& opt) {
+  Timed t;
+  std::optional<Value> seen;
+  const Sampled s = time_enqueues(session.queue(), session.plain_queue(), session.device().timer_resolution_ns,
+                                  enqueue_one, opt, [&] {
+                                    const Value v = read_value();
+                                    if (seen && !(v == *seen)) t.consistent = false;
+                                    seen = v;
+                                  });
+  t.value = *seen;
+  t.whole_us = s.whole_us;
+  t.first_pass_us = s.first_us;
+  t.single_us = s.single_us;
+  t.single_events_us = s.single_events_us;
+  t.batch = s.batch;
+  t.repetitions = s.repetitions;
+  return t;
+}
+
+cl::Buffer upload_data(const Session& session, const HostData& data) {
+  check_allocation(data.n, data.type, session.device());
+  return with_cl_context("uploading " + std::to_string(data.bytes.size()) + " bytes of input", [&] {
+    cl::Buffer b(session.context(), CL_MEM_READ_ONLY, data.bytes.size());
+    session.queue().enqueueWriteBuffer(b, CL_TRUE, 0, data.bytes.size(), data.data());
+    return b;
+  });
+}
+
+ReduceReport report_of(const Launch& launch, const HostData& data) {
+  ReduceReport r;
+  r.config = launch.config;
+  r.n = data.n;
+  r.data_origin = data.origin;
+  r.plan = launch.plan;
+  r.chosen_by = launch.chosen_by;
+  r.tuned = launch.tuned;
+  r.tuned_from = launch.tuned_from;
+  r.warnings = launch.warnings;
+  return r;
+}
+
+ReduceReport measure_reduction(const Session& session, Reducer& reducer, const Launch& launch,
+                               const cl::Buffer& input, const HostData& data, const Reference& reference,
+                               const TimingOptions& timing) {
+  ReduceReport r = report_of(launch, data);
+  r.timed = time_reduction(
+      session, [&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(launch, input, 0, &q, ev); },
+      [&] { return reducer.read_result(launch); }, timing);
+  r.reference = reference;
+  r.check = check_result(r.timed.value, reference, r.config.op, r.plan.depth);
+  if (!r.timed.consistent) r.check.detail += "; results differed between repetitions (a race?)";
+  r.gbps = r.timed.whole_us.median > 0
+               ? static_cast<double>(data.bytes.size()) / (r.timed.whole_us.median * 1e3)
+               : 0;
+  return r;
+}
+
+ReduceReport run_reduce(const Session& session, Reducer& reducer, const HostData& data, Op op,
+                        const TimingOptions& timing) {
+  if (data.n > session.device().max_alloc_bytes / size_of(data.type))
+    return run_reduce_chunked(session, reducer, data, op, timing);
+  const std::shared_ptr<const Launch> launch = reducer.prepare(data.type, op, data.n);
+  const cl::Buffer input = upload_data(session, data);
+  return measure_reduction(session, reducer, *launch, input, data, host_reference(data, op), timing);
+}
+
+}  // namespace clreduce

@@ -1,0 +1,51 @@
+// A measuring session on one device: its own context, an in-order queue with profiling and one
+// without (one-call timings by the host clock: NVIDIA's OpenCL adds microseconds to every
+// profiled command), and the kernel directory. Kernels and reducers made here go through the
+// process's program cache (clreduce/kernels.hpp), so a program is built once per session.
+#pragma once
+
+#include "clreduce/device.hpp"
+#include "clreduce/kernels.hpp"
+#include "clreduce/opencl.hpp"
+#include "clreduce/reduce.hpp"
+#include "clreduce/transpose.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace clreduce {
+
+class Session {
+ public:
+  // kernel_dir empty: find_kernel_dir(). Throws Error when the directory is missing or the
+  // context cannot be made.
+  explicit Session(DeviceInfo device, const std::filesystem::path& kernel_dir = {});
+
+  const DeviceInfo& device() const { return device_; }
+  const cl::Context& context() const { return context_; }
+  const cl::CommandQueue& queue() const { return queue_; }              // in order, profiling
+  const cl::CommandQueue& plain_queue() const { return plain_queue_; }  // in order, no profiling
+  const KernelDir& kernels() const { return kernel_dir_; }
+  const std::filesystem::path& kernel_dir() const { return kernel_dir_.path; }
+
+  // A reducer on the profiling queue; the session's device facts and kernel directory fill what
+  // `options` leaves unset.
+  Reducer reducer(ReducerOptions options = {}) const;
+  // A transposer on the profiling queue, likewise.
+  Transposer transposer(TransposerOptions options = {}) const;
+  // A program of a file in the kernel directory, built through the program cache.
+  cl::Program program(const std::string& file, const std::string& options) const;
+  // A kernel of a file in the kernel directory, built through the program cache.
+  cl::Kernel kernel(const std::string& file, const std::string& kernel_name, const std::string& options) const;
+  std::string load_source(const std::string& file) const { return load_kernel_source(kernel_dir(), file); }
+  std::size_t builds() const { return ProgramCache::shared().builds(); }
+
+ private:
+  DeviceInfo device_;
+  KernelDir kernel_dir_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  cl::CommandQueue plain_queue_;
+};
+
+}  // namespace clreduce

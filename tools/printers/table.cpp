@@ -1,0 +1,111 @@
+// Output formats, text tables and number formats.
+#include "printers/table.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+
+namespace clreduce {
+
+using nlohmann::json;
+
+Format parse_format(const std::string& text) {
+  if (text == "table") return Format::Table;
+  if (text == "csv") return Format::Csv;
+  if (text == "json") return Format::Json;
+  throw Error("unknown format '" + text + "'; valid formats: table, csv, json");
+}
+
+std::string fixed(double x, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+namespace {
+bool looks_numeric(const std::string& s) {
+  return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-') &&
+         s.find_first_not_of("0123456789.-+e%x") == std::string::npos;
+}
+// Display width of UTF-8 text (counts code points; µ is one column).
+std::size_t width(const std::string& s) {
+  std::size_t w = 0;
+  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+  return w;
+}
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+}  // namespace
+
+std::string rel_error_cell(double e) {
+  if (e < 0) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2e", e);
+  return buf;
+}
+
+std::string stats_cell(double us) { return fixed(us, us < 100 ? 2 : 1); }
+
+std::string bytes_human(std::uint64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double x = static_cast<double>(b);
+  int u = 0;
+  while (x >= 1024 && u < 4) {
+    x /= 1024;
+    ++u;
+  }
+  return fixed(x, u ? 1 : 0) + " " + units[u];
+}
+
+std::string TextTable::render_text() const {
+  std::vector<std::size_t> w(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c) w[c] = width(headers[c]);
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size() && c < w.size(); ++c) w[c] = std::max(w[c], width(r[c]));
+  std::ostringstream out;
+  auto line = [&](const std::vector<std::string>& cells, bool header) {
+    for (std::size_t c = 0; c < w.size(); ++c) {
+      const std::string cell = c < cells.size() ? cells[c] : "";
+      const std::string pad(w[c] - width(cell), ' ');
+      const bool right = !header && looks_numeric(cell);
+      out << (c ? " | " : "") << (right ? pad + cell : cell + (c + 1 < w.size() ? pad : ""));
+    }
+    out << '\n';
+  };
+  line(headers, true);
+  for (std::size_t c = 0; c < w.size(); ++c) out << (c ? "-+-" : "") << std::string(w[c], '-');
+  out << '\n';
+  for (const auto& r : rows) line(r, false);
+  return out.str();
+}
+
+std::string TextTable::render_csv() const {
+  std::ostringstream out;
+  auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t c = 0; c < cells.size(); ++c) out << (c ? "," : "") << csv_cell(cells[c]);
+    out << '\n';
+  };
+  line(headers);
+  for (const auto& r : rows) line(r);
+  return out.str();
+}
+
+std::string size_label(std::uint64_t n) {
+  if (n >= 1024 && (n & (n - 1)) == 0) {
+    unsigned l = 0;
+    while ((1ULL << l) < n) ++l;
+    return "2^" + std::to_string(l);
+  }
+  return std::to_string(n);
+}
+
+json stats_json(const Stats& s) { return json{{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
+
+}  // namespace clreduce

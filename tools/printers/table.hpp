@@ -1,0 +1,32 @@
+// What every printer shares: the output formats, an aligned text table (numbers right-aligned)
+// that also renders as CSV, and the number formats of clreduce's tables.
+#pragma once
+
+#include "clreduce/timing.hpp"
+
+#include <nlohmann/json.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+enum class Format { Table, Csv, Json };
+Format parse_format(const std::string& text);  // table | csv | json; Error naming the choices
+
+// A table of strings: rendered aligned (numbers right-aligned) or as CSV.
+struct TextTable {
+  std::vector<std::string> headers;
+  std::vector<std::vector<std::string>> rows;
+  std::string render_text() const;
+  std::string render_csv() const;
+};
+
+std::string fixed(double x, int decimals);
+std::string stats_cell(double us);          // microseconds: 2 decimals under 100, else 1
+std::string bytes_human(std::uint64_t b);   // "4.0 MiB"
+std::string size_label(std::uint64_t n);    // "2^26" for powers of two from 1024 up, else n
+std::string rel_error_cell(double e);       // "1.23e-07"; "" for a negative (not applicable)
+nlohmann::json stats_json(const Stats& s);  // {"min", "median", "max"}
+
+}  // namespace clreduce
