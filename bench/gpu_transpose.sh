@@ -14,7 +14,7 @@ source bench/gpu_build.sh
 } >"$log" 2>&1
 source .gpu/env.sh >/dev/null 2>&1
 cli=build-gpu/clreduce
-(cd build-gpu && timeout 240 ctest -j4 -LE full --output-on-failure) >"$OUT/ctest.txt" 2>&1
+(cd build-gpu && timeout 240 ctest -j4 -LE "full|install" --output-on-failure) >"$OUT/ctest.txt" 2>&1
 echo "ctest exit $?" >>"$OUT/ctest.txt"
 tail -3 "$OUT/ctest.txt"
 for t in float uint double; do

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 4, the comparisons that drift: one call at 2^24 and 2^26 (clreduce and CUB alternating,
+# clreduce against CUB, the comparisons that drift: one call at 2^24 and 2^26 (clreduce and CUB alternating,
 # round after round, each by the host clock and by device events) and sum/min/max at 2^20
 # (launch-bound: the host's enqueue rate sets the back-to-back time there). Nothing else runs
 # meanwhile (the CUDA tools are compiled first).
-#   OUT=/path ROUNDS=8 bash bench/gpu_issue4_pairs.sh
+#   OUT=/path ROUNDS=8 bash bench/gpu_vs_cub_alternating.sh
 set -uo pipefail
 OUT=${OUT:-bench/out}
 ROUNDS=${ROUNDS:-8}

@@ -2,7 +2,7 @@
 # One batched call on the lent GPU machine (no packages there): unpack the bundled headers
 # (../shared/gpu/bundle.sh made .gpu/), build, run the tests on the GPU, benchmark, and run CUB
 # beside it. Everything is written under $OUT (default: bench/out). Usage, from the repo root:
-#   bash bench/gpu_run.sh [extra clreduce bench args]
+#   bash bench/gpu_test_and_bench.sh [extra clreduce bench args]
 set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
@@ -12,7 +12,7 @@ source bench/gpu_build.sh
   gpu_build
   build-gpu/clreduce devices
 } >"$log" 2>&1
-(cd build-gpu && timeout 300 ctest -j4 -LE full --output-on-failure) >"$OUT/ctest.txt" 2>&1
+(cd build-gpu && timeout 300 ctest -j4 -LE "full|install" --output-on-failure) >"$OUT/ctest.txt" 2>&1
 echo "ctest exit $?" >>"$OUT/ctest.txt"
 tail -4 "$OUT/ctest.txt"
 for t in uint float; do

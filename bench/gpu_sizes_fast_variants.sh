@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A shorter issue-4 call on the lent GPU: the fast variants only (stride_local, vector,
+# The fast variants against CUB across sizes on the lent GPU: the fast variants only (stride_local, vector,
 # warp_shuffle, single_pass) at every size for uint and float sum, min and max at 2^28, a
 # LOAD_UNROLL comparison for single_pass at 2^28, and CUB beside them. Outputs under $OUT.
-#   OUT=/path bash bench/gpu_issue4_fast.sh
+#   OUT=/path bash bench/gpu_sizes_fast_variants.sh
 set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
