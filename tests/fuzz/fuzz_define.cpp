@@ -2,7 +2,7 @@
 // Properties: only clreduce::Error escapes; an accepted definition has a C identifier for a name,
 // a value without whitespace or quotes, and its text form parses back to the same definition.
 #include "clreduce/error.hpp"
-#include "parse.hpp"
+#include "clreduce/types.hpp"
 
 #include <cctype>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Properties: only clreduce::Error escapes; an accepted shape prints back as "MxN" decimal text
 // that parses to the same pair.
 #include "clreduce/error.hpp"
-#include "clreduce/transpose.hpp"
+#include "parse.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -136,8 +136,10 @@ Run measure(const Session& session, const Design& design, const Progress& progre
         opt.params = m.point.params;
         opt.tuning = design.tuning;
         opt.tuning.enabled = design.tuning.enabled && m.point.use_tuning;
+        opt.device = dev;
+        opt.kernel_dir = session.kernel_dir();
         try {
-          Reducer reducer = session.reducer(opt);
+          Reducer reducer(session.queue(), opt);  // resolves the point's launch (prepare, below)
           const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, design.op, s.n);
           if (m.point.only_if_tuned && launch->tuned.empty()) continue;
           m.report = measure_reduction(session, reducer, *launch, input, data, reference, design.timing);
