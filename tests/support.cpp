@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <fstream>
 #include <unistd.h>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <sstream>
 
 namespace clreduce::test {
@@ -35,6 +37,28 @@ ReduceReport run_config(const Session& s, const ReduceConfig& cfg, const HostDat
   opt.tuning.enabled = false;
   Reducer r = s.reducer(opt);
   return run_reduce(s, r, data, cfg.op, timing);
+}
+
+std::size_t allowed_wg(const std::string& variant, ElemType t, const Session* on, const std::vector<Define>& defines) {
+  const Session& s = on ? *on : session();
+  std::string key_defines;
+  for (const Define& d : defines) key_defines += d.str() + " ";
+  static std::map<std::tuple<const Session*, std::string, ElemType, std::string>, std::size_t> known;
+  const auto key = std::make_tuple(&s, variant, t, key_defines);
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  ReduceConfig cfg;
+  cfg.variant = variant;
+  cfg.type = t;
+  cfg.defines = defines;
+  const std::size_t limit = std::min(prepare(s, cfg, 1 << 16).launch->kernel_max_wg, s.device().max_work_group_size);
+  std::size_t wg = 1;
+  while (wg * 2 <= limit) wg *= 2;
+  return known[key] = wg;
+}
+
+std::size_t test_wg(const std::string& variant, std::size_t preferred, ElemType t, const Session* on,
+                    const std::vector<Define>& defines) {
+  return std::min(preferred, allowed_wg(variant, t, on, defines));
 }
 
 Timed Prepared::time(const cl::Buffer& in, const TimingOptions& opt) {

@@ -62,6 +62,15 @@ TimingOptions quick_timing(unsigned warmup, unsigned repetitions);
 // True when this process's shard (CLREDUCE_TEST_SHARD=i/N) owns item k.
 bool in_shard(std::size_t k);
 
+// The largest power of two the variant's kernel allows on the device under test (its
+// CL_KERNEL_WORK_GROUP_SIZE and the device maximum): 4096 on PoCL, 256 on NVIDIA, 32 on Rusticl.
+// On another session (one posing as another device) where `on` is given, with `defines`.
+std::size_t allowed_wg(const std::string& variant, ElemType t = ElemType::Uint, const Session* on = nullptr,
+                       const std::vector<Define>& defines = {});
+// `preferred`, or the largest the kernel allows where that is less.
+std::size_t test_wg(const std::string& variant, std::size_t preferred, ElemType t = ElemType::Uint,
+                    const Session* on = nullptr, const std::vector<Define>& defines = {});
+
 // A fresh copy of the source tree's kernels_cl/ in a temporary directory named after `tag`.
 std::filesystem::path copy_kernels(const std::string& tag);
 // Replaces the first `from` in `file` by `to`; the test fails when `from` is not there.

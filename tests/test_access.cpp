@@ -24,7 +24,7 @@ TEST_SUITE("access") {
            {std::optional<std::uint64_t>{}, std::optional<std::uint64_t>{3},
             std::optional<std::uint64_t>{7}}) {
         AccessOptions opt;
-        opt.wg = 64;
+        opt.wg = 0;  // the default: 256, or the largest the kernels allow (Rusticl: 32)
         opt.groups = groups;
         opt.timing = quick_timing(1, 2);
         const HostData data = generate_data(ElemType::Uint, n, DataKind::Random, seed());

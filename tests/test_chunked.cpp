@@ -27,7 +27,7 @@ TEST_SUITE("runtime") {
             cfg.variant = v.name;
             cfg.type = t;
             cfg.op = op;
-            cfg.wg = 64;
+            cfg.wg = test_wg(v.name, 64, t);
             const HostData data = generate_data(t, n, DataKind::Random, seed() + n);
             const ReduceReport r = run_config(rt, cfg, data, quick_timing(1, 2));
             CAPTURE(describe(cfg, n, DataKind::Random));

@@ -162,11 +162,11 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE("transpose: one verified run; bad input named") {
-    const CliRun r = run_cli("transpose --variant local_tile_multi --shape 31x65 --tile 16 --rows 4 --type uint");
+    const CliRun r = run_cli("transpose --variant local_tile_multi --shape 31x65 --tile 16 --rows 2 --type uint");
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK(r.out.find("check      ok: exact (2015 elements)") != std::string::npos);
-    CHECK(r.out.find("-D TYPE_ID=0 -D TILE=16 -D ROWS=4") != std::string::npos);
+    CHECK(r.out.find("-D TYPE_ID=0 -D TILE=16 -D ROWS=2") != std::string::npos);
     expect_error("transpose --variant nope", "unknown transpose variant 'nope'; valid transpose variants: naive,");
     expect_error("transpose --variant naive --shape 10by10", "shape '10by10' is not ROWSxCOLUMNS");
     expect_error("transpose --variant local_tile_multi --tile 8 --rows 3", "ROWS 3 does not divide TILE 8");
@@ -174,7 +174,7 @@ TEST_SUITE("cli") {
     expect_error("transpose --variant local_tile --wg-x 8", "error: --wg-x: transpose variant local_tile sets its work-group from the tile (TILE x TILE): set TILE, not WG_X/WG_Y");
     expect_error("transpose --variant naive --wg-x 4096 --wg-y 4096",
                  "(CL_DEVICE_MAX_WORK_GROUP_SIZE)");
-    expect_error("transpose --variant local_tile_padded --tile 4096 --type double",
+    expect_error("transpose --variant local_tile_padded --tile 4096 --type float",
                  "CL_DEVICE_LOCAL_MEM_SIZE");
     expect_error("transpose --variant naive --type half", "unknown type 'half'");
   }
@@ -230,11 +230,16 @@ TEST_SUITE("cli") {
   TEST_CASE("doctor: the ICD files, each vendor library, the platforms and the event timer") {
     const CliRun ok = run_cli("doctor");
     INFO(ok.out);
-    CHECK(ok.code == 0);
-    CHECK(ok.out.find("all checks passed") != std::string::npos);
     CHECK(ok.out.find("ok    vendor library loads") != std::string::npos);
-    CHECK(ok.out.find("ok    device timer agrees with the host clock") != std::string::npos);
     CHECK(ok.out.find("ok    QUEUED <= SUBMIT <= START <= END") != std::string::npos);
+    if (clreduce::test::session().timer().usable) {
+      CHECK(ok.code == 0);
+      CHECK(ok.out.find("all checks passed") != std::string::npos);
+      CHECK(ok.out.find("ok    device timer agrees with the host clock") != std::string::npos);
+    } else {  // Rusticl's llvmpipe: the device's timer cannot time, and doctor must say so
+      CHECK(ok.code == 1);
+      CHECK(ok.out.find("FAIL  device timer agrees with the host clock") != std::string::npos);
+    }
 
     namespace fs = std::filesystem;
     const fs::path empty = fs::temp_directory_path() / ("clreduce_doctor_empty_" + std::to_string(getpid()));

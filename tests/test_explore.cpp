@@ -99,13 +99,15 @@ TEST_SUITE("explore") {
   TEST_CASE("sweep: refused points are skipped with their reasons, the rest measured and verified") {
     // wg 8192 is over every device's maximum here (PoCL: 4096), TIMES 2000 over the allowed
     // range, VEC 3 not an allowed width: each such point is skipped, the sweep goes on.
-    const CliRun r = run_cli("sweep --variants vector,naive --n 1001 --wg 64,8192 --times 2,2000 "
-                          "--vec 3,4 --iterations 2 --warmup 1 --format json");
+    // 64 work-items, or the largest both kernels allow where that is less (Rusticl: 32).
+    const std::size_t w = std::min(test::test_wg("vector", 64), test::test_wg("naive", 64));
+    const CliRun r = run_cli("sweep --variants vector,naive --n 1001 --wg " + std::to_string(w) +
+                             ",8192 --times 2,2000 --vec 3,4 --iterations 2 --warmup 1 --format json");
     REQUIRE_MESSAGE(r.code == 0, r.out);
     CHECK(r.out.find("\r[") == std::string::npos);  // no progress bar into a pipe
     const auto j = json_of(r);
     CHECK(j["all_ok"] == true);
-    CHECK(j["grid"]["wg"] == nlohmann::json{64, 8192});
+    CHECK(j["grid"]["wg"] == nlohmann::json{w, 8192});
     std::map<std::string, int> reasons;
     for (const auto& v : j["variants"]) {
       int measured = 0;
@@ -130,7 +132,7 @@ TEST_SUITE("explore") {
     CHECK(reasons["wg"] > 0);
     CHECK(reasons["times"] > 0);
     CHECK(reasons["vec"] > 0);
-    // vector: default + 2 wg x 2 vec x 2 times; only (64, 4, 2) is valid of the grid.
+    // vector: default + 2 wg x 2 vec x 2 times; only (w, 4, 2) is valid of the grid.
     CHECK(j["variants"][0]["points"].size() == 9);
     CHECK(j["variants"][0]["measured"] == 2);
 
@@ -175,8 +177,9 @@ TEST_SUITE("explore") {
   TEST_CASE("tune writes the database; reduce and bench use it and say so; options override it") {
     const fs::path dir = scratch("tune");
     const std::string db = (dir / "tuning.json").string();
-    const CliRun t = run_cli("tune --db " + db + " --sizes 1000,5000 --variants vector,naive --wg 32,64 "
-                          "--times 2,8 --vec 4 --iterations 2 --warmup 1");
+    const std::size_t w = std::min(test::test_wg("vector", 64), test::test_wg("naive", 64));
+    const CliRun t = run_cli("tune --db " + db + " --sizes 1000,5000 --variants vector,naive --wg " +
+                             std::to_string(w / 2) + "," + std::to_string(w) + " --times 2,8 --vec 4 --iterations 2 --warmup 1");
     REQUIRE_MESSAGE(t.code == 0, t.out);
     CHECK(t.out.find("tuning database " + db + " updated") != std::string::npos);
     CHECK(t.out.find("best variant overall: ") != std::string::npos);
@@ -184,7 +187,8 @@ TEST_SUITE("explore") {
     const auto& e = entry["devices"][0]["entries"][0];
     CHECK(e["type"] == "uint");
     CHECK(e["sizes"] == nlohmann::json{1000, 5000});
-    // vector's grid here never contains its default launch (wg 256), so a point can win; whether
+    // vector's grid here never contains its default launch (wg 256, or 32 on Rusticl where w is
+    // 32 and w/2 16: then (32, times 2 or 8, vec 4) differs from the default's TIMES 4), so a point can win; whether
     // one did is the measurement's call: check the database and reduce agree either way.
     const bool tuned = e["variants"].contains("vector");
     const CliRun red = run_cli("reduce --variant vector --n 3001 --format json --iterations 2 --db " + db);
@@ -205,10 +209,12 @@ TEST_SUITE("explore") {
     REQUIRE_MESSAGE(t2.code == 0, t2.out);
     CHECK(nlohmann::json::parse(read_file(db))["devices"][0]["entries"].size() == 2);
     // A grid point that launches exactly as the default does is the default: nothing is tuned.
-    const CliRun same = run_cli("tune --dry-run --sizes 1000,3000 --variants naive --wg 256 --iterations 1 --warmup 0");
+    const std::string default_wg = std::to_string(test::test_wg("naive", 256));  // 256, Rusticl 32
+    const CliRun same = run_cli("tune --dry-run --sizes 1000,3000 --variants naive --wg " + default_wg +
+                                " --iterations 1 --warmup 0");
     REQUIRE_MESSAGE(same.code == 0, same.out);
-    CHECK(same.out.find("naive: the default launch is kept: the best grid point (wg 256) launches exactly as it does") !=
-          std::string::npos);
+    CHECK(same.out.find("naive: the default launch is kept: the best grid point (wg " + default_wg +
+                        ") launches exactly as it does") != std::string::npos);
     // --dry-run writes nothing.
     const std::string other = (dir / "other.json").string();
     CHECK(run_cli("tune --dry-run --db " + other + " --sizes 100 --variants naive --wg 32 --iterations 1").code == 0);
@@ -218,15 +224,18 @@ TEST_SUITE("explore") {
 
   TEST_CASE("a malformed, stale or foreign tuning database: one warning, the defaults, no crash") {
     const fs::path dir = scratch("baddb");
-    const CliRun dev = run_cli("devices --format json");
-    const auto d = nlohmann::json::parse(dev.out.substr(dev.out.find('[')));
-    const std::string platform = d[0]["platform"], name = d[0]["name"], driver = d[0]["driver_version"];
+    const DeviceInfo& d = test::session().device();  // the device under test (CLREDUCE_DEVICE)
+    const std::string platform = d.platform_name, name = d.name, driver = d.driver_version;
+    // naive's default work-group size here (256, or the largest its kernel allows: Rusticl 32),
+    // a tuned one below it, and one an option gives below that.
+    const std::size_t default_wg = test::test_wg("naive", 256);
+    const std::size_t tuned_wg = 16, given_wg = 8;
     auto db_with = [&](const std::string& device, const std::string& drv) {
       nlohmann::json j{{"format", "clreduce-tuning-db"}, {"version", 1},
                        {"devices", {{{"platform", platform}, {"device", device}, {"driver", drv},
                                      {"entries", {{{"type", "uint"}, {"op", "sum"}, {"date", "x"},
                                                    {"sizes", {1000}}, {"best_variant", "naive"},
-                                                   {"variants", {{"naive", {{"wg", 32}, {"measurements", nlohmann::json::array()},
+                                                   {"variants", {{"naive", {{"wg", tuned_wg}, {"measurements", nlohmann::json::array()},
                                                                             {"gain_over_default", 1.0}}}}}}}}}}}};
       return j.dump();
     };
@@ -247,36 +256,37 @@ TEST_SUITE("explore") {
       CHECK(r.out.rfind("clreduce: warning: tuning database '" + file.string() + "'", 0) == 0);
       CHECK(r.out.find(c.second) != std::string::npos);
       CHECK(json_of(r)["tuned"].empty());
-      CHECK(json_of(r)["wg"] == 256);
+      CHECK(json_of(r)["wg"] == default_wg);
     }
     // The matching entry is used (the same file shape, this device's driver), and said so.
     const std::string good = (dir / "good.json").string();
     std::ofstream(good) << db_with(name, driver);
     const CliRun used = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + good);
     CHECK(used.out.find("clreduce: warning") == std::string::npos);
-    CHECK(json_of(used)["wg"] == 32);
-    CHECK(json_of(used)["tuned"] == nlohmann::json{"wg=32"});
+    CHECK(json_of(used)["wg"] == tuned_wg);
+    CHECK(json_of(used)["tuned"] == nlohmann::json{"wg=16"});
     CHECK(json_of(used)["tuning_db"] == good);
-    CHECK(run_cli("reduce --variant naive --n 1000 --iterations 1 --db " + good).out.find("tuned      wg=32 from the tuning database " + good) != std::string::npos);
+    CHECK(run_cli("reduce --variant naive --n 1000 --iterations 1 --db " + good).out.find("tuned      wg=16 from the tuning database " + good) != std::string::npos);
     const CliRun bench = run_cli("bench --variants naive,divergence_free --n 1000 --iterations 1 --db " + good);
     REQUIRE_MESSAGE(bench.code == 0, bench.out);
-    CHECK(bench.out.find("tuned parameters from " + good + ": naive (wg=32)") != std::string::npos);
+    CHECK(bench.out.find("tuned parameters from " + good + ": naive (wg=16)") != std::string::npos);
     // An option given wins over the tuned value; --no-tuning gives the built-in defaults; the
     // environment variable names the database as --db does.
-    CHECK(json_of(run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --wg 64 --db " + good))["wg"] == 64);
+    CHECK(json_of(run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --wg " + std::to_string(given_wg) +
+                          " --db " + good))["wg"] == given_wg);
     CHECK(json_of(run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --no-tuning",
-                          "CLREDUCE_TUNING_DB=" + good))["wg"] == 256);
+                          "CLREDUCE_TUNING_DB=" + good))["wg"] == default_wg);
     CHECK(json_of(run_cli("reduce --variant naive --n 1000 --format json --iterations 1",
-                          "CLREDUCE_TUNING_DB=" + good))["wg"] == 32);
+                          "CLREDUCE_TUNING_DB=" + good))["wg"] == tuned_wg);
     CHECK(run_cli("reduce --variant naive --n 10 --no-tuning --db " + good).out.find("contradict") != std::string::npos);
     // A tuned value that does not plan here (wg over the device maximum): a warning, the defaults.
     std::string huge = db_with(name, driver);
-    huge.replace(huge.find("\"wg\":32"), 7, "\"wg\":65536");
+    huge.replace(huge.find("\"wg\":16"), 7, "\"wg\":65536");
     std::ofstream(dir / "huge.json") << huge;
     const CliRun refused = run_cli("reduce --variant naive --n 1000 --format json --iterations 1 --db " + (dir / "huge.json").string());
     CHECK(refused.code == 0);
     CHECK(refused.out.find("do not plan here") != std::string::npos);
-    CHECK(json_of(refused)["wg"] == 256);
+    CHECK(json_of(refused)["wg"] == default_wg);
     // A missing file named explicitly warns; the default location missing is silent.
     const CliRun missing = run_cli("reduce --variant naive --n 10 --iterations 1 --db " + (dir / "none.json").string());
     CHECK(missing.code == 0);
@@ -296,8 +306,9 @@ TEST_SUITE("explore") {
     CHECK(bs.root == "svg");
     CHECK(bs.marks() == 3);  // one bar per verified variant
 
-    const CliRun s = run_cli("bench --sizes 1000,4000,16000 --variants naive,vector --wg 64 --iterations 2 "
-                          "--chart " + (dir / "scaling.svg").string());
+    const std::size_t w = std::min(test::test_wg("vector", 64), test::test_wg("naive", 64));
+    const CliRun s = run_cli("bench --sizes 1000,4000,16000 --variants naive,vector --wg " + std::to_string(w) +
+                             " --iterations 2 --chart " + (dir / "scaling.svg").string());
     REQUIRE_MESSAGE(s.code == 0, s.out);
     const test::SvgDocument ss = test::parse_svg(read_file(dir / "scaling.svg"));
     CHECK_MESSAGE(ss.ok, ss.error);
@@ -305,9 +316,10 @@ TEST_SUITE("explore") {
     // Time panel: 2 variants x 3 sizes; GB/s panel: the same plus the read peak at 3 sizes.
     CHECK(ss.marks() == 6 + 6 + 3);
 
-    const CliRun w = run_cli("sweep --variants vector --n 5000 --wg 32,64 --times 1,2,4 --vec 4 --iterations 2 "
-                          "--format json --chart " + (dir / "heat.svg").string() + " --chart-x wg --chart-y times");
-    REQUIRE_MESSAGE(w.code == 0, w.out);
+    const CliRun hw = run_cli("sweep --variants vector --n 5000 --wg " + std::to_string(w / 2) + "," + std::to_string(w) +
+                              " --times 1,2,4 --vec 4 --iterations 2 --format json --chart " + (dir / "heat.svg").string() +
+                              " --chart-x wg --chart-y times");
+    REQUIRE_MESSAGE(hw.code == 0, hw.out);
     const test::SvgDocument ws = test::parse_svg(read_file(dir / "heat.svg"));
     CHECK_MESSAGE(ws.ok, ws.error);
     CHECK(ws.root == "svg");

@@ -38,7 +38,7 @@ TEST_SUITE("runtime") {
     const Session rt(session().device(), dir);
     ReduceConfig cfg;
     cfg.variant = "naive";
-    cfg.wg = 64;
+    cfg.wg = clreduce::test::test_wg("naive", 64);
     const std::uint64_t n = 10000;  // three passes: the map must apply in the first only
     CHECK(reduce_ones(rt, cfg, n).str() == "10000");
     replace_in_file(dir / "reduce_common.clh", "#define ELEM_MAP(x) (x)", "#define ELEM_MAP(x) ((x) + 2)");
@@ -49,7 +49,7 @@ TEST_SUITE("runtime") {
   TEST_CASE("a user -D takes effect without touching the host") {
     ReduceConfig cfg;
     cfg.variant = "stride_local";
-    cfg.wg = 32;
+    cfg.wg = clreduce::test::test_wg("stride_local", 32);
     cfg.times = 3;
     cfg.defines = {parse_define("ELEM_MAP(x)=((x)*5)")};
     CHECK(reduce_ones(session(), cfg, 5000).str() == "25000");
@@ -60,7 +60,7 @@ TEST_SUITE("runtime") {
   TEST_CASE("the program cache builds each (source, options) once") {
     ReduceConfig cfg;
     cfg.variant = "divergence_free";
-    cfg.wg = 128;
+    cfg.wg = clreduce::test::test_wg("divergence_free", 128, ElemType::Int);
     cfg.type = ElemType::Int;
     cfg.op = Op::Max;
     Prepared first = prepare(session(), cfg, 100000);
@@ -94,14 +94,14 @@ TEST_SUITE("runtime") {
     const Session rt(session().device(), dir);
     ReduceConfig cfg;
     cfg.variant = "naive";
-    cfg.wg = 64;
+    cfg.wg = clreduce::test::test_wg("naive", 64);
     try {
       Prepared r = prepare(rt, cfg, 100);
       FAIL("the broken kernel built");
     } catch (const Error& e) {
       const std::string msg = e.what();
       CHECK(msg.find("naive.cl") != std::string::npos);
-      CHECK(msg.find("options: -D WG_SIZE=64 -D TYPE_ID=0 -D OP_ID=0") != std::string::npos);
+      CHECK(msg.find("options: -D WG_SIZE=" + std::to_string(cfg.wg) + " -D TYPE_ID=0 -D OP_ID=0") != std::string::npos);
       CHECK(msg.find("build log:") != std::string::npos);
       CHECK(msg.find("oops") != std::string::npos);  // the compiler's own diagnostic
     }

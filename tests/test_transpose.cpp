@@ -26,26 +26,39 @@ const std::vector<std::pair<std::uint64_t, std::uint64_t>>& shapes_under_test() 
   return s;
 }
 
-// Three work-group shapes per variant: the default, another, and an odd one.
+// The work-items per group the variant's kernel allows here (Rusticl: 32).
+std::size_t kernel_allows(const TransposeVariant& v, ElemType t) {
+  TransposerOptions o;
+  o.params.variant = v.name;
+  return session().transposer(o).prepare(t, 64, 64)->kernel_max_wg;
+}
+
+// Three work-group shapes per variant: the default, another, and an odd one; the other two within
+// what the kernel allows (256 and 21-36 work-items, or halved down to the kernel's limit).
 std::vector<TransposeConfig> shapes_of(const TransposeVariant& v, ElemType t) {
   std::vector<TransposeConfig> out;
   TransposeConfig base;
   base.variant = v.name;
   base.type = t;
   out.push_back(base);
+  const std::size_t limit = kernel_allows(v, t);
   TransposeConfig a = base, b = base;
   switch (v.shape) {
     case TransposeShape::Free:
       a.wg_x = 16, a.wg_y = 16;
+      while (*a.wg_x * *a.wg_y > limit) a.wg_y = *a.wg_y / 2;
       b.wg_x = 7, b.wg_y = 3;
       break;
     case TransposeShape::Tile:
       a.tile = 8;
+      if (64 > limit) a.tile = 4;
       b.tile = 5;
       break;
     case TransposeShape::TileRows:
       a.tile = 16, a.rows = 4;
+      while (*a.tile * *a.rows > limit) a.rows = *a.rows / 2;
       b.tile = 12, b.rows = 3;
+      if (36 > limit) b.rows = 2;
       break;
   }
   out.push_back(a);

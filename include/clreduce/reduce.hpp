@@ -87,6 +87,9 @@ class Launch {
   std::string chosen_by;
   std::vector<std::string> tuned;  // parameters taken from the tuning database, e.g. "wg=256"
   std::string tuned_from;          // the database's path, when `tuned` is not empty
+  // The work-group size the built kernels allow (CL_KERNEL_WORK_GROUP_SIZE, the smallest over the
+  // passes). A default work-group size is never above it; a chosen one over it is refused.
+  std::size_t kernel_max_wg = 0;
   // Said once when the launch was resolved, e.g. tuned parameters the device refused (the
   // defaults were used) or a database for another device or driver.
   std::vector<std::string> warnings;

@@ -7,10 +7,13 @@
 // commands would land inside the first one's samples).
 #pragma once
 
+#include "clreduce/device.hpp"
 #include "clreduce/opencl.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace clreduce {
@@ -26,12 +29,29 @@ Stats stats_of(std::vector<double> xs);  // all 0 for no samples
 inline constexpr double kSampleTicks = 2000;
 inline constexpr double kSampleMinUs = 1000;
 
+// What times the samples: the device's profiling events (the default), or, where the device's
+// timer cannot time (check_device_timer), the host clock around enqueue and wait.
+enum class TimeSource { DeviceEvents, HostClock };
+std::string_view name_of(TimeSource c);  // "device events", "host clock"
+
+// Whether a device's profiling timer can time: it reports a resolution, a kernel that does work
+// ends after it starts, and the time it gives for a few kernels agrees with the host clock around
+// them (within a factor of 2, where the host saw at least 2 ms). Runs a small kernel of its own
+// on `profiled` (a queue with CL_QUEUE_PROFILING_ENABLE) a few times; the answer for a device is
+// kept for the process. Rusticl's llvmpipe: resolution 0 and END == START, so not usable.
+struct TimerCheck {
+  bool usable = true;
+  std::string reason;  // why not, in one sentence naming the device
+};
+TimerCheck check_device_timer(const cl::Context& context, const cl::CommandQueue& profiled, const DeviceInfo& dev);
+
 struct TimingOptions {
   unsigned warmup = 2;        // units run and discarded first (at least 1 is run)
   unsigned repetitions = 10;  // timed samples of each kind
   // Units enqueued back-to-back per sample. 0: chosen so that a sample spans kSampleTicks timer
   // ticks and kSampleMinUs (at most 4096 units).
   unsigned batch = 0;
+  TimeSource clock = TimeSource::DeviceEvents;
 };
 
 struct Sampled {
@@ -41,6 +61,14 @@ struct Sampled {
   Stats single_events_us;  // one unit alone, profiling queue: a marker before it to its last END
   unsigned batch = 1;
   unsigned repetitions = 0;
+  TimeSource clock = TimeSource::DeviceEvents;
+  // The back-to-back batches by the host clock too (first enqueue to the end of the wait), per
+  // unit: what the device clock's figure must not fall far below. With TimeSource::HostClock whole_us is
+  // this; first_us and single_events_us are then 0 (there is no device clock to read).
+  Stats host_whole_us;
+  // The device clock gave a back-to-back time under a tenth of the host clock's for batches the
+  // host saw take 1 ms or more: a figure no device can reach, so the timer is not trusted.
+  bool timer_suspect = false;
 };
 
 // Enqueues one unit of work on `q` and returns its commands' events in order, or none when
@@ -50,8 +78,10 @@ using EnqueueUnit = std::function<std::vector<cl::Event>(const cl::CommandQueue&
 // Times enqueue_one: `profiled` must have CL_QUEUE_PROFILING_ENABLE; `plain` is an in-order queue
 // of the same context and device without profiling (NVIDIA's OpenCL adds microseconds to every
 // command of a profiling queue). Inside a back-to-back batch only the first and last units carry
-// events, as CUDA events recorded around a loop would. after_sample runs after each sample of any
-// kind with the device idle (to read and check a result). Throws Error on any OpenCL failure.
+// events, as CUDA events recorded around a loop would. With opt.clock == TimeSource::HostClock nothing is
+// profiled: batches run on `plain`, timed by the host clock. after_sample runs after each sample
+// of any kind with the device idle (to read and check a result). Throws Error on any OpenCL
+// failure.
 Sampled time_enqueues(const cl::CommandQueue& profiled, const cl::CommandQueue& plain,
                       std::uint64_t timer_resolution_ns, const EnqueueUnit& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample = {});

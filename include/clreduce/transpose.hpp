@@ -85,6 +85,7 @@ class TransposeLaunch {
  public:
   TransposeConfig config;
   TransposePlan plan;
+  std::size_t kernel_max_wg = 0;  // the work-items per group the built kernel allows
 
  private:
   friend class Transposer;

@@ -7,8 +7,78 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <mutex>
 
 namespace clreduce {
+
+namespace {
+using Clock_ = std::chrono::steady_clock;
+double us_between(Clock_::time_point a, Clock_::time_point b) {
+  return std::chrono::duration<double, std::micro>(b - a).count();
+}
+
+// A kernel that does a known amount of arithmetic per work-item and writes it out (so it is
+// not optimised away): n dependent steps of a linear congruential generator.
+constexpr const char* kProbeSource = R"CL(
+__kernel void clreduce_timer_probe(__global uint* out, const uint steps) {
+  uint a = (uint)get_global_id(0);
+  for (uint i = 0; i < steps; ++i) a = a * 1664525u + 1013904223u;
+  out[get_global_id(0)] = a;
+}
+)CL";
+
+TimerCheck probe_timer(const cl::Context& context, const cl::CommandQueue& q, const DeviceInfo& dev) {
+  const std::string on = " on " + dev.name;
+  if (dev.timer_resolution_ns == 0)
+    return {false, "the device timer" + on + " reports a resolution of 0 ns (CL_DEVICE_PROFILING_TIMER_RESOLUTION)"};
+  return with_cl_context("checking the device timer" + on, [&]() -> TimerCheck {
+    cl::Program p(context, kProbeSource);
+    p.build(std::vector<cl::Device>{dev.device});
+    cl::Kernel k(p, "clreduce_timer_probe");
+    const std::size_t items = 4096;
+    cl::Buffer out(context, CL_MEM_WRITE_ONLY, items * sizeof(cl_uint));
+    k.setArg(0, out);
+    // Grow the work until the host sees the batch take at least 2 ms.
+    cl_uint steps = 1024;
+    for (int attempt = 0; attempt < 12; ++attempt) {
+      k.setArg(1, steps);
+      std::vector<cl::Event> ev(4);
+      const auto t0 = Clock_::now();
+      for (auto& e : ev) q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(items), cl::NullRange, nullptr, &e);
+      q.finish();
+      const double host_us = us_between(t0, Clock_::now());
+      if (host_us < 2000 && attempt + 1 < 12) {
+        steps *= 4;
+        continue;
+      }
+      for (const auto& e : ev)
+        if (e.getProfilingInfo<CL_PROFILING_COMMAND_END>() <= e.getProfilingInfo<CL_PROFILING_COMMAND_START>())
+          return {false, "the device timer" + on + " gives END == START (or earlier) for kernels that run " +
+                             std::to_string(static_cast<long long>(host_us)) + " µs by the host clock"};
+      const double device_us = event_span_us(ev.front(), ev.back());
+      if (device_us < host_us / 2 - 1000 || device_us > host_us * 2 + 1000)
+        return {false, "the device timer" + on + " says " + std::to_string(static_cast<long long>(device_us)) +
+                           " µs for kernels the host clock saw take " + std::to_string(static_cast<long long>(host_us)) +
+                           " µs"};
+      return {true, ""};
+    }
+    return {true, ""};
+  });
+}
+}  // namespace
+
+std::string_view name_of(TimeSource c) { return c == TimeSource::DeviceEvents ? "device events" : "host clock"; }
+
+TimerCheck check_device_timer(const cl::Context& context, const cl::CommandQueue& profiled, const DeviceInfo& dev) {
+  static std::mutex mutex;
+  static std::map<cl_device_id, TimerCheck> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = known.find(dev.device()); it != known.end()) return it->second;
+  const TimerCheck c = probe_timer(context, profiled, dev);
+  known.emplace(dev.device(), c);
+  return c;
+}
 
 Stats stats_of(std::vector<double> xs) {
   Stats s;
@@ -31,45 +101,55 @@ Sampled time_enqueues(const cl::CommandQueue& queue, const cl::CommandQueue& pla
                       std::uint64_t timer_resolution_ns, const EnqueueUnit& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample) {
   Sampled s;
-  std::vector<double> warm;
+  s.clock = opt.clock;
+  const bool device = opt.clock == TimeSource::DeviceEvents;
+  std::vector<double> warm;  // per unit: device clock, or host clock without one
   for (unsigned w = 0; w < std::max(1u, opt.warmup); ++w) {
-    std::vector<cl::Event> ev = enqueue_one(queue, true);
-    with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
+    if (device) {
+      std::vector<cl::Event> ev = enqueue_one(queue, true);
+      with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
+      warm.push_back(with_cl_context("reading a warm-up's events", [&] { return event_span_us(ev.front(), ev.back()); }));
+    }
+    const auto t0 = Clock_::now();
     enqueue_one(plain, false);  // the plain queue's first use pays its own set-up here
     with_cl_context("waiting for a warm-up", [&] { plain.finish(); });
-    warm.push_back(with_cl_context("reading a warm-up's events", [&] { return event_span_us(ev.front(), ev.back()); }));
+    if (!device) warm.push_back(us_between(t0, Clock_::now()));
   }
   s.batch = opt.batch;
   if (s.batch == 0) {
-    const double tick_us = static_cast<double>(std::max<std::uint64_t>(1, timer_resolution_ns)) * 1e-3;
+    const double tick_us = device ? static_cast<double>(std::max<std::uint64_t>(1, timer_resolution_ns)) * 1e-3 : 1.0;
     const double est = std::max(*std::min_element(warm.begin(), warm.end()), tick_us / 2);
-    const double span_us = std::max(kSampleTicks * tick_us, kSampleMinUs);
+    const double span_us = device ? std::max(kSampleTicks * tick_us, kSampleMinUs) : kSampleMinUs;
     s.batch = static_cast<unsigned>(std::clamp(std::ceil(span_us / est), 1.0, 4096.0));
   }
   s.repetitions = std::max(1u, opt.repetitions);
-  std::vector<double> whole, first;  // back-to-back samples first, then one call at a time
+  std::vector<double> whole, host_whole, first;  // back-to-back samples first, then one call at a time
+  const cl::CommandQueue& batch_queue = device ? queue : plain;
   for (unsigned r = 0; r < s.repetitions; ++r) {
     std::vector<cl::Event> head, tail;
+    const auto t0 = Clock_::now();
     for (unsigned b = 0; b < s.batch; ++b) {
-      std::vector<cl::Event> ev = enqueue_one(queue, b == 0 || b + 1 == s.batch);
+      std::vector<cl::Event> ev = enqueue_one(batch_queue, device && (b == 0 || b + 1 == s.batch));
       if (b == 0) head = ev;
       if (b + 1 == s.batch) tail = ev;
     }
-    with_cl_context("waiting for a timed sample", [&] { queue.finish(); });
+    with_cl_context("waiting for a timed sample", [&] { batch_queue.finish(); });
+    host_whole.push_back(us_between(t0, Clock_::now()) / s.batch);
     if (after_sample) after_sample();
-    whole.push_back(with_cl_context("reading a sample's events", [&] { return event_span_us(head.front(), tail.back()); }) /
-                    s.batch);
+    if (device)
+      whole.push_back(with_cl_context("reading a sample's events", [&] { return event_span_us(head.front(), tail.back()); }) /
+                      s.batch);
   }
   std::vector<double> wall, by_events;
   for (unsigned r = 0; r < s.repetitions; ++r) {
     // The host clock around one call on the queue without profiling.
     if (!after_sample) with_cl_context("waiting for the device to idle", [&] { queue.finish(); });
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock_::now();
     enqueue_one(plain, false);
     with_cl_context("waiting for a single timed call", [&] { plain.finish(); });
-    const auto t1 = std::chrono::steady_clock::now();
-    wall.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    wall.push_back(us_between(t0, Clock_::now()));
     if (after_sample) after_sample();
+    if (!device) continue;
     // The device clock: a profiled marker before one call on the profiling queue.
     cl::Event marker;
     with_cl_context("enqueueing a marker", [&] { queue.enqueueMarkerWithWaitList(nullptr, &marker); });
@@ -84,10 +164,12 @@ Sampled time_enqueues(const cl::CommandQueue& queue, const cl::CommandQueue& pla
       first.push_back(event_span_us(ev.front(), ev.front()));
     });
   }
-  s.whole_us = stats_of(whole);
+  s.host_whole_us = stats_of(host_whole);
+  s.whole_us = device ? stats_of(whole) : s.host_whole_us;
   s.first_us = stats_of(first);
   s.single_us = stats_of(wall);
   s.single_events_us = stats_of(by_events);
+  s.timer_suspect = device && s.host_whole_us.median * s.batch >= 1000 && s.whole_us.median < s.host_whole_us.median / 10;
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include "reduce/policy.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace clreduce {
 
@@ -92,22 +93,43 @@ struct Reducer::State : BoundQueue {
     with_cl_context("zeroing " + what, [&] { queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, zeros.data()); });
   }
 
-  // Builds every pass's kernel and checks the kernel's own limits (LimitError).
-  void build(Launch& l) {
+  // Builds every pass's kernel; returns the smallest work-group limit the built kernels report
+  // (CL_KERNEL_WORK_GROUP_SIZE) and checks their local memory (LimitError).
+  std::size_t build(Launch& l) {
     l.kernels_.clear();
+    std::size_t allowed = SIZE_MAX;
     for (const PassPlan& pass : l.plan.passes) {
       cl::Kernel k = programs->kernel(context, device, kernel_dir.path, l.plan.variant->file,
                                       l.plan.variant->kernel, pass.options);
-      check_kernel_limits(l.plan.variant->name, pass.wg, kernel_limits(k, device.device), device);
+      const KernelLimits lim = kernel_limits(k, device.device);
+      allowed = std::min(allowed, lim.max_work_group_size);
+      check_kernel_limits(l.plan.variant->name, pass.wg, KernelLimits{pass.wg, lim.local_mem_bytes}, device);
       l.kernels_.push_back(k);
     }
+    return allowed;
   }
 
-  // Plans and builds `cfg`; every error propagates.
+  // Plans and builds `cfg`; every error propagates. A work-group size nobody chose (cfg.wg 0: the
+  // default) follows the built kernel: where the kernel allows fewer work-items than the default
+  // (Rusticl's llvmpipe: 32 for every kernel), it is planned and built again at the largest power
+  // of two the kernel allows. A chosen one over the kernel's limit is refused (LimitError).
   void plan_and_build(Launch& l, const ReduceConfig& cfg) {
-    l.config = cfg;
-    l.plan = plan_reduction(cfg, device, l.n, l.offset);
-    build(l);
+    ReduceConfig c = cfg;
+    for (;;) {
+      l.config = c;
+      l.plan = plan_reduction(c, device, l.n, l.offset);
+      const std::size_t wg = l.plan.passes.front().wg;
+      const std::size_t allowed = build(l);
+      l.kernel_max_wg = allowed;
+      if (wg <= allowed) return;
+      if (cfg.wg != 0 || allowed < 1) {
+        check_kernel_limits(l.plan.variant->name, wg, KernelLimits{allowed, 0}, device);
+        return;
+      }
+      std::size_t fit = 1;
+      while (fit * 2 <= allowed) fit *= 2;
+      c.wg = fit;
+    }
   }
 
   std::shared_ptr<Launch> resolve(ElemType type, Op op, std::uint64_t n, std::uint64_t offset) {

@@ -33,12 +33,38 @@ std::shared_ptr<const TransposeLaunch> Transposer::prepare(ElemType type, std::u
   auto l = std::make_shared<TransposeLaunch>();
   static_cast<TransposeParams&>(l->config) = s_->options.params;
   l->config.type = type;
-  l->plan = plan_transpose(l->config, s_->device, m, n);
+  const TransposeParams given = s_->options.params;
+  // A work-group shape nobody chose follows the built kernel: where it allows fewer work-items
+  // than the variant's default shape, the shape shrinks (ROWS, then the group's height, then
+  // TILE or its width) until it fits. A chosen shape over the kernel's limit is refused.
+  for (;;) {
+    l->plan = plan_transpose(l->config, s_->device, m, n);
+    l->kernel_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.variant->file,
+                                      l->plan.variant->kernel, l->plan.options);
+    const KernelLimits lim = kernel_limits(l->kernel_, s_->device.device);
+    l->kernel_max_wg = lim.max_work_group_size;
+    const std::size_t items = l->plan.wg_x * l->plan.wg_y;
+    const TransposeShape shape = l->plan.variant->shape;
+    const bool shrink = items > lim.max_work_group_size && items > 1 &&
+                        (shape == TransposeShape::Free ? !given.wg_x && !given.wg_y
+                                                       : !given.tile && !given.rows);
+    if (!shrink) {
+      check_kernel_limits(l->plan.variant->kernel + " (work-group " + l->plan.wg_label() + ")", items, lim,
+                          s_->device);
+      break;
+    }
+    if (shape == TransposeShape::Free) {
+      if (l->plan.wg_y > 1) l->config.wg_y = l->plan.wg_y / 2, l->config.wg_x = l->plan.wg_x;
+      else l->config.wg_x = l->plan.wg_x / 2, l->config.wg_y = 1;
+    } else if (shape == TransposeShape::TileRows && l->plan.rows > 1) {
+      l->config.tile = l->plan.tile;
+      l->config.rows = l->plan.rows / 2;
+    } else {
+      l->config.tile = l->plan.tile / 2;
+      if (shape == TransposeShape::TileRows) l->config.rows = 1;
+    }
+  }
   l->config.variant = l->plan.variant->name;
-  l->kernel_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.variant->file,
-                                    l->plan.variant->kernel, l->plan.options);
-  check_kernel_limits(l->plan.variant->kernel + " (work-group " + l->plan.wg_label() + ")",
-                      l->plan.wg_x * l->plan.wg_y, kernel_limits(l->kernel_, s_->device.device), s_->device);
   l->owner_ = s_.get();
   s_->launches.insert(key, l);
   return l;

@@ -38,6 +38,8 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
                 std::string(name_of(data.type)));
   const DeviceInfo& dev = rt.device();
   AccessReport rep;
+  rep.clock = rt.clock();
+  rep.clock_note = rt.timer().reason;
   rep.n = data.n;
   rep.data_origin = data.origin;
   // The same work-group rules as the reductions: a power of two within the device's limits.
@@ -52,6 +54,17 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
   if (rep.wg * sizeof(cl_uint) > dev.local_mem_bytes)
     throw Error(Param::WorkGroupSize, "work-group size " + std::to_string(rep.wg) + " needs more local memory than the " +
                 std::to_string(dev.local_mem_bytes) + " bytes of " + dev.name);
+  const auto options_for = [&](std::size_t wg) {
+    BuildOptions o;
+    o.set("WG_SIZE", wg);
+    o.set("LOCKSTEP", dev.lockstep_width);
+    if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
+    return o.str();
+  };
+  // A default work-group size follows the built kernels (both patterns launch the same shape).
+  if (!opt.wg)
+    for (const auto& p : access_patterns())
+      rep.wg = rt.fitted_kernel("sum_of_cubes.cl", p.kernel, rep.wg, options_for).wg;
   const std::uint64_t fill = std::max<std::uint64_t>(1, std::uint64_t{dev.compute_units} * 2048 / rep.wg);
   const std::uint64_t most = (data.n + rep.wg - 1) / rep.wg;  // no group without an element
   if (opt.groups && *opt.groups == 0) throw Error("--groups must be at least 1");
@@ -71,14 +84,10 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
   Reducer reducer = rt.reducer(fold);
   const std::shared_ptr<const Launch> folding = reducer.prepare(ElemType::Uint, Op::Sum, rep.groups);
 
-  BuildOptions o;
-  o.set("WG_SIZE", rep.wg);
-  o.set("LOCKSTEP", dev.lockstep_width);
-  if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
   for (const auto& p : access_patterns()) {
     AccessRow row;
     row.pattern = p;
-    cl::Kernel k = rt.kernel("sum_of_cubes.cl", p.kernel, o.str());
+    cl::Kernel k = rt.kernel("sum_of_cubes.cl", p.kernel, options_for(rep.wg));
     check_kernel_limits(p.kernel, rep.wg, kernel_limits(k, dev.device), dev);
     with_cl_context("setting " + p.kernel + " arguments", [&] {
       k.setArg(0, input);
@@ -86,8 +95,7 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
       k.setArg(2, static_cast<cl_ulong>(data.n));
     });
     std::optional<std::uint32_t> seen;
-    row.timing = time_enqueues(
-        rt.queue(), rt.plain_queue(), dev.timer_resolution_ns,
+    row.timing = rt.time(
         [&](const cl::CommandQueue& q, bool with_events) {
           std::vector<cl::Event> ev(with_events ? 1 : 0);
           with_cl_context("enqueueing " + p.kernel, [&] {

@@ -44,6 +44,8 @@ struct AccessRow {
 };
 
 struct AccessReport {
+  TimeSource clock = TimeSource::DeviceEvents;  // the session's clock
+  std::string clock_note;
   std::uint64_t n = 0;
   std::string data_origin;
   std::size_t wg = 0;

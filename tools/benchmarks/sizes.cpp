@@ -17,11 +17,7 @@ std::vector<ReduceParams> size_candidates(const Variant& v, const DeviceInfo& de
     for (std::size_t w : {128, 256, 512, 1024})
       if (w <= dev.max_work_group_size && w * es <= dev.local_mem_bytes) wgs.push_back(w);
   }
-  if (wgs.empty()) {  // the planner's default: 256, or the device maximum if smaller
-    std::size_t w = 256;
-    while (w > 1 && w > dev.max_work_group_size) w /= 2;
-    wgs = {w};
-  }
+  if (wgs.empty()) wgs = {0};  // the default: 256, or less where the device or the built kernel allows less
   std::vector<ReduceParams> out;
   for (std::size_t w : wgs) {
     ReduceParams base;

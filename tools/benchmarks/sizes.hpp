@@ -11,7 +11,8 @@ namespace clreduce {
 
 // The configurations tried for a variant on a device (for elements of `type`):
 //  - work-group sizes: 128, 256, 512, 1024 on GPUs (those the device and its local memory
-//    allow), or `wg` when given; on devices without occupancy facts (CPUs) only the default;
+//    allow), or `wg` when given; on devices without occupancy facts (CPUs) only the default
+//    (0: 256, or the largest power of two the device and the built kernel allow under it);
 //  - variants with TIMES: the variant's default TIMES, and groups per compute unit R/2, R and 2R
 //    with R from occupancy (resident_groups_per_cu), on CPUs R alone; variants that fill the
 //    device by default (single_pass) only the latter, and on GPUs also grids of many short

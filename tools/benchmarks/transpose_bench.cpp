@@ -28,6 +28,7 @@ TransposeReport measure(const Session& rt, Transposer& t, const TransposeLaunch&
   TransposeReport r;
   r.config = l.config;
   r.plan = l.plan;
+  r.clock_note = rt.timer().reason;
   r.data_origin = data.origin;
   const std::uint64_t bytes = data.bytes.size();
   std::vector<unsigned char> got(bytes);
@@ -37,8 +38,7 @@ TransposeReport measure(const Session& rt, Transposer& t, const TransposeLaunch&
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes, got.data());
   });
   r.check = check_transpose(got, expected, r.plan.m, r.plan.n, r.config.type);
-  r.timing = time_enqueues(
-      rt.queue(), rt.plain_queue(), rt.device().timer_resolution_ns,
+  r.timing = rt.time(
       [&](const cl::CommandQueue& q, bool ev) { return t.enqueue(l, in, out, &q, ev); }, timing);
   r.gbps = r.timing.whole_us.median > 0
                ? 2.0 * static_cast<double>(bytes) / (r.timing.whole_us.median * 1e3)
@@ -71,8 +71,7 @@ CopyBandwidth measure_copy_bandwidth(const Session& rt, const cl::Buffer& src, c
                                      std::uint64_t bytes, const TimingOptions& timing) {
   CopyBandwidth c;
   c.bytes = bytes;
-  c.timing = time_enqueues(
-      rt.queue(), rt.plain_queue(), rt.device().timer_resolution_ns,
+  c.timing = rt.time(
       [&](const cl::CommandQueue& q, bool with_event) {
         return with_cl_context("enqueueing a buffer copy", [&] {
           std::vector<cl::Event> ev(with_event ? 1 : 0);
@@ -102,6 +101,8 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
                                          const std::function<void(const std::string&)>& progress) {
   TransposeBenchReport rep;
   rep.type = opt.type;
+  rep.clock = rt.clock();
+  rep.clock_note = rt.timer().reason;
   std::vector<const TransposeVariant*> chosen;
   if (opt.variants.empty()) {
     for (const auto& v : transpose_variants()) chosen.push_back(&v);

@@ -21,6 +21,7 @@ struct TransposeReport {
   TransposePlan plan;
   std::string data_origin;
   Sampled timing;        // whole_us: one transpose
+  std::string clock_note;  // with the host clock (timing.clock): why the device's timer was not used
   double gbps = 0;       // 2 * M * N * sizeof(T) / median
   TransposeCheck check;  // the output of a run into a poisoned buffer, element by element
   bool ok() const { return check.ok; }
@@ -78,6 +79,8 @@ struct TransposeShapeResult {
 
 struct TransposeBenchReport {
   ElemType type = ElemType::Float;
+  TimeSource clock = TimeSource::DeviceEvents;  // the session's clock
+  std::string clock_note;
   std::vector<TransposeShapeResult> shapes;
   bool all_ok() const;
 };

@@ -92,6 +92,8 @@ Run measure(const Session& session, const Design& design, const Progress& progre
   Run run;
   run.type = design.type;
   run.op = design.op;
+  run.clock = session.clock();
+  run.clock_note = session.timer().reason;
   std::size_t total = 0;
   for (std::uint64_t n : sizes) {
     SizeRun s;

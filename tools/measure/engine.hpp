@@ -75,6 +75,8 @@ struct SizeRun {
 struct Run {
   ElemType type = ElemType::Uint;
   Op op = Op::Sum;
+  TimeSource clock = TimeSource::DeviceEvents;  // the session's clock (measure/session.hpp)
+  std::string clock_note;                       // with the host clock: why
   std::vector<SizeRun> sizes;
   bool all_ok() const;  // every variant at every size ok()
   std::size_t count_points() const;  // at the first size

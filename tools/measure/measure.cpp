@@ -12,12 +12,11 @@ Timed time_reduction(const Session& session, const EnqueueUnit& enqueue_one,
                      const std::function<Value()>& read_value, const TimingOptions& opt) {
   Timed t;
   std::optional<Value> seen;
-  const Sampled s = time_enqueues(session.queue(), session.plain_queue(), session.device().timer_resolution_ns,
-                                  enqueue_one, opt, [&] {
-                                    const Value v = read_value();
-                                    if (seen && !(v == *seen)) t.consistent = false;
-                                    seen = v;
-                                  });
+  const Sampled s = session.time(enqueue_one, opt, [&] {
+    const Value v = read_value();
+    if (seen && !(v == *seen)) t.consistent = false;
+    seen = v;
+  });
   t.value = *seen;
   t.whole_us = s.whole_us;
   t.first_pass_us = s.first_us;
@@ -25,6 +24,10 @@ Timed time_reduction(const Session& session, const EnqueueUnit& enqueue_one,
   t.single_events_us = s.single_events_us;
   t.batch = s.batch;
   t.repetitions = s.repetitions;
+  t.clock = s.clock;
+  t.clock_note = session.timer().reason;
+  t.host_whole_us = s.host_whole_us;
+  t.timer_suspect = s.timer_suspect;
   return t;
 }
 

@@ -30,6 +30,10 @@ struct Timed {
   Stats single_events_us;
   unsigned batch = 1;
   unsigned repetitions = 0;
+  TimeSource clock = TimeSource::DeviceEvents;  // what timed whole_us (the host clock where the device's cannot)
+  std::string clock_note;       // with the host clock: why the device's timer was not used
+  Stats host_whole_us;          // the back-to-back batches by the host clock, per reduction
+  bool timer_suspect = false;   // the device clock fell far below the host clock (Sampled)
 };
 
 // time_enqueues on the session's two queues for a whole reduction: read_value runs after every

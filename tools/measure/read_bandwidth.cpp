@@ -12,14 +12,18 @@ ReadBandwidth measure_read_bandwidth(const Session& rt, const cl::Buffer& buffer
                                      const TimingOptions& opt) {
   const DeviceInfo& dev = rt.device();
   ReadBandwidth r;
-  r.wg = std::min<std::size_t>(256, dev.max_work_group_size);
+  // 256 work-items a group, or fewer where the device or the built kernel allows fewer.
+  std::size_t wg = 256;
+  while (wg > 1 && wg > dev.max_work_group_size) wg /= 2;
+  const Session::FittedKernel fitted = rt.fitted_kernel(
+      "stream_read.cl", "stream_read", wg, [](std::size_t w) { return BuildOptions().set("WG_SIZE", w).str(); });
+  cl::Kernel k = fitted.kernel;
+  r.wg = fitted.wg;
   const std::uint64_t words = bytes / 4;
   const std::uint64_t vectors = std::max<std::uint64_t>(1, words / 4);
   // Enough groups to fill every compute unit several times over; each loops over the rest.
   r.groups = std::max<std::uint64_t>(
       1, std::min<std::uint64_t>((vectors + r.wg - 1) / r.wg, std::uint64_t{dev.compute_units} * 32));
-  cl::Kernel k = rt.kernel("stream_read.cl", "stream_read", BuildOptions().set("WG_SIZE", r.wg).str());
-  check_kernel_limits("stream_read", r.wg, kernel_limits(k, dev.device), dev);
   cl::Buffer sink = with_cl_context("allocating the read kernel's output", [&] {
     return cl::Buffer(rt.context(), CL_MEM_WRITE_ONLY, sizeof(cl_uint));
   });
@@ -29,8 +33,7 @@ ReadBandwidth measure_read_bandwidth(const Session& rt, const cl::Buffer& buffer
     k.setArg(2, cl_uint{0x9E3779B9u});
     k.setArg(3, sink);
   });
-  const Sampled s = time_enqueues(
-      rt.queue(), rt.plain_queue(), dev.timer_resolution_ns,
+  const Sampled s = rt.time(
       [&](const cl::CommandQueue& q, bool with_event) {
         std::vector<cl::Event> ev(with_event ? 1 : 0);
         with_cl_context("enqueueing stream_read", [&] {

@@ -25,7 +25,8 @@ struct Row {
 std::string check_cell(const Row& row) {
   if (!row.v.unavailable.empty()) return "skipped";
   if (!row.report()) return "ERROR";
-  return row.ok() ? "ok" : "FAILED";
+  if (!row.ok()) return "FAILED";
+  return row.report()->timed.timer_suspect ? "ok, timer?" : "ok";
 }
 
 // naive's median over this one's.
@@ -55,6 +56,8 @@ json bench_json(const Run& run, const DeviceInfo& dev) {
     rows.push_back(j);
   }
   return json{{"device", device_json(dev)},
+              {"clock", std::string(name_of(run.clock))},
+              {"clock_note", run.clock_note},
               {"n", r.n},
               {"type", std::string(name_of(run.type))},
               {"op", std::string(name_of(run.op))},
@@ -80,7 +83,8 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
       << "time:   whole reduction (all passes), median of samples, back-to-back (a batch "
          "enqueued together, first start to last end / batch); 1 call: one call at a time "
          "(enqueue, wait), host clock, queue without profiling; GB/s = input bytes / "
-         "back-to-back median\n\n";
+         "back-to-back median\n"
+      << clock_line(run.clock, run.clock_note) << "\n";
   // Float sums also show each variant's relative error against the compensated host sum.
   const bool accuracy = is_floating(run.type) && run.op == Op::Sum;
   TextTable t;
@@ -121,6 +125,10 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
     if (!vr.unavailable.empty()) out << "\n" << vr.variant << " skipped: " << vr.unavailable;
     if (!row.error().empty()) out << "\n" << vr.variant << " error: " << row.error();
     if (row.report() && !row.ok()) out << "\n" << vr.variant << " check: " << row.report()->check.detail;
+    if (row.report() && row.report()->timed.timer_suspect)
+      out << "\n" << vr.variant << " timer?: the device clock gave " << stats_cell(row.report()->timed.whole_us.median)
+          << " µs per reduction where the host clock saw " << stats_cell(row.report()->timed.host_whole_us.median)
+          << " µs: its GB/s is not trusted";
   }
   out << "\n";
   return out.str();

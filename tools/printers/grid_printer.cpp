@@ -51,7 +51,8 @@ std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceIn
       << "; groups/CU " << axis_label(axes.groups_per_cu) << "; vec " << axis_label(axes.vec)
       << " (each variant takes the parameters it has)\n"
       << "times:  whole reduction medians; b2b = a batch back-to-back / batch, 1 call = one call "
-         "(host clock, no profiling); every measured point verified against the host reference\n";
+         "(host clock, no profiling); every measured point verified against the host reference\n"
+      << clock_line(run.clock, run.clock_note);
   std::map<std::string, std::size_t> reasons;  // reason -> footnote number
   auto footnote = [&](const std::string& r) {
     auto it = reasons.find(r);
@@ -203,6 +204,8 @@ json grid_sweep_json(const Run& run, const GridAxes& axes, const DeviceInfo& dev
     vs.push_back(j);
   }
   json out{{"device", device_json(dev)},
+           {"clock", std::string(name_of(run.clock))},
+           {"clock_note", run.clock_note},
            {"type", std::string(name_of(run.type))},
            {"op", std::string(name_of(run.op))},
            {"n", s.n},

@@ -98,6 +98,10 @@ json report_core_json(const ReduceReport& r) {
               {"repetitions", r.timed.repetitions},
               {"gbps", r.gbps},
               {"chunks", r.chunks},
+              {"clock", std::string(name_of(r.timed.clock))},
+              {"clock_note", r.timed.clock_note},
+              {"host_time_us", stats_json(r.timed.host_whole_us)},
+              {"timer_suspect", r.timed.timer_suspect},
               {"chosen_by", r.chosen_by},
               {"tuned", r.tuned},
               {"tuning_db", r.tuned_from.empty() ? json() : json(r.tuned_from)},
@@ -151,6 +155,11 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
       << " µs, max " << stats_cell(r.timed.single_us.max)
       << " µs; device clock from a profiled marker median "
       << stats_cell(r.timed.single_events_us.median) << " µs\n"
+      << clock_line(r.timed.clock, r.timed.clock_note)
+      << (r.timed.timer_suspect ? "timer:  SUSPECT: the device clock gave " + stats_cell(r.timed.whole_us.median) +
+                                      " µs per reduction where the host clock saw " +
+                                      stats_cell(r.timed.host_whole_us.median) + " µs; the GB/s below is not trusted\n"
+                                : std::string())
       << "bandwidth:  " << fixed(r.gbps, 1) << " GB/s (" << r.n * size_of(r.config.type)
       << " bytes / median)\n";
   return out.str();
@@ -161,7 +170,7 @@ std::string reduce_csv(const ReduceReport& r) {
   t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
                "max_us", "first_pass_median_us", "single_call_median_us",
                "single_call_events_median_us", "GB_per_s", "result", "reference", "check",
-               "rel_error"};
+               "rel_error", "clock", "timer_suspect"};
   t.rows.push_back({r.config.variant, std::string(name_of(r.config.type)),
                     std::string(name_of(r.config.op)), std::to_string(r.n),
                     std::to_string(r.plan.passes.front().wg), std::to_string(r.plan.passes.front().times),
@@ -170,7 +179,8 @@ std::string reduce_csv(const ReduceReport& r) {
                     fixed(r.timed.whole_us.max, 3), fixed(r.timed.first_pass_us.median, 3),
                     fixed(r.timed.single_us.median, 3), fixed(r.timed.single_events_us.median, 3),
                     fixed(r.gbps, 2), r.timed.value.str(), r.reference.value.str(),
-                    r.ok() ? "ok" : "FAILED", rel_error_cell(r.check.rel_error)});
+                    r.ok() ? "ok" : "FAILED", rel_error_cell(r.check.rel_error),
+                    std::string(name_of(r.timed.clock)), r.timed.timer_suspect ? "1" : "0"});
   return t.render_csv();
 }
 

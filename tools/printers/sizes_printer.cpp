@@ -70,7 +70,8 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
       << "times:  whole reduction (all passes, to one value on the device), medians. b2b: a batch "
          "enqueued together, first start to last end / batch; 1 call: one call at a time "
          "(enqueue, wait) by the host clock on a queue without profiling, as the host clock "
-         "around a CUDA call and a stream synchronize; GB/s = bytes / b2b\n";
+         "around a CUDA call and a stream synchronize; GB/s = bytes / b2b\n"
+      << clock_line(r.clock, r.clock_note);
   for (const auto& s : r.sizes) {
     const std::uint64_t bytes = s.n * size_of(r.type);
     out << "\nn = " << size_label(s.n) << " (" << s.n << " " << name_of(r.type) << ", "
@@ -186,6 +187,8 @@ json sizes_json(const Run& r, const DeviceInfo& dev) {
                          {"rows", rows}});
   }
   return json{{"device", device_json(dev)},
+              {"clock", std::string(name_of(r.clock))},
+              {"clock_note", r.clock_note},
               {"type", std::string(name_of(r.type))},
               {"op", std::string(name_of(r.op))},
               {"sizes", sizes},

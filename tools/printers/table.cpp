@@ -106,6 +106,13 @@ std::string size_label(std::uint64_t n) {
   return std::to_string(n);
 }
 
+std::string clock_line(TimeSource clock, const std::string& why) {
+  if (clock == TimeSource::DeviceEvents) return "";
+  return "clock:  HOST CLOCK around enqueue and wait, not the device's events: " + why +
+         ". Back-to-back times include the host's enqueue cost; the first pass and the device-clock one-call figure "
+         "are not measured (shown as 0)\n";
+}
+
 json stats_json(const Stats& s) { return json{{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
 
 }  // namespace clreduce

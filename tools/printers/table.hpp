@@ -29,4 +29,8 @@ std::string size_label(std::uint64_t n);    // "2^26" for powers of two from 102
 std::string rel_error_cell(double e);       // "1.23e-07"; "" for a negative (not applicable)
 nlohmann::json stats_json(const Stats& s);  // {"min", "median", "max"}
 
+// The line every text output adds when its times come from the host clock because the device's
+// timer cannot time ("" with the device's events).
+std::string clock_line(TimeSource clock, const std::string& why);
+
 }  // namespace clreduce

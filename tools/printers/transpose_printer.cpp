@@ -64,6 +64,7 @@ std::string transpose_text(const TransposeReport& r, const DeviceInfo& dev) {
       << (p.local_bytes ? ", " + std::to_string(p.local_bytes) + " bytes of local memory" : std::string())
       << "\n"
       << "options    " << p.options << "\n"
+      << clock_line(r.timing.clock, r.clock_note)
       << "check      " << (r.ok() ? "ok: " : "FAILED: ") << r.check.detail
       << " (output poisoned before the run)\n"
       << "time       " << r.timing.repetitions << " samples"
@@ -109,15 +110,16 @@ json transpose_bench_json(const TransposeBenchReport& r, const DeviceInfo& dev) 
                                     {"how", "clEnqueueCopyBuffer; GB/s counts read plus written"}}},
                           {"rows", rows}});
   }
-  return json{{"device", device_json(dev)}, {"type", std::string(name_of(r.type))},
-              {"shapes", shapes}, {"all_ok", r.all_ok()}};
+  return json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
+              {"type", std::string(name_of(r.type))}, {"shapes", shapes}, {"all_ok", r.all_ok()}};
 }
 
 std::string transpose_bench_text(const TransposeBenchReport& r, const DeviceInfo& dev) {
   std::ostringstream out;
   out << "device: " << dev.label() << ", " << dev.compute_units << " compute units\n"
       << "type:   " << name_of(r.type) << "; GB/s = bytes read plus written (2*M*N*"
-      << size_of(r.type) << ") / median; copy = clEnqueueCopyBuffer of the same bytes, now\n";
+      << size_of(r.type) << ") / median; copy = clEnqueueCopyBuffer of the same bytes, now\n"
+      << clock_line(r.clock, r.clock_note);
   TextTable t;
   t.headers = {"variant", "shape", "wg", "median µs", "min µs", "max µs", "GB/s", "% of copy",
                "speedup vs naive", "check"};
@@ -187,7 +189,8 @@ json access_json(const AccessReport& r, const DeviceInfo& dev) {
                         {"value", row.value},
                         {"consistent", row.consistent},
                         {"ok", row.ok}});
-  return json{{"device", device_json(dev)}, {"n", r.n}, {"type", "uint"}, {"data", r.data_origin},
+  return json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
+              {"n", r.n}, {"type", "uint"}, {"data", r.data_origin},
               {"wg", r.wg}, {"groups", r.groups}, {"work_items", r.groups * r.wg},
               {"chunk", r.chunk}, {"reference", r.reference}, {"rows", rows},
               {"interleaved_over_contiguous", r.ratio}, {"all_ok", r.all_ok()}};
@@ -201,7 +204,8 @@ std::string access_text(const AccessReport& r, const DeviceInfo& dev) {
       << "launch: " << r.groups << " groups of " << r.wg << " = " << r.groups * r.wg
       << " work-items; contiguous chunk " << r.chunk << " elements\n"
       << "time:   whole (pattern pass + reduction of the partials), median; GB/s = input bytes / "
-         "median\n\n";
+         "median\n"
+      << clock_line(r.clock, r.clock_note) << "\n";
   TextTable t;
   t.headers = {"pattern", "median µs", "min µs", "max µs", "GB/s", "pattern pass µs",
                "pattern pass GB/s", "result", "check"};

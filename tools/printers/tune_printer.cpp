@@ -27,7 +27,8 @@ std::string tune_text(const TuneReport& r, const DeviceInfo& dev) {
   for (std::size_t s = 0; s < r.sizes.size(); ++s) out << (s ? ", " : "") << size_label(r.sizes[s]);
   out << "; " << r.run.count_points() << " grid points per size, every measured point "
       << "verified\nchoice:  per variant the grid point with the lowest geometric mean of (its "
-         "time / the variant's best time) over the sizes; b2b medians below as tuned (default)\n\n";
+         "time / the variant's best time) over the sizes; b2b medians below as tuned (default)\n"
+      << clock_line(r.run.clock, r.run.clock_note) << "\n";
   TextTable t;
   t.headers = {"variant", "tuned parameters"};
   for (std::uint64_t n : r.sizes) t.headers.push_back(size_label(n) + " µs");
