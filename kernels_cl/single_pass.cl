@@ -135,6 +135,9 @@ void reduce_single_pass(__global const T* restrict in, __global T* out, const ul
     }
   }
   if (lid == 0) acc = OP(acc, mine);
+  // The first group_total's reads of l (and of the warps' sums) are done before the second one
+  // writes them: without this barrier they race (Oclgrind reports it; only this group pays it).
+  barrier(CLK_LOCAL_MEM_FENCE);
   acc = group_total(l, scratch, lid, acc);
   if (lid == 0) {
     out[0] = acc;

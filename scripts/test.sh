@@ -3,6 +3,9 @@
 # The full cross-product matrix is left out (label `full`); run it with: cd build && ctest -L full
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Mesa's OpenCL ICD beside PoCL, as on a desktop: the suite must pass with both installed (the
+# ICD loader loads both; doctor probes both). scripts/test_rusticl.sh runs it on Rusticl itself.
+scripts/install_deps.sh mesa-opencl-icd
 scripts/setup.sh
 cd build
 ctest -j"$(nproc)" -LE full --output-on-failure "$@"

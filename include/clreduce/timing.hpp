@@ -36,7 +36,8 @@ std::string_view name_of(TimeSource c);  // "device events", "host clock"
 
 // Whether a device's profiling timer can time: it reports a resolution, a kernel that does work
 // ends after it starts, and the time it gives for a few kernels agrees with the host clock around
-// them (within a factor of 2, where the host saw at least 2 ms). Runs a small kernel of its own
+// them (between a quarter and twice it, where the host saw at least 2 ms, in one of three tries).
+// Runs a small kernel of its own
 // on `profiled` (a queue with CL_QUEUE_PROFILING_ENABLE) a few times; the answer for a device is
 // kept for the process. Rusticl's llvmpipe: resolution 0 and END == START, so not usable.
 struct TimerCheck {

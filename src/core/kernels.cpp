@@ -201,8 +201,10 @@ void check_kernel_limits(const std::string& kernel, std::size_t wg, const Kernel
 }
 
 ProgramCache& ProgramCache::shared() {
-  static ProgramCache cache;
-  return cache;
+  // Never destroyed: at exit the OpenCL implementation may already be torn down (Oclgrind's heap
+  // is corrupted by programs released from a static destructor), and the process ends anyway.
+  static ProgramCache* cache = new ProgramCache();
+  return *cache;
 }
 
 cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& device,

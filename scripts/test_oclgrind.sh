@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The Oclgrind job (tests/oclgrind/oclgrind_job.sh): every kernel of clreduce under Oclgrind's
+# data-race and uninitialised-value checks, failing on any report the design does not explain
+# (tests/oclgrind/suppressions.txt); then a missing barrier planted in a copied kernel must be
+# reported. Installs oclgrind when missing; builds as scripts/setup.sh does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh oclgrind
+scripts/setup.sh >/dev/null
+tests/oclgrind/oclgrind_job.sh build/clreduce
+planted=$(mktemp -d /tmp/clreduce-planted-XXXXXX)
+trap 'rm -rf "$planted"' EXIT
+cp -r kernels_cl/. "$planted"
+# naive.cl's tree without the barrier after each level: work-items read what others still write.
+sed -i '/if (lid % (2 \* s) == 0) l\[lid\] = OP(l\[lid\], l\[lid + s\]);/{n;/barrier(CLK_LOCAL_MEM_FENCE);/d}' "$planted/naive.cl"
+if grep -A1 'if (lid % (2 \* s) == 0)' "$planted/naive.cl" | grep -q barrier; then
+  echo "test_oclgrind.sh: could not plant the missing barrier in naive.cl" >&2
+  exit 1
+fi
+tests/oclgrind/oclgrind_job.sh build/clreduce --kernel-dir "$planted" \
+  --only "reduce --variant naive --type uint --op sum" --expect-reports
