@@ -47,6 +47,7 @@ int variants_table() {
     if (v.uses_times)
       params += v.default_fills_device ? std::string(", TIMES (default: from n and the grid)")
                                        : ", TIMES (default " + std::to_string(v.default_times) + ")";
+    if (v.contiguous_blocks) params += ", groups per CU (a block per work-item, sized from n)";
     if (v.uses_vec) params += ", VEC (default " + std::to_string(v.default_vec) + ")";
     if (v.uses_lockstep) params += ", LOCKSTEP from device";
     if (v.uses_nv_ptx) params += ", NV_PTX and WARP from device";

@@ -6,6 +6,7 @@
 #include "clreduce/device.hpp"
 #include "parse.hpp"
 #include "reduce/plan.hpp"
+#include "reduce/policy.hpp"
 #include "support.hpp"
 
 using namespace clreduce;
@@ -228,6 +229,35 @@ TEST_SUITE("unit") {
     CHECK(p.passes[0].options.find("-D NV_PTX=0 -D WARP=0") != std::string::npos);
     CHECK(p.passes[0].options.find("SP_FINISH") == std::string::npos);
     CHECK(p.passes[0].groups == kCpuGroupsPerCu * fake_device().compute_units);
+  }
+
+  TEST_CASE("contiguous_blocks: a few blocks per core, none under kMinBlockElements, no TIMES") {
+    const DeviceInfo cpu = fake_device();  // no occupancy facts: kCpuGroupsPerCu groups per core
+    // The default work-group size is planned at 1; the Reducer rebuilds at the kernel's preferred
+    // multiple (test_runtime checks that on a real device).
+    Plan p = plan_reduction(cfg_of("contiguous_blocks"), cpu, 1ULL << 18);
+    REQUIRE(p.passes.size() == 2);
+    CHECK(p.passes[0].wg == 1);
+    CHECK(p.passes[0].groups == kCpuGroupsPerCu * cpu.compute_units);
+    CHECK(p.passes[0].vec == 16);
+    // Each work-item's block covers its share: groups * wg * TIMES * VEC >= n.
+    CHECK(p.passes[0].groups * p.passes[0].times * 16 >= (1ULL << 18));
+    // Small n: fewer work-items, each with at least kMinBlockElements elements (one, at least).
+    p = plan_reduction(cfg_of("contiguous_blocks", 8), cpu, 3 * kMinBlockElements * 8 + 5);
+    CHECK(p.passes[0].groups == 3);
+    CHECK(plan_reduction(cfg_of("contiguous_blocks", 8), cpu, 7).passes[0].groups == 1);
+    ReduceConfig c = cfg_of("contiguous_blocks", 4);
+    c.groups_per_cu = 1;
+    CHECK(plan_reduction(c, cpu, 1ULL << 18).passes[0].groups == cpu.compute_units);
+    c.groups_per_cu.reset();
+    c.times = 8;
+    CHECK_THROWS_WITH_AS(plan_reduction(c, cpu, 1000), doctest::Contains("variant contiguous_blocks takes no TIMES"),
+                         ConfigError);
+    CHECK(find_variant("contiguous_blocks").takes_groups_per_cu());
+    // The default policy of a CPU device (and only there).
+    CHECK(std::string(default_policy(cpu, ElemType::Float).variant) == "contiguous_blocks");
+    CHECK(std::string(default_policy(fake_nvidia_device(), ElemType::Float).variant) == "single_pass");
+    CHECK_FALSE(find_variant("naive").takes_groups_per_cu());
   }
 
   TEST_CASE("the groups-per-CU mode needs two passes where TIMES mode needed three") {

@@ -57,6 +57,24 @@ TEST_SUITE("runtime") {
     CHECK(reduce_ones(session(), cfg, 5000).str() == "5000");
   }
 
+  TEST_CASE("contiguous_blocks' default work-group size is the built kernel's preferred multiple") {
+    ReduceConfig cfg;
+    cfg.variant = "contiguous_blocks";
+    const std::uint64_t n = 100003;
+    Prepared r = prepare(session(), cfg, n);
+    const cl::Kernel k = session().kernel("contiguous_blocks.cl", "reduce_contiguous_blocks",
+                                          r.plan().passes[0].options);
+    const KernelLimits lim = kernel_limits(k, session().device().device);
+    std::size_t want = 1;
+    while (want * 2 <= std::min(lim.preferred_multiple, lim.max_work_group_size)) want *= 2;
+    CAPTURE(lim.preferred_multiple);
+    CHECK(r.plan().passes[0].wg == want);
+    CHECK(r.launch->config.wg == want);
+    CHECK(reduce_ones(session(), cfg, n).str() == "100003");
+    cfg.wg = 2;  // a chosen size stays
+    CHECK(prepare(session(), cfg, n).plan().passes[0].wg == 2);
+  }
+
   TEST_CASE("the program cache builds each (source, options) once") {
     ReduceConfig cfg;
     cfg.variant = "divergence_free";

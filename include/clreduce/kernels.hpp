@@ -68,6 +68,9 @@ class BuildOptions {
 struct KernelLimits {
   std::size_t max_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE
   std::uint64_t local_mem_bytes = 0;    // CL_KERNEL_LOCAL_MEM_SIZE
+  // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the work-items an implementation runs together
+  // (a warp on NVIDIA; the SIMD lanes a CPU implementation packs work-items into: PoCL 8, llvmpipe 32).
+  std::size_t preferred_multiple = 1;
 };
 KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d);
 // Throws LimitError (Param::WorkGroupSize) naming the limit when a kernel built for work-groups

@@ -16,6 +16,8 @@ namespace clreduce {
 // TIMES (elements each work-item accumulates before the tree) may be any value in this range.
 constexpr unsigned kMinTimes = 1;
 constexpr unsigned kMaxTimes = 1024;
+// contiguous_blocks: the least a work-item's block holds, so that small inputs use few work-items.
+constexpr unsigned kMinBlockElements = 4096;
 // VEC (vector width of each load) is one of these.
 const std::vector<unsigned>& allowed_vec_widths();
 
@@ -40,6 +42,15 @@ struct Variant {
   // The default launch (no --times, no --groups-per-cu) fills every compute unit once
   // (groups per CU from occupancy.hpp) instead of fixing TIMES.
   bool default_fills_device = false;
+  // Each work-item reduces one contiguous block, sized in the kernel from n; the grid is
+  // groups per compute unit (default: the occupancy, kCpuGroupsPerCu on a CPU), at most one
+  // work-item per kMinBlockElements elements. Takes VEC and groups per CU, no TIMES.
+  bool contiguous_blocks = false;
+  // When no work-group size is chosen: planned at 1, then, once built, at the kernel's preferred
+  // work-group multiple (KernelLimits::preferred_multiple, a power of two within its limit), so
+  // that an implementation that packs work-items into SIMD lanes has no idle lane. false: the
+  // planner's 256, or less where the device or the built kernel allows less.
+  bool wg_from_kernel = false;
   // Extra compiler flags the kernel needs on the device (e.g. -cl-std=CL2.0).
   std::function<std::string(const DeviceInfo&)> flags = [](const DeviceInfo&) { return std::string(); };
   unsigned default_times = 1;
@@ -49,10 +60,13 @@ struct Variant {
     return std::string();
   };
 
+  // Takes a grid of groups per compute unit (--groups-per-cu): the TIMES variants and contiguous_blocks.
+  bool takes_groups_per_cu() const { return uses_times || contiguous_blocks; }
+
   // Elements one work-item consumes in a pass with the given TIMES and VEC.
   unsigned long long items(unsigned times, unsigned vec) const {
-    return uses_times ? static_cast<unsigned long long>(times) * (uses_vec ? vec : 1)
-                      : items_per_work_item;
+    return uses_times || contiguous_blocks ? static_cast<unsigned long long>(times) * (uses_vec ? vec : 1)
+                                           : items_per_work_item;
   }
 };
 

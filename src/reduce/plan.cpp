@@ -140,7 +140,7 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
                       "uint, int, float", dev.name);
   check_allocation(n, cfg.type, dev);
   const std::uint64_t es = size_of(cfg.type);
-  const std::size_t wg = effective_wg(cfg, dev);
+  const std::size_t wg = cfg.wg == 0 && v.wg_from_kernel ? 1 : effective_wg(cfg, dev);
   if (wg * es > dev.local_mem_bytes)
     throw ConfigError(Param::WorkGroupSize,
                       "work-group size " + std::to_string(wg) + " needs " + bytes_str(wg * es) +
@@ -149,13 +149,15 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
                       "at most " + std::to_string(dev.local_mem_bytes / es), dev.name);
 
   const std::string times_variants = join(names_where([](const Variant& x) { return x.uses_times; }));
+  const std::string gpc_variants =
+      join(names_where([](const Variant& x) { return x.uses_times || x.contiguous_blocks; }));
   if (!v.uses_times && cfg.times)
     throw ConfigError(Param::Times, "variant " + v.name + " takes no TIMES; variants that do: " + times_variants,
                       times_variants);
-  if (!v.uses_times && cfg.groups_per_cu)
+  if (!v.uses_times && !v.contiguous_blocks && cfg.groups_per_cu)
     throw ConfigError(Param::GroupsPerCu,
-                      "variant " + v.name + " takes no groups per compute unit; variants that do: " + times_variants,
-                      times_variants);
+                      "variant " + v.name + " takes no groups per compute unit; variants that do: " + gpc_variants,
+                      gpc_variants);
   if (!v.uses_vec && cfg.vec) {
     const std::string vec_variants = join(names_where([](const Variant& x) { return x.uses_vec; }));
     throw ConfigError(Param::Vec, "variant " + v.name + " takes no VEC; variants that do: " + vec_variants,
@@ -189,6 +191,7 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
   plan.variant = &v;
   plan.slots = finishes_by_slots(v, cfg, dev);
   std::optional<unsigned> groups_per_cu = cfg.groups_per_cu;
+  if (v.contiguous_blocks && !groups_per_cu) groups_per_cu = resident_groups_per_cu(dev, wg, wg * es);
   if (v.default_fills_device && !cfg.times && !groups_per_cu) {
     std::uint64_t g = resident_groups_per_cu(dev, wg, wg * es);
     // On a GPU with occupancy facts, at least enough groups that a work-item loads <= 16 vectors:
@@ -212,7 +215,13 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     p.vec = vec;
     p.last_group_finishes = v.single_pass;
     const std::uint64_t per_group_step = wg * vec;  // elements per group per TIMES step
-    if (v.uses_times && groups_per_cu) {
+    if (v.contiguous_blocks) {
+      // At most groups_per_cu groups per compute unit, and no work-item with less than
+      // kMinBlockElements elements; the block itself is sized in the kernel.
+      const std::uint64_t max_groups = std::uint64_t{*groups_per_cu} * dev.compute_units;
+      p.groups = std::max<std::uint64_t>(1, std::min(max_groups, count / (std::uint64_t{wg} * kMinBlockElements)));
+      p.times = static_cast<unsigned>(std::min<std::uint64_t>(ceil_div(count, p.groups * per_group_step), 1u << 31));
+    } else if (v.uses_times && groups_per_cu) {
       const std::uint64_t max_groups = std::uint64_t{*groups_per_cu} * dev.compute_units;
       p.groups = std::max<std::uint64_t>(1, std::min(max_groups, ceil_div(count, per_group_step)));
       if (!plan.passes.empty() && ceil_div(count, per_group_step) <= kCollapseTimes) p.groups = 1;
@@ -227,7 +236,11 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     // vector variant, and the work-group tree (a shuffle tree may add one level for the warps'
     // results); then, for a single pass, the last group's sequential loop over the partials and
     // its tree.
-    const unsigned sequential = v.uses_times ? p.times : v.items_per_work_item;
+    // (contiguous_blocks: TIMES here is the block in vectors, over four accumulators, and the
+    // last work-item adds up to VEC - 1 tail elements one by one.)
+    const unsigned sequential = v.contiguous_blocks ? static_cast<unsigned>(ceil_div(p.times, 4)) + 2 + vec
+                                : v.uses_times     ? p.times
+                                                   : v.items_per_work_item;
     plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + group_depth;
     // (the last group reads the partials as vectors into four accumulators: at most
     // ceil(groups / wg) sequential steps, two to join the accumulators, the vector's fold and

@@ -25,10 +25,11 @@ inline constexpr ReducePolicy kNvidiaGpuPolicy{
 inline constexpr ReducePolicy kGpuPolicy{
     "GpuPolicy", "vector", "not measured on a non-NVIDIA GPU; the portable two-pass vector kernel"};
 // CPUs and other devices (PoCL): the fastest of the family measured there.
+// (Before contiguous_blocks: vector, 9.6 GB/s for the same sum on the same machine, 2026-11-23.)
 inline constexpr ReducePolicy kCpuPolicy{
-    "CpuPolicy", "vector",
-    "PoCL 3.1 on 2 cores of an AMD EPYC, 2026-11-23: uint sum of 2^22 at 9.6 GB/s, the fastest "
-    "of the family (single_pass 9.1, stride_global 7.1)"};
+    "CpuPolicy", "contiguous_blocks",
+    "PoCL 3.1 on 2 cores of an AMD EPYC, 2026-11-24: uint sum of 2^24 at 19.5-22.1 GB/s, vector "
+    "7.5-8.5 GB/s in the same runs (other builds running beside; bench/NOTES.md, CPU)"};
 
 // The policy for the device and element type (single_pass's slot finish is for 32-bit types, but
 // its ticket finish serves doubles, so the NVIDIA policy holds for every type).

@@ -94,15 +94,18 @@ struct Reducer::State : BoundQueue {
   }
 
   // Builds every pass's kernel; returns the smallest work-group limit the built kernels report
-  // (CL_KERNEL_WORK_GROUP_SIZE) and checks their local memory (LimitError).
-  std::size_t build(Launch& l) {
+  // (CL_KERNEL_WORK_GROUP_SIZE) and checks their local memory (LimitError). `preferred` gets the
+  // first pass's preferred work-group multiple.
+  std::size_t build(Launch& l, std::size_t& preferred) {
     l.kernels_.clear();
     std::size_t allowed = SIZE_MAX;
+    preferred = 1;
     for (const PassPlan& pass : l.plan.passes) {
       cl::Kernel k = programs->kernel(context, device, kernel_dir.path, l.plan.variant->file,
                                       l.plan.variant->kernel, pass.options);
       const KernelLimits lim = kernel_limits(k, device.device);
       allowed = std::min(allowed, lim.max_work_group_size);
+      if (l.kernels_.empty()) preferred = lim.preferred_multiple;
       check_kernel_limits(l.plan.variant->name, pass.wg, KernelLimits{pass.wg, lim.local_mem_bytes}, device);
       l.kernels_.push_back(k);
     }
@@ -112,15 +115,26 @@ struct Reducer::State : BoundQueue {
   // Plans and builds `cfg`; every error propagates. A work-group size nobody chose (cfg.wg 0: the
   // default) follows the built kernel: where the kernel allows fewer work-items than the default
   // (Rusticl's llvmpipe: 32 for every kernel), it is planned and built again at the largest power
-  // of two the kernel allows. A chosen one over the kernel's limit is refused (LimitError).
+  // of two the kernel allows. A variant whose default follows the kernel (Variant::wg_from_kernel)
+  // is planned and built again at the kernel's preferred multiple. A chosen one over the kernel's
+  // limit is refused (LimitError).
   void plan_and_build(Launch& l, const ReduceConfig& cfg) {
     ReduceConfig c = cfg;
     for (;;) {
       l.config = c;
       l.plan = plan_reduction(c, device, l.n, l.offset);
       const std::size_t wg = l.plan.passes.front().wg;
-      const std::size_t allowed = build(l);
+      std::size_t preferred = 1;
+      const std::size_t allowed = build(l, preferred);
       l.kernel_max_wg = allowed;
+      if (cfg.wg == 0 && c.wg == 0 && l.plan.variant->wg_from_kernel) {
+        std::size_t w = 1;
+        while (w * 2 <= std::min(preferred, allowed)) w *= 2;
+        if (w > wg) {
+          c.wg = w;
+          continue;
+        }
+      }
       if (wg <= allowed) return;
       if (cfg.wg != 0 || allowed < 1) {
         check_kernel_limits(l.plan.variant->name, wg, KernelLimits{allowed, 0}, device);

@@ -154,6 +154,20 @@ std::vector<Variant> build_registry() {
     r.push_back(v);
   }
   {
+    Variant v = make("contiguous_blocks",
+                     "a few work-items per core, each reducing one contiguous block (sized from n) "
+                     "with VEC-wide loads into four accumulators; groups as wide as the implementation "
+                     "packs work-items (its preferred work-group multiple)",
+                     "AMD OpenCL guide, reductions on CPUs; Boost.Compute's reduce on a CPU",
+                     "what a CPU streams fastest: each core walks its own memory in order, SIMD and "
+                     "prefetch do the rest; one program for every n. On a GPU the worst access pattern");
+    v.uses_vec = true;
+    v.contiguous_blocks = true;
+    v.default_vec = 16;
+    v.wg_from_kernel = true;
+    r.push_back(v);
+  }
+  {
     Variant v = make("single_pass",
                      "vector loads over a grid that fills the device once; each group writes a "
                      "partial and takes a ticket from a global atomic counter, and the last group "

@@ -34,17 +34,18 @@ std::vector<Point> grid_points(const Variant& v, const GridAxes& axes) {
   for (std::size_t w : axes.wg) {
     ReduceParams c = base;
     c.wg = w;
-    if (!v.uses_times) {
+    if (!v.takes_groups_per_cu()) {
       out.push_back(Point{c, false, false, false});
       continue;
     }
     for (unsigned vec : v.uses_vec ? axes.vec : no_vec) {
       if (vec) c.vec = vec;
-      for (unsigned t : axes.times) {
-        ReduceParams ct = c;
-        ct.times = t;
-        out.push_back(Point{ct, false, false, false});
-      }
+      if (v.uses_times)
+        for (unsigned t : axes.times) {
+          ReduceParams ct = c;
+          ct.times = t;
+          out.push_back(Point{ct, false, false, false});
+        }
       for (unsigned g : axes.groups_per_cu) {
         ReduceParams cg = c;
         cg.groups_per_cu = g;

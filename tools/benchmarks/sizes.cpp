@@ -23,6 +23,13 @@ std::vector<ReduceParams> size_candidates(const Variant& v, const DeviceInfo& de
     ReduceParams base;
     base.variant = v.name;
     base.wg = w;
+    if (v.contiguous_blocks) {
+      // Its own default (VEC 16: a 64-byte cache line per load of a 32-bit type) and 16-byte loads.
+      out.push_back(base);
+      base.vec = static_cast<unsigned>(std::max<std::uint64_t>(2, 16 / es));
+      out.push_back(base);
+      continue;
+    }
     if (v.uses_vec) base.vec = static_cast<unsigned>(std::max<std::uint64_t>(2, 16 / es));
     if (!v.uses_times) {
       out.push_back(base);

@@ -66,7 +66,10 @@ SoakReport run_soak(const Session& rt, const SoakOptions& opt,
     const std::size_t wg_cap = opt.max_wg ? std::min<std::size_t>(opt.max_wg, 4096) : 4096;
     for (std::size_t w = 1; w <= dev.max_work_group_size && w <= wg_cap; w *= 2) wgs.push_back(w);
     c.wg = pick(wgs);
-    if (v->uses_times) {
+    if (v->contiguous_blocks) {
+      if (std::uniform_int_distribution<int>(0, 1)(rng) == 0)
+        c.groups_per_cu = std::uniform_int_distribution<unsigned>(1, 32)(rng);
+    } else if (v->uses_times) {
       if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
         c.groups_per_cu = std::uniform_int_distribution<unsigned>(1, 32)(rng);
       } else {
