@@ -100,6 +100,17 @@ TEST_SUITE("cli") {
     CHECK(j["rows"].size() == clreduce::variants().size());
     CHECK(j["all_ok"] == true);
     CHECK(j["peak_read"]["gbps"].get<double>() > 0);
+    // The peak names its kernel (on a CPU the faster of the two access patterns); a CPU device
+    // also has the host's std::reduce of the same data on as many threads as compute units.
+    const std::string kernel = j["peak_read"]["kernel"];
+    CHECK((kernel == "stream_read.cl: stream_read" || kernel == "stream_read.cl: stream_read_blocks"));
+    if (!clreduce::test::session().device().is_gpu) {
+      REQUIRE(j["host_reduce"].is_object());
+      CHECK(j["host_reduce"]["gbps"].get<double>() > 0);
+      CHECK(j["host_reduce"]["threads"] == j["device"]["compute_units"]);
+    } else {
+      CHECK(j["host_reduce"].is_null());
+    }
     std::filesystem::remove(json_path);
   }
 

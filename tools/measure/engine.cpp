@@ -111,7 +111,7 @@ Run measure(const Session& session, const Design& design, const Progress& progre
       total += vr.points.size();
       s.variants.push_back(std::move(vr));
     }
-    total += 1;  // the read peak
+    total += dev.is_gpu ? 1 : 2;  // the read peak (and on a CPU the host's std::reduce)
     run.sizes.push_back(std::move(s));
   }
 
@@ -129,6 +129,10 @@ Run measure(const Session& session, const Design& design, const Progress& progre
     const cl::Buffer input = upload_data(session, data);
     step(at + "read bandwidth");
     s.peak = measure_read_bandwidth(session, input, data.bytes.size(), design.timing);
+    if (!dev.is_gpu) {
+      step(at + "host std::reduce");
+      s.host = measure_host_reduce(data, design.op, dev.compute_units, design.timing);
+    }
     const Reference reference = host_reference(data, design.op);
     for (VariantRun& vr : s.variants) {
       std::vector<Measured> kept;

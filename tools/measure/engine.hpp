@@ -9,6 +9,7 @@
 #include "clreduce/reduce.hpp"
 #include "data/host_data.hpp"
 #include "measure/measure.hpp"
+#include "measure/host_reduce.hpp"
 #include "measure/read_bandwidth.hpp"
 #include "measure/session.hpp"
 
@@ -64,6 +65,9 @@ struct SizeRun {
   std::uint64_t n = 0;
   std::string data_origin;
   ReadBandwidth peak;
+  // A CPU device: the host's std::reduce of the same data on as many threads as it has compute
+  // units (the same cores), measured in the same run. threads == 0 elsewhere.
+  HostReduceRate host;
   std::vector<VariantRun> variants;
   // The time the read peak would take for the input: n * sizeof(T) / peak.
   double floor_us(ElemType t) const;

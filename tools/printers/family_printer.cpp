@@ -63,9 +63,8 @@ json bench_json(const Run& run, const DeviceInfo& dev) {
               {"op", std::string(name_of(run.op))},
               {"data", r.data_origin},
               {"bytes", r.n * size_of(run.type)},
-              {"peak_read", {{"gbps", r.peak.gbps}, {"time_us", stats_json(r.peak.us)},
-                             {"kernel", "stream_read.cl"}, {"groups", r.peak.groups},
-                             {"wg", r.peak.wg}}},
+              {"peak_read", peak_json(r.peak)},
+              {"host_reduce", host_reduce_json(r.host)},
               {"rows", rows},
               {"all_ok", run.all_ok()}};
 }
@@ -78,9 +77,13 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
       << "input:  n = " << r.n << " " << name_of(run.type) << " (" << bytes_human(bytes) << ", "
       << r.data_origin << "), operator " << name_of(run.op) << "\n"
       << "peak:   " << fixed(r.peak.gbps, 1)
-      << " GB/s read bandwidth, measured now by a plain streaming-read kernel (stream_read.cl) "
-         "over the same buffer\n"
-      << "time:   whole reduction (all passes), median of samples, back-to-back (a batch "
+      << " GB/s read bandwidth, measured now by a plain streaming-read kernel (stream_read.cl: "
+      << r.peak.kernel << ") over the same buffer\n";
+  if (r.host.threads)
+    out << "host:   " << fixed(r.host.gbps, 1) << " GB/s by std::reduce on " << r.host.threads
+        << " threads (a contiguous block each) over the same data in host memory, measured now: "
+           "what these cores reach without OpenCL\n";
+  out << "time:   whole reduction (all passes), median of samples, back-to-back (a batch "
          "enqueued together, first start to last end / batch); 1 call: one call at a time "
          "(enqueue, wait), host clock, queue without profiling; GB/s = input bytes / "
          "back-to-back median\n"

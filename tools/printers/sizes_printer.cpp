@@ -181,8 +181,8 @@ json sizes_json(const Run& r, const DeviceInfo& dev) {
     sizes.push_back(json{{"n", s.n},
                          {"bytes", s.n * size_of(r.type)},
                          {"data", s.data_origin},
-                         {"peak_read", {{"gbps", s.peak.gbps}, {"time_us", stats_json(s.peak.us)},
-                                        {"kernel", "stream_read.cl"}}},
+                         {"peak_read", peak_json(s.peak)},
+                         {"host_reduce", host_reduce_json(s.host)},
                          {"floor_us", floor_us(s, r.type)},
                          {"rows", rows}});
   }

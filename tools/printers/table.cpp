@@ -115,4 +115,15 @@ std::string clock_line(TimeSource clock, const std::string& why) {
 
 json stats_json(const Stats& s) { return json{{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
 
+json peak_json(const ReadBandwidth& peak) {
+  return json{{"gbps", peak.gbps}, {"time_us", stats_json(peak.us)}, {"kernel", "stream_read.cl: " + peak.kernel},
+              {"groups", peak.groups}, {"wg", peak.wg}};
+}
+
+json host_reduce_json(const HostReduceRate& host) {
+  if (!host.threads) return nullptr;
+  return json{{"gbps", host.gbps}, {"time_us", stats_json(host.us)}, {"threads", host.threads},
+              {"how", "std::reduce, one contiguous block per thread, host memory"}};
+}
+
 }  // namespace clreduce

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "clreduce/timing.hpp"
+#include "measure/host_reduce.hpp"
+#include "measure/read_bandwidth.hpp"
 
 #include <nlohmann/json.hpp>
 #include <cstdint>
@@ -28,6 +30,10 @@ std::string bytes_human(std::uint64_t b);   // "4.0 MiB"
 std::string size_label(std::uint64_t n);    // "2^26" for powers of two from 1024 up, else n
 std::string rel_error_cell(double e);       // "1.23e-07"; "" for a negative (not applicable)
 nlohmann::json stats_json(const Stats& s);  // {"min", "median", "max"}
+// The read peak ({"gbps", "time_us", "kernel", "groups", "wg"}) and the host's std::reduce
+// ({"gbps", "time_us", "threads"}; null where not measured) as every result file keeps them.
+nlohmann::json peak_json(const ReadBandwidth& peak);
+nlohmann::json host_reduce_json(const HostReduceRate& host);
 
 // The line every text output adds when its times come from the host clock because the device's
 // timer cannot time ("" with the device's events).
