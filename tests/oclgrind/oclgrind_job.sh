@@ -5,7 +5,10 @@
 # variant x float/uint/double at 17x33, and the access study; each run also checks the read-peak
 # and timer-probe kernels it launches. Runs with --data-races --uninitialized; where Oclgrind itself
 # crashes with --uninitialized (a crash of the simulator, not a report), that case runs again with
-# --data-races alone and the job says so. Any report not explained in suppressions.txt fails the job.
+# --data-races alone and the job says so. Where this Oclgrind misreads 16-lane vectors (lanes16.cl
+# shows it on a kernel whose every value is defined), the cases loading them run with --data-races
+# alone and their twins at VEC 8 with both checks. Any report not explained in suppressions.txt
+# fails the job.
 #
 # Usage: oclgrind_job.sh CLREDUCE [--kernel-dir DIR] [--only CASE] [--expect-reports]
 #   CASE: one line of the case list (e.g. "reduce --variant naive --type uint --op sum"); with
@@ -35,6 +38,14 @@ else
       for o in sum min max; do cases+=("reduce --variant $v --type $t --op $o"); done
     done
   done
+  # contiguous_blocks loads 16-lane vectors by default, which Oclgrind 21.10 misreads (lanes16.cl):
+  # its logic at VEC 8 under both checks, and at its default VEC 16 under the lanes16 rule below.
+  for t in uint int float double; do
+    for o in sum min max; do
+      cases+=("reduce --variant contiguous_blocks --type $t --op $o --vec 8")
+      cases+=("lanes16: reduce --variant contiguous_blocks --type $t --op $o")
+    done
+  done
   for t in uint int float; do
     cases+=("reduce --variant single_pass --type $t --op sum -D SP_FINISH=1")
   done
@@ -43,6 +54,8 @@ else
     for t in float uint double; do cases+=("transpose --variant $v --type $t --shape 17x33"); done
   done
   cases+=("bench access --n 1001")
+  # The read peak's two kernels (grid-stride and contiguous blocks: both run on a CPU device).
+  cases+=("lanes16: bench --n 1001 --variants contiguous_blocks")
 fi
 
 work=$(mktemp -d /tmp/clreduce-oclgrind-XXXXXX)
@@ -68,16 +81,32 @@ unexplained() {
     END { flush() }' "$1"
 }
 
-failed=0 caught=0 fallback=0 i=0
+# Oclgrind 21.10 marks lanes 8-15 of a 16-lane vector uninitialised (lanes16.cl, every value in it
+# defined). While its reproducer is reported, the cases marked "lanes16:" (16-lane loads) run with
+# --data-races alone, their logic being checked for uninitialised reads at VEC 8 by their twins;
+# an Oclgrind that gets this right runs them with both checks.
+lanes16_misread=0
+lanes16_out=$(cd "$here" && oclgrind-kernel --uninitialized lanes16.sim 2>&1)
+if grep -q "uninitialized value" <<<"$lanes16_out"; then
+  lanes16_misread=1
+  echo "note: this Oclgrind misreads the upper lanes of 16-lane vectors (tests/oclgrind/lanes16.cl):" \
+       "16-lane cases run with --data-races alone"
+fi
+
+failed=0 caught=0 fallback=0 lanes16=0 i=0
 for c in "${cases[@]}"; do
   i=$((i + 1))
+  flags=(--max-errors 100000000 --data-races --uninitialized)
+  if [ "${c#lanes16: }" != "$c" ]; then
+    c=${c#lanes16: }
+    [ $lanes16_misread = 1 ] && { flags=(--max-errors 100000000 --data-races); lanes16=$((lanes16 + 1)); }
+  fi
   read -r -a args <<<"$c"
   extra=("${common[@]}")
   [ "${args[0]}" = reduce ] && extra+=(--n 1001 --no-tuning)
-  flags=(--max-errors 100000000 --data-races --uninitialized)
   (oclgrind "${flags[@]}" "$cli" "${kdir[@]}" "${args[@]}" "${extra[@]}" >"$work/out" 2>"$work/err")
   code=$?
-  if [ $code -ge 128 ]; then  # Oclgrind crashed with --uninitialized: the data-race check alone
+  if [ $code -ge 128 ] && [[ " ${flags[*]} " == *" --uninitialized "* ]]; then  # Oclgrind crashed with --uninitialized: the data-race check alone
     fallback=$((fallback + 1))
     echo "note: Oclgrind crashed (signal $((code - 128))) with --uninitialized on: $c; ran with --data-races alone"
     flags=(--max-errors 100000000 --data-races)
@@ -95,7 +124,8 @@ for c in "${cases[@]}"; do
     tail -n 5 "$work/out" "$work/err"
   fi
 done
-echo "oclgrind job: ${#cases[@]} cases, $fallback with --data-races alone (Oclgrind crashed with --uninitialized)"
+echo "oclgrind job: ${#cases[@]} cases; with --data-races alone: $fallback where Oclgrind crashed with" \
+     "--uninitialized, $lanes16 with 16-lane vectors (lanes16.cl)"
 if [ $expect = 1 ]; then
   [ $caught = 1 ] && { echo "the planted bug was reported, as it must be"; exit 0; }
   echo "the planted bug was NOT reported"; exit 1
