@@ -17,6 +17,23 @@
 #if HAVE_SUBGROUPS
 #if OP_ID == 0
 #define SUB_GROUP_REDUCE(x) sub_group_reduce_add(x)
+#elif TYPE_ID == 2 || TYPE_ID == 3
+// Floating min/max follow fmin/fmax (reduce_common.clh): sub_group_reduce_min/max leave a NaN
+// undefined, so a NaN goes in as the bound (passed over) and the answer is NaN only when every
+// work-item of the sub-group held one.
+#if OP_ID == 1
+#define SUB_GROUP_RAW(x) sub_group_reduce_min(x)
+#define NAN_STANDIN T_HIGHEST
+#else
+#define SUB_GROUP_RAW(x) sub_group_reduce_max(x)
+#define NAN_STANDIN T_LOWEST
+#endif
+T sub_group_reduce_fminmax(T x) {
+  const int nan = isnan(x);
+  const T r = SUB_GROUP_RAW(nan ? (T)NAN_STANDIN : x);
+  return sub_group_all(nan) ? (T)NAN : r;
+}
+#define SUB_GROUP_REDUCE(x) sub_group_reduce_fminmax(x)
 #elif OP_ID == 1
 #define SUB_GROUP_REDUCE(x) sub_group_reduce_min(x)
 #else

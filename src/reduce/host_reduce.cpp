@@ -2,6 +2,7 @@
 #include "clreduce/reduce.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 
 namespace clreduce {
@@ -14,6 +15,10 @@ Value fold_values(const std::vector<Value>& values, Op op) {
         [&](auto& a) {
           using T = std::decay_t<decltype(a)>;
           const T b = std::get<T>(values[i].v);
+          if constexpr (std::is_floating_point_v<T>) {  // fmin/fmax, as the kernels: NaN passed over
+            if (op == Op::Min) { a = std::fmin(a, b); return; }
+            if (op == Op::Max) { a = std::fmax(a, b); return; }
+          }
           if (op == Op::Min) a = std::min(a, b);
           else if (op == Op::Max) a = std::max(a, b);
           else if constexpr (std::is_integral_v<T>)  // wraps modulo 2^32, as on the device

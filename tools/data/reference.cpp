@@ -16,6 +16,23 @@ Reference reduce_exact(const T* x, std::uint64_t n, Op op) {
   Reference r;
   if constexpr (std::is_floating_point_v<T>) {
     if (op == Op::Sum) {
+      // IEEE rules first: a NaN anywhere, or +inf beside -inf, makes the sum NaN; an infinity
+      // beside finite values makes it that infinity. (Neumaier's correction term would turn
+      // inf - inf into NaN even where the true sum is inf.)
+      bool nan = false, pos_inf = false, neg_inf = false;
+      for (std::uint64_t i = 0; i < n; ++i) {
+        if (std::isnan(x[i])) nan = true;
+        else if (std::isinf(x[i])) (x[i] > 0 ? pos_inf : neg_inf) = true;
+      }
+      if (nan || pos_inf || neg_inf) {
+        const T v = nan || (pos_inf && neg_inf) ? std::numeric_limits<T>::quiet_NaN()
+                    : pos_inf                  ? std::numeric_limits<T>::infinity()
+                                               : -std::numeric_limits<T>::infinity();
+        r.sum = v;
+        r.sum_abs = std::numeric_limits<long double>::infinity();
+        r.value.v = v;
+        return r;
+      }
       // Neumaier's compensated sum in long double: the rounding of each addition is kept in c,
       // so the reference is the true sum to within a few units of long double.
       long double s = 0, c = 0, a = 0;
@@ -40,7 +57,12 @@ Reference reduce_exact(const T* x, std::uint64_t n, Op op) {
     return r;
   }
   T m = x[0];
-  for (std::uint64_t i = 1; i < n; ++i) m = op == Op::Min ? std::min(m, x[i]) : std::max(m, x[i]);
+  if constexpr (std::is_floating_point_v<T>) {
+    // fmin/fmax, as the kernels use: a NaN is passed over, NaN only when every element is one.
+    for (std::uint64_t i = 1; i < n; ++i) m = op == Op::Min ? std::fmin(m, x[i]) : std::fmax(m, x[i]);
+  } else {
+    for (std::uint64_t i = 1; i < n; ++i) m = op == Op::Min ? std::min(m, x[i]) : std::max(m, x[i]);
+  }
   r.value.v = m;
   return r;
 }
@@ -66,10 +88,26 @@ double sum_tolerance(ElemType t, long double sum_abs, unsigned depth) {
   return gamma * static_cast<double>(sum_abs) + floor;
 }
 
+bool same_result(const Value& a, const Value& b) {
+  if (a == b) return true;
+  return a.type() == b.type() && is_floating(a.type()) && std::isnan(a.to_double()) && std::isnan(b.to_double());
+}
+
 Check check_result(const Value& device, const Reference& ref, Op op, unsigned depth) {
   Check c;
   std::ostringstream ss;
   const ElemType t = ref.value.type();
+  if (is_floating(t) && op != Op::Sum) {
+    // min/max of floats: exact in value; a NaN answer matches a NaN reference (any NaN bits),
+    // and -0 and +0 compare equal (fmin/fmax may return either).
+    const double d = device.to_double(), w = ref.value.to_double();
+    c.ok = (std::isnan(d) && std::isnan(w)) || d == w;
+    c.error = c.ok ? 0 : 1;
+    ss << (c.ok ? "exact match " : "MISMATCH: device ") << device.str();
+    if (!c.ok) ss << " != reference " << ref.value.str();
+    c.detail = ss.str();
+    return c;
+  }
   if (!is_floating(t) || op != Op::Sum) {
     c.ok = device == ref.value;
     c.error = c.ok ? 0 : 1;
@@ -83,6 +121,14 @@ Check check_result(const Value& device, const Reference& ref, Op op, unsigned de
   c.tolerance = sum_tolerance(t, ref.sum_abs, depth);
   const double max_finite = t == ElemType::Float ? static_cast<double>(std::numeric_limits<float>::max())
                                                  : std::numeric_limits<double>::max();
+  if (std::isnan(want)) {
+    // The input held a NaN, or +inf and -inf: IEEE makes the sum NaN, whatever the order.
+    c.ok = std::isnan(got);
+    c.error = c.ok ? 0 : std::numeric_limits<double>::infinity();
+    c.detail = c.ok ? "NaN, as IEEE gives for this input (a NaN, or +inf with -inf)"
+                    : "MISMATCH: device " + device.str() + ", reference NaN (the input holds a NaN, or +inf with -inf)";
+    return c;
+  }
   if (std::isnan(got)) {
     c.ok = false;
     c.error = std::numeric_limits<double>::infinity();

@@ -36,6 +36,10 @@ struct Check {
   std::string detail;    // one line a person reads
 };
 
+// Two runs' answers agree: the same bits, or both NaN (a NaN's sign and payload may follow the
+// order of the operations, which IEEE leaves open).
+bool same_result(const Value& a, const Value& b);
+
 Check check_result(const Value& device, const Reference& ref, Op op, unsigned depth);
 
 // The host transpose of an M x N matrix of `elem_size`-byte elements (cache-blocked).

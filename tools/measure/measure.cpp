@@ -14,7 +14,7 @@ Timed time_reduction(const Session& session, const EnqueueUnit& enqueue_one,
   std::optional<Value> seen;
   const Sampled s = session.time(enqueue_one, opt, [&] {
     const Value v = read_value();
-    if (seen && !(v == *seen)) t.consistent = false;
+    if (seen && !same_result(v, *seen)) t.consistent = false;
     seen = v;
   });
   t.value = *seen;

