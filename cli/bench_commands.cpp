@@ -26,7 +26,8 @@ Design design_of(const BenchTexts& o) {
   d.data = parse_data_kind(o.data.data);
   d.seed = o.data.seed;
   d.timing = timing_of(o.timing);
-  parse_format(o.output.format);
+  check_outputs(o.output);
+  if (o.chart) check_output_path("--chart", *o.chart);
   d.tuning = tuning_of(o.tuning);
   return d;
 }

@@ -3,8 +3,14 @@
 
 #include "parse.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace clreduce::cli {
@@ -68,7 +74,15 @@ int Cli::run(int argc, char** argv) {
   try {
     // The deepest subcommand given runs (`bench transpose`, not `bench`).
     for (auto it = handlers_.rbegin(); it != handlers_.rend(); ++it)
-      if (it->first->parsed()) return it->second();
+      if (it->first->parsed()) {
+        const int code = it->second();
+        std::cout.flush();
+        if (!std::cout) {
+          std::cerr << "clreduce: error: writing the standard output failed: " << std::strerror(errno) << "\n";
+          return 2;
+        }
+        return code;
+      }
   } catch (const Error& e) {
     const std::string option = option_of(e.param());
     std::cerr << "clreduce: error: " << (option.empty() ? "" : option + ": ") << e.what() << "\n";
@@ -110,27 +124,70 @@ void add_output_options(CLI::App* c, OutputTexts& o) {
   c->add_option("--output-csv", o.output_csv, "also write the CSV to FILE");
 }
 
+namespace {
+[[noreturn]] void cannot_write(const std::string& option, const std::string& path, const std::string& why) {
+  throw Error(option + ": cannot write '" + path + "': " + why +
+              "; give a writable file in an existing directory");
+}
+}  // namespace
+
+void check_output_path(const std::string& option, const std::string& path) {
+  if (path.empty()) cannot_write(option, path, "the path is empty");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) cannot_write(option, path, "it is a directory");
+    // Opened for writing without creating or truncating it: the run may still fail before it is
+    // written, and the old contents stay until then.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) cannot_write(option, path, std::strerror(errno));
+    ::close(fd);
+    return;
+  }
+  if (errno != ENOENT) cannot_write(option, path, std::strerror(errno));
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const std::string dir = parent.empty() ? "." : parent.string();
+  if (::stat(dir.c_str(), &st) != 0)
+    cannot_write(option, path, "directory '" + dir + "': " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) cannot_write(option, path, "'" + dir + "' is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    cannot_write(option, path, "directory '" + dir + "': " + std::strerror(errno));
+}
+
+void check_outputs(const OutputTexts& o) {
+  parse_format(o.format);
+  if (o.output_json) check_output_path("--output-json", *o.output_json);
+  if (o.output_csv) check_output_path("--output-csv", *o.output_csv);
+}
+
+void write_output_file(const std::string& option, const std::string& path, const std::string& text) {
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) cannot_write(option, path, std::strerror(errno));
+  const std::size_t wrote = std::fwrite(text.data(), 1, text.size(), f);
+  const int write_errno = errno;
+  if (wrote != text.size()) {
+    std::fclose(f);
+    cannot_write(option, path, std::strerror(write_errno));
+  }
+  if (std::fflush(f) != 0) {
+    const int e = errno;
+    std::fclose(f);
+    cannot_write(option, path, std::strerror(e));
+  }
+  if (std::fclose(f) != 0) cannot_write(option, path, std::strerror(errno));
+}
+
 void emit(const std::string& table, const std::string& csv, const nlohmann::json& j, const OutputTexts& o) {
   const Format f = parse_format(o.format);
   if (f == Format::Table) std::cout << table;
   if (f == Format::Csv) std::cout << csv;
   if (f == Format::Json) std::cout << j.dump(2) << "\n";
-  if (o.output_json) {
-    std::ofstream out(*o.output_json);
-    if (!out) throw Error("cannot write --output-json file '" + *o.output_json + "'");
-    out << j.dump(2) << "\n";
-  }
-  if (o.output_csv) {
-    std::ofstream out(*o.output_csv);
-    if (!out) throw Error("cannot write --output-csv file '" + *o.output_csv + "'");
-    out << csv;
-  }
+  std::cout.flush();
+  if (o.output_json) write_output_file("--output-json", *o.output_json, j.dump(2) + "\n");
+  if (o.output_csv) write_output_file("--output-csv", *o.output_csv, csv);
 }
 
 void write_chart(const std::string& path, const std::string& svg) {
-  std::ofstream out(path);
-  if (!out) throw Error("cannot write chart file '" + path + "'");
-  out << svg;
+  write_output_file("--chart", path, svg);
   std::cerr << "clreduce: chart written to " << path << "\n";
 }
 
@@ -153,7 +210,6 @@ std::vector<Define> defines_of(const std::vector<std::string>& texts) {
   for (const auto& t : texts) out.push_back(parse_define(t));
   return out;
 }
-
 std::size_t wg_of(const std::optional<std::size_t>& wg) {
   if (wg && *wg == 0)
     throw Error(Param::WorkGroupSize, "work-group size 0 is invalid; use a power of two 1, 2, 4, ...",

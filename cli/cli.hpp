@@ -78,6 +78,13 @@ struct OutputTexts {
   std::optional<std::string> output_json, output_csv;
 };
 void add_output_options(CLI::App* c, OutputTexts& o);
+// Before any measurement: the format is known and each output path can be written (an existing
+// file opened for writing, untouched; else its directory exists and is writable). Throws Error
+// naming the option, the path and the system's reason.
+void check_outputs(const OutputTexts& o);
+void check_output_path(const std::string& option, const std::string& path);
+// Writes `text` to `path`, checking every write and the close (Error: option, path, strerror).
+void write_output_file(const std::string& option, const std::string& path, const std::string& text);
 void emit(const std::string& table, const std::string& csv, const nlohmann::json& json, const OutputTexts& o);
 void write_chart(const std::string& path, const std::string& svg);
 

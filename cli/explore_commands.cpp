@@ -79,7 +79,7 @@ Design design_of(const ExploreTexts& o) {
   d.seed = o.data.seed;
   d.timing = timing_of(o.timing);
   d.tuning.enabled = false;  // every point is the grid's own
-  parse_format(o.output.format);
+  check_outputs(o.output);
   return d;
 }
 
@@ -98,6 +98,7 @@ int sweep(const GlobalOptions& g, const SweepTexts& o) {
   if (o.chart) {
     check_heat_map_axes(cx, cy);
     check_heat_map_variants(d.variants, cx, cy, o.chart_variant.value_or(""));
+    check_output_path("--chart", *o.chart);
   } else if (o.chart_variant) {
     throw Error("--chart-variant needs --chart FILE.svg");
   }

@@ -24,7 +24,7 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   const ElemType type = parse_type(o.type);
   const Op op = parse_op(o.op);
   const TimingOptions timing = timing_of(o.timing);
-  parse_format(o.output.format);
+  check_outputs(o.output);
   opt.tuning = tuning_of(o.tuning);
   opt.device = dev;
   opt.kernel_dir = session.kernel_dir();

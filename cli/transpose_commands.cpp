@@ -55,7 +55,7 @@ int transpose(const GlobalOptions& g, const OneTransposeTexts& o) {
   cfg.variant = find_transpose_variant(o.variant).name;
   const auto [m, n] = parse_shape(o.shape);
   const TimingOptions timing = timing_of(o.timing);
-  parse_format(o.output.format);
+  check_outputs(o.output);
   TransposerOptions topt;
   topt.params = cfg;
   session.transposer(topt).prepare(cfg.type, m, n);  // validate before generating data
@@ -80,7 +80,7 @@ int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
   b.data = parse_data_kind(o.data.data);
   b.seed = o.data.seed;
   b.timing = timing_of(o.timing);
-  parse_format(o.output.format);
+  check_outputs(o.output);
   const TransposeBenchReport r = [&] {
     const ProgressLine progress;
     return run_transpose_bench(session, b, [&](const std::string& what) { progress(0, 0, what); });
@@ -105,7 +105,7 @@ int bench_access(const GlobalOptions& g, const AccessTexts& o) {
   a.wg = wg_of(o.wg);
   a.groups = o.groups;
   a.timing = timing_of(o.timing);
-  parse_format(o.output.format);
+  check_outputs(o.output);
   const std::uint64_t n = o.n ? parse_size(*o.n) : default_bench_n(session.device());
   check_allocation(n, ElemType::Uint, session.device());
   const HostData data = generate_data(ElemType::Uint, n, parse_data_kind(o.data.data), o.data.seed);

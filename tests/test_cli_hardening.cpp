@@ -105,4 +105,47 @@ TEST_SUITE("cli") {
     }
     std::filesystem::remove(all_nan);
   }
+
+  TEST_CASE("every write of an output file is checked, its close too: the path and the system's reason") {
+    // Found only when written (the run has printed its table by then): exit 2, the last line says why.
+    const auto last_line_error = [](const std::string& args, const std::string& message) {
+      const CliRun r = run_cli(args);
+      INFO("clreduce " << args << "\n" << r.out);
+      CHECK(r.code == 2);
+      const std::string body = r.out.substr(0, r.out.size() - 1);
+      const std::string last = body.substr(body.rfind('\n') == std::string::npos ? 0 : body.rfind('\n') + 1);
+      CHECK(last.rfind("clreduce: error: ", 0) == 0);
+      CHECK(last.find(message) != std::string::npos);
+    };
+    last_line_error("reduce --variant naive --n 1000 --output-json /dev/full",
+                    "--output-json: cannot write '/dev/full': No space left on device");
+    last_line_error("reduce --variant naive --n 1000 --output-csv /dev/full",
+                    "--output-csv: cannot write '/dev/full': No space left on device");
+    last_line_error("bench --variants naive --n 1000 --iterations 2 --warmup 0 --chart /dev/full",
+                    "--chart: cannot write '/dev/full': No space left on device");
+    // /proc/version opens for writing as root and refuses the write; elsewhere it refuses the open
+    // (before the run).
+    const CliRun r = run_cli("reduce --variant naive --n 1000 --output-json /proc/version");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("clreduce: error: --output-json: cannot write '/proc/version': ") != std::string::npos);
+  }
+
+  TEST_CASE("output paths are checked before any measurement") {
+    expect_error("reduce --variant naive --n 1000 --output-json /nonexistent-dir/r.json",
+                 "--output-json: cannot write '/nonexistent-dir/r.json': directory '/nonexistent-dir': No such file or directory");
+    expect_error("bench --n 1000 --output-csv /nonexistent-dir/r.csv",
+                 "--output-csv: cannot write '/nonexistent-dir/r.csv': directory '/nonexistent-dir'");
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    expect_error("bench --n 1000 --output-json " + dir, "--output-json: cannot write '" + dir + "': it is a directory");
+    expect_error("bench --n 1000 --chart /nonexistent-dir/c.svg", "--chart: cannot write '/nonexistent-dir/c.svg'");
+    expect_error("bench --sizes 1000,2000 --chart /nonexistent-dir/c.svg", "--chart: cannot write '/nonexistent-dir/c.svg'");
+    expect_error("sweep --variants vector --n 1000 --chart /nonexistent-dir/h.svg", "--chart: cannot write '/nonexistent-dir/h.svg'");
+    expect_error("tune --sizes 1000 --output-json /nonexistent-dir/t.json", "--output-json: cannot write '/nonexistent-dir/t.json'");
+    expect_error("transpose --variant naive --shape 64x64 --output-csv /nonexistent-dir/t.csv", "--output-csv: cannot write '/nonexistent-dir/t.csv'");
+    expect_error("bench access --output-csv /nonexistent-dir/a.csv", "--output-csv: cannot write '/nonexistent-dir/a.csv'");
+    // A file under a regular file: its "directory" is not one.
+    expect_error("reduce --variant naive --n 1000 --output-json /etc/passwd/x.json",
+                 "--output-json: cannot write '/etc/passwd/x.json'");
+  }
 }
