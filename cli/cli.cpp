@@ -3,7 +3,13 @@
 
 #include "parse.hpp"
 
+#include "clreduce/variants.hpp"
+
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstdlib>
+#include <limits>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -15,9 +21,40 @@
 
 namespace clreduce::cli {
 
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+    else out += c;
+  }
+  return out;
+}
+
+CLI::Validator whole_number(std::uint64_t most, const std::string& valid) {
+  return CLI::Validator(
+      [most, valid](std::string& text) -> std::string {
+        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+        });
+        if (!digits) {
+          const bool negative = !text.empty() && text.front() == '-';
+          return "'" + printable(text) + "' is " + (negative ? "negative" : "not a whole number") + "; valid: " + valid;
+        }
+        errno = 0;
+        const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+        if (errno == ERANGE || v > most) return "'" + printable(text) + "' is out of range; valid: " + valid;
+        return std::string();
+      },
+      "", "whole number");
+}
+
 Cli::Cli() : app_("clreduce: the OpenCL parallel reduction family, measured and verified") {
   app_.require_subcommand(1);
-  app_.add_option("--platform", global_.platform, "platform index (see `clreduce devices`)");
+  app_.add_option("--platform", global_.platform, "platform index (see `clreduce devices`)")
+      ->check(whole_number(kMaxU32, "a platform index 0, 1, ... (see `clreduce devices`)"));
   app_.add_option("--device", global_.device,
                   "device index or case-insensitive name substring (default: first GPU, else first "
                   "device; env CLREDUCE_DEVICE)");
@@ -68,8 +105,9 @@ int Cli::run(int argc, char** argv) {
   try {
     app_.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app_.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app_.exit(e);  // --help
+    std::cerr << "clreduce: error: " << printable(e.what()) << " (run with --help for the options)\n";
+    return 2;
   }
   try {
     // The deepest subcommand given runs (`bench transpose`, not `bench`).
@@ -103,10 +141,15 @@ Session make_session(const GlobalOptions& g) {
 }
 
 void add_timing_options(CLI::App* c, TimingTexts& t) {
-  c->add_option("--iterations", t.iterations, "timed samples")->capture_default_str();
-  c->add_option("--warmup", t.warmup, "discarded warm-up runs")->capture_default_str();
+  c->add_option("--iterations", t.iterations, "timed samples")
+      ->capture_default_str()
+      ->check(whole_number(kMaxU32, "1.." + std::to_string(kMaxU32)));
+  c->add_option("--warmup", t.warmup, "discarded warm-up runs")
+      ->capture_default_str()
+      ->check(whole_number(kMaxU32, "0.." + std::to_string(kMaxU32)));
   c->add_option("--batch", t.batch,
-                "runs per timed sample, back-to-back (default: enough for 2000 timer ticks and 1 ms)");
+                "runs per timed sample, back-to-back (default: enough for 2000 timer ticks and 1 ms)")
+      ->check(whole_number(kMaxU32, "1.." + std::to_string(kMaxU32)));
 }
 
 TimingOptions timing_of(const TimingTexts& t) {
@@ -192,16 +235,24 @@ void write_chart(const std::string& path, const std::string& svg) {
 }
 
 void add_data_options(CLI::App* c, DataTexts& d) {
-  c->add_option("--seed", d.seed, "seed of the random data")->capture_default_str();
-  c->add_option("--data", d.data, "generated data: random, iota, ones, max")->capture_default_str();
+  d.seed_option = c->add_option("--seed", d.seed, "seed of the random data");
+  d.seed_option->capture_default_str()
+      ->check(whole_number(std::numeric_limits<std::uint64_t>::max(),
+                           "0.." + std::to_string(std::numeric_limits<std::uint64_t>::max())));
+  d.data_option = c->add_option("--data", d.data, "generated data: random, iota, ones, max");
+  d.data_option->capture_default_str();
 }
 
 void add_launch_options(CLI::App* c, LaunchTexts& l) {
-  c->add_option("--wg", l.wg, "work-group size (power of two)");
-  c->add_option("--times", l.times, "elements per work-item (strided/vector variants)");
+  c->add_option("--wg", l.wg, "work-group size (power of two)")
+      ->check(whole_number(kMaxU32, "a power of two 1, 2, 4, ... up to the device's maximum work-group size"));
+  c->add_option("--times", l.times, "elements per work-item (strided/vector variants)")
+      ->check(whole_number(kMaxU32, std::to_string(kMinTimes) + ".." + std::to_string(kMaxTimes)));
   c->add_option("--groups-per-cu", l.groups_per_cu,
-                "fix the groups at G per compute unit and derive TIMES from n");
-  c->add_option("--vec", l.vec, "vector width of the vector variants: 2, 4, 8, 16");
+                "fix the groups at G per compute unit and derive TIMES from n")
+      ->check(whole_number(kMaxU32, "1.." + std::to_string(kMaxU32)));
+  c->add_option("--vec", l.vec, "vector width of the vector variants: 2, 4, 8, 16")
+      ->check(whole_number(kMaxU32, "2, 4, 8, 16"));
   c->add_option("-D,--define", l.defines, "NAME[=VALUE] passed to the kernel compiler");
 }
 
@@ -278,6 +329,9 @@ HostData input_of(const std::optional<std::string>& n_text, const std::optional<
   std::optional<std::uint64_t> n;
   if (n_text) n = parse_size(*n_text);
   if (file) {
+    for (const CLI::Option* given : {d.data_option, d.seed_option})
+      if (given && given->count() > 0)
+        throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
     if (n) check(*n);
     HostData data = read_data_file(*file, type, n);
     check(data.n);

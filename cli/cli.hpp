@@ -50,6 +50,14 @@ class Cli {
   std::vector<std::pair<CLI::App*, std::function<int()>>> handlers_;
 };
 
+// A CLI11 check for an unsigned option: the text must be a whole number (no sign) no larger than
+// `most`, else "'-1' is negative; valid: <valid>" (CLI11 puts the option in front). The library
+// checks the finer limits (a power of two, the device's maximum) once the value is taken.
+constexpr std::uint64_t kMaxU32 = 0xffffffffULL;
+CLI::Validator whole_number(std::uint64_t most, const std::string& valid);
+// `text` with control characters shown as \n, \t, ... so that a message stays one line.
+std::string printable(const std::string& text);
+
 // The command files' registration functions (main calls each once).
 void register_info_commands(Cli& cli);       // devices, variants, doctor
 void register_reduce_command(Cli& cli);      // reduce
@@ -92,6 +100,9 @@ void write_chart(const std::string& path, const std::string& svg);
 struct DataTexts {
   std::string data = "random";
   unsigned long long seed = 42;
+  // The options as registered: whether --data or --seed was given (they contradict --input).
+  CLI::Option* data_option = nullptr;
+  CLI::Option* seed_option = nullptr;
 };
 void add_data_options(CLI::App* c, DataTexts& d);
 

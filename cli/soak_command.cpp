@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <unistd.h>
 
 namespace clreduce::cli {
@@ -25,8 +26,16 @@ int soak(const GlobalOptions& g, const SoakTexts& o) {
   if (!(o.seconds > 0)) throw Error("--seconds must be positive");
   s.seconds = o.seconds;
   s.seed = o.seed ? o.seed : static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  if (o.max_n) s.max_n = parse_size(*o.max_n);
-  if (o.max_wg) s.max_wg = *o.max_wg;
+  if (o.max_n) {
+    s.max_n = parse_size(*o.max_n);
+    if (s.max_n == 0) throw Error("--max-n 0 leaves no size to test; valid: 1 or more elements");
+  }
+  if (o.max_wg) {
+    if (*o.max_wg == 0)
+      throw Error("--max-wg 0 leaves no work-group size to test; valid: 1, 2, 4, ... up to the device's "
+                  "maximum work-group size");
+    s.max_wg = *o.max_wg;
+  }
   const bool tty = isatty(STDERR_FILENO);
   const SoakReport r = run_soak(session, s, [&](const SoakReport& p) {
     if (o.verbose)
@@ -46,9 +55,12 @@ void register_soak_command(Cli& cli) {
   CLI::App* c = cli.add("soak", "random reductions against the host reference until the time is up",
                         [&cli, o] { return soak(cli.global(), *o); });
   c->add_option("--seconds", o->seconds, "how long")->capture_default_str();
-  c->add_option("--seed", o->seed, "the sequence's seed (default: from the clock; printed)");
+  c->add_option("--seed", o->seed, "the sequence's seed (default: from the clock; printed)")
+      ->check(whole_number(std::numeric_limits<std::uint64_t>::max(),
+                           "1.." + std::to_string(std::numeric_limits<std::uint64_t>::max()) + " (0: from the clock)"));
   c->add_option("--max-n", o->max_n, "largest n (default 2^24 on a GPU, 2^20 elsewhere)");
-  c->add_option("--max-wg", o->max_wg, "largest work-group size (default: the device's)");
+  c->add_option("--max-wg", o->max_wg, "largest work-group size (default: the device's)")
+      ->check(whole_number(kMaxU32, "a work-group size 1, 2, 4, ... up to the device's maximum"));
   c->add_flag("--verbose", o->verbose, "print each configuration (a command line) first");
 }
 

@@ -2,6 +2,8 @@
 // device-to-device copy) and `clreduce bench access` (the access-pattern study).
 #include "cli.hpp"
 
+#include <limits>
+
 #include "benchmarks/access.hpp"
 #include "benchmarks/family.hpp"
 #include "benchmarks/transpose_bench.hpp"
@@ -23,10 +25,14 @@ struct TransposeTexts {  // shared by transpose and bench transpose
 
 void add_transpose_options(CLI::App* c, TransposeTexts& o) {
   c->add_option("--type", o.type, "element type: float, uint, int, double")->capture_default_str();
-  c->add_option("--wg-x", o.wg_x, "work-group width (naive, naive_write_coalesced, register tiles)");
-  c->add_option("--wg-y", o.wg_y, "work-group height (same variants)");
-  c->add_option("--tile", o.tile, "tile edge TILE of the local-memory variants");
-  c->add_option("--rows", o.rows, "work-group rows ROWS of local_tile_multi (divides TILE)");
+  c->add_option("--wg-x", o.wg_x, "work-group width (naive, naive_write_coalesced, register tiles)")
+      ->check(whole_number(kMaxU32, "1, 2, 4, ... up to the device's maximum work-group size"));
+  c->add_option("--wg-y", o.wg_y, "work-group height (same variants)")
+      ->check(whole_number(kMaxU32, "1, 2, 4, ... up to the device's maximum work-group size"));
+  c->add_option("--tile", o.tile, "tile edge TILE of the local-memory variants")
+      ->check(whole_number(kMaxU32, "a tile edge 1, 2, 4, ... (see `clreduce variants`)"));
+  c->add_option("--rows", o.rows, "work-group rows ROWS of local_tile_multi (divides TILE)")
+      ->check(whole_number(kMaxU32, "a divisor of TILE"));
   c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
   add_data_options(c, o.data);
   add_timing_options(c, o.timing);
@@ -153,8 +159,10 @@ void register_transpose_commands(Cli& cli) {
       },
       bench);
   acc->add_option("--n", ac->n, "uint elements (default 2^26 on a GPU, 2^22 elsewhere)");
-  acc->add_option("--wg", ac->wg, "work-group size (power of two, default 256)");
-  acc->add_option("--groups", ac->groups, "work-groups (default: 2048 work-items per compute unit)");
+  acc->add_option("--wg", ac->wg, "work-group size (power of two, default 256)")
+      ->check(whole_number(kMaxU32, "a power of two 1, 2, 4, ... up to the device's maximum work-group size"));
+  acc->add_option("--groups", ac->groups, "work-groups (default: 2048 work-items per compute unit)")
+      ->check(whole_number(std::numeric_limits<std::uint64_t>::max(), "1 or more work-groups"));
   add_data_options(acc, ac->data);
   add_timing_options(acc, ac->timing);
   add_output_options(acc, ac->output);

@@ -148,4 +148,40 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant naive --n 1000 --output-json /etc/passwd/x.json",
                  "--output-json: cannot write '/etc/passwd/x.json'");
   }
+
+  TEST_CASE("negative and out-of-range numbers: the option and its valid range, never a wrapped value") {
+    expect_error("reduce --variant naive --n 1000 --wg -1", "--wg: '-1' is negative; valid: a power of two");
+    expect_error("--platform -1 reduce --variant naive --n 1000", "--platform: '-1' is negative; valid: a platform index");
+    expect_error("reduce --variant naive --n 1000 --seed -1", "--seed: '-1' is negative; valid: 0..18446744073709551615");
+    expect_error("reduce --variant stride_global --n 1000 --times -1", "--times: '-1' is negative; valid: 1..1024");
+    expect_error("reduce --variant stride_global --n 1000 --times 99999999999",
+                 "--times: '99999999999' is out of range; valid: 1..1024");
+    expect_error("reduce --variant vector --n 1000 --vec -4", "--vec: '-4' is negative; valid: 2, 4, 8, 16");
+    expect_error("reduce --variant stride_local --n 1000 --groups-per-cu -2", "--groups-per-cu: '-2' is negative");
+    expect_error("bench --n 1000 --iterations -3", "--iterations: '-3' is negative; valid: 1..4294967295");
+    expect_error("bench --n 1000 --warmup 5000000000", "--warmup: '5000000000' is out of range; valid: 0..4294967295");
+    expect_error("bench --n 1000 --batch -1", "--batch: '-1' is negative");
+    expect_error("reduce --variant naive --n 1000 --wg 1.5", "--wg: '1.5' is not a whole number");
+    expect_error("soak --seconds 1 --seed -1", "--seed: '-1' is negative");
+    expect_error("soak --seconds 1 --max-wg -1", "--max-wg: '-1' is negative");
+    expect_error("bench access --groups -1", "--groups: '-1' is negative");
+    expect_error("bench access --wg -8", "--wg: '-8' is negative");
+    expect_error("transpose --variant local_tile --shape 64x64 --tile -1", "--tile: '-1' is negative");
+    // n whose bytes pass 2^64: said so, not "(0 bytes)"
+    expect_error("reduce --variant naive --n 2^63", "more than 2^64 bytes");
+    expect_error("bench --n 2^63", "more than 2^64 bytes");
+    // Other parse errors carry the prefix too, on one line.
+    expect_error("reduce --variant naive --n 1000 --no-such-option", "--no-such-option");
+  }
+
+  TEST_CASE("contradicting options are refused") {
+    const auto path = float_file("clreduce_contradict.bin", std::vector<float>(100, 1.0f));
+    expect_error("reduce --variant naive --type float --input " + path.string() + " --data ones",
+                 "--data generates data, --input FILE reads the user's own: give one of them");
+    expect_error("bench --type float --input " + path.string() + " --seed 7",
+                 "--seed generates data, --input FILE reads the user's own: give one of them");
+    std::filesystem::remove(path);
+    expect_error("soak --seconds 1 --max-n 0", "--max-n 0 leaves no size to test; valid: 1 or more elements");
+    expect_error("soak --seconds 1 --max-wg 0", "--max-wg 0 leaves no work-group size to test");
+  }
 }

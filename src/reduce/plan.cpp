@@ -6,6 +6,7 @@
 #include "clreduce/device.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace clreduce {
 
@@ -24,6 +25,12 @@ std::string bytes_str(std::uint64_t b) {
   if (b >= (1ULL << 30) && b % (1ULL << 20) == 0) return std::to_string(b >> 20) + " MiB";
   if (b >= (1ULL << 10) && b % (1ULL << 10) == 0) return std::to_string(b >> 10) + " KiB";
   return std::to_string(b) + " bytes";
+}
+// n elements of es bytes, where n * es may not fit in 64 bits.
+std::string elements_bytes_str(std::uint64_t n, std::uint64_t es) {
+  if (n > std::numeric_limits<std::uint64_t>::max() / es)
+    return "more than 2^64 bytes";
+  return bytes_str(n * es);
 }
 
 std::vector<std::string> names_where(bool (*pred)(const Variant&)) {
@@ -80,7 +87,7 @@ void check_allocation(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
   if (n > dev.max_alloc_bytes / es)
     throw ConfigError(Param::N,
                       "n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
-                          bytes_str(n * es) + ") is over the largest single allocation of " + dev.name +
+                          elements_bytes_str(n, es) + ") is over the largest single allocation of " + dev.name +
                           ", " + bytes_str(dev.max_alloc_bytes) +
                           " (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use n <= " + std::to_string(dev.max_alloc_bytes / es),
                       "1.." + std::to_string(dev.max_alloc_bytes / es), dev.name);
@@ -98,7 +105,7 @@ void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev) {
   if (n > room / es)
     throw ConfigError(Param::N,
                       "n = " + std::to_string(n) + " " + std::string(name_of(t)) + " elements (" +
-                          bytes_str(n * es) + ") is over 90% of the global memory of " + dev.name + ", " +
+                          elements_bytes_str(n, es) + ") is over 90% of the global memory of " + dev.name + ", " +
                           bytes_str(dev.global_mem_bytes) + " (CL_DEVICE_GLOBAL_MEM_SIZE), even in chunks: " +
                           "use n <= " + std::to_string(room / es),
                       "1.." + std::to_string(room / es), dev.name);
