@@ -256,11 +256,56 @@ void add_launch_options(CLI::App* c, LaunchTexts& l) {
   c->add_option("-D,--define", l.defines, "NAME[=VALUE] passed to the kernel compiler");
 }
 
-std::vector<Define> defines_of(const std::vector<std::string>& texts) {
+namespace {
+// The macros the host sets on every reduction or transpose build, and what sets each: a -D of one
+// of them would fight the host's own (-D WG_SIZE=64 beside a launch of 256 work-items ends in
+// CL_INVALID_WORK_GROUP_SIZE; -D TYPE_ID=2 reduces another type than the one checked).
+struct HostSet {
+  const char* name;
+  const char* instead;
+};
+constexpr HostSet kReduceHostSet[] = {
+    {"WG_SIZE", "use --wg"},
+    {"TYPE_ID", "use --type"},
+    {"OP_ID", "use --op"},
+    {"TIMES", "use --times (or --groups-per-cu)"},
+    {"VEC", "use --vec"},
+    {"FIRST_PASS", "the host sets it for each pass; no option changes it"},
+    {"INPUT_ALIGNED", "the host sets it from the input's alignment; no option changes it"},
+    {"LOCKSTEP", "the host sets it from the device's reported lockstep width; no option changes it"},
+    {"NV_WARP_SYNC", "the host sets it on NVIDIA devices; no option changes it"},
+};
+constexpr HostSet kTransposeHostSet[] = {
+    {"TYPE_ID", "use --type"},
+    {"WG_X", "use --wg-x"},
+    {"WG_Y", "use --wg-y"},
+    {"TILE", "use --tile"},
+    {"ROWS", "use --rows"},
+};
+
+template <std::size_t N>
+std::vector<Define> checked_defines(const std::vector<std::string>& texts, const HostSet (&host_set)[N]) {
   std::vector<Define> out;
-  for (const auto& t : texts) out.push_back(parse_define(t));
+  for (const auto& t : texts) {
+    Define d = parse_define(t);
+    for (const HostSet& h : host_set)
+      if (d.name == h.name)
+        throw Error("-D " + printable(t) + " would override " + h.name + ", which clreduce sets itself: " +
+                    h.instead);
+    out.push_back(std::move(d));
+  }
   return out;
 }
+}  // namespace
+
+std::vector<Define> defines_of(const std::vector<std::string>& texts) {
+  return checked_defines(texts, kReduceHostSet);
+}
+
+std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts) {
+  return checked_defines(texts, kTransposeHostSet);
+}
+
 std::size_t wg_of(const std::optional<std::size_t>& wg) {
   if (wg && *wg == 0)
     throw Error(Param::WorkGroupSize, "work-group size 0 is invalid; use a power of two 1, 2, 4, ...",

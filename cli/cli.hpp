@@ -114,7 +114,10 @@ struct LaunchTexts {
 };
 void add_launch_options(CLI::App* c, LaunchTexts& l);
 ReduceParams params_of(const LaunchTexts& l);
+// -D texts parsed; one naming a macro the host sets (WG_SIZE, TYPE_ID, ... for a reduction;
+// TYPE_ID, WG_X, TILE, ... for a transpose) is refused with the option that sets it instead.
 std::vector<Define> defines_of(const std::vector<std::string>& texts);
+std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts);
 std::size_t wg_of(const std::optional<std::size_t>& wg);  // 0: not given; refuses 0
 
 // The tuning database (--db, --no-tuning): loaded once, its warnings said once.

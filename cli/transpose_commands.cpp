@@ -46,7 +46,7 @@ TransposeConfig transpose_config_of(const TransposeTexts& o) {
   cfg.wg_y = o.wg_y;
   cfg.tile = o.tile;
   cfg.rows = o.rows;
-  cfg.defines = defines_of(o.defines);
+  cfg.defines = transpose_defines_of(o.defines);
   return cfg;
 }
 

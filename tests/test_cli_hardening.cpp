@@ -174,6 +174,57 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant naive --n 1000 --no-such-option", "--no-such-option");
   }
 
+  TEST_CASE("messages say what is wrong: an unreadable kernel file, a file as --kernel-dir, a newline in -D") {
+    namespace fs = std::filesystem;
+    const fs::path dir = clreduce::test::copy_kernels("hardening_unreadable");
+    // A link to itself: there, but the system refuses to open it (as permissions would, which
+    // do not hold for root).
+    fs::remove(dir / "naive.cl");
+    fs::create_symlink("naive.cl", dir / "naive.cl");
+    expect_error("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000",
+                 "kernel file '" + (dir / "naive.cl").string() + "' cannot be read: Too many levels of symbolic links");
+    // A directory where the file should be.
+    fs::remove(dir / "naive.cl");
+    fs::create_directory(dir / "naive.cl");
+    expect_error("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000",
+                 "kernel file '" + (dir / "naive.cl").string() + "' cannot be read: it is a directory, not a file");
+    // Nothing there at all is still "not found".
+    fs::remove(dir / "naive.cl");
+    expect_error("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000",
+                 "kernel file '" + (dir / "naive.cl").string() + "' not found");
+    fs::remove_all(dir);
+    // A regular file given as the kernel directory.
+    expect_error("--kernel-dir /etc/passwd reduce --variant naive --n 1000",
+                 "kernel directory '/etc/passwd' (given) is a regular file, not a directory");
+    expect_error("--kernel-dir /etc/passwd/ reduce --variant naive --n 1000",
+                 "kernel directory '/etc/passwd/' (given) is not a directory: '/etc/passwd' is a regular file, not a directory");
+    expect_error("--kernel-dir /etc/passwd/kernels reduce --variant naive --n 1000",
+                 "kernel directory '/etc/passwd/kernels' (given) is not a directory: '/etc/passwd' is a regular file");
+    expect_error("--kernel-dir /nonexistent/dir reduce --variant naive --n 1000",
+                 "kernel directory '/nonexistent/dir' (given) does not exist");
+    // A newline inside -D's value: one line, the newline shown as \n.
+    expect_error("reduce --variant naive --n 1000 -D \"A=1\n2\"", "invalid -D definition 'A=1\\n2'");
+    expect_error("reduce --variant naive --n 1000 -D \"A\nB=1\"", "invalid -D definition 'A\\nB=1'");
+  }
+
+  TEST_CASE("-D of a macro the host sets is refused up front, naming the option to use") {
+    expect_error("reduce --variant naive --n 1000 -D WG_SIZE=64", "-D WG_SIZE=64 would override WG_SIZE, which clreduce sets itself: use --wg");
+    expect_error("reduce --variant naive --n 1000 -D TYPE_ID=2", "-D TYPE_ID=2 would override TYPE_ID, which clreduce sets itself: use --type");
+    expect_error("reduce --variant naive --n 1000 -D OP_ID=1", "use --op");
+    expect_error("reduce --variant vector --n 1000 -D TIMES=4", "use --times");
+    expect_error("reduce --variant vector --n 1000 -D VEC=8", "use --vec");
+    expect_error("reduce --variant naive --n 1000 -D FIRST_PASS=0", "the host sets it for each pass");
+    expect_error("bench --n 1000 -D WG_SIZE", "would override WG_SIZE");
+    expect_error("bench --sizes 1000 -D TYPE_ID=1", "use --type");
+    expect_error("sweep --variants vector --n 1000 -D VEC=4", "use --vec");
+    expect_error("tune --sizes 1000 -D OP_ID=2", "use --op");
+    expect_error("transpose --variant local_tile --shape 64x64 -D TILE=8", "use --tile");
+    // Macros the host leaves to the user still pass (ELEM_MAP: see "a failed check gives exit code 1").
+    const CliRun r = run_cli("reduce --variant single_pass --n 1000 -D SP_FINISH=0");
+    INFO(r.out);
+    CHECK(r.code == 0);
+  }
+
   TEST_CASE("contradicting options are refused") {
     const auto path = float_file("clreduce_contradict.bin", std::vector<float>(100, 1.0f));
     expect_error("reduce --variant naive --type float --input " + path.string() + " --data ones",

@@ -4,8 +4,13 @@
 #include "clreduce/error.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -89,13 +94,32 @@ fs::path installed_kernel_dir() {
   return {};
 }
 
+// Why `dir` is no directory, in the system's terms: it is a file, a part of its path is a file
+// (ENOTDIR: "/etc/passwd/" or "/etc/passwd/x"), it does not exist, or the system's reason.
+std::string why_not_directory(const fs::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0)
+    return S_ISREG(st.st_mode) ? "is a regular file, not a directory" : "is not a directory";
+  const int e = errno;
+  if (e == ENOENT) return "does not exist";
+  if (e == ENOTDIR) {
+    // The first part of the path that is there but is no directory.
+    fs::path part;
+    for (const fs::path& piece : dir) {
+      part /= piece;
+      if (::stat(part.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+        return "is not a directory: '" + part.string() + "' is a " +
+               (S_ISREG(st.st_mode) ? "regular file" : "file") + ", not a directory";
+    }
+  }
+  return "cannot be used: " + std::string(std::strerror(e));
+}
+
 void require_directory(const fs::path& dir, const std::string& origin) {
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return;
-  const bool exists = fs::exists(dir, ec);
   throw Error(Param::KernelDir,
-              "kernel directory '" + dir.string() + "' (" + origin + ") " +
-                  (exists ? "is not a directory" : "does not exist") +
+              "kernel directory '" + dir.string() + "' (" + origin + ") " + why_not_directory(dir) +
                   "; it must be the directory holding clreduce's .cl files (kernels_cl/ in the "
                   "source tree, share/clreduce/kernels under the install prefix)",
               "a directory holding clreduce's .cl files");
@@ -128,17 +152,43 @@ KernelDir find_kernel_dir(const fs::path& given) {
 
 namespace {
 std::string read_file(const fs::path& path, const std::string& why) {
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    throw Error(Param::KernelDir, "kernel file '" + path.string() + "' not found" + why +
-                                      " (the kernel directory holds clreduce's .cl files)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(Param::KernelDir, "kernel file '" + path.string() + "' cannot be read" + why + ": " +
-                                      std::generic_category().message(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  const auto unreadable = [&](const std::string& reason) {
+    return Error(Param::KernelDir, "kernel file '" + path.string() + "' cannot be read" + why + ": " + reason);
+  };
+  // "not found" only where nothing is there: a file the system refuses (permissions, a link
+  // loop, a directory in the way) is named with the system's reason.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT)
+      throw Error(Param::KernelDir, "kernel file '" + path.string() + "' not found" + why +
+                                        " (the kernel directory holds clreduce's .cl files)");
+    throw unreadable(std::strerror(errno));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    throw unreadable(std::strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw unreadable(S_ISDIR(st.st_mode) ? "it is a directory, not a file" : "it is not a regular file");
+  }
+  std::string out;
+  char buf[65536];
+  while (true) {
+    const ssize_t got = ::read(fd, buf, sizeof buf);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      throw unreadable(std::strerror(e));
+    }
+    if (got == 0) break;
+    out.append(buf, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return out;
 }
 
 void inline_includes(const fs::path& dir, const std::string& file, std::set<std::string>& stack,

@@ -129,7 +129,21 @@ bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) 
 std::string Define::str() const { return value ? name + "=" + *value : name; }
 
 Define parse_define(std::string_view text) {
-  const std::string shown(text);
+  // The text as shown in the one-line message: a newline or other control character in it is
+  // written as \n, \t, \xNN.
+  std::string shown;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') shown += "\\n";
+    else if (c == '\r') shown += "\\r";
+    else if (c == '\t') shown += "\\t";
+    else if (u < 0x20 || u == 0x7f) {
+      static const char hex[] = "0123456789abcdef";
+      shown += "\\x";
+      shown += hex[u >> 4];
+      shown += hex[u & 15];
+    } else shown += c;
+  }
   auto bad = [&](const std::string& why) -> Error {
     return Error(Param::Define, "invalid -D definition '" + shown + "': " + why +
                  "; use NAME or NAME=VALUE, e.g. -D ELEM_MAP(x)=((x)*(x))", "NAME or NAME=VALUE");
@@ -152,7 +166,7 @@ Define parse_define(std::string_view text) {
     std::string_view value = text.substr(eq + 1);
     for (char c : value)
       if (std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'')
-        throw bad("the value may not contain spaces or quotes");
+        throw bad("the value may not contain spaces, newlines or quotes");
     d.value = std::string(value);
   }
   return d;
