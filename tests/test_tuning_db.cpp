@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+#include <csignal>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace clreduce;
@@ -515,6 +519,55 @@ TEST_SUITE("unit") {
                          doctest::Contains(("cannot write tuning database '" + under_file + "': ").c_str()), Error);
     CHECK(warnings.empty());
     CHECK(read_text(path) == before);
+  }
+
+  TEST_CASE("save_tuning_entry: 12 processes saving at once into one database lose no entry") {
+    // Each process saves 8 (type, op) entries of its own device: 96 entries in all must be there.
+    TempDir tmp("concurrent");
+    const std::string path = tmp.file("tuning.json");
+    constexpr int kProcesses = 12, kEntries = 8;
+    std::vector<pid_t> children;
+    for (int p = 0; p < kProcesses; ++p) {
+      const pid_t pid = fork();
+      REQUIRE(pid >= 0);
+      if (pid == 0) {
+        int code = 0;
+        try {
+          DeviceKey key = kPocl;
+          key.device += " #" + std::to_string(p);
+          std::vector<std::string> w;
+          for (int e = 0; e < kEntries; ++e)
+            save_tuning_entry(path, key, sample_entry(all_types()[e % 4], all_ops()[e / 4], 64), w);
+        } catch (...) {
+          code = 1;
+        }
+        _exit(code);
+      }
+      children.push_back(pid);
+    }
+    // Bounded in time: every child must be done within 120 s.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    int failed = 0, finished = 0;
+    while (finished < kProcesses && std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      const pid_t done = waitpid(-1, &status, WNOHANG);
+      if (done > 0) {
+        ++finished;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    if (finished < kProcesses)
+      for (pid_t pid : children) kill(pid, SIGKILL);
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {}
+    REQUIRE(finished == kProcesses);
+    CHECK(failed == 0);
+    const TuningDb db = parse_tuning_db(read_text(path));
+    CHECK(db.devices.size() == static_cast<std::size_t>(kProcesses));
+    std::size_t entries = 0;
+    for (const auto& d : db.devices) entries += d.entries.size();
+    CHECK(entries == static_cast<std::size_t>(kProcesses * kEntries));
   }
 
   TEST_CASE("save_tuning_entry through a symbolic link writes the link's target") {

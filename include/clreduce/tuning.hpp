@@ -142,7 +142,9 @@ TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType 
 // same directory and renames it over the target (a symbolic link's target), so no reader ever
 // sees a torn file. Throws Error "cannot write tuning database '<path>': <reason>" when it
 // cannot, or when `entry` would not read back (e.g. wg not a power of two).
-// Two processes saving at once: the last rename wins (no lock).
+// Saves take turns: read-merge-write runs under an exclusive flock on path + ".lock" (created
+// beside the file, removed by its holder), so concurrent saves lose no entry; a lock held
+// elsewhere for over 120 s gives the Error naming the lock file.
 void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
                        std::vector<std::string>& warnings);
 

@@ -7,18 +7,23 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace clreduce {
@@ -398,6 +403,51 @@ std::string write_atomically(const fs::path& target, const std::string& text) {
   return {};
 }
 
+// An exclusive flock on `target` + ".lock" (created beside it), held for its lifetime, so that
+// concurrent saves take turns over read-merge-write instead of the last rename dropping the
+// others' entries. Waits at most `wait_s` seconds, then names the lock file. The holder removes
+// the lock file before it unlocks, so only the database stays; a process that locked a file
+// already removed (its inode no longer the path's) opens the path again.
+class DbLock {
+ public:
+  DbLock(const fs::path& target, double wait_s, const std::function<Error(const std::string&)>& cannot)
+      : lock_(target.string() + ".lock") {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
+    while (true) {
+      fd_ = ::open(lock_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+      if (fd_ < 0) throw cannot("cannot open the lock file '" + lock_.string() + "': " + std::strerror(errno));
+      while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        const int e = errno;
+        if (e != EWOULDBLOCK && e != EINTR) {
+          ::close(fd_);
+          throw cannot("cannot lock '" + lock_.string() + "': " + std::strerror(e));
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+          ::close(fd_);
+          throw cannot("another process has held its lock file '" + lock_.string() + "' for over " +
+                       std::to_string(static_cast<int>(wait_s)) + " s");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+      struct stat held {}, named {};
+      if (::fstat(fd_, &held) == 0 && ::stat(lock_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+          held.st_ino == named.st_ino)
+        return;  // the lock file the path names: ours
+      ::close(fd_);  // removed by its last holder meanwhile: lock the path's file again
+    }
+  }
+  DbLock(const DbLock&) = delete;
+  DbLock& operator=(const DbLock&) = delete;
+  ~DbLock() {
+    ::unlink(lock_.c_str());
+    ::close(fd_);  // closing releases the lock
+  }
+
+ private:
+  fs::path lock_;
+  int fd_ = -1;
+};
+
 // The file a path names: a symbolic link's target (so the link stays a link).
 fs::path resolve_links(fs::path p) {
   std::error_code ec;
@@ -582,6 +632,13 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
   }
 
   const fs::path target = resolve_links(path);
+  if (target.has_parent_path()) {
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) throw cannot("cannot create the directory '" + target.parent_path().string() + "': " + ec.message());
+  }
+  // Read, merge and write under one lock: another process's save lands before or after this one.
+  const DbLock lock(target, 120.0, cannot);
   TuningDb db;
   std::string text, why;
   switch (read_text(target, text, why)) {
@@ -626,11 +683,6 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
     dev->entries.push_back(entry);
   }
 
-  if (target.has_parent_path()) {
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) throw cannot("cannot create the directory '" + target.parent_path().string() + "': " + ec.message());
-  }
   const std::string text_out = tuning_db_json(db);
   if (text_out.size() > kTuningDbMaxBytes)
     throw cannot("it would grow past " + std::to_string(kTuningDbMaxBytes >> 20) +
