@@ -5,7 +5,10 @@
 
 #include "clreduce/error.hpp"
 #include "benchmarks/grid.hpp"
+#include "printers/family_printer.hpp"
+#include "printers/grid_printer.hpp"
 #include "printers/progress_bar.hpp"
+#include "printers/sizes_printer.hpp"
 #include "printers/result_charts.hpp"
 #include "support.hpp"
 #include "svg_check.hpp"
@@ -147,6 +150,48 @@ TEST_SUITE("explore") {
     REQUIRE_MESSAGE(csv.code == 0, csv.out);
     CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 1 + 4);  // header, default, 3 points
     CHECK(csv.out.rfind("n,type,op,variant,default,wg,times,groups_per_cu,vec", 0) == 0);
+  }
+
+  TEST_CASE("% of peak above 100 is marked and explained in every printer, flagged in JSON") {
+    // One measured run, printed against a peak below every variant's rate (as PoCL's can be) and
+    // against one above it: the first marks its cells and explains, the second does neither.
+    Design d;
+    d.variants = {"naive", "vector"};
+    GridAxes axes;
+    axes.wg = {32};
+    d.points = grid_points(axes);
+    d.timing = test::quick_timing(0, 1);
+    d.tuning.enabled = false;
+    const HostData data = generate_data(ElemType::Uint, 4096, DataKind::Random, test::seed());
+    d.input = &data;
+    clreduce::Run run = measure(test::session(), d);
+    REQUIRE(run.sizes.size() == 1);
+    REQUIRE(run.all_ok());
+    const DeviceInfo& dev = test::session().device();
+    for (const bool low : {true, false}) {
+      run.sizes.front().peak.gbps = low ? 1e-9 : 1e9;
+      INFO("peak " << (low ? "below" : "above") << " every variant");
+      const std::string note = "above 100% of the read peak";
+      const std::string texts[] = {bench_text(run, dev), sizes_text(run, dev),
+                                   grid_sweep_text(run, grid_defaults(axes, dev), dev)};
+      for (const std::string& t : texts) {
+        INFO(t);
+        CHECK((t.find(note) != std::string::npos) == low);
+        CHECK((t.find("% *") != std::string::npos) == low);
+      }
+      const nlohmann::json bj = bench_json(run, dev), sj = sizes_json(run, dev),
+                           gj = grid_sweep_json(run, grid_defaults(axes, dev), dev);
+      for (const auto& row : bj["rows"]) CHECK(row["above_peak"] == low);
+      for (const auto& row : sj["sizes"][0]["rows"]) CHECK(row["above_peak"] == low);
+      std::size_t flagged = 0;
+      for (const auto& v : gj["variants"])
+        for (const auto& pt : v["points"])
+          if (pt.contains("result")) {
+            CHECK(pt["above_peak"] == low);
+            ++flagged;
+          }
+      CHECK(flagged > 0);
+    }
   }
 
   TEST_CASE("sweep: a kernel that fails to build fails its points and the sweep goes on") {

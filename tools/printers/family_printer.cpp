@@ -51,6 +51,7 @@ json bench_json(const Run& run, const DeviceInfo& dev) {
     if (!row.error().empty()) j["error"] = row.error();
     if (const ReduceReport* rr = row.report()) {
       j["pct_of_peak"] = r.pct_of_peak(rr->gbps);
+      j["above_peak"] = above_peak(r.pct_of_peak(rr->gbps));
       j["speedup_vs_naive"] = speedup(r, *rr);
     }
     rows.push_back(j);
@@ -94,6 +95,7 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
   t.headers = {"variant", "wg", "times", "vec", "passes", "median µs", "min µs", "max µs",
                "1 call µs", "GB/s", "% of peak", "speedup vs naive", "check"};
   if (accuracy) t.headers.insert(t.headers.end() - 1, "rel error");
+  bool marked = false;  // a cell above the peak
   for (const auto& vr : r.variants) {
     const Row row(vr);
     if (!row.report()) {
@@ -108,11 +110,13 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
                       std::to_string(first.vec), std::to_string(rr.plan.passes.size()),
                       stats_cell(rr.timed.whole_us.median), stats_cell(rr.timed.whole_us.min),
                       stats_cell(rr.timed.whole_us.max), stats_cell(rr.timed.single_us.median),
-                      fixed(rr.gbps, 1), fixed(r.pct_of_peak(rr.gbps), 1) + "%",
+                      fixed(rr.gbps, 1), pct_of_peak_cell(r.pct_of_peak(rr.gbps), 1),
                       up > 0 ? fixed(up, 2) + "x" : "-", check_cell(row)});
     if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, rel_error_cell(rr.check.rel_error));
+    marked = marked || above_peak(r.pct_of_peak(rr.gbps));
   }
   out << t.render_text();
+  if (marked) out << kAbovePeakNote;
   std::vector<std::string> tuned;
   std::string tuned_from;
   for (const auto& vr : r.variants)

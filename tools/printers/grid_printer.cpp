@@ -54,6 +54,7 @@ std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceIn
          "(host clock, no profiling); every measured point verified against the host reference\n"
       << clock_line(run.clock, run.clock_note);
   std::map<std::string, std::size_t> reasons;  // reason -> footnote number
+  bool any_marked = false;                     // a "% of peak" cell above the peak
   auto footnote = [&](const std::string& r) {
     auto it = reasons.find(r);
     if (it == reasons.end()) it = reasons.emplace(r, reasons.size() + 1).first;
@@ -69,6 +70,7 @@ std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceIn
         << v.skipped() << " skipped, " << v.failed() << " failed\n";
     TextTable t;
     t.headers = {"point", "groups", "passes", "b2b µs", "1 call µs", "GB/s", "% of peak", "check"};
+    bool marked = false;  // a cell above the peak
     const int best = v.best();
     for (std::size_t i = 0; i < v.points.size(); ++i) {
       const Measured& p = v.points[i];
@@ -82,9 +84,11 @@ std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceIn
       t.rows.push_back({point_label(p), std::to_string(r.plan.passes.front().groups),
                         std::to_string(r.plan.passes.size()), stats_cell(r.timed.whole_us.median),
                         stats_cell(r.timed.single_us.median), fixed(r.gbps, 1),
-                        fixed(pct(r.gbps, s), 1) + "%", status(p) + mark});
+                        pct_of_peak_cell(pct(r.gbps, s), 1), status(p) + mark});
+      marked = marked || above_peak(pct(r.gbps, s));
     }
     out << t.render_text();
+    any_marked = any_marked || marked;
   }
   if (!reasons.empty()) {
     std::vector<const std::string*> by_number(reasons.size());
@@ -111,14 +115,16 @@ std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceIn
       continue;
     }
     b.rows.push_back({v.variant, point_label(*p), stats_cell(p->us()), fixed(p->gbps(), 1),
-                      fixed(pct(p->gbps(), s), 1) + "%", d ? stats_cell(d->us()) : "-",
+                      pct_of_peak_cell(pct(p->gbps(), s), 1), d ? stats_cell(d->us()) : "-",
                       d ? fixed(v.gain_over_default(), 2) + "x" : "-", counts});
+    any_marked = any_marked || above_peak(pct(p->gbps(), s));
   }
   out << b.render_text();
   if (const VariantRun* best = s.best_variant())
     out << "best overall: " << best->variant << " " << point_label(*best->best_point()) << ", "
         << stats_cell(best->best_point()->us()) << " µs, " << fixed(best->best_point()->gbps(), 1)
-        << " GB/s (" << fixed(pct(best->best_point()->gbps(), s), 1) << "% of peak)\n";
+        << " GB/s (" << pct_of_peak_cell(pct(best->best_point()->gbps(), s), 1) << " of peak)\n";
+  if (any_marked) out << kAbovePeakNote;
   return out.str();
 }
 
@@ -188,6 +194,7 @@ json grid_sweep_json(const Run& run, const GridAxes& axes, const DeviceInfo& dev
       if (p.report) {
         pj["result"] = report_core_json(*p.report);
         pj["pct_of_peak"] = pct(p.gbps(), s);
+        pj["above_peak"] = above_peak(pct(p.gbps(), s));
       }
       if (!p.skipped.empty()) pj["skipped"] = p.skipped;
       if (!p.error.empty()) pj["error"] = p.error;

@@ -80,6 +80,7 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
     TextTable t;
     t.headers = {"variant", "best configuration", "b2b µs", "1 call µs", "GB/s", "% of peak",
                  "best 1 call µs", "candidates", "check"};
+    bool marked = false;  // a cell above the peak
     for (const auto& row : s.variants) {
       const ReduceReport* b = best_report(row);
       if (!b) {
@@ -89,10 +90,12 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
       const ReduceReport& bs = best_single_report(row);
       t.rows.push_back({row.variant, config_label(*b, dev), stats_cell(b->timed.whole_us.median),
                         stats_cell(b->timed.single_us.median), fixed(b->gbps, 1),
-                        fixed(s.pct_of_peak(b->gbps), 1) + "%", stats_cell(bs.timed.single_us.median),
+                        pct_of_peak_cell(s.pct_of_peak(b->gbps), 1), stats_cell(bs.timed.single_us.median),
                         checked_cell(row), status(row)});
+      marked = marked || above_peak(s.pct_of_peak(b->gbps));
     }
     out << t.render_text();
+    if (marked) out << kAbovePeakNote;
     if (const ReduceReport* b = best_of(s, false))
       out << "best b2b:    " << b->config.variant << " " << stats_cell(b->timed.whole_us.median)
           << " µs (" << config_label(*b, dev) << ")\n";
@@ -157,6 +160,7 @@ json sizes_json(const Run& r, const DeviceInfo& dev) {
         j["best_single"] = report_core_json(best_single_report(row));
         j["best_single"]["config"] = config_label(best_single_report(row), dev);
         j["pct_of_peak"] = s.pct_of_peak(b->gbps);
+        j["above_peak"] = above_peak(s.pct_of_peak(b->gbps));
       }
       json tried = json::array();
       for (const auto& c : row.points) {

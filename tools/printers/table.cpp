@@ -25,6 +25,16 @@ std::string fixed(double x, int decimals) {
   return buf;
 }
 
+bool above_peak(double pct) { return pct > 100.0; }
+
+std::string pct_of_peak_cell(double pct, int decimals) {
+  return fixed(pct, decimals) + "%" + (above_peak(pct) ? " *" : "");
+}
+
+const char* const kAbovePeakNote =
+    "* above 100% of the read peak: a variant read faster than the streaming-read kernel measured "
+    "here, so that peak is no ceiling on this device (its percentages compare, they do not bound)\n";
+
 namespace {
 bool looks_numeric(const std::string& s) {
   return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-') &&

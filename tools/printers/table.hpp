@@ -29,6 +29,12 @@ std::string stats_cell(double us);          // microseconds: 2 decimals under 10
 std::string bytes_human(std::uint64_t b);   // "4.0 MiB"
 std::string size_label(std::uint64_t n);    // "2^26" for powers of two from 1024 up, else n
 std::string rel_error_cell(double e);       // "1.23e-07"; "" for a negative (not applicable)
+// A "% of peak" cell: "87.3%", or "112.3% *" where the variant read faster than the measured read
+// peak (above_peak: pct > 100), which on such a device (PoCL on a CPU) is no ceiling; a table that
+// marks a cell ends with kAbovePeakNote. JSON keeps the flag as "above_peak".
+bool above_peak(double pct);
+std::string pct_of_peak_cell(double pct, int decimals);
+extern const char* const kAbovePeakNote;
 nlohmann::json stats_json(const Stats& s);  // {"min", "median", "max"}
 // The read peak ({"gbps", "time_us", "kernel", "groups", "wg"}) and the host's std::reduce
 // ({"gbps", "time_us", "threads"}; null where not measured) as every result file keeps them.
