@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -234,5 +235,34 @@ TEST_SUITE("cli") {
     std::filesystem::remove(path);
     expect_error("soak --seconds 1 --max-n 0", "--max-n 0 leaves no size to test; valid: 1 or more elements");
     expect_error("soak --seconds 1 --max-wg 0", "--max-wg 0 leaves no work-group size to test");
+  }
+
+  TEST_CASE("a build log points at the user's file and line, not into the inlined source") {
+    namespace fs = std::filesystem;
+    const fs::path dir = clreduce::test::copy_kernels("hardening_build_log");
+    // Line 7 of naive.cl, which inlines reduce_common.clh at its line 4.
+    clreduce::test::replace_in_file(dir / "naive.cl", "void reduce_naive(", "this_is_not_opencl; void reduce_naive(");
+    CliRun r = run_cli("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find("build log:") != std::string::npos);
+    CHECK(r.out.find((dir / "naive.cl").string() + ":7:") != std::string::npos);
+    // An error inside the header names the header and its own line.
+    fs::remove_all(dir);
+    const fs::path dir2 = clreduce::test::copy_kernels("hardening_build_log_header");
+    std::string header;
+    {
+      std::ifstream in(dir2 / "reduce_common.clh");
+      header.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::size_t at = header.find("void group_reduce_loop(");
+    REQUIRE(at != std::string::npos);
+    const long line = 1 + std::count(header.begin(), header.begin() + static_cast<long>(at), '\n');
+    clreduce::test::replace_in_file(dir2 / "reduce_common.clh", "void group_reduce_loop(", "this_is_not_opencl; void group_reduce_loop(");
+    r = run_cli("--kernel-dir " + dir2.string() + " reduce --variant naive --n 1000");
+    INFO(r.out);
+    CHECK(r.code == 2);
+    CHECK(r.out.find((dir2 / "reduce_common.clh").string() + ":" + std::to_string(line) + ":") != std::string::npos);
+    fs::remove_all(dir2);
   }
 }

@@ -191,31 +191,67 @@ std::string read_file(const fs::path& path, const std::string& why) {
   return out;
 }
 
+// Where each line of the inlined source came from: the file (as named in the kernel directory)
+// and its line there, 1-based; entry i is the inlined source's line i + 1.
+struct SourceLine {
+  std::string file;
+  unsigned line = 0;
+};
+
 void inline_includes(const fs::path& dir, const std::string& file, std::set<std::string>& stack,
-                     std::string& out, const std::string& why) {
+                     std::string& out, std::vector<SourceLine>& map, const std::string& why) {
   if (!stack.insert(file).second)
     throw Error(Param::KernelDir, "kernel file '" + file + "' includes itself");
   static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
   std::istringstream in(read_file(dir / file, why));
   std::string line;
   std::smatch m;
+  unsigned number = 0;
   while (std::getline(in, line)) {
+    ++number;
     if (std::regex_match(line, m, include_line)) {
-      inline_includes(dir, m[1].str(), stack, out, " (included by " + file + ")");
+      inline_includes(dir, m[1].str(), stack, out, map, " (included by " + file + ")");
     } else {
       out += line;
       out += '\n';
+      map.push_back({file, number});
     }
   }
   stack.erase(file);
 }
+
+std::string load_mapped(const fs::path& dir, const std::string& file, std::vector<SourceLine>& map) {
+  std::set<std::string> stack;
+  std::string out;
+  inline_includes(dir, file, stack, out, map, "");
+  return out;
+}
+
+// A compiler's build log points into the inlined source it was given ("<path>:204:1: error"):
+// each such place becomes the user's file and line ("<dir>/naive.cl:7:1"). The source itself
+// stays as inlined (no #line), so Oclgrind's source lines and the program cache see what they did.
+std::string map_build_log(const std::string& log, const fs::path& dir, const std::vector<SourceLine>& map) {
+  static const std::regex place(R"re(([^\s:]+):([0-9]+):([0-9]+):)re");
+  std::string out;
+  auto from = log.cbegin();
+  for (std::sregex_iterator it(log.begin(), log.end(), place), end; it != end; ++it) {
+    const std::smatch& m = *it;
+    out.append(from, m[0].first);
+    const unsigned long line = std::stoul(m[2].str());
+    if (line >= 1 && line <= map.size())
+      out += (dir / map[line - 1].file).string() + ":" + std::to_string(map[line - 1].line) + ":" + m[3].str() + ":";
+    else
+      out += m[0].str();
+    from = m[0].second;
+  }
+  out.append(from, log.cend());
+  return out;
+}
 }  // namespace
 
 std::string load_kernel_source(const fs::path& dir, const std::string& file) {
-  std::set<std::string> stack;
-  std::string out;
-  inline_includes(dir, file, stack, out, "");
-  return out;
+  std::vector<SourceLine> map;
+  return load_mapped(dir, file, map);
 }
 
 KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d) {
@@ -261,7 +297,8 @@ ProgramCache& ProgramCache::shared() {
 cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& device,
                                   const fs::path& dir, const std::string& file,
                                   const std::string& options) {
-  std::string source = load_kernel_source(dir, file);
+  std::vector<SourceLine> map;
+  std::string source = load_mapped(dir, file, map);
   auto key = std::make_tuple(context(), device.device(), std::move(source), options);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
@@ -277,7 +314,8 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
       log = "(no build log available)";
     }
     throw Error("building kernel file '" + (dir / file).string() + "' for " + device.name +
-                " failed: " + cl_status_name(e.err()) + "\noptions: " + options + "\nbuild log:\n" + log);
+                " failed: " + cl_status_name(e.err()) + "\noptions: " + options +
+                "\nbuild log:\n" + map_build_log(log, dir, map));
   }
   ++builds_;
   programs_.emplace(std::move(key), prog);
