@@ -154,6 +154,9 @@ void add_timing_options(CLI::App* c, TimingTexts& t) {
 
 TimingOptions timing_of(const TimingTexts& t) {
   if (t.iterations == 0) throw Error("--iterations must be at least 1");
+  if (t.batch && (*t.batch == 0 || *t.batch > kMaxBatch))
+    throw Error("--batch " + std::to_string(*t.batch) + " is outside 1.." + std::to_string(kMaxBatch) +
+                " reductions per timed sample (leave it out for the automatic batch: 2000 timer ticks and 1 ms)");
   TimingOptions o;
   o.warmup = t.warmup;
   o.repetitions = t.iterations;
@@ -390,8 +393,16 @@ HostData input_of(const std::optional<std::string>& n_text, const std::optional<
 
 std::vector<std::uint64_t> sizes_of(const std::vector<std::string>& texts) {
   std::vector<std::uint64_t> out;
+  std::set<std::uint64_t> seen;
+  std::size_t dropped = 0;
   for (const auto& text : texts)
-    for (std::uint64_t n : parse_size_list(text)) out.push_back(n);
+    for (std::uint64_t n : parse_size_list(text)) {
+      if (seen.insert(n).second) out.push_back(n);
+      else ++dropped;
+    }
+  if (dropped)
+    warn("--sizes: " + std::to_string(dropped) + " repeated size" + (dropped == 1 ? "" : "s") +
+         " dropped; each size is measured once (" + std::to_string(out.size()) + " sizes)");
   return out;
 }
 

@@ -78,6 +78,8 @@ struct TimingTexts {
   std::optional<unsigned> batch;
 };
 void add_timing_options(CLI::App* c, TimingTexts& t);
+// Refuses --iterations 0 and --batch outside 1..kMaxBatch.
+constexpr unsigned kMaxBatch = 100000;
 TimingOptions timing_of(const TimingTexts& t);
 
 // Output options (--format, --output-json, --output-csv) and the one place output is written.
@@ -152,7 +154,8 @@ HostData input_of(const std::optional<std::string>& n_text, const std::optional<
                   const DataTexts& d, ElemType type, const DeviceInfo& dev,
                   std::optional<std::uint64_t> default_n, bool chunks_ok);
 
-// Every size of comma-split --sizes items (lists and ranges).
+// Every size of comma-split --sizes items (lists and ranges), each once: repeats are dropped
+// with one warning saying how many.
 std::vector<std::uint64_t> sizes_of(const std::vector<std::string>& texts);
 // The registry's names of the variants named (validated; empty stays empty: all).
 std::vector<std::string> variant_names_of(const std::vector<std::string>& texts);

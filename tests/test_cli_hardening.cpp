@@ -265,4 +265,19 @@ TEST_SUITE("cli") {
     CHECK(r.out.find((dir2 / "reduce_common.clh").string() + ":" + std::to_string(line) + ":") != std::string::npos);
     fs::remove_all(dir2);
   }
+
+  TEST_CASE("absurd run sizes are refused naming the limit; repeated sizes are measured once") {
+    expect_error("bench --n 1000 --batch 4000000000", "--batch 4000000000 is outside 1..100000 reductions per timed sample");
+    expect_error("bench --n 1000 --batch 0", "--batch 0 is outside 1..100000");
+    expect_error("reduce --variant naive --n 1000 --batch 100001", "--batch 100001 is outside 1..100000");
+    expect_error("bench access --n 4096 --wg 64 --groups 100000000",
+                 "--groups 100000000 is over the limit of 65536 work-groups (65536, or one per 64 elements of n = 4096 where that is more); valid: 1..65536");
+    const CliRun r = run_cli("bench --sizes 1000,1000,2000,1000 --variants naive --iterations 1 --warmup 0 --format csv");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("clreduce: warning: --sizes: 2 repeated sizes dropped; each size is measured once (2 sizes)") !=
+          std::string::npos);
+    // one CSV row per (size, variant): two sizes, one variant
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 1 + 2);
+  }
 }

@@ -68,6 +68,13 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
   const std::uint64_t fill = std::max<std::uint64_t>(1, std::uint64_t{dev.compute_units} * 2048 / rep.wg);
   const std::uint64_t most = (data.n + rep.wg - 1) / rep.wg;  // no group without an element
   if (opt.groups && *opt.groups == 0) throw Error("--groups must be at least 1");
+  // Groups past one per wg elements only idle; a few are allowed (uneven chunks), an absurd
+  // count (10^8 groups: 10^10 work-items) is refused before anything is allocated.
+  const std::uint64_t group_limit = std::max<std::uint64_t>(most, 65536);
+  if (opt.groups && *opt.groups > group_limit)
+    throw Error("--groups " + std::to_string(*opt.groups) + " is over the limit of " + std::to_string(group_limit) +
+                " work-groups (65536, or one per " + std::to_string(rep.wg) + " elements of n = " +
+                std::to_string(data.n) + " where that is more); valid: 1.." + std::to_string(group_limit));
   rep.groups = opt.groups ? *opt.groups : std::min(fill, most);
   const std::uint64_t threads = rep.groups * rep.wg;
   rep.chunk = (data.n + threads - 1) / threads;
