@@ -135,6 +135,15 @@ Check check_result(const Value& device, const Reference& ref, Op op, unsigned de
     c.detail = "MISMATCH: device result is NaN, reference " + ref.value.str();
     return c;
   }
+  if (std::isinf(want) && std::isinf(static_cast<double>(ref.sum_abs))) {
+    // The input holds an infinity (of one sign) among finite values: IEEE makes the sum that infinity.
+    c.ok = std::isinf(got) && std::signbit(got) == std::signbit(want);
+    c.error = c.ok ? 0 : std::numeric_limits<double>::infinity();
+    c.detail = c.ok ? device.str() + ", as IEEE gives for this input (an infinity among finite values)"
+                    : "MISMATCH: device " + device.str() + ", reference " + ref.value.str() +
+                          " (the input holds an infinity among finite values)";
+    return c;
+  }
   if (std::isinf(got)) {
     // Overflow is the right answer only when the true sum (give or take the bound) is
     // beyond the type's range, with the same sign.
