@@ -71,7 +71,10 @@ TEST_SUITE("cli") {
     };
     for (const auto& c : cases) {
       const auto path = float_file("clreduce_ieee_" + c.name + ".bin", with_specials(c.special));
-      for (const auto& [op, want] : {std::pair<std::string, std::string>{"sum", c.sum}, {"min", c.min}, {"max", c.max}}) {
+      // (no structured binding: clang's C++17 cannot name one inside INFO's lambda)
+      for (const auto& op_want : {std::pair<std::string, std::string>{"sum", c.sum}, {"min", c.min}, {"max", c.max}}) {
+        const std::string& op = op_want.first;
+        const std::string& want = op_want.second;
         const CliRun r = run_cli("bench --type float --op " + op + " --input " + path.string() +
                                  " --iterations 2 --warmup 0 --format csv");
         INFO(c.name << " " << op << "\n" << r.out);
