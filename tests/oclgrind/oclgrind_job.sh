@@ -2,7 +2,8 @@
 # Every kernel of clreduce under Oclgrind's checks: each reduction variant that runs on Oclgrind's
 # device x uint/int/float/double x sum/min/max at an odd n (1001), single_pass's two other paths
 # (the slot finish, and the emulated warp shuffle that warp_shuffle uses on NVIDIA), every transpose
-# variant x float/uint/double at 17x33, and the access study; each run also checks the read-peak
+# variant x float/uint/double at 17x33, and the access study (its two kernels also launched alone by
+# oclgrind-kernel, see run_kernel_case); each run also checks the read-peak
 # and timer-probe kernels it launches. Runs with --data-races --uninitialized; where Oclgrind itself
 # crashes with --uninitialized (a crash of the simulator, not a report), that case runs again with
 # --data-races alone and the job says so. Where this Oclgrind misreads 16-lane vectors (lanes16.cl
@@ -54,6 +55,11 @@ else
     for t in float uint double; do cases+=("transpose --variant $v --type $t --shape 17x33"); done
   done
   cases+=("bench access --n 1001")
+  # bench access first measures the read peak (its run-time estimate), whose vector loads crash
+  # this Oclgrind under --uninitialized, so that case falls back to --data-races alone; the access
+  # kernels themselves run here once more with both checks, launched directly (4 groups of 256
+  # over n = 5003: chunks of 5, the last ones short or empty), their partials summed and checked.
+  cases+=("kernel: sum_of_cubes_contiguous" "kernel: sum_of_cubes_interleaved")
   # The read peak's two kernels (grid-stride and contiguous blocks: both run on a CPU device).
   cases+=("lanes16: bench --n 1001 --variants contiguous_blocks")
 fi
@@ -93,6 +99,35 @@ if grep -q "uninitialized value" <<<"$lanes16_out"; then
        "16-lane cases run with --data-races alone"
 fi
 
+# One access kernel launched by oclgrind-kernel with both checks: no report, and its partials
+# summing to the sum of x^3 for x = 1..5003 modulo 2^32.
+kernel_source_dir=$here/../../kernels_cl
+[ ${#kdir[@]} -gt 0 ] && kernel_source_dir=${kdir[1]}
+run_kernel_case() {
+  local name=$1 n=5003
+  printf '%s\n%s\n1024 1 1\n256 1 1\n<size=%d range=1:1:%d uint>\n<size=16 fill=0 uint dump>\n<size=8 ulong>%d\n' \
+    "$kernel_source_dir/sum_of_cubes.cl" "$name" $((4 * n)) $n $n >"$work/$name.sim"
+  local out code want got
+  out=$(OCLGRIND_BUILD_OPTIONS="-I $kernel_source_dir" oclgrind-kernel --max-errors 100000000 --data-races \
+        --uninitialized "$work/$name.sim" 2>"$work/err")
+  code=$?
+  want=$(( (n * (n + 1) / 2) * (n * (n + 1) / 2) & 0xFFFFFFFF ))
+  got=0
+  while read -r v; do got=$(( (got + v) & 0xFFFFFFFF )); done < <(sed -n 's/^ *out\[[0-9]*\] = //p' <<<"$out")
+  reports=$(unexplained "$work/err")
+  if [ -n "$reports" ]; then
+    caught=1
+    [ $expect = 1 ] || { echo "REPORTED: kernel $name"; echo "$reports" | sort | uniq -c | head -20; }
+    [ $expect = 1 ]
+    return
+  fi
+  [ $code -eq 0 ] && [ "$got" = "$want" ] && return 0
+  [ $expect = 1 ] && return 0
+  echo "FAILED (exit $code): kernel $name: partials sum to '$got', want $want"
+  tail -n 5 "$work/err"
+  return 1
+}
+
 failed=0 caught=0 fallback=0 lanes16=0 i=0
 for c in "${cases[@]}"; do
   i=$((i + 1))
@@ -100,6 +135,10 @@ for c in "${cases[@]}"; do
   if [ "${c#lanes16: }" != "$c" ]; then
     c=${c#lanes16: }
     [ $lanes16_misread = 1 ] && { flags=(--max-errors 100000000 --data-races); lanes16=$((lanes16 + 1)); }
+  fi
+  if [ "${c#kernel: }" != "$c" ]; then
+    run_kernel_case "${c#kernel: }" || failed=1
+    continue
   fi
   read -r -a args <<<"$c"
   extra=("${common[@]}")
