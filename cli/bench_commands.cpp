@@ -13,6 +13,7 @@ namespace clreduce::cli {
 
 namespace {
 struct BenchTexts : RunTexts {
+  LongRunTexts long_run;
   std::optional<std::string> chart;
   std::vector<std::string> variants, sizes;
 };
@@ -49,7 +50,11 @@ int bench_sizes(const Session& session, const BenchTexts& o) {
   d.sizes = sizes_of(o.sizes);
   d.defines = defines_of(o.launch.defines);
   d.points = sizes_points(session.device(), d.type, wg_of(o.launch.wg), d.tuning.enabled);
-  const Run run = measure(session, d, ProgressLine());
+  const Run run = [&] {
+    ProgressReporter progress(o.long_run.quiet);
+    return measure(session, d, watch_of(o.long_run, progress, "fewer --sizes, --variants or --iterations"));
+  }();
+  if (o.long_run.estimate) return 0;
   warn_launches(run);
   const DeviceInfo& dev = session.device();
   emit(sizes_text(run, dev), sizes_csv(run, dev), sizes_json(run, dev), o.output);
@@ -66,7 +71,11 @@ int bench(const GlobalOptions& g, const BenchTexts& o) {
   const HostData data = input_of(o.n, o.input, o.data, d.type, session.device(),
                                  default_bench_n(session.device()), /*chunks_ok=*/false);
   d.input = &data;
-  const Run run = measure(session, d, ProgressLine());
+  const Run run = [&] {
+    ProgressReporter progress(o.long_run.quiet);
+    return measure(session, d, watch_of(o.long_run, progress, "a smaller --n, fewer --variants or --iterations"));
+  }();
+  if (o.long_run.estimate) return 0;
   warn_launches(run);
   const DeviceInfo& dev = session.device();
   emit(bench_text(run, dev), bench_csv(run), bench_json(run, dev), o.output);
@@ -89,6 +98,7 @@ void register_bench_commands(Cli& cli) {
                 "write an SVG chart: GB/s per variant with the read peak, or with --sizes time and "
                 "GB/s against n");
   add_run_options(c, *o, "; default 2^26 on a GPU, 2^22 elsewhere");
+  add_long_run_options(c, o->long_run);
   c->require_subcommand(0, 1);
 }
 

@@ -143,10 +143,10 @@ Session make_session(const GlobalOptions& g) {
 void add_timing_options(CLI::App* c, TimingTexts& t) {
   c->add_option("--iterations", t.iterations, "timed samples")
       ->capture_default_str()
-      ->check(whole_number(kMaxU32, "1.." + std::to_string(kMaxU32)));
+      ->check(whole_number(kMaxIterations, "1.." + std::to_string(kMaxIterations) + " timed samples"));
   c->add_option("--warmup", t.warmup, "discarded warm-up runs")
       ->capture_default_str()
-      ->check(whole_number(kMaxU32, "0.." + std::to_string(kMaxU32)));
+      ->check(whole_number(kMaxIterations, "0.." + std::to_string(kMaxIterations) + " warm-up runs"));
   c->add_option("--batch", t.batch,
                 "runs per timed sample, back-to-back (default: enough for 2000 timer ticks and 1 ms)")
       ->check(whole_number(kMaxU32, "1.." + std::to_string(kMaxU32)));
@@ -416,14 +416,29 @@ std::vector<std::string> variant_names_of(const std::vector<std::string>& texts)
   return out;
 }
 
-ProgressLine::ProgressLine() : tty(isatty(STDERR_FILENO)) {}
-
-void ProgressLine::operator()(std::size_t, std::size_t, const std::string& what) const {
-  if (tty) std::cerr << "\rmeasuring " << what << "...                    " << std::flush;
+void add_long_run_options(CLI::App* c, LongRunTexts& l, bool with_estimate) {
+  c->add_flag("--quiet", l.quiet,
+              "no progress on stderr (a bar on a terminal, else a line every " +
+                  std::to_string(static_cast<int>(ProgressReporter::kLineInterval)) + " s); warnings stay");
+  if (with_estimate)
+    c->add_flag("--estimate", l.estimate,
+                "print how long the run takes at least (from a calibration of about a second) and stop");
 }
 
-ProgressLine::~ProgressLine() {
-  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+bool announce(const RunEstimate& e, const LongRunTexts& l, const std::string& shorten) {
+  if (l.estimate) {
+    std::cout << "clreduce: this run takes " << describe(e) << "\n";
+    return false;
+  }
+  if (e.seconds >= kLongRunSeconds) warn("this run takes " + describe(e) + "; " + shorten + " shorten it");
+  return true;
+}
+
+Watch watch_of(const LongRunTexts& l, ProgressReporter& progress, const std::string& shorten) {
+  Watch w;
+  w.progress = [&progress](const ProgressStep& s) { progress(s); };
+  w.estimated = [l, shorten](const RunEstimate& e) { return announce(e, l, shorten); };
+  return w;
 }
 
 }  // namespace clreduce::cli

@@ -9,7 +9,10 @@
 #include "clreduce/reduce.hpp"
 #include "clreduce/timing.hpp"
 #include "data/host_data.hpp"
+#include "measure/engine.hpp"
+#include "measure/estimate.hpp"
 #include "measure/session.hpp"
+#include "printers/progress.hpp"
 #include "printers/table.hpp"
 
 #include <CLI/CLI.hpp>
@@ -78,8 +81,10 @@ struct TimingTexts {
   std::optional<unsigned> batch;
 };
 void add_timing_options(CLI::App* c, TimingTexts& t);
-// Refuses --iterations 0 and --batch outside 1..kMaxBatch.
+// Refuses --iterations 0 and --batch outside 1..kMaxBatch. --iterations and --warmup are at most
+// kMaxIterations (every sample is kept to take its median: 10^6 of them are 8 MB).
 constexpr unsigned kMaxBatch = 100000;
+constexpr unsigned kMaxIterations = 1000000;
 TimingOptions timing_of(const TimingTexts& t);
 
 // Output options (--format, --output-json, --output-csv) and the one place output is written.
@@ -160,12 +165,18 @@ std::vector<std::uint64_t> sizes_of(const std::vector<std::string>& texts);
 // The registry's names of the variants named (validated; empty stays empty: all).
 std::vector<std::string> variant_names_of(const std::vector<std::string>& texts);
 
-// A progress line on stderr, drawn only on a terminal; cleared when destroyed.
-struct ProgressLine {
-  bool tty;
-  ProgressLine();
-  void operator()(std::size_t done, std::size_t total, const std::string& what) const;
-  ~ProgressLine();
+// A long job's options: --quiet (no progress) and --estimate (the estimate alone).
+struct LongRunTexts {
+  bool quiet = false;
+  bool estimate = false;
 };
+// `with_estimate`: the command can estimate its run (--estimate is offered).
+void add_long_run_options(CLI::App* c, LongRunTexts& l, bool with_estimate = true);
+// The estimate of a run about to start: with --estimate printed on stdout, and false returned
+// (the command stops there, exit 0); else, when it is at least kLongRunSeconds, a warning on
+// stderr naming `shorten` (the options that shorten the run), and true.
+bool announce(const RunEstimate& e, const LongRunTexts& l, const std::string& shorten);
+// The engine's watch for a command: progress on `progress`, the estimate announced.
+Watch watch_of(const LongRunTexts& l, ProgressReporter& progress, const std::string& shorten);
 
 }  // namespace clreduce::cli

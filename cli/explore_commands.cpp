@@ -8,7 +8,6 @@
 #include "measure/engine.hpp"
 #include "parse.hpp"
 #include "printers/grid_printer.hpp"
-#include "printers/progress_bar.hpp"
 #include "printers/result_charts.hpp"
 #include "printers/tune_printer.hpp"
 
@@ -66,7 +65,7 @@ struct ExploreTexts {
   DataTexts data;
   TimingTexts timing;
   OutputTexts output;
-  bool quiet = false;
+  LongRunTexts long_run;
 };
 
 Design design_of(const ExploreTexts& o) {
@@ -105,9 +104,10 @@ int sweep(const GlobalOptions& g, const SweepTexts& o) {
   const HostData data = input_of(o.n, o.input, o.data, d.type, dev, default_bench_n(dev), false);
   d.input = &data;
   const Run run = [&] {
-    ProgressBar bar(o.quiet);
-    return measure(session, d, std::ref(bar));
+    ProgressReporter progress(o.long_run.quiet);
+    return measure(session, d, watch_of(o.long_run, progress, "a smaller grid (--wg, --times, --vec...), --n or --iterations"));
   }();
+  if (o.long_run.estimate) return 0;
   emit(grid_sweep_text(run, axes, dev), grid_sweep_csv(run), grid_sweep_json(run, axes, dev), o.output);
   if (o.chart)
     write_chart(*o.chart, render_svg(grid_heat_map(run, axes, dev, cx, cy, o.chart_variant.value_or(""))));
@@ -127,10 +127,12 @@ int tune(const GlobalOptions& g, const TuneTexts& o) {
   d.sizes = o.sizes.empty() ? default_tune_sizes(dev) : sizes_of(o.sizes);
   d.points = grid_points(grid_defaults(axes_of(o.grid), dev));
   const std::string path = tuning_db_path(o.db);
-  const TuneReport r = [&] {
-    ProgressBar bar(o.quiet);
-    return choose_tuning(measure(session, d, std::ref(bar)));
+  const Run run = [&] {
+    ProgressReporter progress(o.long_run.quiet);
+    return measure(session, d, watch_of(o.long_run, progress, "fewer --sizes, a smaller grid (--wg, --times, --vec...) or --iterations"));
   }();
+  if (o.long_run.estimate) return 0;
+  const TuneReport r = choose_tuning(run);
   emit(tune_text(r, dev), tune_csv(r), tune_json(r, dev), o.output);
   if (!r.all_ok()) {
     std::cerr << "clreduce: some points failed their check; the tuning database is not written\n";
@@ -154,7 +156,7 @@ void add_explore_options(CLI::App* c, ExploreTexts& o) {
   c->add_option("--op", o.op, "operator: sum, min, max")->capture_default_str();
   add_grid_options(c, o.grid);
   c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
-  c->add_flag("--quiet", o.quiet, "no progress bar (it is drawn only on a terminal anyway)");
+  add_long_run_options(c, o.long_run);
   add_data_options(c, o.data);
   add_timing_options(c, o.timing);
   add_output_options(c, o.output);

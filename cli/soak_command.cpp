@@ -7,7 +7,6 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
-#include <unistd.h>
 
 namespace clreduce::cli {
 
@@ -18,6 +17,7 @@ struct SoakTexts {
   std::optional<std::string> max_n;
   std::optional<std::size_t> max_wg;
   bool verbose = false;
+  LongRunTexts long_run;
 };
 
 int soak(const GlobalOptions& g, const SoakTexts& o) {
@@ -36,15 +36,19 @@ int soak(const GlobalOptions& g, const SoakTexts& o) {
                   "maximum work-group size");
     s.max_wg = *o.max_wg;
   }
-  const bool tty = isatty(STDERR_FILENO);
-  const SoakReport r = run_soak(session, s, [&](const SoakReport& p) {
-    if (o.verbose)
-      std::cerr << p.current << "\n";
-    else if (tty)
-      std::cerr << "\rsoak: " << static_cast<int>(p.seconds) << " s, " << p.checked << " checked, " << p.skipped
-                << " skipped   " << std::flush;
-  });
-  if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  // The time left is the time the run was given; the count says how many reductions were checked.
+  const SoakReport r = [&] {
+    ProgressReporter progress(o.long_run.quiet);
+    return run_soak(session, s, [&](const SoakReport& p) {
+      if (o.verbose) std::cerr << p.current << "\n";
+      ProgressStep step;
+      step.work_done = p.seconds;
+      step.work_total = s.seconds;
+      step.what = std::to_string(p.checked) + " checked, " + std::to_string(p.skipped) + " skipped";
+      step.what_is_next = false;
+      progress(step);
+    });
+  }();
   std::cout << soak_text(r, session.device());
   return r.failed ? 1 : 0;
 }
@@ -62,6 +66,7 @@ void register_soak_command(Cli& cli) {
   c->add_option("--max-wg", o->max_wg, "largest work-group size (default: the device's)")
       ->check(whole_number(kMaxU32, "a work-group size 1, 2, 4, ... up to the device's maximum"));
   c->add_flag("--verbose", o->verbose, "print each configuration (a command line) first");
+  add_long_run_options(c, o->long_run, /*with_estimate=*/false);
 }
 
 }  // namespace clreduce::cli

@@ -73,6 +73,7 @@ int transpose(const GlobalOptions& g, const OneTransposeTexts& o) {
 
 struct BenchTransposeTexts : TransposeTexts {
   std::vector<std::string> shapes, variants;
+  LongRunTexts long_run;
 };
 
 int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
@@ -87,9 +88,15 @@ int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
   b.seed = o.data.seed;
   b.timing = timing_of(o.timing);
   check_outputs(o.output);
+  for (const auto& [m, n] : b.shapes) session.transposer({}).prepare(b.type, m, n);  // before calibrating
+  std::uint64_t largest = 0;
+  for (const auto& [m, n] : b.shapes.empty() ? default_transpose_shapes() : b.shapes) largest = std::max(largest, m * n);
+  const Calibration cal = calibrate(session, b.type, Op::Sum, b.data, largest, true);
+  if (!announce(estimate_transpose_bench(cal, b, session.clock()), o.long_run, "fewer --shapes, --variants or --iterations"))
+    return 0;
   const TransposeBenchReport r = [&] {
-    const ProgressLine progress;
-    return run_transpose_bench(session, b, [&](const std::string& what) { progress(0, 0, what); });
+    ProgressReporter progress(o.long_run.quiet);
+    return run_transpose_bench(session, b, std::ref(progress));
   }();
   emit(transpose_bench_text(r, session.device()), transpose_bench_csv(r), transpose_bench_json(r, session.device()),
        o.output);
@@ -97,6 +104,7 @@ int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
 }
 
 struct AccessTexts {
+  LongRunTexts long_run;
   std::optional<std::string> n;
   std::optional<std::size_t> wg;
   std::optional<std::uint64_t> groups;
@@ -114,8 +122,15 @@ int bench_access(const GlobalOptions& g, const AccessTexts& o) {
   check_outputs(o.output);
   const std::uint64_t n = o.n ? parse_size(*o.n) : default_bench_n(session.device());
   check_allocation(n, ElemType::Uint, session.device());
-  const HostData data = generate_data(ElemType::Uint, n, parse_data_kind(o.data.data), o.data.seed);
-  const AccessReport r = run_access(session, data, a);
+  const DataKind kind = parse_data_kind(o.data.data);
+  const Calibration cal = calibrate(session, ElemType::Uint, Op::Sum, kind, n, true);
+  if (!announce(estimate_access(cal, n, a.timing, session.clock()), o.long_run, "a smaller --n or --iterations"))
+    return 0;
+  const HostData data = generate_data(ElemType::Uint, n, kind, o.data.seed);
+  const AccessReport r = [&] {
+    ProgressReporter progress(o.long_run.quiet);
+    return run_access(session, data, a, std::ref(progress));
+  }();
   emit(access_text(r, session.device()), access_csv(r), access_json(r, session.device()), o.output);
   return r.all_ok() ? 0 : 1;
 }
@@ -149,6 +164,7 @@ void register_transpose_commands(Cli& cli) {
   btr->add_option("--shapes", bt->shapes, "MxN shapes, comma-separated (default 2048x512,8192x8192)")->delimiter(',');
   btr->add_option("--variants", bt->variants, "only these transpose variants")->delimiter(',');
   add_transpose_options(btr, *bt);
+  add_long_run_options(btr, bt->long_run);
 
   auto ac = std::make_shared<AccessTexts>();
   CLI::App* acc = cli.add(
@@ -166,6 +182,7 @@ void register_transpose_commands(Cli& cli) {
   add_data_options(acc, ac->data);
   add_timing_options(acc, ac->timing);
   add_output_options(acc, ac->output);
+  add_long_run_options(acc, ac->long_run);
 }
 
 }  // namespace clreduce::cli

@@ -72,6 +72,11 @@ Value Prepared::run(const cl::Buffer& in) {
   return read_result();
 }
 
+CliRun run_cli_killed_after(unsigned seconds, const std::string& args) {
+  // run_cli puts `env` in front of the program: `timeout` there runs clreduce under it.
+  return run_cli(args, "timeout -s KILL " + std::to_string(seconds));
+}
+
 CliRun run_cli(const std::string& args, const std::string& env) {
   static const std::string empty_config = [] {
     const auto dir = std::filesystem::temp_directory_path() /

@@ -86,6 +86,8 @@ struct CliRun {
 // the tuning database: CLREDUCE_TUNING_DB is unset and XDG_CONFIG_HOME points at an empty
 // directory, unless `env` sets them.
 CliRun run_cli(const std::string& args, const std::string& env = "");
+// The same, killed after `seconds` (timeout -s KILL) where it runs longer: what it printed so far.
+CliRun run_cli_killed_after(unsigned seconds, const std::string& args);
 
 // A DeviceInfo with made-up limits, for pure validation tests.
 DeviceInfo fake_device();

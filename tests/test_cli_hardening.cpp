@@ -19,6 +19,7 @@
 namespace {
 using clreduce::test::CliRun;
 using clreduce::test::run_cli;
+using clreduce::test::run_cli_killed_after;
 
 void expect_error(const std::string& args, const std::string& message) {
   const CliRun r = run_cli(args);
@@ -162,8 +163,9 @@ TEST_SUITE("cli") {
                  "--times: '99999999999' is out of range; valid: 1..1024");
     expect_error("reduce --variant vector --n 1000 --vec -4", "--vec: '-4' is negative; valid: 2, 4, 8, 16");
     expect_error("reduce --variant stride_local --n 1000 --groups-per-cu -2", "--groups-per-cu: '-2' is negative");
-    expect_error("bench --n 1000 --iterations -3", "--iterations: '-3' is negative; valid: 1..4294967295");
-    expect_error("bench --n 1000 --warmup 5000000000", "--warmup: '5000000000' is out of range; valid: 0..4294967295");
+    expect_error("bench --n 1000 --iterations -3", "--iterations: '-3' is negative; valid: 1..1000000 timed samples");
+    expect_error("bench --n 1000 --iterations 2000000", "valid: 1..1000000 timed samples");
+    expect_error("bench --n 1000 --warmup 5000000000", "--warmup: '5000000000' is out of range; valid: 0..1000000 warm-up runs");
     expect_error("bench --n 1000 --batch -1", "--batch: '-1' is negative");
     expect_error("reduce --variant naive --n 1000 --wg 1.5", "--wg: '1.5' is not a whole number");
     expect_error("soak --seconds 1 --seed -1", "--seed: '-1' is negative");
@@ -282,5 +284,46 @@ TEST_SUITE("cli") {
           std::string::npos);
     // one CSV row per (size, variant): two sizes, one variant
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 1 + 2);
+  }
+
+  TEST_CASE("a long run is estimated and warned about before it starts; progress without a terminal; --quiet") {
+    // --estimate: the lower bound alone, on stdout, nothing measured. 10^5 samples of at least
+    // 1 ms each (the engine's batch) are 100 s at least, whatever the device.
+    const std::string longrun = "bench --n 1Mi --variants naive --iterations 100000 --warmup 0";
+    const CliRun e = run_cli(longrun + " --estimate");
+    INFO(e.out);
+    CHECK(e.code == 0);
+    CHECK(e.out.rfind("clreduce: this run takes at least ", 0) == 0);
+    CHECK(e.out.find("1 launch at 1 size reading ") != std::string::npos);
+    CHECK(std::count(e.out.begin(), e.out.end(), '\n') == 1);
+    for (const std::string cmd : {"bench --sizes 1K..1M:4", "sweep --variants naive --wg 32", "tune --variants naive --wg 32",
+                                  "bench transpose --shapes 64x64", "bench access --n 1Mi"}) {
+      const CliRun r = run_cli(cmd + " --estimate");
+      INFO(cmd << "\n" << r.out);
+      CHECK(r.code == 0);
+      CHECK(r.out.rfind("clreduce: this run takes at least ", 0) == 0);
+    }
+    // Run for 8 s with stderr on a pipe: the warning first, then a progress line every 5 s.
+    const CliRun w = run_cli_killed_after(8, longrun);
+    INFO(w.out);
+    const std::size_t warning = w.out.find("clreduce: warning: this run takes at least ");
+    REQUIRE(warning != std::string::npos);
+    CHECK(w.out.find("; a smaller --n, fewer --variants or --iterations shorten it") != std::string::npos);
+    const std::size_t line = w.out.find("clreduce: progress: ");
+    REQUIRE(line != std::string::npos);
+    CHECK(line > warning);
+    CHECK(w.out.find("left; now: n=1048576: ", line) != std::string::npos);
+    const CliRun q = run_cli_killed_after(8, longrun + " --quiet");
+    INFO(q.out);
+    CHECK(q.out.find("clreduce: warning: this run takes at least ") != std::string::npos);  // warnings stay
+    CHECK(q.out.find("clreduce: progress:") == std::string::npos);
+    // soak: its time left is the time it was given.
+    const CliRun s = run_cli("soak --seconds 6 --max-n 4096");
+    INFO(s.out);
+    CHECK(s.code == 0);
+    const std::size_t at = s.out.find("clreduce: progress: ");
+    REQUIRE(at != std::string::npos);
+    CHECK(s.out.find(" left; ", at) != std::string::npos);
+    CHECK(s.out.find(" checked, ", at) != std::string::npos);
   }
 }

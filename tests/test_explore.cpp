@@ -7,7 +7,8 @@
 #include "benchmarks/grid.hpp"
 #include "printers/family_printer.hpp"
 #include "printers/grid_printer.hpp"
-#include "printers/progress_bar.hpp"
+#include "measure/estimate.hpp"
+#include "printers/progress.hpp"
 #include "printers/sizes_printer.hpp"
 #include "printers/result_charts.hpp"
 #include "support.hpp"
@@ -17,6 +18,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 using namespace clreduce;
@@ -90,11 +92,132 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("progress bar: counts, bar, time left, clipped to the terminal width") {
-    const std::string s = ProgressBar::render(6, 24, 12.0, "vector wg 256, times 8", 200);
-    CHECK(s == "[######..................] 6/24 12s, ~36s left  vector wg 256, times 8");
-    CHECK(ProgressBar::render(24, 24, 90, "done", 200) == "[########################] 24/24 1m30s  done");
-    CHECK(ProgressBar::render(0, 0, 0, "x", 200).rfind("[........................] 0/0", 0) == 0);
-    CHECK(ProgressBar::render(1, 2, 1, std::string(500, 'x'), 60).size() == 60);
+    const auto step = [](std::size_t done, std::size_t total, const std::string& what) {
+      ProgressStep s;
+      s.done = done;
+      s.total = total;
+      s.what = what;
+      return s;
+    };
+    CHECK(ProgressReporter::render_bar(step(6, 24, "vector wg 256, times 8"), 12.0, 200) ==
+          "[######..................] 6/24 12s, ~36s left  vector wg 256, times 8");
+    CHECK(ProgressReporter::render_bar(step(24, 24, "done"), 90, 200) == "[########################] 24/24 1m30s  done");
+    CHECK(ProgressReporter::render_bar(step(0, 0, "x"), 0, 200) == "0s  x");  // nothing known yet
+    CHECK(ProgressReporter::render_bar(step(1, 2, std::string(500, 'x')), 1, 60).size() == 60);
+    // Weighed steps: 1 of 3 steps done, but a ninth of the work: the bar and the time left follow the work.
+    ProgressStep w = step(1, 3, "n=2^30: vector");
+    w.work_done = 1;
+    w.work_total = 9;
+    CHECK(ProgressReporter::render_bar(w, 10, 200) == "[##......................] 1/3 10s, ~1m20s left  n=2^30: vector");
+  }
+
+  TEST_CASE("progress lines where stderr is no terminal: one every interval, none for a short job, none quiet") {
+    double now = 0;
+    std::ostringstream out;
+    {
+      ProgressReporter lines(ProgressStyle::Lines, out, 200, 5, [&] { return now; });
+      ProgressStep s;
+      s.total = 10;
+      for (const double t : {0.0, 1.0, 4.9, 5.0, 6.0, 9.9, 10.5}) {
+        now = t;
+        s.what = "step at " + std::to_string(static_cast<int>(t * 10));
+        lines(s);
+        ++s.done;
+      }
+    }
+    // Lines at 5.0 (3 done) and 10.5 (6 done); nothing before the first interval.
+    CHECK(out.str() == "clreduce: progress: 3/10, 5s, ~12s left; now: step at 50\n"
+                       "clreduce: progress: 6/10, 10s, ~7s left; now: step at 105\n");
+    std::ostringstream quiet_out, state_out;
+    {
+      ProgressReporter quiet(ProgressStyle::Quiet, quiet_out, 200, 0, [] { return 100.0; });
+      quiet(ProgressStep{5, 10, 0, 0, "x"});
+      // A state rather than a next step (soak): no count, the time left from the weighed work.
+      ProgressReporter state(ProgressStyle::Lines, state_out, 200, 5, [] { return 6.0; });
+      ProgressStep soak;
+      soak.work_done = 6;
+      soak.work_total = 10;
+      soak.what = "120 checked, 0 skipped";
+      soak.what_is_next = false;
+      state(soak);
+    }
+    CHECK(quiet_out.str().empty());
+    CHECK(state_out.str() == "clreduce: progress: 6s, ~4s left; 120 checked, 0 skipped\n");
+  }
+
+  TEST_CASE("run estimate: the engine's passes at the calibrated rate, a lower bound") {
+    Calibration c;
+    c.device_gbps = 1;  // 10^9 bytes a second: a pass of 10^9 bytes takes 1 s
+    c.host_gbps = 2;
+    TimingOptions t;    // 2 warm-ups, 10 samples, the batch chosen by the engine
+    // Device clock: warm-ups on both queues (4), 10 back-to-back samples of at least one pass
+    // (10), 10 single calls on both queues (20).
+    CHECK(point_seconds(c, t, TimeSource::DeviceEvents, 1000000000) == doctest::Approx(34));
+    CHECK(point_passes(t, TimeSource::DeviceEvents) == doctest::Approx(34));
+    CHECK(point_seconds(c, t, TimeSource::HostClock, 1000000000) == doctest::Approx(22));
+    // A tiny input: each back-to-back sample still spans kSampleMinUs (the engine's batch).
+    CHECK(point_seconds(c, t, TimeSource::DeviceEvents, 1000) ==
+          doctest::Approx(10 * kSampleMinUs * 1e-6 + 24 * 1e-6));
+    t.batch = 100;
+    CHECK(point_seconds(c, t, TimeSource::DeviceEvents, 1000000000) == doctest::Approx(4 + 1000 + 20));
+    CHECK(host_seconds(c, 4000000000) == doctest::Approx(2));
+    RunEstimate e;
+    e.calibration = c;
+    e.seconds = 250;
+    e.points = 13;
+    e.sizes = 1;
+    e.builds = 13;
+    e.device_bytes = 57.2e9;
+    e.host_bytes = 4.29e9;
+    e.calibration.build_s = 0.41;
+    CHECK(describe(e) == "at least 4m10s: 13 launches at 1 size reading 57.20 GB at the 1.0 GB/s measured here, "
+                         "13 program builds of 0.41 s, 4.29 GB of input prepared and checked on the host at 2.0 GB/s");
+  }
+
+  TEST_CASE("the engine calibrates, estimates before any input, weighs its steps and can stop at the estimate") {
+    Design d;
+    d.variants = {"naive", "vector"};
+    GridAxes axes;
+    axes.wg = {32};
+    d.points = grid_points(axes);
+    d.timing = test::quick_timing(0, 1);
+    d.tuning.enabled = false;
+    d.sizes = {1000, 100000};
+    std::vector<RunEstimate> seen;
+    std::vector<ProgressStep> steps;
+    Watch stop;
+    stop.estimated = [&](const RunEstimate& e) { seen.push_back(e); return false; };
+    stop.progress = [&](const ProgressStep& s) { steps.push_back(s); };
+    const clreduce::Run none = measure(test::session(), d, stop);
+    CHECK(none.sizes.empty());
+    CHECK(steps.empty());
+    REQUIRE(seen.size() == 1);
+    const RunEstimate& e = seen.front();
+    CHECK(e.sizes == 2);
+    CHECK(e.points >= 4);  // each variant's points at each size: as many as measured below
+    CHECK(e.calibration.device_gbps > 0);
+    CHECK(e.calibration.host_gbps > 0);
+    CHECK(e.seconds > 0);
+    CHECK(e.host_bytes == doctest::Approx(4.0 * (1000 + 100000)));
+
+    Watch go;
+    go.estimated = [](const RunEstimate&) { return true; };
+    go.progress = [&](const ProgressStep& s) { steps.push_back(s); };
+    const clreduce::Run run = measure(test::session(), d, go);
+    REQUIRE(run.sizes.size() == 2);
+    std::size_t points = 0;
+    for (const auto& s : run.sizes)
+      for (const auto& v : s.variants) points += v.points.size();
+    CHECK(points == e.points);
+    REQUIRE(!steps.empty());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      CHECK(steps[i].done == i);
+      CHECK(steps[i].total == steps.back().total);
+      if (i) CHECK(steps[i].work_done >= steps[i - 1].work_done);
+    }
+    CHECK(steps.back().done == steps.back().total);
+    CHECK(steps.back().what == "done");
+    CHECK(steps.back().work_done == doctest::Approx(steps.back().work_total));
   }
 }
 

@@ -99,12 +99,14 @@ class ProgramCache {
                     const std::string& kernel_name, const std::string& options);
 
   std::size_t builds() const;  // programs compiled so far (cache misses)
+  double build_seconds() const;  // wall-clock seconds those compilations took, all together
   void clear();
 
  private:
   mutable std::mutex mutex_;
   std::map<std::tuple<cl_context, cl_device_id, std::string, std::string>, cl::Program> programs_;
   std::size_t builds_ = 0;
+  double build_seconds_ = 0;
 };
 
 }  // namespace clreduce

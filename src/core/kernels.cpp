@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <cstdlib>
@@ -304,6 +305,7 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
   cl::Program prog = with_cl_context("creating program " + file,
                                      [&] { return cl::Program(context, std::get<2>(key)); });
+  const auto t0 = std::chrono::steady_clock::now();
   try {
     prog.build(std::vector<cl::Device>{device.device}, options.c_str());
   } catch (const cl::Error& e) {
@@ -318,6 +320,7 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
                 "\nbuild log:\n" + map_build_log(log, dir, map));
   }
   ++builds_;
+  build_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   programs_.emplace(std::move(key), prog);
   return prog;
 }
@@ -336,6 +339,11 @@ cl::Kernel ProgramCache::kernel(const cl::Context& context, const DeviceInfo& de
 std::size_t ProgramCache::builds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return builds_;
+}
+
+double ProgramCache::build_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return build_seconds_;
 }
 
 void ProgramCache::clear() {

@@ -32,7 +32,22 @@ bool AccessReport::all_ok() const {
   return !rows.empty();
 }
 
-AccessReport run_access(const Session& rt, const HostData& data, const AccessOptions& opt) {
+RunEstimate estimate_access(const Calibration& c, std::uint64_t n, const TimingOptions& timing, TimeSource clock) {
+  RunEstimate e;
+  e.calibration = c;
+  const std::uint64_t bytes = n * sizeof(cl_uint);
+  const std::size_t patterns = access_patterns().size();
+  e.sizes = 1;
+  e.points = e.builds = patterns;
+  e.host_bytes = static_cast<double>(bytes);
+  e.device_bytes = static_cast<double>(bytes) * point_passes(timing, clock) * static_cast<double>(patterns);
+  e.seconds = host_seconds(c, bytes) + point_seconds(c, timing, clock, bytes) * static_cast<double>(patterns) +
+              c.build_s * static_cast<double>(e.builds);
+  return e;
+}
+
+AccessReport run_access(const Session& rt, const HostData& data, const AccessOptions& opt,
+                        const std::function<void(const ProgressStep&)>& progress) {
   if (data.type != ElemType::Uint)
     throw Error("the access-pattern study sums cubes of uint data; got " +
                 std::string(name_of(data.type)));
@@ -91,7 +106,12 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
   Reducer reducer = rt.reducer(fold);
   const std::shared_ptr<const Launch> folding = reducer.prepare(ElemType::Uint, Op::Sum, rep.groups);
 
+  ProgressStep step;
+  step.total = access_patterns().size();
   for (const auto& p : access_patterns()) {
+    step.what = p.name;
+    if (progress) progress(step);
+    ++step.done;
     AccessRow row;
     row.pattern = p;
     cl::Kernel k = rt.kernel("sum_of_cubes.cl", p.kernel, options_for(rep.wg));

@@ -7,9 +7,12 @@
 #include "data/host_data.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/timing.hpp"
+#include "measure/estimate.hpp"
 #include "measure/session.hpp"
+#include "printers/progress.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +61,12 @@ struct AccessReport {
 };
 
 // Throws Error when the data is not uint or the launch shape is invalid for the device.
-AccessReport run_access(const Session& rt, const HostData& data, const AccessOptions& opt);
+// `progress` hears before each pattern.
+AccessReport run_access(const Session& rt, const HostData& data, const AccessOptions& opt,
+                        const std::function<void(const ProgressStep&)>& progress = {});
+
+// What the study of n elements takes at least (estimate.hpp): the input generated and checked,
+// each pattern's timed passes reading it at the calibrated read bandwidth.
+RunEstimate estimate_access(const Calibration& c, std::uint64_t n, const TimingOptions& timing, TimeSource clock);
 
 }  // namespace clreduce

@@ -97,20 +97,61 @@ bool TransposeBenchReport::all_ok() const {
   return true;
 }
 
-TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBenchOptions& opt,
-                                         const std::function<void(const std::string&)>& progress) {
-  TransposeBenchReport rep;
-  rep.type = opt.type;
-  rep.clock = rt.clock();
-  rep.clock_note = rt.timer().reason;
+namespace {
+std::vector<const TransposeVariant*> chosen_variants(const TransposeBenchOptions& opt) {
   std::vector<const TransposeVariant*> chosen;
   if (opt.variants.empty()) {
     for (const auto& v : transpose_variants()) chosen.push_back(&v);
   } else {
     for (const auto& name : opt.variants) chosen.push_back(&find_transpose_variant(name));
   }
+  return chosen;
+}
+}  // namespace
+
+RunEstimate estimate_transpose_bench(const Calibration& c, const TransposeBenchOptions& opt, TimeSource clock) {
+  RunEstimate e;
+  e.calibration = c;
   const auto shapes = opt.shapes.empty() ? default_transpose_shapes() : opt.shapes;
+  const std::size_t variants = chosen_variants(opt).size();
+  e.sizes = shapes.size();
+  e.builds = variants;
   for (const auto& [m, n] : shapes) {
+    const std::uint64_t bytes = m * n * size_of(opt.type);
+    e.points += variants;
+    // Each variant and the copy: a checked run and the timed passes, each reading and writing.
+    const double passes = point_passes(opt.timing, clock) + 1;
+    e.device_bytes += 2.0 * static_cast<double>(bytes) * passes * static_cast<double>(variants + 1);
+    e.host_bytes += static_cast<double>(bytes);
+    e.seconds += host_seconds(c, bytes) +
+                 (point_seconds(c, opt.timing, clock, 2 * bytes) + 2 * static_cast<double>(bytes) / (c.device_gbps * 1e9)) *
+                     static_cast<double>(variants + 1);
+  }
+  e.seconds += c.build_s * static_cast<double>(e.builds);
+  return e;
+}
+
+TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBenchOptions& opt,
+                                         const std::function<void(const ProgressStep&)>& progress) {
+  TransposeBenchReport rep;
+  rep.type = opt.type;
+  rep.clock = rt.clock();
+  rep.clock_note = rt.timer().reason;
+  const std::vector<const TransposeVariant*> chosen = chosen_variants(opt);
+  const auto shapes = opt.shapes.empty() ? default_transpose_shapes() : opt.shapes;
+  ProgressStep step;
+  for (const auto& [m, n] : shapes) {
+    step.total += chosen.size() + 2;
+    step.work_total += static_cast<double>(m * n) * static_cast<double>(chosen.size() + 2);
+  }
+  const auto next = [&](const std::string& what, std::uint64_t elements) {
+    step.what = what;
+    if (progress) progress(step);
+    ++step.done;
+    step.work_done += static_cast<double>(elements);
+  };
+  for (const auto& [m, n] : shapes) {
+    next("input " + shape_label(m, n), m * n);
     // Validates the shape against the device before any allocation.
     rt.transposer({}).prepare(opt.type, m, n);
     TransposeShapeResult s;
@@ -121,11 +162,11 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
     const auto expected = host_transpose(data.bytes, m, n, size_of(opt.type));
     const cl::Buffer in = upload(rt, data);
     const cl::Buffer out = device_buffer(rt, CL_MEM_READ_WRITE, data.bytes.size(), "the output");
-    if (progress) progress("copy " + shape_label(m, n));
+    next("copy " + shape_label(m, n), m * n);
     s.copy = measure_copy_bandwidth(rt, in, out, data.bytes.size(), opt.timing);
     double naive_us = 0;
     for (const TransposeVariant* v : chosen) {
-      if (progress) progress(v->name + " " + shape_label(m, n));
+      next(v->name + " " + shape_label(m, n), m * n);
       TransposeBenchRow row;
       row.variant = v->name;
       TransposeConfig cfg;
@@ -159,6 +200,8 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
         row.speedup = naive_us / row.report->timing.whole_us.median;
     rep.shapes.push_back(std::move(s));
   }
+  step.what = "done";
+  if (progress) progress(step);
   return rep;
 }
 

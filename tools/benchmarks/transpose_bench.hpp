@@ -7,7 +7,9 @@
 #include "clreduce/timing.hpp"
 #include "clreduce/transpose.hpp"
 #include "data/reference.hpp"
+#include "measure/estimate.hpp"
 #include "measure/session.hpp"
+#include "printers/progress.hpp"
 
 #include <functional>
 #include <optional>
@@ -85,8 +87,13 @@ struct TransposeBenchReport {
   bool all_ok() const;
 };
 
-TransposeBenchReport run_transpose_bench(
-    const Session& rt, const TransposeBenchOptions& opt,
-    const std::function<void(const std::string&)>& progress = {});
+// `progress` hears before each step (a shape's input, its copy, each variant), the steps weighed
+// by the bytes they move.
+TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBenchOptions& opt,
+                                         const std::function<void(const ProgressStep&)>& progress = {});
+
+// What run_transpose_bench takes at least (estimate.hpp): each variant and the copy reading and
+// writing M x N elements at the calibrated read bandwidth, every pass of their timing.
+RunEstimate estimate_transpose_bench(const Calibration& c, const TransposeBenchOptions& opt, TimeSource clock);
 
 }  // namespace clreduce

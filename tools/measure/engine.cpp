@@ -75,7 +75,7 @@ std::size_t Run::count_points() const {
   return total;
 }
 
-Run measure(const Session& session, const Design& design, const Progress& progress) {
+Run measure(const Session& session, const Design& design, const Watch& watch) {
   const DeviceInfo& dev = session.device();
   const std::vector<const Variant*> chosen = select_variants(design.variants);
   std::vector<std::uint64_t> sizes = design.sizes;
@@ -94,7 +94,6 @@ Run measure(const Session& session, const Design& design, const Progress& progre
   run.op = design.op;
   run.clock = session.clock();
   run.clock_note = session.timer().reason;
-  std::size_t total = 0;
   for (std::uint64_t n : sizes) {
     SizeRun s;
     s.n = n;
@@ -108,36 +107,78 @@ Run measure(const Session& session, const Design& design, const Progress& progre
           p.params.defines.insert(p.params.defines.end(), design.defines.begin(), design.defines.end());
           vr.points.push_back(Measured{p, std::nullopt, {}, {}});
         }
-      total += vr.points.size();
       s.variants.push_back(std::move(vr));
     }
-    total += dev.is_gpu ? 1 : 2;  // the read peak (and on a CPU the host's std::reduce)
     run.sizes.push_back(std::move(s));
   }
 
-  std::size_t done = 0;
-  const auto step = [&](const std::string& what) {
-    if (progress) progress(done, total, what);
-    ++done;
+  // Each step weighed by its estimated seconds: calibrated when the caller wants the estimate,
+  // else by the bytes it reads (any unit serves for the progress's proportions).
+  Calibration cal;
+  if (watch.estimated) {
+    const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+    cal = calibrate(session, design.type, design.op, design.data, largest, design.input == nullptr);
+  } else {
+    cal.device_gbps = cal.host_gbps = 1;
+  }
+  const TimeSource clock = session.clock();
+  RunEstimate est;
+  est.calibration = cal;
+  est.sizes = run.sizes.size();
+  std::vector<double> input_w, peak_w, host_w, point_w;  // per size; point_w: one point (+ its build)
+  for (std::size_t i = 0; i < run.sizes.size(); ++i) {
+    const SizeRun& s = run.sizes[i];
+    const std::uint64_t bytes = s.n * size_of(design.type);
+    std::size_t points = 0;
+    for (const auto& v : s.variants) points += v.points.size();
+    input_w.push_back(host_seconds(cal, bytes));
+    peak_w.push_back(point_seconds(cal, design.timing, clock, bytes) * (dev.is_gpu ? 1 : 2));
+    host_w.push_back(dev.is_gpu ? 0 : point_seconds(cal, design.timing, TimeSource::HostClock, bytes));
+    point_w.push_back(point_seconds(cal, design.timing, clock, bytes));
+    est.points += points;
+    est.builds = std::max(est.builds, points);
+    est.host_bytes += static_cast<double>(bytes);
+    est.device_bytes += static_cast<double>(bytes) * point_passes(design.timing, clock) *
+                        static_cast<double>(points + (dev.is_gpu ? 1 : 3));
+    est.seconds += input_w.back() + peak_w.back() + host_w.back() + point_w.back() * static_cast<double>(points);
+  }
+  est.seconds += cal.build_s * static_cast<double>(est.builds);
+  if (watch.estimated && !watch.estimated(est)) return Run{run.type, run.op, run.clock, run.clock_note, {}};
+
+  std::size_t total = 0;
+  for (const SizeRun& s : run.sizes) {
+    total += dev.is_gpu ? 2 : 3;  // the input, the read peak (and on a CPU the host's std::reduce)
+    for (const auto& v : s.variants) total += v.points.size();
+  }
+  ProgressStep step_state;
+  step_state.total = total;
+  step_state.work_total = est.seconds;
+  const auto step = [&](const std::string& what, double weight) {
+    step_state.what = what;
+    if (watch.progress) watch.progress(step_state);
+    ++step_state.done;
+    step_state.work_done += weight;
   };
-  for (SizeRun& s : run.sizes) {
+  for (std::size_t i = 0; i < run.sizes.size(); ++i) {
+    SizeRun& s = run.sizes[i];
     const std::string at = "n=" + std::to_string(s.n) + ": ";
+    step(at + "input", input_w[i]);
     std::optional<HostData> generated;
     if (!design.input) generated = generate_data(design.type, s.n, design.data, design.seed);
     const HostData& data = design.input ? *design.input : *generated;
     s.data_origin = data.origin;
     const cl::Buffer input = upload_data(session, data);
-    step(at + "read bandwidth");
+    step(at + "read bandwidth", peak_w[i]);
     s.peak = measure_read_bandwidth(session, input, data.bytes.size(), design.timing);
     if (!dev.is_gpu) {
-      step(at + "host std::reduce");
+      step(at + "host std::reduce", host_w[i]);
       s.host = measure_host_reduce(data, design.op, dev.compute_units, design.timing);
     }
     const Reference reference = host_reference(data, design.op);
     for (VariantRun& vr : s.variants) {
       std::vector<Measured> kept;
       for (Measured& m : vr.points) {
-        step(at + vr.variant);
+        step(at + vr.variant, point_w[i] + (i == 0 ? cal.build_s : 0));
         ReducerOptions opt;
         opt.params = m.point.params;
         opt.tuning = design.tuning;
@@ -160,7 +201,8 @@ Run measure(const Session& session, const Design& design, const Progress& progre
       vr.points = std::move(kept);
     }
   }
-  if (progress) progress(total, total, "done");
+  step_state.what = "done";
+  if (watch.progress) watch.progress(step_state);
   return run;
 }
 

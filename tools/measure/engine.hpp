@@ -8,10 +8,12 @@
 
 #include "clreduce/reduce.hpp"
 #include "data/host_data.hpp"
+#include "measure/estimate.hpp"
 #include "measure/measure.hpp"
 #include "measure/host_reduce.hpp"
 #include "measure/read_bandwidth.hpp"
 #include "measure/session.hpp"
+#include "printers/progress.hpp"
 
 #include <functional>
 #include <optional>
@@ -102,11 +104,19 @@ struct Design {
   std::function<std::vector<Point>(const Variant&, std::uint64_t n)> points;
 };
 
-// Progress: called before each step with the steps done, the total and what comes next.
-using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+// What the caller watches of a run (both optional).
+struct Watch {
+  // Before each step (an input prepared, a read peak, a launch): the steps done and their total,
+  // weighed by their estimated seconds, and what comes next.
+  std::function<void(const ProgressStep&)> progress;
+  // Set: the engine calibrates first (calibrate(), about a second) and calls this with the run's
+  // estimate before any input is generated; returning false ends the run there (an empty Run:
+  // `--estimate`). Without it the steps are weighed by the bytes they read.
+  std::function<bool(const RunEstimate&)> estimated;
+};
 
 // Throws Error before any measurement for sizes the device cannot hold in one buffer, an input
 // of another type, or unknown variants; everything after that is recorded in the Run.
-Run measure(const Session& session, const Design& design, const Progress& progress = {});
+Run measure(const Session& session, const Design& design, const Watch& watch = {});
 
 }  // namespace clreduce
