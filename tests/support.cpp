@@ -6,6 +6,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
+#include <cstring>
+#include <poll.h>
 #include <sys/wait.h>
 #include <fstream>
 #include <unistd.h>
@@ -84,15 +87,50 @@ CliRun run_cli(const std::string& args, const std::string& env) {
     std::filesystem::create_directories(dir);
     return dir.string();
   }();
-  CliRun r;
   const std::string cmd = "env -u CLREDUCE_TUNING_DB XDG_CONFIG_HOME=" + empty_config + " " + env +
-                          " " + std::string(CLREDUCE_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
+                          " " + std::string(CLREDUCE_CLI_PATH) + " " + args;
+  // The shell runs the command with stdout and stderr on two pipes, read as they come (poll), so
+  // that `out` keeps their order and each stays apart too.
+  int out_pipe[2], err_pipe[2];
+  REQUIRE(pipe(out_pipe) == 0);
+  REQUIRE(pipe(err_pipe) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    close(out_pipe[0]), close(out_pipe[1]), close(err_pipe[0]), close(err_pipe[1]);
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  CliRun r;
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* into[2] = {&r.stdout_text, &r.stderr_text};
+  int open_fds = 2;
   std::array<char, 4096> buf{};
-  std::size_t got;
-  while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
-  const int status = pclose(p);
+  while (open_fds > 0) {
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      FAIL("poll: " << std::strerror(errno));
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t got = read(fds[k].fd, buf.data(), buf.size());
+      if (got > 0) {
+        into[k]->append(buf.data(), static_cast<std::size_t>(got));
+        r.out.append(buf.data(), static_cast<std::size_t>(got));
+      } else if (got == 0 || errno != EINTR) {
+        close(fds[k].fd);
+        fds[k].fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }

@@ -80,7 +80,9 @@ void replace_in_file(const std::filesystem::path& file, const std::string& from,
 // One run of the clreduce command line.
 struct CliRun {
   int code = -1;
-  std::string out;  // stdout and stderr together
+  std::string out;     // stdout and stderr together, in the order they were read
+  std::string stdout_text;  // stdout alone (tables, CSV, JSON: what a pipe to another program gets)
+  std::string stderr_text;  // stderr alone (errors, warnings, progress lines)
 };
 // Runs `clreduce ARGS` with `env` (e.g. "FOO=1") in front. Every run is hermetic with respect to
 // the tuning database: CLREDUCE_TUNING_DB is unset and XDG_CONFIG_HOME points at an empty

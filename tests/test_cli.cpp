@@ -93,8 +93,9 @@ TEST_SUITE("cli") {
     const auto json_path = std::filesystem::temp_directory_path() / "clreduce_bench.json";
     const CliRun r = run_cli("bench --n 3001 --iterations 2 --warmup 1 --format csv --output-json " + json_path.string());
     REQUIRE_MESSAGE(r.code == 0, r.out);
-    CHECK(r.out.rfind("variant,type,op,n,wg,times,vec,passes,min_us,median_us", 0) == 0);
-    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + static_cast<long>(clreduce::variants().size()));
+    // The CSV on stdout (progress lines and warnings go to stderr).
+    CHECK(r.stdout_text.rfind("variant,type,op,n,wg,times,vec,passes,min_us,median_us", 0) == 0);
+    CHECK(std::count(r.stdout_text.begin(), r.stdout_text.end(), '\n') == 1 + static_cast<long>(clreduce::variants().size()));
     std::ifstream in(json_path);
     const auto j = nlohmann::json::parse(in);
     CHECK(j["rows"].size() == clreduce::variants().size());
@@ -119,9 +120,9 @@ TEST_SUITE("cli") {
     const CliRun r = run_cli("bench --sizes 1000,2^12 --iterations 2 --warmup 1 --format csv --output-json " +
                           json_path.string());
     REQUIRE_MESSAGE(r.code == 0, r.out);
-    CHECK(r.out.rfind("n,type,op,variant,wg,groups,groups_per_cu,times,vec,passes,b2b_median_us", 0) == 0);
+    CHECK(r.stdout_text.rfind("n,type,op,variant,wg,groups,groups_per_cu,times,vec,passes,b2b_median_us", 0) == 0);
     const long variants = static_cast<long>(clreduce::variants().size());
-    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * variants);
+    CHECK(std::count(r.stdout_text.begin(), r.stdout_text.end(), '\n') == 1 + 2 * variants);
     std::ifstream in(json_path);
     const auto j = nlohmann::json::parse(in);
     CHECK(j["all_ok"] == true);
@@ -193,9 +194,9 @@ TEST_SUITE("cli") {
   TEST_CASE("bench transpose: every variant at every shape beside the copy, all verified") {
     const CliRun r = run_cli("bench transpose --shapes 17x33,64x5 --iterations 2 --warmup 1 --format csv");
     REQUIRE_MESSAGE(r.code == 0, r.out);
-    CHECK(r.out.rfind("variant,type,m,n,wg,tile,rows,min_us,median_us,max_us,GB_per_s,copy_GB_per_s", 0) == 0);
+    CHECK(r.stdout_text.rfind("variant,type,m,n,wg,tile,rows,min_us,median_us,max_us,GB_per_s,copy_GB_per_s", 0) == 0);
     const long rows = 2 * static_cast<long>(clreduce::transpose_variants().size());
-    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + rows);
+    CHECK(std::count(r.stdout_text.begin(), r.stdout_text.end(), '\n') == 1 + rows);
     long ok_rows = 0;
     for (std::size_t at = 0; (at = r.out.find(",ok\n", at)) != std::string::npos; ++at) ++ok_rows;
     CHECK(ok_rows == rows);
