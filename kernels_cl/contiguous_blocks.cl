@@ -7,6 +7,7 @@
 // (work-groups of one work-item by default, where it is nothing). On a GPU it runs, slowly: one
 // work-item streaming its own block is the access a GPU wants least (bench access says why).
 #include "reduce_common.clh"
+#include "reduce_tree.clh"
 #ifndef VEC
 #define VEC 16 // elements per vector load (16 x 4 bytes: one 64-byte cache line, an AVX-512 register)
 #endif

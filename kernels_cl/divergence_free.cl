@@ -10,6 +10,11 @@ void reduce_divergence_free(__global const T* restrict in, __global T* restrict 
   __local T l[WG_SIZE];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * WG_SIZE + lid;
-  group_reduce_loop(l, lid, i < n ? LOAD(in[i]) : IDENTITY);  // LOCKSTEP is 0 here: all barriers
+  l[lid] = i < n ? LOAD(in[i]) : IDENTITY;  // the partial last tile is padded with the identity
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_SIZE / 2; s > 0; s >>= 1) {
+    if (lid < s) l[lid] = OP(l[lid], l[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
   if (lid == 0) out[get_group_id(0)] = l[0];
 }

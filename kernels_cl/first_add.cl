@@ -9,6 +9,14 @@ void reduce_first_add(__global const T* restrict in, __global T* restrict out, c
   in += offset;  // the first element: the caller's offset (0 when a pass reads partials)
   __local T l[WG_SIZE];
   const uint lid = get_local_id(0);
-  group_reduce_loop(l, lid, load_first_add(in, n, lid));  // LOCKSTEP is 0 here: all barriers
+  const ulong i = (ulong)get_group_id(0) * (2 * WG_SIZE) + lid;
+  T acc = i < n ? LOAD(in[i]) : IDENTITY;                   // either element past n is the identity
+  if (i + WG_SIZE < n) acc = OP(acc, LOAD(in[i + WG_SIZE]));
+  l[lid] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = WG_SIZE / 2; s > 0; s >>= 1) {
+    if (lid < s) l[lid] = OP(l[lid], l[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
   if (lid == 0) out[get_group_id(0)] = l[0];
 }

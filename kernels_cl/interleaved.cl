@@ -10,7 +10,7 @@ void reduce_interleaved(__global const T* restrict in, __global T* restrict out,
   __local T l[WG_SIZE];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * WG_SIZE + lid;
-  l[lid] = i < n ? LOAD(in[i]) : IDENTITY;
+  l[lid] = i < n ? LOAD(in[i]) : IDENTITY;  // the partial last tile is padded with the identity
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = 1; s < WG_SIZE; s <<= 1) {
     const uint index = 2 * s * lid;

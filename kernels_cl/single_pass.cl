@@ -15,6 +15,7 @@
 //   tests run this path on PoCL, whose CPU threads take work-groups in order and store aligned
 //   64-bit words whole; it is not for devices without in-order dispatch.
 #include "reduce_common.clh"
+#include "reduce_tree.clh"
 #include "vector_load.clh"
 #include "warp_reduce.clh"
 

@@ -1,8 +1,9 @@
 // stride_global.cl: each work-item first accumulates TIMES elements spaced one global size
 // apart (AMD Stride-Global-Size): element gid + k*global_size for k < TIMES. Every load
 // instruction of a wavefront reads consecutive addresses, and the tree runs once per
-// WG_SIZE*TIMES elements. Then the completely unrolled tree.
+// WG_SIZE*TIMES elements. Then the tree complete_unroll.cl wrote out, from reduce_tree.clh.
 #include "reduce_common.clh"
+#include "reduce_tree.clh"
 
 #ifndef TIMES
 #define TIMES 16 // elements each work-item accumulates before the tree

@@ -2,6 +2,7 @@
 // work-item accumulates TIMES elements spaced WG_SIZE apart inside it (AMD Stride-Local-Size,
 // NVIDIA reduction #7), then the completely unrolled tree.
 #include "reduce_common.clh"
+#include "reduce_tree.clh"
 
 #ifndef TIMES
 #define TIMES 16 // elements each work-item accumulates before the tree

@@ -5,6 +5,7 @@
 // without the extension the file still compiles, with the local-memory tree standing in, so
 // every kernel file builds on every device.
 #include "reduce_common.clh"
+#include "reduce_tree.clh"
 #include "vector_load.clh"
 
 #if defined(cl_khr_subgroups)

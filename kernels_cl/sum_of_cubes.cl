@@ -14,6 +14,7 @@
 #define TYPE_ID 0 // uint
 #define OP_ID 0   // sum
 #include "reduce_common.clh"
+#include "reduce_tree.clh"
 
 uint cube(const uint x) { return x * x * x; }
 

@@ -3,6 +3,7 @@
 // (AMD Vector-Size). The n % VEC elements after the last whole vector are added by scalar loads
 // (the load stage is vector_load.clh). Then the completely unrolled tree.
 #include "reduce_common.clh"
+#include "reduce_tree.clh"
 #include "vector_load.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))

@@ -36,6 +36,11 @@ struct TransposeVariant {
   std::string kernel;    // kernel function name
   std::string summary;   // one line: what it does
   std::string tradeoff;  // what it gains and what it costs
+  std::string literature;   // where the step comes from
+  // The variant this one is one teaching step after ("" for the first), and that step: what
+  // changes from the predecessor's kernel file and why it should help (`clreduce explain`).
+  std::string predecessor;
+  std::string step;
   TransposeShape shape = TransposeShape::Free;
   unsigned block = 1;        // block edge each work-item moves (register tiles: 2 or 4)
   bool x_walks_rows = false; // x indexes input rows (naive_write_coalesced), not columns

@@ -28,6 +28,10 @@ struct Variant {
   std::string summary;     // one line: what it does
   std::string literature;  // the names this step has in the literature
   std::string tradeoff;    // what it gains and what it costs
+  // The variant this one is one teaching step after ("" for the first), and that step: what
+  // changes from the predecessor's kernel file and why it should help (`clreduce explain`).
+  std::string predecessor;
+  std::string step;
   unsigned items_per_work_item = 1;  // elements each work-item loads when TIMES is not used
   bool uses_times = false;           // takes TIMES / --groups-per-cu
   bool uses_vec = false;             // takes VEC

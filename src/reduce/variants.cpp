@@ -4,6 +4,8 @@
 #include "clreduce/error.hpp"
 #include "clreduce/types.hpp"
 
+#include <map>
+
 namespace clreduce {
 
 const std::vector<unsigned>& allowed_vec_widths() {
@@ -186,6 +188,68 @@ std::vector<Variant> build_registry() {
     v.default_times = 4;
     v.default_vec = 4;
     r.push_back(v);
+  }
+  // The teaching steps: each variant's predecessor and what its kernel changes from it.
+  static const std::map<std::string, std::pair<std::string, std::string>> steps = {
+      {"naive", {"",
+        "the starting point: one element per work-item into local memory, then a tree; at level s"
+        " the work-items whose id is a multiple of 2s add the value s above them"}},
+      {"interleaved", {"naive",
+        "the same pairs, added by the first WG/(2s) work-items (index 2*s*lid) instead of every "
+        "2s-th one (lid % (2s) == 0): the active work-items are contiguous, so whole warps idle "
+        "and retire instead of every warp running a few lanes (divergence), and the modulo is "
+        "gone; work-item lid now touches l[2*s*lid], so a warp's accesses are 2s words apart "
+        "(bank conflicts)"}},
+      {"divergence_free", {"interleaved",
+        "sequential addressing: at level s (WG/2 down to 1) work-items 0..s-1 add l[lid + s]; "
+        "neighbouring work-items touch neighbouring words, so no bank conflicts, and the active "
+        "work-items stay contiguous"}},
+      {"first_add", {"divergence_free",
+        "each work-item adds two elements, WG_SIZE apart, while it loads: a group covers "
+        "2*WG_SIZE elements, so half the groups, and no work-item is idle after the load (in "
+        "divergence_free half of them stop at the first level)"}},
+      {"last_wavefront_unroll", {"first_add",
+        "the tree loop stops at the device's lockstep width and the last levels, where one warp "
+        "(wavefront) works alone, run without barriers through volatile local memory (ordered by "
+        "bar.warp.sync on NVIDIA): the barriers and loop overhead of log2(width) levels saved. "
+        "Compiled in only where the device reports its lockstep width; elsewhere the kernel keeps"
+        " every barrier and equals first_add"}},
+      {"complete_unroll", {"last_wavefront_unroll",
+        "every level of the tree written out for the compile-time WG_SIZE: no loop counter, "
+        "compare and branch per level, and constant strides the compiler can fold into the "
+        "addresses"}},
+      {"stride_global", {"complete_unroll",
+        "before the tree each work-item accumulates TIMES elements one global size apart (a grid "
+        "stride): the tree, its barriers and its partial write happen once per WG_SIZE*TIMES "
+        "elements instead of once per 2*WG_SIZE, and each load instruction of a warp still reads "
+        "consecutive addresses. The tree is complete_unroll's, now from reduce_tree.clh"}},
+      {"stride_local", {"stride_global",
+        "the TIMES elements come from the group's own contiguous tile of WG_SIZE*TIMES elements, "
+        "WG_SIZE apart, instead of one global size apart: each group streams one contiguous span"}},
+      {"vector", {"stride_global",
+        "VEC-wide vector loads (uint4: 16 bytes per work-item and load) instead of scalar ones: "
+        "fewer load instructions for the same bytes and more bytes in flight per work-item; the n"
+        " % VEC elements after the last whole vector are added by scalar loads"}},
+      {"warp_shuffle", {"vector",
+        "the local-memory tree replaced by warp shuffles (shfl.sync.down.b32): each warp reduces "
+        "in registers, one value per warp goes through local memory, one barrier per group"}},
+      {"subgroup", {"vector",
+        "the local-memory tree replaced by the portable sub-group built-in "
+        "(sub_group_reduce_<op>, cl_khr_subgroups), once in each sub-group and once over the "
+        "sub-groups' results"}},
+      {"contiguous_blocks", {"vector",
+        "for CPUs: each work-item reduces one contiguous block (sized from n) with VEC-wide loads"
+        " into four accumulators, instead of a grid stride: a CPU core streams its own memory in "
+        "order and SIMD and the prefetcher do the rest"}},
+      {"single_pass", {"vector",
+        "one launch instead of two or three: each group writes its partial and takes a ticket "
+        "from a global atomic counter, and the group that draws the last ticket reduces the "
+        "partials; no second launch and no gap between launches"}},
+  };
+  for (Variant& v : r) {
+    const auto& s = steps.at(v.name);
+    v.predecessor = s.first;
+    v.step = s.second;
   }
   return r;
 }

@@ -2,6 +2,8 @@
 #include "transpose/plan.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 
 namespace clreduce {
 
@@ -63,6 +65,55 @@ std::vector<TransposeVariant> build_registry() {
   r.back().default_tile = 32;
   r.back().default_rows = 8;
   r.back().pad = 1;
+  // The teaching steps: each variant's predecessor, its literature, and what its kernel changes.
+  static const std::map<std::string, std::array<std::string, 3>> steps = {
+      {"naive",
+       {"",
+        "Ruetsch and Micikevicius, \"Optimizing Matrix Transpose in CUDA\" (NVIDIA): the naive "
+        "transpose",
+        "the starting point: one element per work-item, read from (row y, column x) and written "
+        "to (row x, column y); the reads of a warp are consecutive, its writes M elements apart"}},
+      {"naive_write_coalesced",
+       {"naive",
+        "the naive transpose with the roles of the two sides swapped",
+        "x walks the input's rows instead of its columns: the writes of a warp become consecutive"
+        " and its reads N elements apart; which side a GPU's caches absorb better decides which "
+        "naive form wins"}},
+      {"local_tile",
+       {"naive",
+        "Ruetsch and Micikevicius: \"coalesced transpose via shared memory\"",
+        "a TILE x TILE tile staged in local memory: the group reads rows of the input and writes "
+        "rows of the output, both coalesced; the transpose happens in the local-memory index. The"
+        " tile's column reads hit one bank TILE times"}},
+      {"local_tile_padded",
+       {"local_tile",
+        "Ruetsch and Micikevicius: \"shared memory bank conflicts\" (padding the tile)",
+        "one padding column, a TILE x (TILE + 1) tile: row j starts one bank after row j - 1, so "
+        "reading a column of the tile touches TILE different banks and the bank conflicts are "
+        "gone"}},
+      {"local_tile_multi",
+       {"local_tile_padded",
+        "Ruetsch and Micikevicius: 32 x 8 thread blocks, each thread moving several elements",
+        "a TILE x ROWS work-group moves the padded tile, each work-item TILE / ROWS elements: "
+        "more loads in flight per work-item, fewer index computations per element, and a 32 x 32 "
+        "tile from a 256-work-item group"}},
+      {"register_tile2",
+       {"naive",
+        "register blocking: vector loads and stores, the transpose in registers",
+        "each work-item moves a 2 x 2 block with 2-wide vector loads and stores and transposes it"
+        " in registers: no local memory and no barrier, and both sides move 8 bytes per access"}},
+      {"register_tile4",
+       {"register_tile2",
+        "register blocking with 16-byte accesses",
+        "4 x 4 blocks: 16-byte vector loads and stores, four times the elements in flight per "
+        "work-item"}},
+  };
+  for (TransposeVariant& v : r) {
+    const auto& s = steps.at(v.name);
+    v.predecessor = s[0];
+    v.literature = s[1];
+    v.step = s[2];
+  }
   return r;
 }
 
