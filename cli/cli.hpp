@@ -68,6 +68,7 @@ void register_bench_commands(Cli& cli);      // bench, bench --sizes
 void register_explore_commands(Cli& cli);    // sweep, tune
 void register_transpose_commands(Cli& cli);  // transpose, bench transpose, bench access
 void register_soak_command(Cli& cli);        // soak
+void register_explain_command(Cli& cli);     // explain, explain transpose
 
 // This program's option for a library parameter ("--wg" for Param::WorkGroupSize), or "".
 std::string option_of(Param p);

@@ -10,5 +10,6 @@ int main(int argc, char** argv) {
   clreduce::cli::register_transpose_commands(cli);
   clreduce::cli::register_explore_commands(cli);
   clreduce::cli::register_soak_command(cli);
+  clreduce::cli::register_explain_command(cli);
   return cli.run(argc, argv);
 }

@@ -1,0 +1,110 @@
+// `clreduce explain VARIANT` and `clreduce explain transpose VARIANT`: one teaching step of a
+// family (tools/explain/explain.hpp): its account, the host's options for it on this device, the
+// diff against its predecessor's kernel file, with --run the pair measured and with --binary the
+// program the device's compiler made of it.
+#include "cli.hpp"
+
+#include "clreduce/transpose.hpp"
+#include "clreduce/variants.hpp"
+#include "explain/explain.hpp"
+#include "parse.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+namespace clreduce::cli {
+
+namespace {
+struct ExplainTexts {
+  std::string variant;
+  std::string type;
+  std::string op = "sum";
+  std::string n = "16Mi";
+  std::string shape = "4096x4096";
+  bool run = false;
+  std::optional<std::string> binary;
+  TimingTexts timing;
+};
+
+int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
+  const bool reduction = family == Family::Reduction;
+  const std::string command = reduction ? "explain" : "explain transpose";
+  if (o.variant.empty())
+    throw Error("`" + command + "` needs a variant; valid: " +
+                join(reduction ? variant_names() : transpose_variant_names()));
+  // Everything the user typed is checked before a device is opened or a kernel built.
+  const std::vector<std::string> names = reduction ? variant_names() : transpose_variant_names();
+  if (std::find(names.begin(), names.end(), o.variant) == names.end())
+    throw Error("`" + command + "`: unknown " + (reduction ? "reduction" : "transpose") + " variant '" +
+                printable(o.variant) + "'; valid: " + join(names));
+  const std::string& name = o.variant;
+  const ElemType type = parse_type(o.type.empty() ? (reduction ? "uint" : "float") : o.type);
+  const Op op = parse_op(o.op);
+  std::uint64_t n = 0, m = 0;
+  if (reduction) {
+    n = parse_size(o.n);
+  } else {
+    std::tie(m, n) = parse_shape(o.shape);
+  }
+  const TimingOptions timing = timing_of(o.timing);
+  if (o.binary) check_output_path("--binary", *o.binary);
+
+  const Session session = make_session(g);
+  const Explanation e = explain_variant(family, name, session.kernel_dir());
+  const DeviceOptions options =
+      reduction ? reduction_options(session, name, type, op, n) : transpose_options(session, name, type, m, n);
+  std::optional<StepMeasurement> measured;
+  if (o.run)
+    measured = reduction ? measure_reduction_step(session, e, type, op, n, timing)
+                         : measure_transpose_step(session, e, type, m, n, timing);
+  std::cout << explanation_text(e, &options, measured ? &*measured : nullptr);
+  if (o.binary) {
+    const std::vector<unsigned char> binary = program_binary(session, e, options);
+    write_output_file("--binary", *o.binary, std::string(binary.begin(), binary.end()));
+    std::cout << "\nprogram binary of " << e.file << " (" << binary.size() << " bytes, as built by "
+              << session.device().name << ") written to " << *o.binary << "\n";
+  }
+  return measured && !measured->ok() ? 1 : 0;
+}
+
+void add_explain_options(CLI::App* c, ExplainTexts& o, Family family) {
+  const bool reduction = family == Family::Reduction;
+  c->add_option("variant", o.variant,
+                reduction ? "reduction variant (see `clreduce variants`)" : "transpose variant (see `clreduce variants`)");
+  c->add_option("--type", o.type, reduction ? "element type: uint, int, float, double (default uint)"
+                                            : "element type: uint, int, float, double (default float)");
+  if (reduction) {
+    c->add_option("--op", o.op, "operator: sum, min, max")->capture_default_str();
+    c->add_option("--n", o.n, "elements: for the options shown and for --run")->capture_default_str();
+  } else {
+    c->add_option("--shape", o.shape, "M x N: for the options shown and for --run")->capture_default_str();
+  }
+  c->add_flag("--run", o.run, "measure the variant and its predecessor side by side on this device");
+  c->add_option("--binary", o.binary,
+                "write the device program binary the driver built for the variant to this file (PTX on NVIDIA)");
+  add_timing_options(c, o.timing);
+}
+}  // namespace
+
+void register_explain_command(Cli& cli) {
+  auto r = std::make_shared<ExplainTexts>();
+  CLI::App* ex = cli.add("explain",
+                         "one teaching step: what a variant changes from its predecessor and why, the diff of "
+                         "their kernel files, the options on this device; --run measures both",
+                         [&cli, r] { return explain(cli.global(), Family::Reduction, *r); });
+  add_explain_options(ex, *r, Family::Reduction);
+  auto t = std::make_shared<ExplainTexts>();
+  CLI::App* et = cli.add(
+      "transpose", "one teaching step of the transpose family (as `explain` for the reductions)",
+      [&cli, ex, t] {
+        for (const CLI::Option* opt : ex->get_options())
+          if (opt->count() > 0 && opt->get_name() != "--help")
+            throw Error("option " + opt->get_name() + " goes after the variant of `explain transpose`; see "
+                        "`clreduce explain transpose --help`");
+        return explain(cli.global(), Family::Transpose, *t);
+      },
+      ex);
+  add_explain_options(et, *t, Family::Transpose);
+}
+
+}  // namespace clreduce::cli

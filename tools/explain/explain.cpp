@@ -1,0 +1,239 @@
+// `clreduce explain`: the registry's account of a step, the diff of the two kernel files as they
+// are now, the options the planner gives the variant on a device, and the pair measured. The
+// measurements go through the same engines as `bench` and `bench transpose`, so a step's figures
+// here and in a benchmark table mean the same thing.
+#include "explain/explain.hpp"
+
+#include "benchmarks/transpose_bench.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/reduce.hpp"
+#include "clreduce/transpose.hpp"
+#include "clreduce/variants.hpp"
+#include "measure/engine.hpp"
+#include "printers/table.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace clreduce {
+
+namespace {
+std::string read_kernel_file(const std::filesystem::path& dir, const std::string& file) {
+  const std::filesystem::path path = dir / file;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Param::KernelDir, "kernel file '" + path.string() + "' cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+}  // namespace
+
+bool StepMeasurement::ok() const {
+  for (const auto& r : rows)
+    if (!r.ok && r.note.rfind("not available", 0) != 0) return false;  // unavailable is no failure
+  return true;
+}
+
+Explanation explain_variant(Family family, const std::string& name, const std::filesystem::path& kernel_dir) {
+  Explanation e;
+  e.family = family;
+  e.kernel_dir = kernel_dir;
+  if (family == Family::Reduction) {
+    const Variant& v = find_variant(name);
+    e.name = v.name, e.file = v.file, e.kernel = v.kernel;
+    e.summary = v.summary, e.literature = v.literature, e.tradeoff = v.tradeoff;
+    e.predecessor = v.predecessor, e.step = v.step;
+    if (!v.predecessor.empty()) e.predecessor_file = find_variant(v.predecessor).file;
+  } else {
+    const TransposeVariant& v = find_transpose_variant(name);
+    e.name = v.name, e.file = v.file, e.kernel = v.kernel;
+    e.summary = v.summary, e.literature = v.literature, e.tradeoff = v.tradeoff;
+    e.predecessor = v.predecessor, e.step = v.step;
+    if (!v.predecessor.empty()) e.predecessor_file = find_transpose_variant(v.predecessor).file;
+  }
+  const std::string text = read_kernel_file(kernel_dir, e.file);
+  if (!e.predecessor.empty()) {
+    const std::string before = read_kernel_file(kernel_dir, e.predecessor_file);
+    e.diff = unified_diff(e.predecessor_file, before, e.file, text);
+    e.counts = diff_counts(before, text);
+  }
+  return e;
+}
+
+DeviceOptions reduction_options(const Session& s, const std::string& name, ElemType type, Op op, std::uint64_t n) {
+  DeviceOptions o;
+  o.device = s.device().name;
+  o.what = std::string(name_of(type)) + " " + std::string(name_of(op)) + ", n = " + std::to_string(n);
+  const Variant& v = find_variant(name);
+  o.unavailable = v.unavailable_reason(s.device());
+  if (!o.unavailable.empty()) return o;
+  ReducerOptions ro;
+  ro.params.variant = v.name;
+  ro.tuning.enabled = false;  // the variant's own defaults: what the step is about
+  Reducer reducer = s.reducer(ro);
+  const auto launch = reducer.prepare(type, op, n);
+  for (const auto& pass : launch->plan.passes) o.passes.push_back(pass.options);
+  return o;
+}
+
+DeviceOptions transpose_options(const Session& s, const std::string& name, ElemType type, std::uint64_t m,
+                                std::uint64_t n) {
+  DeviceOptions o;
+  o.device = s.device().name;
+  o.what = std::string(name_of(type)) + " " + std::to_string(m) + "x" + std::to_string(n);
+  TransposerOptions to;
+  to.params.variant = find_transpose_variant(name).name;
+  Transposer transposer = s.transposer(to);
+  o.passes.push_back(transposer.prepare(type, m, n)->plan.options);
+  return o;
+}
+
+std::vector<unsigned char> program_binary(const Session& s, const Explanation& e, const DeviceOptions& o) {
+  if (o.passes.empty())
+    throw Error(Param::Variant, e.name + " is not available on " + s.device().name + ": " + o.unavailable);
+  const cl::Program program = s.program(e.file, o.passes.front());
+  return with_cl_context("reading the program binary of " + e.file, [&] {
+    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.empty() || binaries.front().empty())
+      throw Error(Param::Variant, "the OpenCL implementation of " + s.device().name +
+                                      " returned no program binary for " + e.file);
+    return std::vector<unsigned char>(binaries.front().begin(), binaries.front().end());
+  });
+}
+
+StepMeasurement measure_reduction_step(const Session& s, const Explanation& e, ElemType type, Op op,
+                                       std::uint64_t n, const TimingOptions& timing) {
+  Design d;
+  d.type = type;
+  d.op = op;
+  d.sizes = {n};
+  if (!e.predecessor.empty()) d.variants.push_back(e.predecessor);
+  d.variants.push_back(e.name);
+  d.timing = timing;
+  d.tuning.enabled = false;
+  d.points = [](const Variant& v, std::uint64_t) {
+    Point p;
+    p.params.variant = v.name;
+    p.is_default = true;
+    return std::vector<Point>{p};
+  };
+  const Run run = measure(s, d);
+  StepMeasurement m;
+  const SizeRun& size = run.sizes.front();
+  m.what = "n = " + std::to_string(n) + " " + std::string(name_of(type)) + " " + std::string(name_of(op)) + " (" +
+           size.data_origin + ")";
+  m.how = "each variant's default launch, median of " + std::to_string(timing.repetitions) +
+          " back-to-back samples (" + (run.clock == TimeSource::DeviceEvents ? "device events" : "host clock") +
+          "); GB/s = input bytes / median; % of the read peak measured on the same buffer (" +
+          fixed(size.peak.gbps, 1) + " GB/s)";
+  double before_us = 0;
+  for (const VariantRun& vr : size.variants) {
+    StepRow r;
+    r.variant = vr.variant;
+    if (!vr.unavailable.empty()) {
+      r.note = "not available on this device (see its options above)";
+    } else if (vr.points.empty() || !vr.points.front().report) {
+      r.note = vr.points.empty() ? "not measured" : vr.points.front().skipped + vr.points.front().error;
+    } else {
+      const Measured& p = vr.points.front();
+      r.ok = !p.failed();
+      if (!r.ok) r.note = "check failed";
+      r.us = p.us();
+      r.gbps = p.gbps();
+      r.pct = size.pct_of_peak(r.gbps);
+    }
+    if (vr.variant == e.predecessor) before_us = r.ok ? r.us : 0;
+    else if (before_us > 0 && r.ok && r.us > 0) r.speedup = before_us / r.us;
+    m.rows.push_back(r);
+  }
+  return m;
+}
+
+StepMeasurement measure_transpose_step(const Session& s, const Explanation& e, ElemType type, std::uint64_t m,
+                                       std::uint64_t n, const TimingOptions& timing) {
+  TransposeBenchOptions opt;
+  opt.type = type;
+  opt.shapes = {{m, n}};
+  if (!e.predecessor.empty()) opt.variants.push_back(e.predecessor);
+  opt.variants.push_back(e.name);
+  opt.timing = timing;
+  const TransposeBenchReport report = run_transpose_bench(s, opt);
+  const TransposeShapeResult& shape = report.shapes.front();
+  StepMeasurement out;
+  out.what = std::string(name_of(type)) + " " + std::to_string(m) + "x" + std::to_string(n) + " (" +
+             shape.data_origin + ")";
+  out.how = "each variant's default launch, median of " + std::to_string(timing.repetitions) +
+            " samples (" + (report.clock == TimeSource::DeviceEvents ? "device events" : "host clock") +
+            "); GB/s = bytes read + written / median; % of a device-to-device copy of the same bytes (" +
+            fixed(shape.copy.gbps, 1) + " GB/s)";
+  double before_us = 0;
+  for (const TransposeBenchRow& row : shape.rows) {
+    StepRow r;
+    r.variant = row.variant;
+    if (!row.error.empty() || !row.report) {
+      r.note = row.error.empty() ? "not measured" : row.error;
+    } else {
+      r.ok = row.ok();
+      if (!r.ok) r.note = "check failed";
+      r.us = row.report->timing.whole_us.median;
+      r.gbps = row.report->gbps;
+      r.pct = row.pct_of_copy;
+    }
+    if (row.variant == e.predecessor) before_us = r.ok ? r.us : 0;
+    else if (before_us > 0 && r.ok && r.us > 0) r.speedup = before_us / r.us;
+    out.rows.push_back(r);
+  }
+  return out;
+}
+
+std::string explanation_text(const Explanation& e, const DeviceOptions* options, const StepMeasurement* measured) {
+  std::ostringstream out;
+  const std::string family = e.family == Family::Reduction ? "reduction" : "transpose";
+  out << e.name << " (" << family << " variant; kernel " << e.kernel << " in " << e.file << ")\n";
+  out << "what it is:  " << e.summary << "\n";
+  out << "literature:  " << e.literature << "\n";
+  if (e.predecessor.empty()) {
+    out << "step:        the first of the family: " << e.step << "\n";
+  } else {
+    out << "step after:  " << e.predecessor << "\n";
+    out << "what changes and why it should help: " << e.step << "\n";
+  }
+  out << "trade-off:   " << e.tradeoff << "\n";
+  if (options) {
+    out << "\noptions the host passes on " << options->device << " (" << options->what << ", no tuning database):\n";
+    if (!options->unavailable.empty()) {
+      out << "  not available on this device: " << options->unavailable << "\n";
+    } else {
+      for (std::size_t i = 0; i < options->passes.size(); ++i)
+        out << "  " << (options->passes.size() > 1 ? "pass " + std::to_string(i + 1) + ": " : "")
+            << options->passes[i] << "\n";
+    }
+  }
+  if (measured) {
+    out << "\nmeasured: " << measured->what << "\n";
+    TextTable t;
+    t.headers = {"variant", "median µs", "GB/s", e.family == Family::Reduction ? "% of read peak" : "% of copy",
+                 "speedup", "check"};
+    for (const StepRow& r : measured->rows) {
+      if (!r.ok && r.us == 0) {
+        t.rows.push_back({r.variant, "", "", "", "", r.note});
+        continue;
+      }
+      t.rows.push_back({r.variant, stats_cell(r.us), fixed(r.gbps, 1), pct_of_peak_cell(r.pct, 1),
+                        r.speedup > 0 ? fixed(r.speedup, 2) + "x" : "", r.ok ? "ok" : r.note});
+    }
+    out << t.render_text();
+    out << "how: " << measured->how << "\n";
+  }
+  if (e.predecessor.empty()) {
+    out << "\nno diff: " << e.name << " is the first step of the family (" << (e.kernel_dir / e.file).string()
+        << ")\n";
+  } else {
+    out << "\ndiff " << (e.kernel_dir / e.predecessor_file).string() << " " << (e.kernel_dir / e.file).string()
+        << " (" << e.counts.removed << " lines removed, " << e.counts.added << " added):\n";
+    out << (e.diff.empty() ? std::string("  (the files are identical)\n") : e.diff);
+  }
+  return out.str();
+}
+
+}  // namespace clreduce
