@@ -21,7 +21,7 @@ source bench/gpu_build.sh
   echo "built both at ${SECONDS}s"
 } >"$log" 2>&1
 source .gpu/env.sh >/dev/null 2>&1
-(cd build-gpu && timeout "${CTEST_TIMEOUT:-240}" ctest -j8 -LE "full|soak|install" --output-on-failure) >"$OUT/ctest.txt" 2>&1
+(cd build-gpu && timeout "${CTEST_TIMEOUT:-240}" ctest -j8 -LE "full|soak|install|pocl_method" --output-on-failure) >"$OUT/ctest.txt" 2>&1
 echo "ctest exit $? at ${SECONDS}s: $(grep -E 'tests passed|tests failed' "$OUT/ctest.txt")" >>"$log"
 for r in $(seq 1 "$ROUNDS"); do
   "$BEFORE/build-gpu/clreduce" "$@" >"$OUT/before_$r.txt" 2>&1

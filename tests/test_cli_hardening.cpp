@@ -246,7 +246,7 @@ TEST_SUITE("cli") {
     namespace fs = std::filesystem;
     const fs::path dir = clreduce::test::copy_kernels("hardening_build_log");
     // Line 7 of naive.cl, which inlines reduce_common.clh at its line 4.
-    clreduce::test::replace_in_file(dir / "naive.cl", "void reduce_naive(", "this_is_not_opencl; void reduce_naive(");
+    clreduce::test::replace_in_file(dir / "naive.cl", "void reduce_naive(", "this_is_not_opencl planted_error; void reduce_naive(");
     CliRun r = run_cli("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000");
     INFO(r.out);
     CHECK(r.code == 2);
@@ -264,7 +264,7 @@ TEST_SUITE("cli") {
     const std::size_t at = header.find(anchor);
     REQUIRE(at != std::string::npos);
     const long line = 1 + std::count(header.begin(), header.begin() + static_cast<long>(at), '\n');
-    clreduce::test::replace_in_file(dir2 / "reduce_common.clh", anchor, "this_is_not_opencl;\n" + anchor);
+    clreduce::test::replace_in_file(dir2 / "reduce_common.clh", anchor, "this_is_not_opencl planted_error;  // an unknown type: an error for every compiler\n" + anchor);
     r = run_cli("--kernel-dir " + dir2.string() + " reduce --variant naive --n 1000");
     INFO(r.out);
     CHECK(r.code == 2);
