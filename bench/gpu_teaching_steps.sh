@@ -5,10 +5,12 @@
 # the driver made of the first pass of the first six reduction steps (`explain --binary`), so the
 # documents can show what each step changed in the machine code.
 #   OUT=/path bash bench/gpu_teaching_steps.sh
-# Writes $OUT/explain_<variant>.txt, $OUT/transpose_<variant>.txt and $OUT/ptx_<variant>.ptx.
+# Writes explain_<variant>.txt, transpose_<variant>.txt and ptx_<variant>.ptx into one archive,
+# $OUT/teaching_steps.tar.gz (the device tool returns at most 8 files a call).
 set -uo pipefail
-OUT=${OUT:-bench/out}
-mkdir -p "$OUT"
+FINAL=${OUT:-bench/out}
+OUT=$(mktemp -d)
+mkdir -p "$FINAL"
 source .gpu/env.sh >/dev/null 2>&1
 cli=build-gpu/clreduce
 for v in naive interleaved divergence_free first_add last_wavefront_unroll complete_unroll stride_global \
@@ -24,3 +26,4 @@ for v in naive interleaved divergence_free first_add last_wavefront_unroll compl
   "$cli" explain "$v" --n 2^26 --binary "$OUT/ptx_$v.ptx" >/dev/null 2>&1
   echo "ptx $v exit $? ($(wc -c <"$OUT/ptx_$v.ptx" 2>/dev/null) bytes)"
 done
+tar -C "$OUT" -czf "$FINAL/teaching_steps.tar.gz" . && echo "archived $(ls "$OUT" | wc -l) files in $FINAL/teaching_steps.tar.gz"
