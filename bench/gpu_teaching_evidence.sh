@@ -20,7 +20,7 @@ mkdir -p "$OUT"
 log=$OUT/log.txt
 source bench/gpu_build.sh
 gpu_build >"$log" 2>&1
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), built at ${SECONDS}s" >>"$log"
+echo "built at ${SECONDS}s" >>"$log"
 cli=build-gpu/clreduce
 ev=$OUT/evidence.txt
 run() { echo "\$ clreduce $*" >>"$ev"; "$cli" "$@" >>"$ev" 2>&1; echo "exit $? at ${SECONDS}s: clreduce $*" >>"$log"; }
@@ -28,7 +28,7 @@ run() { echo "\$ clreduce $*" >>"$ev"; "$cli" "$@" >>"$ev" 2>&1; echo "exit $? a
 "$cli" bench --n 2^26 --type uint --op sum --iterations 20 --no-tuning --quiet \
   --output-json "$OUT/reduction_2p26_uint_sum.json" >"$OUT/reduction_2p26_uint_sum.txt" 2>&1
 echo "bench exit $? at ${SECONDS}s" >>"$log"
-"$cli" bench transpose --shape 8192x8192 --type float --iterations 20 \
+"$cli" bench transpose --shapes 8192x8192 --type float --iterations 20 \
   --output-json "$OUT/transpose_8192x8192_float.json" >"$OUT/transpose_8192x8192_float.txt" 2>&1
 echo "bench transpose exit $? at ${SECONDS}s" >>"$log"
 
@@ -61,9 +61,9 @@ cp bench/experiments/interleaved_padded.cl "$kd/interleaved.cl"
   printf '%-30s %8s %8s %8s %8s %8s %8s\n' kernel bytes instr bar.sync ld.shared st.shared bra
   for f in "$ptx"/*.ptx; do
     printf '%-30s %8s %8s %8s %8s %8s %8s\n' "$(basename "$f" .ptx)" "$(wc -c <"$f")" \
-      "$(grep -E '^\s+[@a-z].*;\s*$' "$f" | grep -vcE '^\s+\.(reg|shared|local|param|global)')" \
-      "$(grep -cE '\bbar\.sync|\bbarrier\.sync' "$f")" "$(grep -cE '\bld\.(volatile\.)?shared' "$f")" \
-      "$(grep -cE '\bst\.(volatile\.)?shared' "$f")" "$(grep -cE '\bbra' "$f")"
+      "$(grep -aE '^\s+[@a-z].*;\s*$' "$f" | grep -avcE '^\s+\.(reg|shared|local|param|global)')" \
+      "$(grep -acE '\bbar\.sync|\bbarrier\.sync' "$f")" "$(grep -acE '\bld\.(volatile\.)?shared' "$f")" \
+      "$(grep -acE '\bst\.(volatile\.)?shared' "$f")" "$(grep -acE '\bbra' "$f")"
   done
 } >>"$ev"
 OUT=$OUT bash bench/gpu_teaching_steps.sh >>"$log" 2>&1
