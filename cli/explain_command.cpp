@@ -7,10 +7,15 @@
 #include "clreduce/transpose.hpp"
 #include "clreduce/variants.hpp"
 #include "explain/explain.hpp"
+#include "explain/teaching_docs.hpp"
+#include "explain/teaching_figures.hpp"
 #include "parse.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace clreduce::cli {
 
@@ -67,6 +72,63 @@ int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
   return measured && !measured->ok() ? 1 : 0;
 }
 
+struct DocsTexts {
+  std::string dir = "docs";
+  bool check = false;
+};
+
+std::optional<std::string> read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// `clreduce explain docs`: renders the teaching documents' generated blocks (step tables from the
+// committed bench JSON, kernel diffs) and their figures; --check only says what is out of date.
+// The kernels are the source tree's (DIR/../kernels_cl), not --kernel-dir: the documents describe
+// the kernels as committed.
+int explain_docs(const DocsTexts& o) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::absolute(o.dir).lexically_normal();
+  if (!fs::is_directory(dir))
+    throw Error("`explain docs --dir " + printable(o.dir) + "`: not a directory; valid: the docs/ folder of the "
+                "clreduce source tree");
+  const fs::path root = dir.parent_path();
+  const fs::path kernels = root / "kernels_cl";
+  std::vector<fs::path> docs;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".md") docs.push_back(entry.path());
+  std::sort(docs.begin(), docs.end());
+  std::vector<std::string> stale;
+  for (const fs::path& doc : docs) {
+    const std::string text = *read_text(doc);
+    DocRender r;
+    try {
+      r = render_doc(text, root, kernels);
+    } catch (const Error& e) {
+      throw Error(doc.string() + ": " + e.what());
+    }
+    for (const std::string& s : r.stale) stale.push_back(doc.string() + " " + s);
+    if (!o.check && !r.stale.empty()) write_output_file("explain docs", doc.string(), r.text);
+  }
+  for (const auto& [name, svg] : teaching_figures()) {
+    const fs::path path = dir / "figures" / name;
+    if (read_text(path) == svg) continue;
+    stale.push_back(path.string());
+    if (!o.check) {
+      fs::create_directories(path.parent_path());
+      write_output_file("explain docs", path.string(), svg);
+    }
+  }
+  for (const std::string& s : stale) std::cout << (o.check ? "out of date: " : "rewritten: ") << s << "\n";
+  std::cout << docs.size() << " documents, " << teaching_figures().size() << " figures: "
+            << (stale.empty() ? "all current" : std::to_string(stale.size()) + (o.check ? " out of date" : " rewritten"))
+            << "\n";
+  return o.check && !stale.empty() ? 1 : 0;
+}
+
 void add_explain_options(CLI::App* c, ExplainTexts& o, Family family) {
   const bool reduction = family == Family::Reduction;
   c->add_option("variant", o.variant,
@@ -105,6 +167,25 @@ void register_explain_command(Cli& cli) {
       },
       ex);
   add_explain_options(et, *t, Family::Transpose);
+  auto d = std::make_shared<DocsTexts>();
+  CLI::App* ed = cli.add(
+      "docs",
+      "render the teaching documents' generated parts (step tables from committed bench JSON, kernel diffs) and "
+      "figures; --check only reports what is out of date",
+      [&cli, ex, d] {
+        const GlobalOptions& g = cli.global();
+        if (g.kernel_dir || g.device || g.platform)
+          throw Error("`explain docs` renders from the source tree and opens no device; it takes no --kernel-dir, "
+                      "--device or --platform");
+        for (const CLI::Option* opt : ex->get_options())
+          if (opt->count() > 0 && opt->get_name() != "--help")
+            throw Error("`explain docs` takes no " + opt->get_name() + "; see `clreduce explain docs --help`");
+        return explain_docs(*d);
+      },
+      ex);
+  ed->add_option("--dir", d->dir, "the documents' folder (its parent holds kernels_cl/ and bench/results/)")
+      ->capture_default_str();
+  ed->add_flag("--check", d->check, "write nothing; exit 1 naming each block or figure that differs from its render");
 }
 
 }  // namespace clreduce::cli
