@@ -101,6 +101,31 @@ std::string table(const std::vector<std::string>& names, const std::vector<std::
   return out.str();
 }
 
+// The figures every bench row has: status, median, GB/s and the % of the bound (`pct_key`).
+StepFigures figures_of(const json& row, const std::string& name, const char* pct_key, const std::string& where) {
+  const std::string at = where + " row " + name;
+  StepFigures f;
+  f.status = text_of(row, "status", at);
+  f.ok = f.status == "ok";
+  if (f.ok) {
+    f.us = number(field(row, "time_us", at), "median", at);
+    f.gbps = number(row, "gbps", at);
+    f.pct = number(row, pct_key, at);
+  }
+  return f;
+}
+
+template <typename VariantList>
+std::string table_of(const VariantList& family, const std::map<std::string, StepFigures>& figures,
+                     const char* pct_header) {
+  std::vector<std::string> names, predecessors;
+  for (const auto& v : family) {
+    names.push_back(v.name);
+    predecessors.push_back(v.predecessor);
+  }
+  return table(names, predecessors, figures, pct_header);
+}
+
 std::string device_text(const json& bench, const std::string& where) {
   const json& dev = field(bench, "device", where);
   return text_of(dev, "name", where + " device") + " (" + text_of(dev, "platform", where + " device") + ", driver " +
@@ -114,13 +139,8 @@ std::string reduction_steps_table(const json& bench) {
   for (const json& row : field(bench, "rows", where)) {
     const std::string name = text_of(row, "variant", where + " row");
     find_variant(name);  // throws for a name the registry does not have
-    StepFigures f;
-    f.status = text_of(row, "status", where + " row " + name);
-    f.ok = f.status == "ok";
+    StepFigures f = figures_of(row, name, "pct_of_peak", where);
     if (f.ok) {
-      f.us = number(field(row, "time_us", where + " row " + name), "median", where + " row " + name);
-      f.gbps = number(row, "gbps", where + " row " + name);
-      f.pct = number(row, "pct_of_peak", where + " row " + name);
       f.launch = "wg " + std::to_string(field(row, "wg", where).get<long long>());
       const Variant& v = find_variant(name);
       if (v.uses_times) f.launch += ", times " + std::to_string(field(row, "times", where).get<long long>());
@@ -133,12 +153,7 @@ std::string reduction_steps_table(const json& bench) {
     }
     figures[name] = f;
   }
-  std::vector<std::string> names, predecessors;
-  for (const Variant& v : variants()) {
-    names.push_back(v.name);
-    predecessors.push_back(v.predecessor);
-  }
-  return table(names, predecessors, figures, "% of read peak");
+  return table_of(variants(), figures, "% of read peak");
 }
 
 std::string transpose_steps_table(const json& bench) {
@@ -149,13 +164,8 @@ std::string transpose_steps_table(const json& bench) {
   for (const json& row : field(shapes.at(0), "rows", where)) {
     const std::string name = text_of(row, "variant", where + " row");
     find_transpose_variant(name);
-    StepFigures f;
-    f.status = text_of(row, "status", where + " row " + name);
-    f.ok = f.status == "ok";
+    StepFigures f = figures_of(row, name, "pct_of_copy", where);
     if (f.ok) {
-      f.us = number(field(row, "time_us", where + " row " + name), "median", where + " row " + name);
-      f.gbps = number(row, "gbps", where + " row " + name);
-      f.pct = number(row, "pct_of_copy", where + " row " + name);
       const json& plan = field(row, "plan", where + " row " + name);
       f.launch = "wg " + std::to_string(field(plan, "wg_x", where).get<long long>()) + "x" +
                  std::to_string(field(plan, "wg_y", where).get<long long>());
@@ -164,12 +174,7 @@ std::string transpose_steps_table(const json& bench) {
     }
     figures[name] = f;
   }
-  std::vector<std::string> names, predecessors;
-  for (const TransposeVariant& v : transpose_variants()) {
-    names.push_back(v.name);
-    predecessors.push_back(v.predecessor);
-  }
-  return table(names, predecessors, figures, "% of copy");
+  return table_of(transpose_variants(), figures, "% of copy");
 }
 
 std::string reduction_table_source(const json& bench) {
