@@ -93,6 +93,9 @@ std::string option_of(Param p) {
     case Param::WgY: return "--wg-y";
     case Param::Tile: return "--tile";
     case Param::Rows: return "--rows";
+    case Param::Axis: return "--axis";
+    case Param::RowWidth: return "--row-width";
+    case Param::Chunks: return "--chunks";
     case Param::None:
     case Param::Offset:
     case Param::Queue:
@@ -285,6 +288,17 @@ constexpr HostSet kTransposeHostSet[] = {
     {"TILE", "use --tile"},
     {"ROWS", "use --rows"},
 };
+constexpr HostSet kAxisHostSet[] = {
+    {"WG_SIZE", "use --wg"},
+    {"TYPE_ID", "use --type"},
+    {"OP_ID", "use --op"},
+    {"FIRST_PASS", "the host sets it for each pass; no option changes it"},
+    {"LOCKSTEP", "the host sets it from the device's reported lockstep width; no option changes it"},
+    {"NV_WARP_SYNC", "the host sets it on NVIDIA devices; no option changes it"},
+    {"ROW_WIDTH", "use --row-width"},
+    {"TILE_X", "the host sets it (cols_tile's work-group); no option changes it yet"},
+    {"ROWS_Y", "the host sets it (cols_tile's work-group); no option changes it yet"},
+};
 
 template <std::size_t N>
 std::vector<Define> checked_defines(const std::vector<std::string>& texts, const HostSet (&host_set)[N]) {
@@ -307,6 +321,10 @@ std::vector<Define> defines_of(const std::vector<std::string>& texts) {
 
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts) {
   return checked_defines(texts, kTransposeHostSet);
+}
+
+std::vector<Define> axis_defines_of(const std::vector<std::string>& texts) {
+  return checked_defines(texts, kAxisHostSet);
 }
 
 std::size_t wg_of(const std::optional<std::size_t>& wg) {

@@ -126,6 +126,7 @@ ReduceParams params_of(const LaunchTexts& l);
 // TYPE_ID, WG_X, TILE, ... for a transpose) is refused with the option that sets it instead.
 std::vector<Define> defines_of(const std::vector<std::string>& texts);
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts);
+std::vector<Define> axis_defines_of(const std::vector<std::string>& texts);  // also ROW_WIDTH, TILE_X, ROWS_Y
 std::size_t wg_of(const std::optional<std::size_t>& wg);  // 0: not given; refuses 0
 
 // The tuning database (--db, --no-tuning): loaded once, its warnings said once.

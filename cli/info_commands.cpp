@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include "benchmarks/access.hpp"
+#include "clreduce/axis.hpp"
 #include "clreduce/transpose.hpp"
 #include "clreduce/variants.hpp"
 #include "doctor.hpp"
@@ -73,6 +74,18 @@ int variants_table() {
   at.headers = {"access pattern", "kernel", "which elements a work-item reads"};
   for (const auto& p : access_patterns()) at.rows.push_back({p.name, p.kernel, p.summary});
   std::cout << "\naccess patterns (clreduce bench access)\n" << at.render_text();
+  TextTable xt;
+  xt.headers = {"axis variant", "axis", "what it does", "trade-off", "parameters"};
+  for (const auto& v : axis_variants()) {
+    std::string params;
+    if (v.uses_wg) params = "WG (default " + std::to_string(v.default_wg) + ")";
+    if (v.uses_row_width) params += ", ROW_WIDTH (default: the row's length, up to " + std::to_string(v.default_row_width) + ")";
+    if (v.uses_tile)
+      params = "group " + std::to_string(v.default_tile_x) + " x " + std::to_string(v.default_rows_y) +
+               ", row chunks (default: 8 groups per compute unit)";
+    xt.rows.push_back({v.name, std::string(name_of(v.axis)), v.summary, v.tradeoff, params});
+  }
+  std::cout << "\naxis variants (clreduce reduce --axis rows|cols --shape MxN)\n" << xt.render_text();
   return 0;
 }
 }  // namespace

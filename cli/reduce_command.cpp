@@ -1,9 +1,13 @@
-// `clreduce reduce`: one verified, timed reduction with the launch the library resolves.
+// `clreduce reduce`: one verified, timed reduction with the launch the library resolves; with
+// --axis rows|cols --shape MxN, one value per row or column of a matrix (the AxisReducer).
 #include "cli.hpp"
 
+#include "benchmarks/axis_run.hpp"
+#include "clreduce/axis.hpp"
 #include "clreduce/variants.hpp"
 #include "measure/measure.hpp"
 #include "parse.hpp"
+#include "printers/axis_printer.hpp"
 #include "printers/reduce_printer.hpp"
 
 #include <algorithm>
@@ -13,9 +17,62 @@ namespace clreduce::cli {
 namespace {
 struct ReduceTexts : RunTexts {
   std::string variant;
+  std::optional<std::string> axis, shape;
+  std::optional<unsigned> row_width;
+  std::optional<std::uint64_t> chunks;
+  // The registered options, to refuse what an axis reduction does not take.
+  std::vector<CLI::Option*> whole_array_only;
 };
 
+// `reduce --axis`: every option checked before a device is opened, then one verified run.
+int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
+  const Axis axis = parse_axis(*o.axis);
+  for (const CLI::Option* opt : o.whole_array_only)
+    if (opt->count() > 0)
+      throw Error(opt->get_name() + " is for whole-array reductions; --axis takes --shape MxN, --variant (" +
+                  join(axis_variant_names()) + "), --wg, --row-width, --chunks, -D, --type, --op, --input or --data");
+  if (!o.shape) throw Error(Param::Shape, "--axis needs --shape MxN (M rows, N columns, row-major)", "MxN");
+  const auto [m, n] = parse_shape(*o.shape);
+  AxisConfig cfg;
+  cfg.axis = axis;
+  cfg.type = parse_type(o.type);
+  cfg.op = parse_op(o.op);
+  if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
+  cfg.wg = o.launch.wg;
+  if (cfg.wg) wg_of(cfg.wg);
+  cfg.row_width = o.row_width;
+  cfg.chunks = o.chunks;
+  cfg.defines = axis_defines_of(o.launch.defines);
+  const TimingOptions timing = timing_of(o.timing);
+  check_outputs(o.output);
+  const Session session = make_session(g);
+  const DeviceInfo& dev = session.device();
+  {  // The launch is resolved (and refused, if it must be) before any data is made.
+    AxisReducerOptions opt;
+    opt.params = cfg;
+    opt.device = dev;
+    opt.kernel_dir = session.kernel_dir();
+    AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, m, n);
+  }
+  HostData data;
+  if (o.input) {
+    for (const CLI::Option* given : {o.data.data_option, o.data.seed_option})
+      if (given && given->count() > 0)
+        throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
+    data = read_data_file(*o.input, cfg.type, m * n);
+  } else {
+    data = generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
+  }
+  const AxisReport r = run_axis(session, cfg, data, m, n, timing);
+  emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
+  return r.ok() ? 0 : 1;
+}
+
 int reduce(const GlobalOptions& g, const ReduceTexts& o) {
+  if (o.axis) return reduce_axis(g, o);
+  for (const auto& [given, name] : {std::pair{o.shape.has_value(), "--shape"}, {o.row_width.has_value(), "--row-width"},
+                                    {o.chunks.has_value(), "--chunks"}})
+    if (given) throw Error(std::string(name) + " is for axis reductions: add --axis rows|cols (and --shape MxN)");
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
   ReducerOptions opt;
@@ -51,6 +108,15 @@ void register_reduce_command(Cli& cli) {
                 "variant name (see `clreduce variants`; default: the tuning database's best for the "
                 "device, else the device's default policy)");
   add_run_options(c, *o, "");
+  c->add_option("--axis", o->axis,
+                "rows or cols: one value per row or per column of an M x N matrix (--shape) instead of one in all");
+  c->add_option("--shape", o->shape, "with --axis: M x N, the matrix's rows x columns, row-major (e.g. 8192x8192)");
+  c->add_option("--row-width", o->row_width, "with --axis rows and rows_sliced: work-items per row (a power of two)")
+      ->check(whole_number(kMaxU32, "1, 2, 4, ... up to the work-group size"));
+  c->add_option("--chunks", o->chunks, "with --axis cols and cols_tile: the row chunks (1: one pass)")
+      ->check(whole_number(65535, "1..65535 and at most M"));
+  for (const char* name : {"--n", "--times", "--groups-per-cu", "--vec", "--db", "--no-tuning"})
+    o->whole_array_only.push_back(c->get_option(name));
 }
 
 }  // namespace clreduce::cli

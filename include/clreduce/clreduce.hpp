@@ -15,10 +15,12 @@
 //   variants.hpp   the reduction family's registry
 //   reduce.hpp     Reducer (a user's queue and buffers), clreduce::reduce (host data)
 //   transpose.hpp  Transposer and the transpose family's registry
+//   axis.hpp       AxisReducer: one value per row or per column of a matrix, and its registry
 //   tuning.hpp     the per-device tuning database `clreduce tune` writes
 //   timing.hpp     timing device work as clreduce's benchmarks do
 #pragma once
 
+#include "clreduce/axis.hpp"
 #include "clreduce/device.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"

@@ -36,6 +36,9 @@ enum class Param {
   WgY,            // a transpose's work-group height
   Tile,           // TILE: a transpose's tile edge
   Rows,           // ROWS: the work-group rows of local_tile_multi
+  Axis,           // the axis of an axis reduction: rows or cols
+  RowWidth,       // ROW_WIDTH: work-items per row of rows_sliced
+  Chunks,         // the row chunks of cols_tile
 };
 
 // How messages name the parameter: "work-group size", "TIMES", "n", ...

@@ -27,6 +27,9 @@ std::string_view name_of(Param p) {
     case Param::WgY: return "WG_Y";
     case Param::Tile: return "TILE";
     case Param::Rows: return "ROWS";
+    case Param::Axis: return "axis";
+    case Param::RowWidth: return "ROW_WIDTH";
+    case Param::Chunks: return "row chunks";
   }
   return "";
 }

@@ -2,7 +2,7 @@
 # Every kernel of clreduce under Oclgrind's checks: each reduction variant that runs on Oclgrind's
 # device x uint/int/float/double x sum/min/max at an odd n (1001), single_pass's two other paths
 # (the slot finish, and the emulated warp shuffle that warp_shuffle uses on NVIDIA), every transpose
-# variant x float/uint/double at 17x33, and the access study (its two kernels also launched alone by
+# variant x float/uint/double at 17x33, every axis variant at shapes with partial tiles, and the access study (its two kernels also launched alone by
 # oclgrind-kernel, see run_kernel_case); each run also checks the read-peak
 # and timer-probe kernels it launches. Runs with --data-races --uninitialized; where Oclgrind itself
 # crashes with --uninitialized (a crash of the simulator, not a report), that case runs again with
@@ -53,6 +53,16 @@ else
   cases+=("reduce --variant single_pass --type float --op max -D SP_SHUFFLE=1")
   for v in naive naive_write_coalesced local_tile local_tile_padded register_tile2 register_tile4 local_tile_multi; do
     for t in float uint double; do cases+=("transpose --variant $v --type $t --shape 17x33"); done
+  done
+  # The axis reductions (rows and columns of a matrix), each variant at a shape that leaves every
+  # tile, slice and chunk partial, and cols_tile split into chunks (its second pass included).
+  for t in uint float double; do
+    for o in sum max; do
+      cases+=("reduce --axis rows --variant rows_group --shape 17x333 --type $t --op $o --wg 64")
+      cases+=("reduce --axis rows --variant rows_sliced --shape 37x29 --type $t --op $o --wg 64 --row-width 8")
+      cases+=("reduce --axis cols --variant cols_item --shape 29x37 --type $t --op $o --wg 32")
+      cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
+    done
   done
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
@@ -142,7 +152,8 @@ for c in "${cases[@]}"; do
   fi
   read -r -a args <<<"$c"
   extra=("${common[@]}")
-  [ "${args[0]}" = reduce ] && extra+=(--n 1001 --no-tuning)
+  # Whole-array reductions at an odd n; axis reductions (--axis) carry their --shape.
+  [ "${args[0]}" = reduce ] && [[ " ${args[*]} " != *" --axis "* ]] && extra+=(--n 1001 --no-tuning)
   (oclgrind "${flags[@]}" "$cli" "${kdir[@]}" "${args[@]}" "${extra[@]}" >"$work/out" 2>"$work/err")
   code=$?
   if [ $code -ge 128 ] && [[ " ${flags[*]} " == *" --uninitialized "* ]]; then  # Oclgrind crashed with --uninitialized: the data-race check alone

@@ -68,6 +68,64 @@ Reference reduce_exact(const T* x, std::uint64_t n, Op op) {
 }
 }  // namespace
 
+namespace {
+template <class T>
+std::vector<Reference> axis_exact(const T* x, std::uint64_t m, std::uint64_t n, Axis axis, Op op) {
+  std::vector<Reference> out;
+  if (axis == Axis::Rows) {
+    out.reserve(m);
+    for (std::uint64_t i = 0; i < m; ++i) out.push_back(reduce_exact(x + i * n, n, op));
+  } else {
+    out.reserve(n);
+    std::vector<T> column(m);
+    for (std::uint64_t j = 0; j < n; ++j) {
+      for (std::uint64_t i = 0; i < m; ++i) column[i] = x[i * n + j];
+      out.push_back(reduce_exact(column.data(), m, op));
+    }
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<Reference> axis_reference(const HostData& d, std::uint64_t m, std::uint64_t n, Axis axis, Op op) {
+  switch (d.type) {
+    case ElemType::Uint: return axis_exact(d.as<std::uint32_t>(), m, n, axis, op);
+    case ElemType::Int: return axis_exact(d.as<std::int32_t>(), m, n, axis, op);
+    case ElemType::Float: return axis_exact(d.as<float>(), m, n, axis, op);
+    case ElemType::Double: return axis_exact(d.as<double>(), m, n, axis, op);
+  }
+  return {};
+}
+
+AxisCheck check_axis(const std::vector<Value>& got, const std::vector<Reference>& refs, Axis axis, Op op,
+                     unsigned depth) {
+  AxisCheck c;
+  const char* what = axis == Axis::Rows ? "row" : "column";
+  if (got.size() != refs.size()) {
+    c.failures = refs.size();
+    c.detail = std::to_string(got.size()) + " values read back for " + std::to_string(refs.size()) + " " + what + "s";
+    return c;
+  }
+  bool exact = true;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const Check one = check_result(got[i], refs[i], op, depth);
+    if (one.tolerance > 0) exact = false;
+    if (one.rel_error > c.worst_rel_error) c.worst_rel_error = one.rel_error;
+    if (!one.ok && c.failures++ == 0) c.detail = what + std::string(" ") + std::to_string(i) + ": " + one.detail;
+  }
+  c.ok = c.failures == 0;
+  if (c.ok) {
+    std::ostringstream s;
+    s << "all " << refs.size() << " " << what << (refs.size() == 1 ? "" : "s")
+      << (exact ? " exact" : " within the bound of depth " + std::to_string(depth));
+    if (!exact && c.worst_rel_error >= 0) s << " (largest relative error " << c.worst_rel_error << ")";
+    c.detail = s.str();
+  } else if (c.failures > 1) {
+    c.detail += " (and " + std::to_string(c.failures - 1) + " more)";
+  }
+  return c;
+}
+
 Reference host_reference(const HostData& d, Op op) {
   switch (d.type) {
     case ElemType::Uint: return reduce_exact(d.as<std::uint32_t>(), d.n, op);

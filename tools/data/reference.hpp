@@ -5,6 +5,7 @@
 #pragma once
 
 #include "data/host_data.hpp"
+#include "clreduce/axis.hpp"
 #include "clreduce/types.hpp"
 
 #include <cstdint>
@@ -41,6 +42,19 @@ struct Check {
 bool same_result(const Value& a, const Value& b);
 
 Check check_result(const Value& device, const Reference& ref, Op op, unsigned depth);
+
+// One reference per row (axis rows: M of them) or per column (cols: N) of the M x N matrix `data`.
+std::vector<Reference> axis_reference(const HostData& data, std::uint64_t m, std::uint64_t n, Axis axis, Op op);
+
+// Every output of an axis reduction against its reference, each with check_result at `depth`.
+struct AxisCheck {
+  bool ok = false;
+  std::uint64_t failures = 0;  // outputs outside their bound (or not equal, for exact checks)
+  double worst_rel_error = -1; // float sums: the largest relative error over the outputs
+  std::string detail;          // "all 8192 rows exact", or the first failure with its index
+};
+AxisCheck check_axis(const std::vector<Value>& got, const std::vector<Reference>& refs, Axis axis, Op op,
+                     unsigned depth);
 
 // The host transpose of an M x N matrix of `elem_size`-byte elements (cache-blocked).
 std::vector<unsigned char> host_transpose(const std::vector<unsigned char>& in, std::uint64_t m,

@@ -1,0 +1,174 @@
+// Reductions along one axis of a matrix: the sum (min, max) of every row, or of every column, of
+// an M x N row-major matrix in a cl::Buffer, into a buffer of M (rows) or N (columns) values.
+// An AxisReducer is bound to an application's command queue, like the Reducer.
+//
+// The variants (axis_variants(), kernels_cl/axis_*.cl):
+//   rows_group   one work-group per row: every work-item strides along the row, then the tree
+//   rows_sliced  ROW_WIDTH work-items per row, WG_SIZE / ROW_WIDTH rows per group: for many
+//                short rows, where a whole group per row would leave most of it idle
+//   cols_item    one work-item per column, down the whole column: a warp's loads read one
+//                consecutive row segment (coalesced), but only N work-items exist
+//   cols_tile    TILE_X columns x ROWS_Y row-slices per group over a chunk of the rows, folded in
+//                local memory; the rows split into chunks (a second pass adds the chunks' partial
+//                rows) so that a tall matrix with few columns still fills the device
+// With no variant named, rows of at most 1024 elements go to rows_sliced (a row width of up to
+// 32, no wider than the row), longer rows to rows_group, and columns to cols_tile with enough row
+// chunks for 8 groups per compute unit. These rules are a first cut, not yet tuned by measurement.
+//
+// Thread-safety: as the Reducer (one thread at a time per AxisReducer).
+// Errors: clreduce::Error naming the parameter; ConfigError before a kernel is built, LimitError
+// for the built kernel's limits.
+#pragma once
+
+#include "clreduce/device.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/kernels.hpp"
+#include "clreduce/opencl.hpp"
+#include "clreduce/types.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clreduce {
+
+enum class Axis {
+  Rows,  // one value per row: out[i] = OP over j of in[i * N + j], M values
+  Cols,  // one value per column: out[j] = OP over i of in[i * N + j], N values
+};
+std::string_view name_of(Axis a);  // "rows", "cols"
+// "rows" or "cols" (also "row", "columns", ...); throws ConfigError (Param::Axis) otherwise.
+Axis parse_axis(std::string_view text);
+
+struct AxisVariant {
+  std::string name, file, kernel;  // "rows_group", "axis_rows_group.cl", "axis_rows_group"
+  Axis axis = Axis::Rows;
+  std::string summary;   // one line: what it does
+  std::string tradeoff;  // what it gains and what it costs
+  std::string predecessor;  // the variant this one is a step after ("" for the first of its axis)
+  bool uses_wg = false;         // WG_SIZE (one-dimensional groups)
+  bool uses_row_width = false;  // ROW_WIDTH
+  bool uses_tile = false;       // TILE_X x ROWS_Y groups and row chunks
+  std::size_t default_wg = 256;
+  unsigned default_row_width = 32;
+  unsigned default_tile_x = 32, default_rows_y = 8;
+};
+
+const std::vector<AxisVariant>& axis_variants();
+std::vector<std::string> axis_variant_names();
+// Throws ConfigError (Param::Variant) naming the valid ones.
+const AxisVariant& find_axis_variant(std::string_view name);
+
+// The parameters a caller may fix; each unset one is the variant's default (or the planner's).
+struct AxisParams {
+  std::string variant;                  // an axis variant; empty: chosen by shape
+  std::optional<std::size_t> wg;        // WG_SIZE: rows_group, rows_sliced, cols_item
+  std::optional<unsigned> row_width;    // ROW_WIDTH: rows_sliced (a power of two dividing WG_SIZE)
+  std::optional<std::uint64_t> chunks;  // row chunks of cols_tile (1: one pass)
+  std::vector<Define> defines;          // -D NAME[=VALUE], untouched
+};
+
+struct AxisConfig : AxisParams {
+  ElemType type = ElemType::Float;
+  Op op = Op::Sum;
+  Axis axis = Axis::Rows;
+};
+
+// One launch of an axis kernel over an m x n matrix (the input, or the previous pass's partials).
+struct AxisPassPlan {
+  std::uint64_t m = 0, n = 0;              // the matrix this pass reads
+  std::uint64_t rows_per_chunk = 0;        // cols_tile: rows each group column folds
+  std::uint64_t groups_x = 0, groups_y = 1;
+  std::size_t wg_x = 0, wg_y = 1;
+  std::uint64_t values_out = 0;            // values it writes
+  std::string options;                     // the build option string (the program cache key)
+};
+
+struct AxisPlan {
+  const AxisVariant* variant = nullptr;
+  Axis axis = Axis::Rows;
+  std::uint64_t m = 0, n = 0;
+  std::size_t wg = 0;             // WG_SIZE, or TILE_X * ROWS_Y
+  unsigned row_width = 0;         // rows_sliced
+  unsigned tile_x = 0, rows_y = 0;
+  std::uint64_t chunks = 1;       // cols_tile's row chunks (passes: 2 when above 1)
+  std::vector<AxisPassPlan> passes;
+  // The most operations any element goes through on its way to its output value: the depth that
+  // bounds the rounding of a float sum.
+  unsigned depth = 0;
+  std::uint64_t outputs() const { return axis == Axis::Rows ? m : n; }
+  std::string launch_label() const;  // "wg 256", "wg 256, row width 8", "32x8, 4 chunks"
+};
+
+// The variant the planner picks for a shape when none is named (see the file comment).
+const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_t n);
+
+// A resolved axis launch for one (type, op, axis, M, N).
+class AxisLaunch {
+ public:
+  AxisConfig config;
+  AxisPlan plan;
+  std::size_t kernel_max_wg = 0;  // the work-items per group the built kernel allows
+
+ private:
+  friend class AxisReducer;
+  mutable std::vector<cl::Kernel> kernels_;  // one per pass
+  const void* owner_ = nullptr;
+};
+
+struct AxisReducerOptions {
+  AxisParams params;
+  std::filesystem::path kernel_dir;   // empty: find_kernel_dir()
+  ProgramCache* programs = nullptr;   // null: ProgramCache::shared()
+  std::optional<DeviceInfo> device;   // the queue's device facts, if the caller holds them
+};
+
+class AxisReducer {
+ public:
+  // Binds to an in-order queue. Throws Error (Param::Queue) for an out-of-order queue.
+  explicit AxisReducer(const cl::CommandQueue& queue, AxisReducerOptions options = {});
+  explicit AxisReducer(cl_command_queue queue, AxisReducerOptions options = {});
+  AxisReducer(const AxisReducer&) = delete;
+  AxisReducer& operator=(const AxisReducer&) = delete;
+  AxisReducer(AxisReducer&&) noexcept;
+  AxisReducer& operator=(AxisReducer&&) noexcept;
+  ~AxisReducer();
+
+  // The launch for an M x N matrix: planned, built and checked on the first call for (type, op,
+  // axis, M, N), then cached. Throws ConfigError naming the parameter (M or N outside
+  // 1..2^32-1, the matrix over one allocation, double without cl_khr_fp64, a parameter the
+  // variant does not take or outside its values, a variant of the other axis), LimitError for
+  // the built kernel's limits, Error for a failed build.
+  std::shared_ptr<const AxisLaunch> prepare(ElemType type, Op op, Axis axis, std::uint64_t m, std::uint64_t n);
+
+  // Enqueues the reduction of `in` (M x N) along `axis` into `out` (M values for rows, N for
+  // columns) after `wait` and returns the event of its last pass. Throws Error (Param::Buffer)
+  // when a buffer is smaller than that.
+  cl::Event reduce(const cl::Buffer& in, const cl::Buffer& out, ElemType type, Op op, Axis axis, std::uint64_t m,
+                   std::uint64_t n, const std::vector<cl::Event>& wait = {});
+  template <class T>
+  cl::Event reduce(const cl::Buffer& in, const cl::Buffer& out, Op op, Axis axis, std::uint64_t m, std::uint64_t n,
+                   const std::vector<cl::Event>& wait = {}) {
+    return reduce(in, out, element_type_of<T>(), op, axis, m, n, wait);
+  }
+
+  // For measuring tools: enqueues a prepared launch's passes on `on` (default: the reducer's
+  // queue), one event per pass when with_events.
+  std::vector<cl::Event> enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
+                                 const cl::CommandQueue* on = nullptr, bool with_events = true,
+                                 const std::vector<cl::Event>* wait = nullptr);
+
+  const DeviceInfo& device() const;
+  const cl::Context& context() const;
+  const cl::CommandQueue& queue() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace clreduce

@@ -1,0 +1,21 @@
+// axis_rows_group.cl: one value per row of an M x N row-major matrix, one work-group per row.
+// Every work-item of the group strides along the row WG_SIZE elements at a time (consecutive
+// work-items read consecutive elements: coalesced), then the group's tree (reduce_tree.clh)
+// folds the WG_SIZE partials. Groups loop over rows, so any M runs on a grid of any size.
+// Good for long rows; for short ones most of the group idles (axis_rows_sliced.cl).
+#include "reduce_common.clh"
+#include "reduce_tree.clh"
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void axis_rows_group(__global const T* restrict in, __global T* restrict out, const uint m, const uint n) {
+  __local T l[WG_SIZE];
+  const uint lid = get_local_id(0);
+  for (uint row = get_group_id(0); row < m; row += get_num_groups(0)) {  // the same trips for the whole group
+    __global const T* r = in + (ulong)row * n;
+    T acc = IDENTITY;
+    for (uint j = lid; j < n; j += WG_SIZE) acc = OP(acc, LOAD(r[j]));
+    group_reduce_loop(l, lid, acc);
+    if (lid == 0) out[row] = l[0];
+    barrier(CLK_LOCAL_MEM_FENCE);  // l[0] is read before the next row refills l
+  }
+}

@@ -1,0 +1,132 @@
+// The AxisReducer: launches resolved once per (type, op, axis, M, N), cached, and enqueued on
+// the queue; cols_tile's partial rows live in a scratch buffer the reducer keeps and reuses.
+#include "clreduce/axis.hpp"
+
+#include "axis/plan.hpp"
+#include "core/bound_queue.hpp"
+
+#include <tuple>
+
+namespace clreduce {
+
+struct AxisReducer::State : BoundQueue {
+  using Key = std::tuple<ElemType, Op, Axis, std::uint64_t, std::uint64_t>;
+  AxisReducerOptions options;
+  LaunchCache<Key, AxisLaunch> launches;
+  cl::Buffer scratch;  // the first pass's partials when there are two passes
+  std::uint64_t scratch_bytes = 0;
+};
+
+AxisReducer::AxisReducer(const cl::CommandQueue& queue, AxisReducerOptions options) : s_(std::make_unique<State>()) {
+  static_cast<BoundQueue&>(*s_) = bind_queue(queue, options.device, options.kernel_dir, options.programs, "axis reducer");
+  s_->options = std::move(options);
+}
+
+AxisReducer::AxisReducer(cl_command_queue queue, AxisReducerOptions options)
+    : AxisReducer(cl::CommandQueue(queue, /*retainObject=*/true), std::move(options)) {}
+
+AxisReducer::AxisReducer(AxisReducer&&) noexcept = default;
+AxisReducer& AxisReducer::operator=(AxisReducer&&) noexcept = default;
+AxisReducer::~AxisReducer() = default;
+
+std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axis axis, std::uint64_t m,
+                                                       std::uint64_t n) {
+  const State::Key key{type, op, axis, m, n};
+  if (std::shared_ptr<AxisLaunch> cached = s_->launches.find(key)) return cached;
+  auto l = std::make_shared<AxisLaunch>();
+  static_cast<AxisParams&>(l->config) = s_->options.params;
+  l->config.type = type;
+  l->config.op = op;
+  l->config.axis = axis;
+  DeviceInfo dev = s_->device;  // its work-group limit shrinks below when the built kernel allows fewer
+  // A work-group nobody chose follows the built kernel: where it allows fewer work-items than
+  // the plan's, the group halves until it fits. A chosen size over the limit is refused.
+  for (;;) {
+    l->plan = plan_axis(l->config, dev, m, n);
+    l->kernels_.clear();
+    std::size_t allowed = dev.max_work_group_size;
+    for (const AxisPassPlan& pass : l->plan.passes) {
+      l->kernels_.push_back(s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.variant->file,
+                                                 l->plan.variant->kernel, pass.options));
+      allowed = std::min(allowed, kernel_limits(l->kernels_.back(), s_->device.device).max_work_group_size);
+    }
+    l->kernel_max_wg = allowed;
+    const bool chosen = l->config.wg.has_value();
+    if (l->plan.wg <= allowed || chosen || l->plan.wg == 1) {
+      for (const cl::Kernel& k : l->kernels_)
+        check_kernel_limits(l->plan.variant->kernel + " (" + l->plan.launch_label() + ")", l->plan.wg,
+                            kernel_limits(k, s_->device.device), s_->device);
+      break;
+    }
+    dev.max_work_group_size = l->plan.wg / 2;
+  }
+  l->config.variant = l->plan.variant->name;
+  l->owner_ = s_.get();
+  s_->launches.insert(key, l);
+  return l;
+}
+
+std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
+                                            const cl::CommandQueue* on, bool with_events,
+                                            const std::vector<cl::Event>* wait) {
+  if (launch.owner_ != s_.get())
+    throw Error("this axis launch was prepared by another axis reducer; prepare it with the one that enqueues it");
+  const AxisPlan& p = launch.plan;
+  const std::uint64_t es = size_of(launch.config.type);
+  const std::uint64_t in_bytes = p.m * p.n * es, out_bytes = p.outputs() * es;
+  with_cl_context("querying the buffers' sizes", [&] {
+    if (in.getInfo<CL_MEM_SIZE>() < in_bytes)
+      throw Error(Param::Buffer,
+                  "the input buffer holds " + std::to_string(in.getInfo<CL_MEM_SIZE>()) + " bytes, fewer than the " +
+                      std::to_string(in_bytes) + " of a " + std::to_string(p.m) + "x" + std::to_string(p.n) + " " +
+                      std::string(name_of(launch.config.type)) + " matrix",
+                  "a buffer of at least M * N elements");
+    if (out.getInfo<CL_MEM_SIZE>() < out_bytes)
+      throw Error(Param::Buffer,
+                  "the output buffer holds " + std::to_string(out.getInfo<CL_MEM_SIZE>()) + " bytes, fewer than the " +
+                      std::to_string(out_bytes) + " of " + std::to_string(p.outputs()) + " " +
+                      std::string(name_of(launch.config.type)) + " values (one per " +
+                      (p.axis == Axis::Rows ? "row" : "column") + ")",
+                  p.axis == Axis::Rows ? "a buffer of at least M elements" : "a buffer of at least N elements");
+  });
+  if (p.passes.size() > 1) {
+    const std::uint64_t bytes = p.passes.front().values_out * es;
+    if (bytes > s_->scratch_bytes)
+      with_cl_context("allocating " + std::to_string(bytes) + " bytes for the row chunks' partials", [&] {
+        s_->scratch = cl::Buffer(s_->context, CL_MEM_READ_WRITE, bytes);
+        s_->scratch_bytes = bytes;
+      });
+  }
+  return with_cl_context("enqueueing axis reduction " + p.variant->name, [&] {
+    std::vector<cl::Event> events;
+    const cl::CommandQueue& q = on ? *on : s_->queue;
+    for (std::size_t i = 0; i < p.passes.size(); ++i) {
+      const AxisPassPlan& a = p.passes[i];
+      cl::Kernel& k = launch.kernels_[i];
+      const bool last = i + 1 == p.passes.size();
+      k.setArg(0, i == 0 ? in : s_->scratch);
+      k.setArg(1, last ? out : s_->scratch);
+      k.setArg(2, static_cast<cl_uint>(a.m));
+      k.setArg(3, static_cast<cl_uint>(a.n));
+      if (p.variant->uses_tile) k.setArg(4, static_cast<cl_uint>(a.rows_per_chunk));
+      cl::Event ev;
+      const std::vector<cl::Event>* after = i == 0 ? wait : nullptr;
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(a.groups_x * a.wg_x, a.groups_y * a.wg_y),
+                             cl::NDRange(a.wg_x, a.wg_y), after, with_events ? &ev : nullptr);
+      if (with_events) events.push_back(ev);
+    }
+    return events;
+  });
+}
+
+cl::Event AxisReducer::reduce(const cl::Buffer& in, const cl::Buffer& out, ElemType type, Op op, Axis axis,
+                              std::uint64_t m, std::uint64_t n, const std::vector<cl::Event>& wait) {
+  const std::shared_ptr<const AxisLaunch> l = prepare(type, op, axis, m, n);
+  return enqueue(*l, in, out, nullptr, true, wait.empty() ? nullptr : &wait).back();
+}
+
+const DeviceInfo& AxisReducer::device() const { return s_->device; }
+const cl::Context& AxisReducer::context() const { return s_->context; }
+const cl::CommandQueue& AxisReducer::queue() const { return s_->queue; }
+
+}  // namespace clreduce

@@ -1,0 +1,278 @@
+// The axis-reduction registry and planner: which variant for which shape, its work-group, the
+// row chunks of cols_tile, and each pass's option string.
+#include "axis/plan.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace clreduce {
+
+std::string_view name_of(Axis a) { return a == Axis::Rows ? "rows" : "cols"; }
+
+Axis parse_axis(std::string_view text) {
+  std::string t;
+  for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "rows" || t == "row") return Axis::Rows;
+  if (t == "cols" || t == "col" || t == "columns" || t == "column") return Axis::Cols;
+  throw ConfigError(Param::Axis, "unknown axis '" + std::string(text) + "'; valid: rows, cols", "rows, cols");
+}
+
+namespace {
+std::vector<AxisVariant> build_registry() {
+  std::vector<AxisVariant> r;
+  {
+    AxisVariant v;
+    v.name = "rows_group";
+    v.axis = Axis::Rows;
+    v.summary = "one work-group per row: the group strides along the row, then the tree";
+    v.tradeoff = "coalesced and simple; a row shorter than the group leaves most of it idle";
+    v.uses_wg = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
+    v.name = "rows_sliced";
+    v.axis = Axis::Rows;
+    v.predecessor = "rows_group";
+    v.summary = "ROW_WIDTH work-items per row, WG_SIZE / ROW_WIDTH rows per work-group";
+    v.tradeoff = "keeps the group busy on short rows; a long row gets only ROW_WIDTH work-items";
+    v.uses_wg = true;
+    v.uses_row_width = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
+    v.name = "cols_item";
+    v.axis = Axis::Cols;
+    v.summary = "one work-item per column, down the whole column";
+    v.tradeoff = "coalesced across the row, no local memory; only N work-items, each reading M elements";
+    v.uses_wg = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
+    v.name = "cols_tile";
+    v.axis = Axis::Cols;
+    v.predecessor = "cols_item";
+    v.summary = "TILE_X columns x ROWS_Y row-slices per group over chunks of rows; a second pass adds the chunks";
+    v.tradeoff = "fills the device whatever the aspect ratio; a second launch when the rows are split";
+    v.uses_tile = true;
+    r.push_back(v);
+  }
+  for (AxisVariant& v : r) {
+    v.file = "axis_" + v.name + ".cl";
+    v.kernel = "axis_" + v.name;
+  }
+  return r;
+}
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+bool power_of_two(std::uint64_t x) { return x && !(x & (x - 1)); }
+unsigned log2_of(std::uint64_t x) {
+  unsigned l = 0;
+  while ((std::uint64_t{1} << l) < x) ++l;
+  return l;
+}
+unsigned clamp_depth(std::uint64_t d) { return static_cast<unsigned>(std::min<std::uint64_t>(d, 0xffffffffu)); }
+
+// Groups along x: enough for the work, never more than the kernels' loops need.
+constexpr std::uint64_t kMaxGroupsX = 1u << 20;
+// Row chunks run along the grid's second dimension, which NVIDIA caps at 65535 groups.
+constexpr std::uint64_t kMaxChunks = 65535;
+// cols_tile: each work-item folds at least this many rows of its chunk.
+constexpr std::uint64_t kMinRowsPerItem = 16;
+// Rows at or below this length go to rows_sliced when no variant is named.
+constexpr std::uint64_t kShortRow = 1024;
+
+std::string shape_text(std::uint64_t m, std::uint64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
+
+BuildOptions base_options(const AxisConfig& cfg, bool first_pass) {
+  BuildOptions o;
+  o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
+  o.set("OP_ID", static_cast<unsigned long long>(cfg.op));
+  o.set("FIRST_PASS", first_pass ? 1ULL : 0ULL);
+  return o;
+}
+}  // namespace
+
+const std::vector<AxisVariant>& axis_variants() {
+  static const std::vector<AxisVariant> r = build_registry();
+  return r;
+}
+
+std::vector<std::string> axis_variant_names() {
+  std::vector<std::string> out;
+  for (const auto& v : axis_variants()) out.push_back(v.name);
+  return out;
+}
+
+const AxisVariant& find_axis_variant(std::string_view name) {
+  for (const auto& v : axis_variants())
+    if (v.name == name) return v;
+  throw ConfigError(Param::Variant,
+                    "unknown axis variant '" + std::string(name) + "'; valid axis variants: " + join(axis_variant_names()),
+                    join(axis_variant_names()));
+}
+
+const AxisVariant& default_axis_variant(Axis axis, std::uint64_t, std::uint64_t n) {
+  if (axis == Axis::Cols) return find_axis_variant("cols_tile");
+  return find_axis_variant(n <= kShortRow ? "rows_sliced" : "rows_group");
+}
+
+std::string AxisPlan::launch_label() const {
+  if (variant && variant->uses_tile)
+    return std::to_string(tile_x) + "x" + std::to_string(rows_y) + ", " + std::to_string(chunks) +
+           (chunks == 1 ? " chunk" : " chunks");
+  std::string s = "wg " + std::to_string(wg);
+  if (variant && variant->uses_row_width) s += ", row width " + std::to_string(row_width);
+  return s;
+}
+
+AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
+  constexpr std::uint64_t kMaxDim = 0xffffffffULL;
+  if (m == 0 || n == 0 || m > kMaxDim || n > kMaxDim)
+    throw ConfigError(Param::Shape,
+                      "matrix " + shape_text(m, n) +
+                          ": rows and columns must each be in 1..4294967295 (the kernels take 32-bit M, N)",
+                      "M and N in 1..4294967295");
+  const AxisVariant& v = cfg.variant.empty() ? default_axis_variant(cfg.axis, m, n) : find_axis_variant(cfg.variant);
+  if (v.axis != cfg.axis) {
+    std::vector<std::string> fitting;
+    for (const auto& x : axis_variants())
+      if (x.axis == cfg.axis) fitting.push_back(x.name);
+    throw ConfigError(Param::Variant,
+                      "axis variant " + v.name + " reduces " + std::string(name_of(v.axis)) + ", not " +
+                          std::string(name_of(cfg.axis)) + "; valid for " + std::string(name_of(cfg.axis)) + ": " +
+                          join(fitting),
+                      join(fitting));
+  }
+  if (cfg.type == ElemType::Double && !dev.fp64)
+    throw ConfigError(Param::Type,
+                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
+                          " does not report; valid types here: uint, int, float",
+                      "uint, int, float", dev.name);
+  const std::uint64_t es = size_of(cfg.type);
+  if (m > dev.max_alloc_bytes / es / n)
+    throw ConfigError(Param::Shape,
+                      "matrix " + shape_text(m, n) + " of " + std::string(name_of(cfg.type)) +
+                          " is over the largest single allocation of " + dev.name + ", " +
+                          std::to_string(dev.max_alloc_bytes) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                      "M * N * element size <= " + std::to_string(dev.max_alloc_bytes), dev.name);
+  if (cfg.wg && !v.uses_wg)
+    throw ConfigError(Param::WorkGroupSize,
+                      "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
+                      "no --wg for " + v.name);
+  if (cfg.row_width && !v.uses_row_width)
+    throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced does",
+                      "rows_sliced");
+  if (cfg.chunks && !v.uses_tile)
+    throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split the rows into chunks; cols_tile does",
+                      "cols_tile");
+
+  AxisPlan p;
+  p.variant = &v;
+  p.axis = cfg.axis;
+  p.m = m;
+  p.n = n;
+  const auto check_wg = [&](std::uint64_t wg) {
+    if (!power_of_two(wg) || wg > dev.max_work_group_size)
+      throw ConfigError(Param::WorkGroupSize,
+                        "work-group size " + std::to_string(wg) + " is not a power of two up to the device maximum " +
+                            std::to_string(dev.max_work_group_size) + " of " + dev.name,
+                        "1, 2, 4, ... " + std::to_string(dev.max_work_group_size), dev.name);
+  };
+  if (v.uses_tile) {
+    p.tile_x = v.default_tile_x;
+    p.rows_y = v.default_rows_y;
+    // A device allowing fewer work-items per group than TILE_X * ROWS_Y: fewer row-slices first.
+    while (std::uint64_t{p.tile_x} * p.rows_y > dev.max_work_group_size && p.rows_y > 1) p.rows_y /= 2;
+    while (std::uint64_t{p.tile_x} * p.rows_y > dev.max_work_group_size && p.tile_x > 1) p.tile_x /= 2;
+    p.wg = std::size_t{p.tile_x} * p.rows_y;
+    const std::uint64_t groups_x = std::min(ceil_div(n, p.tile_x), kMaxGroupsX);
+    const std::uint64_t most_chunks = std::min<std::uint64_t>(m, kMaxChunks);
+    if (cfg.chunks) {
+      if (*cfg.chunks == 0 || *cfg.chunks > most_chunks)
+        throw ConfigError(Param::Chunks,
+                          "row chunks " + std::to_string(*cfg.chunks) + " for " + std::to_string(m) +
+                              " rows; valid: 1.." + std::to_string(most_chunks),
+                          "1.." + std::to_string(most_chunks));
+      p.chunks = *cfg.chunks;
+    } else {
+      // Enough groups to fill the device (8 per compute unit), each work-item folding at least
+      // kMinRowsPerItem rows.
+      const std::uint64_t target = std::uint64_t{8} * std::max<std::uint64_t>(dev.compute_units, 1);
+      const std::uint64_t wanted = ceil_div(target, groups_x);
+      const std::uint64_t most = std::max<std::uint64_t>(1, m / (p.rows_y * kMinRowsPerItem));
+      p.chunks = std::clamp<std::uint64_t>(wanted, 1, std::min(most, most_chunks));
+    }
+    const std::uint64_t rows_per_chunk = ceil_div(m, p.chunks);
+    p.chunks = ceil_div(m, rows_per_chunk);  // no empty chunk
+    const auto pass = [&](std::uint64_t pm, std::uint64_t per_chunk, bool first) {
+      AxisPassPlan a;
+      a.m = pm;
+      a.n = n;
+      a.rows_per_chunk = per_chunk;
+      a.groups_x = groups_x;
+      a.groups_y = ceil_div(pm, per_chunk);
+      a.wg_x = p.tile_x;
+      a.wg_y = p.rows_y;
+      a.values_out = a.groups_y * n;
+      BuildOptions o = base_options(cfg, first);
+      o.set("TILE_X", p.tile_x);
+      o.set("ROWS_Y", p.rows_y);
+      o.add_user(cfg.defines);
+      a.options = o.str();
+      p.depth += clamp_depth(ceil_div(per_chunk, p.rows_y) + log2_of(p.rows_y));
+      return a;
+    };
+    p.passes.push_back(pass(m, rows_per_chunk, true));
+    if (p.chunks > 1) p.passes.push_back(pass(p.chunks, p.chunks, false));
+    return p;
+  }
+
+  p.wg = cfg.wg.value_or(std::min<std::size_t>(v.default_wg, dev.max_work_group_size));
+  check_wg(p.wg);
+  BuildOptions o = base_options(cfg, true);
+  o.set("WG_SIZE", p.wg);
+  AxisPassPlan a;
+  a.m = m;
+  a.n = n;
+  a.wg_x = p.wg;
+  if (v.name == "rows_group") {
+    o.set("LOCKSTEP", dev.lockstep_width);
+    if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
+    a.groups_x = std::min(m, kMaxGroupsX);
+    a.values_out = m;
+    p.depth = clamp_depth(ceil_div(n, p.wg) + log2_of(p.wg));
+  } else if (v.uses_row_width) {
+    if (cfg.row_width) {
+      p.row_width = *cfg.row_width;
+      if (!power_of_two(p.row_width) || p.row_width > p.wg)
+        throw ConfigError(Param::RowWidth,
+                          "ROW_WIDTH " + std::to_string(p.row_width) + " must be a power of two dividing the work-group size " +
+                              std::to_string(p.wg),
+                          "1, 2, 4, ... " + std::to_string(p.wg));
+    } else {
+      // As many work-items per row as the row has elements, up to a warp's 32 and the group.
+      unsigned w = 1;
+      while (w < n && w < v.default_row_width && w < p.wg) w *= 2;
+      p.row_width = w;
+    }
+    o.set("ROW_WIDTH", p.row_width);
+    a.groups_x = std::min(ceil_div(m, p.wg / p.row_width), kMaxGroupsX);
+    a.values_out = m;
+    p.depth = clamp_depth(ceil_div(n, p.row_width) + log2_of(p.row_width));
+  } else {  // cols_item
+    a.groups_x = std::min(ceil_div(n, p.wg), kMaxGroupsX);
+    a.values_out = n;
+    p.depth = clamp_depth(m);
+  }
+  o.add_user(cfg.defines);
+  a.options = o.str();
+  p.passes.push_back(a);
+  return p;
+}
+
+}  // namespace clreduce

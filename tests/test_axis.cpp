@@ -1,0 +1,235 @@
+// Axis reductions (issue 16, first part): one value per row or per column of a matrix, against
+// the host reference on the device under test, every output buffer poisoned before the run.
+//
+// The matrix: every axis variant x {uint, int, float, double if cl_khr_fp64} x {sum, min, max} x
+// the shapes {1x1, 1x77, 77x1, 17x33, 31x65, 1000x3, 3x1000, 257x263 (primes), 2048x512} x two
+// launches per variant (the default and another: a smaller work-group, a narrower row width, a
+// chunk count that does not divide M), split over shards (CLREDUCE_TEST_SHARD) by variant, type
+// and launch. Then the planner's rules and refusals on fake devices, the API's buffer checks, and
+// the command line.
+#include <doctest/doctest.h>
+
+#include "axis/plan.hpp"
+#include "benchmarks/axis_run.hpp"
+#include "clreduce/axis.hpp"
+#include "clreduce/error.hpp"
+#include "support.hpp"
+
+using namespace clreduce;
+using namespace clreduce::test;
+
+namespace {
+const std::vector<std::pair<std::uint64_t, std::uint64_t>>& shapes_under_test() {
+  static const std::vector<std::pair<std::uint64_t, std::uint64_t>> s{
+      {1, 1}, {1, 77}, {77, 1}, {17, 33}, {31, 65}, {1000, 3}, {3, 1000}, {257, 263}, {2048, 512}};
+  return s;
+}
+
+// The default launch and one other per variant.
+std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
+  AxisConfig base;
+  base.variant = v.name;
+  base.axis = v.axis;
+  base.type = t;
+  base.op = op;
+  AxisConfig other = base;
+  if (v.name == "rows_group") other.wg = 64;
+  if (v.name == "rows_sliced") other.wg = 64, other.row_width = 4;
+  if (v.name == "cols_item") other.wg = 32;
+  if (v.name == "cols_tile") other.chunks = 3;  // capped at M below
+  return {base, other};
+}
+
+DeviceInfo fake_gpu() {
+  DeviceInfo d;
+  d.name = "Fake GPU";
+  d.compute_units = 100;
+  d.max_work_group_size = 1024;
+  d.max_work_item_sizes = {1024, 1024, 64};
+  d.max_alloc_bytes = 1ULL << 32;
+  d.global_mem_bytes = 1ULL << 34;
+  d.local_mem_bytes = 48 * 1024;
+  d.fp64 = false;
+  return d;
+}
+}  // namespace
+
+TEST_SUITE("axis") {
+  TEST_CASE("matrix: every axis variant, type, operator and shape against the host reference") {
+    std::size_t item = 0, runs = 0;
+    const std::vector<ElemType> types = session().device().fp64
+                                            ? std::vector<ElemType>{ElemType::Uint, ElemType::Int, ElemType::Float, ElemType::Double}
+                                            : std::vector<ElemType>{ElemType::Uint, ElemType::Int, ElemType::Float};
+    for (const AxisVariant& v : axis_variants())
+      for (ElemType t : types)
+        for (std::size_t which = 0; which < 2; ++which) {
+          if (!in_shard(item++)) continue;
+          for (Op op : {Op::Sum, Op::Min, Op::Max})
+            for (const auto& shape : shapes_under_test()) {
+              const std::uint64_t m = shape.first, n = shape.second;  // CAPTURE takes them by reference
+              AxisConfig cfg = launches_of(v, t, op)[which];
+              if (cfg.chunks) cfg.chunks = std::min<std::uint64_t>(*cfg.chunks, m);
+              const HostData data = generate_data(t, m * n, DataKind::Random, seed() + m * 31 + n);
+              CAPTURE(v.name);
+              CAPTURE(std::string(name_of(t)));
+              CAPTURE(std::string(name_of(op)));
+              CAPTURE(m);
+              CAPTURE(n);
+              CAPTURE(which);
+              const AxisReport r = run_axis(session(), cfg, data, m, n, quick_timing(0, 1));
+              INFO(r.check.detail << " (launch " << r.plan.launch_label() << ")");
+              CHECK(r.ok());
+              CHECK(r.plan.variant->name == v.name);
+              ++runs;
+            }
+        }
+    MESSAGE(runs << " axis reductions checked in this shard");
+  }
+
+  TEST_CASE("the poisoned output catches a value the kernel never writes") {
+    // A kernel that skips the last row: its output keeps the poison, and the check says so.
+    const std::filesystem::path dir = copy_kernels("axis_poison");
+    replace_in_file(dir / "axis_rows_group.cl", "if (lid == 0) out[row] = l[0];", "if (lid == 0 && row + 1 < m) out[row] = l[0];");
+    const Session s(session().device(), dir);
+    AxisConfig cfg;
+    cfg.variant = "rows_group";
+    const HostData data = generate_data(ElemType::Uint, 5 * 40, DataKind::Random, seed());
+    cfg.type = ElemType::Uint;
+    const AxisReport r = run_axis(s, cfg, data, 5, 40, quick_timing(0, 1));
+    CHECK_FALSE(r.ok());
+    CHECK(r.check.failures == 1);
+    CHECK(r.check.detail.find("row 4:") == 0);
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("the API refuses buffers too small for the matrix or its outputs") {
+    AxisReducerOptions o;
+    o.device = session().device();
+    o.kernel_dir = session().kernel_dir();
+    AxisReducer r(session().queue(), o);
+    const cl::Buffer small(session().context(), CL_MEM_READ_WRITE, 4 * 10);
+    const cl::Buffer big(session().context(), CL_MEM_READ_WRITE, 4 * 100);
+    CHECK_THROWS_WITH_AS(r.reduce<float>(small, big, Op::Sum, Axis::Rows, 10, 10), doctest::Contains("input buffer"), Error);
+    CHECK_THROWS_WITH_AS(r.reduce<float>(big, small, Op::Sum, Axis::Cols, 2, 50), doctest::Contains("one per column"), Error);
+    // The asynchronous form returns the last pass's event; the launch is prepared once.
+    const cl::Buffer out(session().context(), CL_MEM_READ_WRITE, 4 * 10);
+    const cl::Event e = r.reduce<float>(big, out, Op::Max, Axis::Rows, 10, 10);
+    e.wait();
+    CHECK(r.prepare(ElemType::Float, Op::Max, Axis::Rows, 10, 10) == r.prepare(ElemType::Float, Op::Max, Axis::Rows, 10, 10));
+  }
+}
+
+TEST_SUITE("unit") {
+  TEST_CASE("axis planner: the variant by shape, the row width, the chunks, the depth") {
+    const DeviceInfo d = fake_gpu();
+    AxisConfig cfg;
+    cfg.axis = Axis::Rows;
+    AxisPlan p = plan_axis(cfg, d, 1048576, 32);
+    CHECK(p.variant->name == "rows_sliced");
+    CHECK(p.row_width == 32);
+    CHECK(p.depth == 1 + 5);
+    p = plan_axis(cfg, d, 100, 3);
+    CHECK(p.row_width == 4);
+    p = plan_axis(cfg, d, 8192, 8192);
+    CHECK(p.variant->name == "rows_group");
+    CHECK(p.wg == 256);
+    CHECK(p.depth == 32 + 8);
+    CHECK(p.passes.size() == 1);
+    CHECK(p.passes[0].options.find("-D LOCKSTEP=") != std::string::npos);
+    cfg.axis = Axis::Cols;
+    p = plan_axis(cfg, d, 1048576, 32);
+    CHECK(p.variant->name == "cols_tile");
+    CHECK(p.chunks == 800);  // 8 groups per compute unit, one column tile
+    CHECK(p.passes.size() == 2);
+    CHECK(p.passes[1].m == 800);
+    CHECK(p.passes[1].options.find("-D FIRST_PASS=0") != std::string::npos);
+    p = plan_axis(cfg, d, 64, 8192);
+    CHECK(p.chunks == 1);  // 256 column tiles fill the device; 64 rows are too few to split
+    CHECK(p.passes.size() == 1);
+    cfg.chunks = 7;
+    p = plan_axis(cfg, d, 100, 5);
+    CHECK(p.chunks == 7);
+    CHECK(p.passes[0].rows_per_chunk == 15);
+    // A device of 64 work-items per group: fewer row-slices.
+    DeviceInfo small = d;
+    small.max_work_group_size = 64;
+    cfg.chunks.reset();
+    p = plan_axis(cfg, small, 100, 100);
+    CHECK(p.tile_x * p.rows_y == 64);
+  }
+
+  TEST_CASE("axis planner: every refusal names the parameter and the valid choices") {
+    const DeviceInfo d = fake_gpu();
+    AxisConfig cfg;
+    const auto refuses = [&](const AxisConfig& c, std::uint64_t m, std::uint64_t n, Param param, const char* text) {
+      try {
+        plan_axis(c, d, m, n);
+        FAIL("no refusal for " << text);
+      } catch (const ConfigError& e) {
+        CHECK(e.param() == param);
+        CHECK_MESSAGE(std::string(e.what()).find(text) != std::string::npos, e.what());
+      }
+    };
+    refuses(cfg, 0, 5, Param::Shape, "1..4294967295");
+    cfg.variant = "cols_tile";
+    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced");
+    cfg.variant = "nope";
+    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, cols_item, cols_tile");
+    cfg.variant = "rows_sliced";
+    cfg.row_width = 3;
+    refuses(cfg, 5, 5, Param::RowWidth, "power of two");
+    cfg.row_width = 512;
+    refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
+    cfg.row_width.reset();
+    cfg.chunks = 2;
+    refuses(cfg, 5, 5, Param::Chunks, "cols_tile does");
+    cfg = AxisConfig{};
+    cfg.axis = Axis::Cols;
+    cfg.variant = "cols_tile";
+    cfg.chunks = 6;
+    refuses(cfg, 5, 5, Param::Chunks, "valid: 1..5");
+    cfg.chunks.reset();
+    cfg.wg = 64;
+    refuses(cfg, 5, 5, Param::WorkGroupSize, "TILE_X x ROWS_Y");
+    cfg = AxisConfig{};
+    cfg.wg = 48;
+    refuses(cfg, 5, 5, Param::WorkGroupSize, "power of two");
+    cfg.wg.reset();
+    cfg.type = ElemType::Double;
+    refuses(cfg, 5, 5, Param::Type, "cl_khr_fp64");
+    cfg.type = ElemType::Float;
+    refuses(cfg, 1ULL << 20, 1ULL << 11, Param::Shape, "largest single allocation");
+    CHECK(parse_axis("Columns") == Axis::Cols);
+    CHECK_THROWS_WITH_AS(parse_axis("diagonal"), "unknown axis 'diagonal'; valid: rows, cols", ConfigError);
+  }
+}
+
+TEST_SUITE("cli") {
+  TEST_CASE("reduce --axis: a verified run, and every contradiction refused in one line") {
+    CliRun r = run_cli("reduce --axis cols --shape 300x7 --type float --op max --iterations 2");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.stdout_text.find("cols_tile: max of every column of a 300x7 float matrix") != std::string::npos);
+    CHECK(r.stdout_text.find("check      ok: all 7 columns") != std::string::npos);
+    r = run_cli("reduce --axis rows --shape 5x9 --variant rows_group --format json --iterations 1");
+    CHECK(r.code == 0);
+    CHECK(r.stdout_text.find("\"variant\": \"rows_group\"") != std::string::npos);
+    const auto refused = [](const std::string& args, const std::string& text) {
+      const CliRun e = run_cli(args);
+      INFO(args << "\n" << e.out);
+      CHECK(e.code == 2);
+      CHECK(e.out.find(text) != std::string::npos);
+    };
+    refused("reduce --axis diagonal --shape 4x4", "unknown axis 'diagonal'; valid: rows, cols");
+    refused("reduce --axis rows", "--axis needs --shape MxN");
+    refused("reduce --axis rows --shape 4x4 --n 16", "--n is for whole-array reductions");
+    refused("reduce --axis rows --shape 4x4 --vec 4", "--vec is for whole-array reductions");
+    refused("reduce --shape 4x4", "--shape is for axis reductions: add --axis rows|cols");
+    refused("reduce --n 100 --chunks 2", "--chunks is for axis reductions");
+    refused("reduce --axis rows --shape 4x4 --variant vector", "unknown axis variant 'vector'");
+    refused("reduce --axis rows --shape 4x4 --variant cols_item", "reduces cols, not rows");
+    refused("reduce --axis rows --shape 4x4 -D ROW_WIDTH=4", "use --row-width");
+    refused("reduce --axis cols --shape 4x4 --chunks 9", "valid: 1..4");
+    refused("reduce --axis rows --shape 4x0", "");
+  }
+}

@@ -1,0 +1,52 @@
+// run_axis.
+#include "benchmarks/axis_run.hpp"
+
+#include "benchmarks/transpose_bench.hpp"  // kPoisonByte
+#include "clreduce/error.hpp"
+
+namespace clreduce {
+
+AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& data, std::uint64_t m,
+                    std::uint64_t n, const TimingOptions& timing) {
+  AxisReducerOptions opt;
+  opt.params = cfg;
+  opt.device = rt.device();
+  opt.kernel_dir = rt.kernel_dir();
+  AxisReducer reducer(rt.queue(), opt);
+  const std::shared_ptr<const AxisLaunch> l = reducer.prepare(cfg.type, cfg.op, cfg.axis, m, n);
+  if (data.type != cfg.type || data.n != m * n)
+    throw Error(Param::Shape, "input data (" + std::to_string(data.n) + " " + std::string(name_of(data.type)) +
+                                  ") does not match a " + std::to_string(m) + "x" + std::to_string(n) +
+                                  " matrix of " + std::string(name_of(cfg.type)));
+  AxisReport r;
+  r.config = l->config;
+  r.plan = l->plan;
+  r.data_origin = data.origin;
+  r.clock_note = rt.timer().reason;
+  const std::uint64_t es = size_of(cfg.type);
+  const std::uint64_t outputs = l->plan.outputs();
+  HostData got;
+  got.type = cfg.type;
+  got.n = outputs;
+  got.bytes.resize(outputs * es);
+  cl::Buffer in, out;  // not a structured binding: lambdas below capture them (C++17)
+  with_cl_context("allocating and uploading the matrix and its outputs", [&] {
+    in = cl::Buffer(rt.context(), CL_MEM_READ_ONLY, data.bytes.size());
+    out = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, outputs * es);
+    rt.queue().enqueueWriteBuffer(in, CL_TRUE, 0, data.bytes.size(), data.data());
+  });
+  with_cl_context("poisoning the output, reducing and reading back", [&] {
+    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, outputs * es);
+    reducer.enqueue(*l, in, out, nullptr, false);
+    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, outputs * es, got.bytes.data());
+  });
+  std::vector<Value> values;
+  values.reserve(outputs);
+  for (std::uint64_t i = 0; i < outputs; ++i) values.push_back(got.at(i));
+  r.check = check_axis(values, axis_reference(data, m, n, cfg.axis, cfg.op), cfg.axis, cfg.op, l->plan.depth);
+  r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, out, &q, ev); }, timing);
+  r.gbps = r.timing.whole_us.median > 0 ? static_cast<double>(data.bytes.size()) / (r.timing.whole_us.median * 1e3) : 0;
+  return r;
+}
+
+}  // namespace clreduce

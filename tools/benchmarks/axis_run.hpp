@@ -1,0 +1,34 @@
+// One verified, timed axis reduction (`clreduce reduce --axis`): the launch the AxisReducer
+// resolves, one checked run into a poisoned output buffer, then warm-ups and timed samples.
+// Bandwidth counts the bytes read: M * N * sizeof(T).
+#pragma once
+
+#include "clreduce/axis.hpp"
+#include "clreduce/timing.hpp"
+#include "data/host_data.hpp"
+#include "data/reference.hpp"
+#include "measure/session.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace clreduce {
+
+struct AxisReport {
+  AxisConfig config;
+  AxisPlan plan;
+  std::string data_origin;
+  Sampled timing;          // whole_us: one reduction, all its passes
+  std::string clock_note;  // with the host clock (timing.clock): why the device's timer was not used
+  double gbps = 0;         // M * N * sizeof(T) / median
+  AxisCheck check;         // every output against the host reference
+  bool ok() const { return check.ok; }
+};
+
+// Runs `cfg` on `data` (M x N elements of cfg.type). Throws Error (Param::Shape) when the data
+// does not hold M * N elements of the type; the launch's ConfigError or LimitError before any
+// buffer is made.
+AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& data, std::uint64_t m,
+                    std::uint64_t n, const TimingOptions& timing);
+
+}  // namespace clreduce

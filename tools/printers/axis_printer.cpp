@@ -1,0 +1,81 @@
+// Renderings of one axis reduction.
+#include "printers/axis_printer.hpp"
+
+#include "parse.hpp"
+#include "printers/reduce_printer.hpp"
+#include "printers/table.hpp"
+
+#include <sstream>
+
+namespace clreduce {
+
+using nlohmann::json;
+
+namespace {
+json plan_json(const AxisPlan& p) {
+  json passes = json::array();
+  for (const AxisPassPlan& a : p.passes)
+    passes.push_back({{"m", a.m}, {"n", a.n}, {"rows_per_chunk", a.rows_per_chunk}, {"groups_x", a.groups_x},
+                      {"groups_y", a.groups_y}, {"wg_x", a.wg_x}, {"wg_y", a.wg_y}, {"values_out", a.values_out},
+                      {"options", a.options}});
+  return json{{"variant", p.variant->name}, {"axis", std::string(name_of(p.axis))}, {"m", p.m}, {"n", p.n},
+              {"wg", p.wg}, {"row_width", p.row_width}, {"tile_x", p.tile_x}, {"rows_y", p.rows_y},
+              {"chunks", p.chunks}, {"depth", p.depth}, {"passes", passes}};
+}
+}  // namespace
+
+std::string axis_text(const AxisReport& r, const DeviceInfo& dev) {
+  const AxisPlan& p = r.plan;
+  std::ostringstream out;
+  out << "device     " << dev.label() << "\n"
+      << "reduction  " << p.variant->name << ": " << name_of(r.config.op) << " of every "
+      << (p.axis == Axis::Rows ? "row" : "column") << " of a " << p.m << "x" << p.n << " "
+      << name_of(r.config.type) << " matrix (M rows x N columns, row-major, " << r.data_origin << ") -> "
+      << p.outputs() << " values\n"
+      << "launch     " << p.launch_label() << ", " << p.passes.size() << (p.passes.size() == 1 ? " pass" : " passes")
+      << "\n";
+  for (std::size_t i = 0; i < p.passes.size(); ++i)
+    out << "pass " << i + 1 << "     groups " << p.passes[i].groups_x << "x" << p.passes[i].groups_y << ", options "
+        << p.passes[i].options << "\n";
+  out << clock_line(r.timing.clock, r.clock_note) << "check      " << (r.ok() ? "ok: " : "FAILED: ")
+      << r.check.detail << " (output poisoned before the run)\n"
+      << "time       " << r.timing.repetitions << " samples"
+      << (r.timing.batch > 1 ? " of " + std::to_string(r.timing.batch) + " back-to-back" : "")
+      << ": min " << stats_cell(r.timing.whole_us.min) << " µs, median " << stats_cell(r.timing.whole_us.median)
+      << " µs, max " << stats_cell(r.timing.whole_us.max) << " µs\n"
+      << "bandwidth  " << fixed(r.gbps, 1) << " GB/s (" << p.m * p.n * size_of(r.config.type)
+      << " bytes read / median)\n";
+  return out.str();
+}
+
+std::string axis_csv(const AxisReport& r) {
+  TextTable t;
+  t.headers = {"variant", "axis", "type", "op", "m", "n", "launch", "passes", "min_us", "median_us", "max_us",
+               "GB_per_s", "check"};
+  t.rows.push_back({r.plan.variant->name, std::string(name_of(r.plan.axis)), std::string(name_of(r.config.type)),
+                    std::string(name_of(r.config.op)), std::to_string(r.plan.m), std::to_string(r.plan.n),
+                    r.plan.launch_label(), std::to_string(r.plan.passes.size()), fixed(r.timing.whole_us.min, 3),
+                    fixed(r.timing.whole_us.median, 3), fixed(r.timing.whole_us.max, 3), fixed(r.gbps, 2),
+                    r.ok() ? "ok" : "FAILED"});
+  return t.render_csv();
+}
+
+json axis_json(const AxisReport& r, const DeviceInfo& dev) {
+  return json{{"device", device_json(dev)},
+              {"plan", plan_json(r.plan)},
+              {"type", std::string(name_of(r.config.type))},
+              {"op", std::string(name_of(r.config.op))},
+              {"data", r.data_origin},
+              {"bytes_read", r.plan.m * r.plan.n * size_of(r.config.type)},
+              {"time_us", stats_json(r.timing.whole_us)},
+              {"batch", r.timing.batch},
+              {"samples", r.timing.repetitions},
+              {"clock", std::string(name_of(r.timing.clock))},
+              {"gbps", r.gbps},
+              {"check",
+               {{"ok", r.check.ok}, {"failures", r.check.failures}, {"detail", r.check.detail},
+                {"worst_rel_error", r.check.worst_rel_error}}},
+              {"ok", r.ok()}};
+}
+
+}  // namespace clreduce

@@ -1,0 +1,16 @@
+// Renderings of one axis reduction (`clreduce reduce --axis`): text, CSV and JSON of one model.
+#pragma once
+
+#include "benchmarks/axis_run.hpp"
+#include "clreduce/device.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace clreduce {
+
+std::string axis_text(const AxisReport& r, const DeviceInfo& dev);
+std::string axis_csv(const AxisReport& r);
+nlohmann::json axis_json(const AxisReport& r, const DeviceInfo& dev);
+
+}  // namespace clreduce
