@@ -25,7 +25,19 @@ const std::vector<std::pair<std::uint64_t, std::uint64_t>>& shapes_under_test() 
   return s;
 }
 
-// The default launch and one other per variant.
+// The work-items per group the variant's kernels allow here (Rusticl's llvmpipe: 32), from the
+// default launch as the reducer resolved it.
+std::size_t kernel_allows(const AxisConfig& base) {
+  AxisReducerOptions o;
+  o.params = base;
+  o.device = session().device();
+  o.kernel_dir = session().kernel_dir();
+  return AxisReducer(session().queue(), o).prepare(base.type, base.op, base.axis, 64, 64)->kernel_max_wg;
+}
+
+// The default launch and one other per variant: a smaller work-group (at most half of what the
+// kernel allows, so it differs from the default everywhere), a narrower row width, a chunk count
+// that does not divide M or N.
 std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   AxisConfig base;
   base.variant = v.name;
@@ -33,12 +45,17 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   base.type = t;
   base.op = op;
   AxisConfig other = base;
-  if (v.name == "rows_group") other.wg = 64;
-  if (v.name == "rows_sliced") other.wg = 64, other.row_width = 4;
-  if (v.name == "cols_item") other.wg = 32;
+  const std::size_t half = std::max<std::size_t>(1, kernel_allows(base) / 2);
+  if (v.name == "rows_group") other.wg = std::min<std::size_t>(64, half);
+  if (v.name == "rows_sliced") other.wg = std::min<std::size_t>(64, half), other.row_width = 4;
+  if (v.name == "cols_item") other.wg = std::min<std::size_t>(32, half);
   if (v.name == "cols_tile") other.chunks = 3;  // capped at M below
+  if (v.name == "rows_split") other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // capped at N below
+  if (other.row_width && *other.row_width > *other.wg) other.row_width = static_cast<unsigned>(*other.wg);
   return {base, other};
 }
+
+std::uint64_t ceil_div_test(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 DeviceInfo fake_gpu() {
   DeviceInfo d;
@@ -64,11 +81,12 @@ TEST_SUITE("axis") {
       for (ElemType t : types)
         for (std::size_t which = 0; which < 2; ++which) {
           if (!in_shard(item++)) continue;
-          for (Op op : {Op::Sum, Op::Min, Op::Max})
+          for (Op op : {Op::Sum, Op::Min, Op::Max}) {
+            const AxisConfig launch = launches_of(v, t, op)[which];
             for (const auto& shape : shapes_under_test()) {
               const std::uint64_t m = shape.first, n = shape.second;  // CAPTURE takes them by reference
-              AxisConfig cfg = launches_of(v, t, op)[which];
-              if (cfg.chunks) cfg.chunks = std::min<std::uint64_t>(*cfg.chunks, m);
+              AxisConfig cfg = launch;
+              if (cfg.chunks) cfg.chunks = std::min<std::uint64_t>(*cfg.chunks, v.axis == Axis::Cols ? m : n);
               const HostData data = generate_data(t, m * n, DataKind::Random, seed() + m * 31 + n);
               CAPTURE(v.name);
               CAPTURE(std::string(name_of(t)));
@@ -82,6 +100,7 @@ TEST_SUITE("axis") {
               CHECK(r.plan.variant->name == v.name);
               ++runs;
             }
+          }
         }
     MESSAGE(runs << " axis reductions checked in this shard");
   }
@@ -130,6 +149,16 @@ TEST_SUITE("unit") {
     CHECK(p.depth == 1 + 5);
     p = plan_axis(cfg, d, 100, 3);
     CHECK(p.row_width == 4);
+    p = plan_axis(cfg, d, 32, 1048576);  // few long rows: split, 8 groups per compute unit
+    CHECK(p.variant->name == "rows_split");
+    CHECK(p.chunks == 25);
+    CHECK(p.passes.size() == 2);
+    CHECK(p.passes[0].groups_x == 25);
+    CHECK(p.passes[0].groups_y == 32);
+    CHECK(p.passes[1].kernel == "axis_rows_sliced");
+    CHECK(p.passes[1].n == 25);
+    CHECK(p.row_width == 32);
+    CHECK(p.depth == (ceil_div_test(41944, 256) + 8) + (1 + 5));
     p = plan_axis(cfg, d, 8192, 8192);
     CHECK(p.variant->name == "rows_group");
     CHECK(p.wg == 256);
@@ -149,7 +178,7 @@ TEST_SUITE("unit") {
     cfg.chunks = 7;
     p = plan_axis(cfg, d, 100, 5);
     CHECK(p.chunks == 7);
-    CHECK(p.passes[0].rows_per_chunk == 15);
+    CHECK(p.passes[0].chunk_len == 15);
     // A device of 64 work-items per group: fewer row-slices.
     DeviceInfo small = d;
     small.max_work_group_size = 64;
@@ -172,9 +201,9 @@ TEST_SUITE("unit") {
     };
     refuses(cfg, 0, 5, Param::Shape, "1..4294967295");
     cfg.variant = "cols_tile";
-    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced");
+    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_split");
     cfg.variant = "nope";
-    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, cols_item, cols_tile");
+    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, rows_split, cols_item, cols_tile");
     cfg.variant = "rows_sliced";
     cfg.row_width = 3;
     refuses(cfg, 5, 5, Param::RowWidth, "power of two");
@@ -182,7 +211,7 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
     cfg.row_width.reset();
     cfg.chunks = 2;
-    refuses(cfg, 5, 5, Param::Chunks, "cols_tile does");
+    refuses(cfg, 5, 5, Param::Chunks, "cols_tile and rows_split do");
     cfg = AxisConfig{};
     cfg.axis = Axis::Cols;
     cfg.variant = "cols_tile";

@@ -6,14 +6,18 @@
 //   rows_group   one work-group per row: every work-item strides along the row, then the tree
 //   rows_sliced  ROW_WIDTH work-items per row, WG_SIZE / ROW_WIDTH rows per group: for many
 //                short rows, where a whole group per row would leave most of it idle
+//   rows_split   each row split into chunks, one group per chunk, then a second pass
+//                (rows_sliced) over the chunks' values: for few, long rows
 //   cols_item    one work-item per column, down the whole column: a warp's loads read one
 //                consecutive row segment (coalesced), but only N work-items exist
 //   cols_tile    TILE_X columns x ROWS_Y row-slices per group over a chunk of the rows, folded in
 //                local memory; the rows split into chunks (a second pass adds the chunks' partial
 //                rows) so that a tall matrix with few columns still fills the device
 // With no variant named, rows of at most 1024 elements go to rows_sliced (a row width of up to
-// 32, no wider than the row), longer rows to rows_group, and columns to cols_tile with enough row
-// chunks for 8 groups per compute unit. These rules are a first cut, not yet tuned by measurement.
+// 32, no wider than the row); longer rows to rows_split when there are fewer than 4 rows per
+// compute unit, else to rows_group; columns to cols_tile. rows_split and cols_tile make enough
+// chunks for 8 groups per compute unit (bench/results/2026-11-25_h100_axis.md: first measured on
+// the H100, not yet tuned).
 //
 // Thread-safety: as the Reducer (one thread at a time per AxisReducer).
 // Errors: clreduce::Error naming the parameter; ConfigError before a kernel is built, LimitError
@@ -53,6 +57,7 @@ struct AxisVariant {
   bool uses_wg = false;         // WG_SIZE (one-dimensional groups)
   bool uses_row_width = false;  // ROW_WIDTH
   bool uses_tile = false;       // TILE_X x ROWS_Y groups and row chunks
+  bool splits_rows = false;     // row chunks of one group each, and a second pass
   std::size_t default_wg = 256;
   unsigned default_row_width = 32;
   unsigned default_tile_x = 32, default_rows_y = 8;
@@ -68,7 +73,7 @@ struct AxisParams {
   std::string variant;                  // an axis variant; empty: chosen by shape
   std::optional<std::size_t> wg;        // WG_SIZE: rows_group, rows_sliced, cols_item
   std::optional<unsigned> row_width;    // ROW_WIDTH: rows_sliced (a power of two dividing WG_SIZE)
-  std::optional<std::uint64_t> chunks;  // row chunks of cols_tile (1: one pass)
+  std::optional<std::uint64_t> chunks;  // cols_tile: chunks of the rows; rows_split: of each row (1: one pass)
   std::vector<Define> defines;          // -D NAME[=VALUE], untouched
 };
 
@@ -80,8 +85,11 @@ struct AxisConfig : AxisParams {
 
 // One launch of an axis kernel over an m x n matrix (the input, or the previous pass's partials).
 struct AxisPassPlan {
+  std::string file, kernel;                // the pass's kernel (a second pass may use another)
   std::uint64_t m = 0, n = 0;              // the matrix this pass reads
-  std::uint64_t rows_per_chunk = 0;        // cols_tile: rows each group column folds
+  // cols_tile: the rows each chunk folds; rows_split: the elements of a row each chunk folds;
+  // 0: the kernel takes no fifth argument.
+  std::uint64_t chunk_len = 0;
   std::uint64_t groups_x = 0, groups_y = 1;
   std::size_t wg_x = 0, wg_y = 1;
   std::uint64_t values_out = 0;            // values it writes
@@ -95,7 +103,7 @@ struct AxisPlan {
   std::size_t wg = 0;             // WG_SIZE, or TILE_X * ROWS_Y
   unsigned row_width = 0;         // rows_sliced
   unsigned tile_x = 0, rows_y = 0;
-  std::uint64_t chunks = 1;       // cols_tile's row chunks (passes: 2 when above 1)
+  std::uint64_t chunks = 1;       // cols_tile's or rows_split's chunks (passes: 2 when above 1)
   std::vector<AxisPassPlan> passes;
   // The most operations any element goes through on its way to its output value: the depth that
   // bounds the rounding of a float sum.
@@ -104,8 +112,9 @@ struct AxisPlan {
   std::string launch_label() const;  // "wg 256", "wg 256, row width 8", "32x8, 4 chunks"
 };
 
-// The variant the planner picks for a shape when none is named (see the file comment).
-const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_t n);
+// The variant the planner picks for a shape when none is named (see the file comment), on a
+// device of `compute_units` compute units.
+const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_t n, unsigned compute_units);
 
 // A resolved axis launch for one (type, op, axis, M, N).
 class AxisLaunch {

@@ -46,8 +46,8 @@ std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axi
     l->kernels_.clear();
     std::size_t allowed = dev.max_work_group_size;
     for (const AxisPassPlan& pass : l->plan.passes) {
-      l->kernels_.push_back(s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.variant->file,
-                                                 l->plan.variant->kernel, pass.options));
+      l->kernels_.push_back(
+          s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, pass.file, pass.kernel, pass.options));
       allowed = std::min(allowed, kernel_limits(l->kernels_.back(), s_->device.device).max_work_group_size);
     }
     l->kernel_max_wg = allowed;
@@ -108,7 +108,7 @@ std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::
       k.setArg(1, last ? out : s_->scratch);
       k.setArg(2, static_cast<cl_uint>(a.m));
       k.setArg(3, static_cast<cl_uint>(a.n));
-      if (p.variant->uses_tile) k.setArg(4, static_cast<cl_uint>(a.rows_per_chunk));
+      if (a.chunk_len) k.setArg(4, static_cast<cl_uint>(a.chunk_len));
       cl::Event ev;
       const std::vector<cl::Event>* after = i == 0 ? wait : nullptr;
       q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(a.groups_x * a.wg_x, a.groups_y * a.wg_y),

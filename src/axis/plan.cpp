@@ -44,6 +44,17 @@ std::vector<AxisVariant> build_registry() {
   }
   {
     AxisVariant v;
+    v.name = "rows_split";
+    v.axis = Axis::Rows;
+    v.predecessor = "rows_group";
+    v.summary = "each row split into chunks, one work-group per chunk; a second pass (rows_sliced) adds the chunks";
+    v.tradeoff = "fills the device with few, long rows; a second launch";
+    v.uses_wg = true;
+    v.splits_rows = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
     v.name = "cols_item";
     v.axis = Axis::Cols;
     v.summary = "one work-item per column, down the whole column";
@@ -85,6 +96,10 @@ constexpr std::uint64_t kMaxChunks = 65535;
 constexpr std::uint64_t kMinRowsPerItem = 16;
 // Rows at or below this length go to rows_sliced when no variant is named.
 constexpr std::uint64_t kShortRow = 1024;
+// Longer rows go to rows_split when there are fewer than this many per compute unit.
+constexpr unsigned kFewRowsPerCu = 4;
+// Groups that fill a device: this many per compute unit (cols_tile's and rows_split's chunks).
+constexpr std::uint64_t kGroupsPerCu = 8;
 
 std::string shape_text(std::uint64_t m, std::uint64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
 
@@ -116,9 +131,10 @@ const AxisVariant& find_axis_variant(std::string_view name) {
                     join(axis_variant_names()));
 }
 
-const AxisVariant& default_axis_variant(Axis axis, std::uint64_t, std::uint64_t n) {
+const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_t n, unsigned compute_units) {
   if (axis == Axis::Cols) return find_axis_variant("cols_tile");
-  return find_axis_variant(n <= kShortRow ? "rows_sliced" : "rows_group");
+  if (n <= kShortRow) return find_axis_variant("rows_sliced");
+  return find_axis_variant(m < std::uint64_t{kFewRowsPerCu} * std::max(compute_units, 1u) ? "rows_split" : "rows_group");
 }
 
 std::string AxisPlan::launch_label() const {
@@ -127,6 +143,7 @@ std::string AxisPlan::launch_label() const {
            (chunks == 1 ? " chunk" : " chunks");
   std::string s = "wg " + std::to_string(wg);
   if (variant && variant->uses_row_width) s += ", row width " + std::to_string(row_width);
+  if (variant && variant->splits_rows) s += ", " + std::to_string(chunks) + (chunks == 1 ? " chunk" : " chunks");
   return s;
 }
 
@@ -137,7 +154,8 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                       "matrix " + shape_text(m, n) +
                           ": rows and columns must each be in 1..4294967295 (the kernels take 32-bit M, N)",
                       "M and N in 1..4294967295");
-  const AxisVariant& v = cfg.variant.empty() ? default_axis_variant(cfg.axis, m, n) : find_axis_variant(cfg.variant);
+  const AxisVariant& v =
+      cfg.variant.empty() ? default_axis_variant(cfg.axis, m, n, dev.compute_units) : find_axis_variant(cfg.variant);
   if (v.axis != cfg.axis) {
     std::vector<std::string> fitting;
     for (const auto& x : axis_variants())
@@ -167,9 +185,9 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
   if (cfg.row_width && !v.uses_row_width)
     throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced does",
                       "rows_sliced");
-  if (cfg.chunks && !v.uses_tile)
-    throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split the rows into chunks; cols_tile does",
-                      "cols_tile");
+  if (cfg.chunks && !v.uses_tile && !v.splits_rows)
+    throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split into chunks; cols_tile and rows_split do",
+                      "cols_tile, rows_split");
 
   AxisPlan p;
   p.variant = &v;
@@ -202,7 +220,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     } else {
       // Enough groups to fill the device (8 per compute unit), each work-item folding at least
       // kMinRowsPerItem rows.
-      const std::uint64_t target = std::uint64_t{8} * std::max<std::uint64_t>(dev.compute_units, 1);
+      const std::uint64_t target = kGroupsPerCu * std::max<std::uint64_t>(dev.compute_units, 1);
       const std::uint64_t wanted = ceil_div(target, groups_x);
       const std::uint64_t most = std::max<std::uint64_t>(1, m / (p.rows_y * kMinRowsPerItem));
       p.chunks = std::clamp<std::uint64_t>(wanted, 1, std::min(most, most_chunks));
@@ -211,9 +229,11 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     p.chunks = ceil_div(m, rows_per_chunk);  // no empty chunk
     const auto pass = [&](std::uint64_t pm, std::uint64_t per_chunk, bool first) {
       AxisPassPlan a;
+      a.file = v.file;
+      a.kernel = v.kernel;
       a.m = pm;
       a.n = n;
-      a.rows_per_chunk = per_chunk;
+      a.chunk_len = per_chunk;
       a.groups_x = groups_x;
       a.groups_y = ceil_div(pm, per_chunk);
       a.wg_x = p.tile_x;
@@ -237,9 +257,62 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
   BuildOptions o = base_options(cfg, true);
   o.set("WG_SIZE", p.wg);
   AxisPassPlan a;
+  a.file = v.file;
+  a.kernel = v.kernel;
   a.m = m;
   a.n = n;
   a.wg_x = p.wg;
+  if (v.splits_rows) {
+    // Each row in `chunks` parts of one group each: enough groups for the device, each work-item
+    // folding at least kMinRowsPerItem elements; the rows go along the grid's second dimension.
+    o.set("LOCKSTEP", dev.lockstep_width);
+    if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
+    const std::uint64_t most = std::max<std::uint64_t>(1, n / (p.wg * kMinRowsPerItem));
+    if (cfg.chunks) {
+      if (*cfg.chunks == 0 || *cfg.chunks > std::min(n, kMaxGroupsX))
+        throw ConfigError(Param::Chunks,
+                          "chunks " + std::to_string(*cfg.chunks) + " of rows of " + std::to_string(n) +
+                              " elements; valid: 1.." + std::to_string(std::min(n, kMaxGroupsX)),
+                          "1.." + std::to_string(std::min(n, kMaxGroupsX)));
+      p.chunks = *cfg.chunks;
+    } else {
+      const std::uint64_t wanted = ceil_div(kGroupsPerCu * std::max<std::uint64_t>(dev.compute_units, 1), m);
+      p.chunks = std::clamp<std::uint64_t>(wanted, 1, std::min(most, kMaxGroupsX));
+    }
+    const std::uint64_t per_chunk = ceil_div(n, p.chunks);
+    p.chunks = ceil_div(n, per_chunk);  // no empty chunk
+    a.chunk_len = per_chunk;
+    a.groups_x = p.chunks;
+    a.groups_y = std::min(m, kMaxChunks);
+    a.values_out = m * p.chunks;
+    p.depth = clamp_depth(ceil_div(per_chunk, p.wg) + log2_of(p.wg));
+    o.add_user(cfg.defines);
+    a.options = o.str();
+    p.passes.push_back(a);
+    if (p.chunks > 1) {
+      // The chunks' values, an M x chunks matrix, by rows_sliced: a row width up to 32.
+      const AxisVariant& sliced = find_axis_variant("rows_sliced");
+      unsigned w = 1;
+      while (w < p.chunks && w < sliced.default_row_width && w < p.wg) w *= 2;
+      p.row_width = w;
+      BuildOptions o2 = base_options(cfg, false);
+      o2.set("WG_SIZE", p.wg);
+      o2.set("ROW_WIDTH", w);
+      o2.add_user(cfg.defines);
+      AxisPassPlan b;
+      b.file = sliced.file;
+      b.kernel = sliced.kernel;
+      b.m = m;
+      b.n = p.chunks;
+      b.wg_x = p.wg;
+      b.groups_x = std::min(ceil_div(m, p.wg / w), kMaxGroupsX);
+      b.values_out = m;
+      b.options = o2.str();
+      p.passes.push_back(b);
+      p.depth += clamp_depth(ceil_div(p.chunks, w) + log2_of(w));
+    }
+    return p;
+  }
   if (v.name == "rows_group") {
     o.set("LOCKSTEP", dev.lockstep_width);
     if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);

@@ -15,7 +15,7 @@ namespace {
 json plan_json(const AxisPlan& p) {
   json passes = json::array();
   for (const AxisPassPlan& a : p.passes)
-    passes.push_back({{"m", a.m}, {"n", a.n}, {"rows_per_chunk", a.rows_per_chunk}, {"groups_x", a.groups_x},
+    passes.push_back({{"kernel", a.kernel}, {"m", a.m}, {"n", a.n}, {"chunk_len", a.chunk_len}, {"groups_x", a.groups_x},
                       {"groups_y", a.groups_y}, {"wg_x", a.wg_x}, {"wg_y", a.wg_y}, {"values_out", a.values_out},
                       {"options", a.options}});
   return json{{"variant", p.variant->name}, {"axis", std::string(name_of(p.axis))}, {"m", p.m}, {"n", p.n},
