@@ -18,7 +18,7 @@ echo "built at ${SECONDS}s" >>"$OUT/log.txt"
 first=1
 for shape in 8192x8192 16384x16384 1048576x32 32x1048576 65536x1024 1024x65536 4096x4096; do
   for axis in rows cols; do
-    if [ $axis = rows ]; then variants=("" rows_group rows_sliced); else variants=("" cols_item cols_tile); fi
+    if [ $axis = rows ]; then variants=("" rows_group rows_sliced rows_split); else variants=("" cols_item cols_tile); fi
     for v in "${variants[@]}"; do
       args=(reduce --axis $axis --shape $shape --type float --iterations 20 --format csv)
       [ -n "$v" ] && args+=(--variant "$v")
