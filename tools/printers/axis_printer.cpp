@@ -43,6 +43,12 @@ std::string axis_text(const AxisReport& r, const DeviceInfo& dev) {
       << (r.timing.batch > 1 ? " of " + std::to_string(r.timing.batch) + " back-to-back" : "")
       << ": min " << stats_cell(r.timing.whole_us.min) << " µs, median " << stats_cell(r.timing.whole_us.median)
       << " µs, max " << stats_cell(r.timing.whole_us.max) << " µs\n"
+      << "1 call     median " << stats_cell(r.timing.single_us.median)
+      << " µs by the host clock (enqueue and wait, queue without profiling)"
+      << (r.timing.clock == TimeSource::DeviceEvents
+              ? ", " + stats_cell(r.timing.single_events_us.median) + " µs by device events (a marker before it to its last end)"
+              : std::string())
+      << "\n"
       << "bandwidth  " << fixed(r.gbps, 1) << " GB/s (" << p.m * p.n * size_of(r.config.type)
       << " bytes read / median)\n";
   return out.str();
@@ -51,11 +57,12 @@ std::string axis_text(const AxisReport& r, const DeviceInfo& dev) {
 std::string axis_csv(const AxisReport& r) {
   TextTable t;
   t.headers = {"variant", "axis", "type", "op", "m", "n", "launch", "passes", "min_us", "median_us", "max_us",
-               "GB_per_s", "check"};
+               "single_call_median_us", "single_call_events_median_us", "GB_per_s", "check"};
   t.rows.push_back({r.plan.variant->name, std::string(name_of(r.plan.axis)), std::string(name_of(r.config.type)),
                     std::string(name_of(r.config.op)), std::to_string(r.plan.m), std::to_string(r.plan.n),
                     r.plan.launch_label(), std::to_string(r.plan.passes.size()), fixed(r.timing.whole_us.min, 3),
-                    fixed(r.timing.whole_us.median, 3), fixed(r.timing.whole_us.max, 3), fixed(r.gbps, 2),
+                    fixed(r.timing.whole_us.median, 3), fixed(r.timing.whole_us.max, 3),
+                    fixed(r.timing.single_us.median, 3), fixed(r.timing.single_events_us.median, 3), fixed(r.gbps, 2),
                     r.ok() ? "ok" : "FAILED"});
   return t.render_csv();
 }
@@ -68,6 +75,8 @@ json axis_json(const AxisReport& r, const DeviceInfo& dev) {
               {"data", r.data_origin},
               {"bytes_read", r.plan.m * r.plan.n * size_of(r.config.type)},
               {"time_us", stats_json(r.timing.whole_us)},
+              {"single_call_us", stats_json(r.timing.single_us)},
+              {"single_call_events_us", stats_json(r.timing.single_events_us)},
               {"batch", r.timing.batch},
               {"samples", r.timing.repetitions},
               {"clock", std::string(name_of(r.timing.clock))},
