@@ -145,10 +145,12 @@ TEST_SUITE("unit") {
     cfg.axis = Axis::Rows;
     AxisPlan p = plan_axis(cfg, d, 1048576, 32);
     CHECK(p.variant->name == "rows_sliced");
-    CHECK(p.row_width == 32);
-    CHECK(p.depth == 1 + 5);
+    CHECK(p.row_width == 4);  // about 8 elements per work-item
+    CHECK(p.depth == 8 + 2);
     p = plan_axis(cfg, d, 100, 3);
-    CHECK(p.row_width == 4);
+    CHECK(p.row_width == 1);
+    p = plan_axis(cfg, d, 100, 1024);
+    CHECK(p.row_width == 32);  // capped at a warp
     p = plan_axis(cfg, d, 32, 1048576);  // few long rows: split, 8 groups per compute unit
     CHECK(p.variant->name == "rows_split");
     CHECK(p.chunks == 25);

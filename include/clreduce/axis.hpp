@@ -13,8 +13,8 @@
 //   cols_tile    TILE_X columns x ROWS_Y row-slices per group over a chunk of the rows, folded in
 //                local memory; the rows split into chunks (a second pass adds the chunks' partial
 //                rows) so that a tall matrix with few columns still fills the device
-// With no variant named, rows of at most 1024 elements go to rows_sliced (a row width of up to
-// 32, no wider than the row); longer rows to rows_split when there are fewer than 4 rows per
+// With no variant named, rows of at most 1024 elements go to rows_sliced (a work-item per about
+// 8 elements of the row, a row width of 1 to 32); longer rows to rows_split when there are fewer than 4 rows per
 // compute unit, else to rows_group; columns to cols_tile. rows_split and cols_tile make enough
 // chunks for 8 groups per compute unit (bench/results/2026-11-25_h100_axis.md: first measured on
 // the H100, not yet tuned).

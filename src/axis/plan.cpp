@@ -98,6 +98,8 @@ constexpr std::uint64_t kMinRowsPerItem = 16;
 constexpr std::uint64_t kShortRow = 1024;
 // Longer rows go to rows_split when there are fewer than this many per compute unit.
 constexpr unsigned kFewRowsPerCu = 4;
+// rows_sliced's default row width gives each work-item about this many elements of its row.
+constexpr std::uint64_t kRowElementsPerItem = 8;
 // Groups that fill a device: this many per compute unit (cols_tile's and rows_split's chunks).
 constexpr std::uint64_t kGroupsPerCu = 8;
 
@@ -328,9 +330,12 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                               std::to_string(p.wg),
                           "1, 2, 4, ... " + std::to_string(p.wg));
     } else {
-      // As many work-items per row as the row has elements, up to a warp's 32 and the group.
+      // A work-item per kRowElementsPerItem elements of the row, a power of two up to a warp's
+      // 32 and the group. On the H100 (bench/results/2026-11-25_h100_axis.md, row-width sweep)
+      // 1048576x32 floats took 53 µs at a row width of 4 or 8 against 146 µs at 32 (one element
+      // per work-item leaves the kernel bound by its tree), and 65536x1024 was fastest at 16-32.
       unsigned w = 1;
-      while (w < n && w < v.default_row_width && w < p.wg) w *= 2;
+      while (2 * w * kRowElementsPerItem <= n && w < v.default_row_width && w < p.wg) w *= 2;
       p.row_width = w;
     }
     o.set("ROW_WIDTH", p.row_width);
