@@ -2,6 +2,8 @@
 // row chunks of cols_tile, and each pass's option string.
 #include "axis/plan.hpp"
 
+#include "core/matrix.hpp"
+
 #include "clreduce/error.hpp"
 
 #include <algorithm>
@@ -103,8 +105,6 @@ constexpr std::uint64_t kRowElementsPerItem = 8;
 // Groups that fill a device: this many per compute unit (cols_tile's and rows_split's chunks).
 constexpr std::uint64_t kGroupsPerCu = 8;
 
-std::string shape_text(std::uint64_t m, std::uint64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
-
 BuildOptions base_options(const AxisConfig& cfg, bool first_pass) {
   BuildOptions o;
   o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
@@ -150,12 +150,7 @@ std::string AxisPlan::launch_label() const {
 }
 
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
-  constexpr std::uint64_t kMaxDim = 0xffffffffULL;
-  if (m == 0 || n == 0 || m > kMaxDim || n > kMaxDim)
-    throw ConfigError(Param::Shape,
-                      "matrix " + shape_text(m, n) +
-                          ": rows and columns must each be in 1..4294967295 (the kernels take 32-bit M, N)",
-                      "M and N in 1..4294967295");
+  check_matrix(dev, cfg.type, m, n);
   const AxisVariant& v =
       cfg.variant.empty() ? default_axis_variant(cfg.axis, m, n, dev.compute_units) : find_axis_variant(cfg.variant);
   if (v.axis != cfg.axis) {
@@ -168,18 +163,6 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                           join(fitting),
                       join(fitting));
   }
-  if (cfg.type == ElemType::Double && !dev.fp64)
-    throw ConfigError(Param::Type,
-                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
-                          " does not report; valid types here: uint, int, float",
-                      "uint, int, float", dev.name);
-  const std::uint64_t es = size_of(cfg.type);
-  if (m > dev.max_alloc_bytes / es / n)
-    throw ConfigError(Param::Shape,
-                      "matrix " + shape_text(m, n) + " of " + std::string(name_of(cfg.type)) +
-                          " is over the largest single allocation of " + dev.name + ", " +
-                          std::to_string(dev.max_alloc_bytes) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-                      "M * N * element size <= " + std::to_string(dev.max_alloc_bytes), dev.name);
   if (cfg.wg && !v.uses_wg)
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",

@@ -1,6 +1,8 @@
 // The transpose registry and planning.
 #include "transpose/plan.hpp"
 
+#include "core/matrix.hpp"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -153,31 +155,12 @@ std::string TransposePlan::wg_label() const {
   return std::to_string(wg_x) + "x" + std::to_string(wg_y);
 }
 
-namespace {
-std::string shape_label(std::uint64_t m, std::uint64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
-}  // namespace
 
 TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, std::uint64_t m,
                              std::uint64_t n) {
   const TransposeVariant& v = find_transpose_variant(cfg.variant.empty() ? kDefaultTransposeVariant : cfg.variant);
-  constexpr std::uint64_t kMaxDim = 0xffffffffULL;
-  if (m == 0 || n == 0 || m > kMaxDim || n > kMaxDim)
-    throw ConfigError(Param::Shape,
-                      "matrix " + shape_label(m, n) +
-                          ": rows and columns must each be in 1..4294967295 (the kernels take 32-bit M, N)",
-                      "M and N in 1..4294967295");
-  if (cfg.type == ElemType::Double && !dev.fp64)
-    throw ConfigError(Param::Type,
-                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
-                          " does not report; valid types here: uint, int, float",
-                      "uint, int, float", dev.name);
+  check_matrix(dev, cfg.type, m, n);
   const std::uint64_t es = size_of(cfg.type);
-  if (m > dev.max_alloc_bytes / es / n)
-    throw ConfigError(Param::Shape,
-                      "matrix " + shape_label(m, n) + " of " + std::string(name_of(cfg.type)) +
-                          " is over the largest single allocation of " + dev.name + ", " +
-                          std::to_string(dev.max_alloc_bytes) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-                      "M * N * element size <= " + std::to_string(dev.max_alloc_bytes), dev.name);
 
   TransposePlan p;
   p.variant = &v;
