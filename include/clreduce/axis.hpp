@@ -16,7 +16,7 @@
 // With no variant named, rows of at most 1024 elements go to rows_sliced (a work-item per about
 // 8 elements of the row, a row width of 1 to 32); longer rows to rows_split when there are fewer than 4 rows per
 // compute unit, else to rows_group; columns to cols_tile. rows_split and cols_tile make enough
-// chunks for 8 groups per compute unit (bench/results/2026-11-25_h100_axis.md: first measured on
+// chunks for about 8 groups per compute unit (cols_tile: rounded down to a power of two) (bench/results/2026-11-25_h100_axis.md: first measured on
 // the H100, not yet tuned).
 //
 // Thread-safety: as the Reducer (one thread at a time per AxisReducer).

@@ -203,12 +203,15 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                           "1.." + std::to_string(most_chunks));
       p.chunks = *cfg.chunks;
     } else {
-      // Enough groups to fill the device (8 per compute unit), each work-item folding at least
-      // kMinRowsPerItem rows.
+      // About enough groups to fill the device (8 per compute unit), each work-item folding at
+      // least kMinRowsPerItem rows.
       const std::uint64_t target = kGroupsPerCu * std::max<std::uint64_t>(dev.compute_units, 1);
       const std::uint64_t wanted = ceil_div(target, groups_x);
       const std::uint64_t most = std::max<std::uint64_t>(1, m / (p.rows_y * kMinRowsPerItem));
       p.chunks = std::clamp<std::uint64_t>(wanted, 1, std::min(most, most_chunks));
+      // A power of two, rounded down: on the H100 5 and 9 chunks of 8192 and 4096 rows ran
+      // 10-17% slower than 4 or 8 (bench/results/2026-11-25_h100_axis/chunk_sweep.txt).
+      while (p.chunks & (p.chunks - 1)) p.chunks &= p.chunks - 1;
     }
     const std::uint64_t rows_per_chunk = ceil_div(m, p.chunks);
     p.chunks = ceil_div(m, rows_per_chunk);  // no empty chunk
