@@ -43,13 +43,13 @@ void warn_launches(const Run& run) {
 int bench_sizes(const Session& session, const BenchTexts& o) {
   if (o.n || o.input)
     throw Error(Param::N, "--sizes sweeps generated data of each size; give either --sizes or --n/--input");
-  if (o.launch.times || o.launch.groups_per_cu || o.launch.vec)
+  if (o.launch.params.times || o.launch.params.groups_per_cu || o.launch.params.vec)
     throw Error("--sizes searches TIMES, groups per compute unit and VEC itself; drop --times, "
                 "--groups-per-cu and --vec (--wg fixes the work-group size)");
   Design d = design_of(o);
   d.sizes = sizes_of(o.sizes);
   d.defines = defines_of(o.launch.defines);
-  d.points = sizes_points(session.device(), d.type, wg_of(o.launch.wg), d.tuning.enabled);
+  d.points = sizes_points(session.device(), d.type, o.launch.params.wg, d.tuning.enabled);
   const Run run = [&] {
     ProgressReporter progress(o.long_run.quiet);
     return measure(session, d, watch_of(o.long_run, progress, "fewer --sizes, --variants or --iterations"));
@@ -66,7 +66,8 @@ int bench(const GlobalOptions& g, const BenchTexts& o) {
   const Session session = make_session(g);
   if (!o.sizes.empty()) return bench_sizes(session, o);
   Design d = design_of(o);
-  const ReduceParams given = params_of(o.launch);
+  ReduceParams given = o.launch.params;
+  given.defines = defines_of(o.launch.defines);
   d.points = family_points(given, d.tuning.enabled);
   const HostData data = input_of(o.n, o.input, o.data, d.type, session.device(),
                                  default_bench_n(session.device()), /*chunks_ok=*/false);

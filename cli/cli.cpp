@@ -51,6 +51,19 @@ CLI::Validator whole_number(std::uint64_t most, const std::string& valid) {
       "", "whole number");
 }
 
+CLI::Validator work_group_size() {
+  const std::string valid = "a power of two 1, 2, 4, ... up to the device's maximum work-group size";
+  const CLI::Validator whole = whole_number(kMaxU32, valid);
+  return CLI::Validator(
+      [whole, valid](std::string& text) -> std::string {
+        std::string bad = whole(text);
+        if (!bad.empty()) return bad;
+        if (std::strtoull(text.c_str(), nullptr, 10) == 0) return "work-group size 0 is invalid; valid: " + valid;
+        return std::string();
+      },
+      "", "work-group size");
+}
+
 Cli::Cli() : app_("clreduce: the OpenCL parallel reduction family, measured and verified") {
   app_.require_subcommand(1);
   app_.add_option("--platform", global_.platform, "platform index (see `clreduce devices`)")
@@ -250,14 +263,13 @@ void add_data_options(CLI::App* c, DataTexts& d) {
 }
 
 void add_launch_options(CLI::App* c, LaunchTexts& l) {
-  c->add_option("--wg", l.wg, "work-group size (power of two)")
-      ->check(whole_number(kMaxU32, "a power of two 1, 2, 4, ... up to the device's maximum work-group size"));
-  c->add_option("--times", l.times, "elements per work-item (strided/vector variants)")
+  c->add_option("--wg", l.params.wg, "work-group size (power of two)")->check(work_group_size());
+  c->add_option("--times", l.params.times, "elements per work-item (strided/vector variants)")
       ->check(whole_number(kMaxU32, std::to_string(kMinTimes) + ".." + std::to_string(kMaxTimes)));
-  c->add_option("--groups-per-cu", l.groups_per_cu,
+  c->add_option("--groups-per-cu", l.params.groups_per_cu,
                 "fix the groups at G per compute unit and derive TIMES from n")
       ->check(whole_number(kMaxU32, "1.." + std::to_string(kMaxU32)));
-  c->add_option("--vec", l.vec, "vector width of the vector variants: 2, 4, 8, 16")
+  c->add_option("--vec", l.params.vec, "vector width of the vector variants: 2, 4, 8, 16")
       ->check(whole_number(kMaxU32, "2, 4, 8, 16"));
   c->add_option("-D,--define", l.defines, "NAME[=VALUE] passed to the kernel compiler");
 }
@@ -332,16 +344,6 @@ std::size_t wg_of(const std::optional<std::size_t>& wg) {
     throw Error(Param::WorkGroupSize, "work-group size 0 is invalid; use a power of two 1, 2, 4, ...",
                 "a power of two");
   return wg.value_or(0);
-}
-
-ReduceParams params_of(const LaunchTexts& l) {
-  ReduceParams p;
-  p.wg = wg_of(l.wg);
-  p.times = l.times;
-  p.groups_per_cu = l.groups_per_cu;
-  p.vec = l.vec;
-  p.defines = defines_of(l.defines);
-  return p;
 }
 
 void add_tuning_options(CLI::App* c, TuningTexts& t) {

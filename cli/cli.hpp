@@ -58,6 +58,9 @@ class Cli {
 // checks the finer limits (a power of two, the device's maximum) once the value is taken.
 constexpr std::uint64_t kMaxU32 = 0xffffffffULL;
 CLI::Validator whole_number(std::uint64_t most, const std::string& valid);
+// The same for a work-group size: also refuses 0 ("work-group size 0 is invalid; ..."), so that a
+// parsed 0 can mean "not given".
+CLI::Validator work_group_size();
 // `text` with control characters shown as \n, \t, ... so that a message stays one line.
 std::string printable(const std::string& text);
 
@@ -114,20 +117,21 @@ struct DataTexts {
 };
 void add_data_options(CLI::App* c, DataTexts& d);
 
-// The launch parameters as typed (--wg, --times, --groups-per-cu, --vec, -D).
+// The launch parameters (--wg, --times, --groups-per-cu, --vec) parsed straight into the library's
+// ReduceParams (wg 0: not given; the option refuses 0), so a command hands them to the Reducer as
+// they are; the -D texts stay texts, because which macros a user may set depends on the family
+// (defines_of, transpose_defines_of, axis_defines_of).
 struct LaunchTexts {
-  std::optional<std::size_t> wg;
-  std::optional<unsigned> times, groups_per_cu, vec;
+  ReduceParams params;
   std::vector<std::string> defines;
 };
 void add_launch_options(CLI::App* c, LaunchTexts& l);
-ReduceParams params_of(const LaunchTexts& l);
 // -D texts parsed; one naming a macro the host sets (WG_SIZE, TYPE_ID, ... for a reduction;
 // TYPE_ID, WG_X, TILE, ... for a transpose) is refused with the option that sets it instead.
 std::vector<Define> defines_of(const std::vector<std::string>& texts);
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts);
 std::vector<Define> axis_defines_of(const std::vector<std::string>& texts);  // also ROW_WIDTH, TILE_X, ROWS_Y
-std::size_t wg_of(const std::optional<std::size_t>& wg);  // 0: not given; refuses 0
+std::size_t wg_of(const std::optional<std::size_t>& wg);  // 0: not given; refuses 0 (transposes, access)
 
 // The tuning database (--db, --no-tuning): loaded once, its warnings said once.
 struct TuningTexts {

@@ -38,8 +38,7 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   cfg.type = parse_type(o.type);
   cfg.op = parse_op(o.op);
   if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
-  cfg.wg = o.launch.wg;
-  if (cfg.wg) wg_of(cfg.wg);
+  if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
   cfg.row_width = o.row_width;
   cfg.chunks = o.chunks;
   cfg.defines = axis_defines_of(o.launch.defines);
@@ -76,7 +75,8 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
   ReducerOptions opt;
-  opt.params = params_of(o.launch);
+  opt.params = o.launch.params;  // --wg, --times, ... as parsed; the Reducer resolves the launch
+  opt.params.defines = defines_of(o.launch.defines);
   if (!o.variant.empty()) opt.params.variant = find_variant(o.variant).name;
   const ElemType type = parse_type(o.type);
   const Op op = parse_op(o.op);

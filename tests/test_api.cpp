@@ -261,6 +261,13 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
   o.params.wg = 3;
   Reducer wg(app().queue, o);
   CHECK(param_of([&] { wg.prepare(ElemType::Uint, Op::Sum, 100); }) == Param::WorkGroupSize);
+  try {  // a device limit names the device, in what() and in device()
+    wg.prepare(ElemType::Uint, Op::Sum, 100);
+  } catch (const ConfigError& e) {
+    CHECK(e.device() == app().info.name);
+    CHECK(std::string(e.what()).find(app().info.name) != std::string::npos);
+    CHECK(e.valid().find(std::to_string(app().info.max_work_group_size)) != std::string::npos);
+  }
   o.params = {};
   o.params.variant = "fastest";
   Reducer unknown(app().queue, o);

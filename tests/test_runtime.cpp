@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <cstdlib>
 #include <sstream>
 
 using namespace clreduce;
@@ -104,6 +106,29 @@ TEST_SUITE("runtime") {
     CHECK_THROWS_WITH_AS(prepare(rt, cfg, 100),
                          doctest::Contains("reduce_common.clh' not found (included by interleaved.cl)"), Error);
     fs::remove_all(dir);
+  }
+
+  TEST_CASE("kernel lookup order: a directory given, then CLREDUCE_KERNEL_DIR, then the build tree") {
+    // (installed before the build tree for a program outside it: tests/install/consume_installed.sh)
+    const fs::path given = copy_kernels("lookup_given"), from_env = copy_kernels("lookup_env");
+    std::optional<std::string> old;
+    if (const char* v = std::getenv("CLREDUCE_KERNEL_DIR")) old = v;
+    setenv("CLREDUCE_KERNEL_DIR", from_env.c_str(), 1);
+    const KernelDir g = find_kernel_dir(given);
+    CHECK(g.path == given);
+    CHECK(g.origin == "given");
+    const KernelDir e = find_kernel_dir();
+    CHECK(e.path == from_env);
+    CHECK(e.origin == "CLREDUCE_KERNEL_DIR");
+    setenv("CLREDUCE_KERNEL_DIR", "/nonexistent/kernels", 1);  // a bad variable is named, not skipped
+    CHECK_THROWS_WITH_AS(find_kernel_dir(), doctest::Contains("(from CLREDUCE_KERNEL_DIR) does not exist"), Error);
+    unsetenv("CLREDUCE_KERNEL_DIR");
+    const KernelDir t = find_kernel_dir();  // this test program runs from the build tree
+    CHECK(t.origin == "build tree");
+    CHECK(fs::equivalent(t.path, CLREDUCE_SOURCE_KERNEL_DIR));
+    if (old) setenv("CLREDUCE_KERNEL_DIR", old->c_str(), 1);
+    fs::remove_all(given);
+    fs::remove_all(from_env);
   }
 
   TEST_CASE("a kernel that fails to build shows its options and build log") {

@@ -1,5 +1,6 @@
 // OpenCL platforms and devices: listing, the facts clreduce keeps about each device, and the
 // selection rules (index, case-insensitive name substring, default first GPU else first device).
+// Thread-safety: the functions keep no state; DeviceInfo is a plain value, safe to share once made.
 #pragma once
 
 #include "clreduce/opencl.hpp"

@@ -1,6 +1,7 @@
 // Errors: the one exception type clreduce throws, the parameter it is about (so that a front end
 // can name its own option for it), and the single place that turns an OpenCL status code into a
 // readable message.
+// Thread-safety: Error is an ordinary exception value; the functions keep no state.
 #pragma once
 
 #include "clreduce/opencl.hpp"

@@ -4,7 +4,8 @@
 // This file is the storage alone: reading (strict, with the JSON path of what is wrong), writing
 // (merge one entry, atomic rename), where the file lives, and the lookup rules (foreign device,
 // stale driver). How tuned values become a launch is the reducer's (clreduce/reduce.hpp).
-// Thread-safety: the functions share no state; one file written by two processes is last-wins.
+// Thread-safety: the functions share no state; saves to one file from several threads or processes
+// take turns under a file lock (save_tuning_entry), so none loses another's entry.
 //
 // Layout (version 1):
 //   {"format": "clreduce-tuning-db", "version": 1, "devices": [

@@ -1,6 +1,7 @@
 // Element types and operators (their names, sizes, parsing from text with errors that list the
 // valid choices), one value of any element type, and a user's -D definition for the kernel
 // compiler.
+// Thread-safety: plain values and pure functions; safe from any thread.
 #pragma once
 
 #include <cstddef>

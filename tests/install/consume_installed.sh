@@ -28,6 +28,10 @@ out=$("$work/build/sum_vector")
 echo "$out"
 echo "$out" | grep -q "kernels: $prefix/share/clreduce/kernels (installed)"
 "$work/build/async_chain"
+# CLREDUCE_KERNEL_DIR comes before the installed directory.
+cp -r "$prefix/share/clreduce/kernels" "$work/env_kernels"
+CLREDUCE_KERNEL_DIR="$work/env_kernels" "$work/build/sum_vector" | grep -q "kernels: $work/env_kernels (CLREDUCE_KERNEL_DIR)"
+echo "CLREDUCE_KERNEL_DIR before installed: ok"
 
 # pkg-config: the same example compiled by hand.
 export PKG_CONFIG_PATH=$(dirname "$pc")
