@@ -29,7 +29,40 @@ void expect_error(const std::string& args, const std::string& message) {
 }
 }  // namespace
 
+TEST_SUITE("unit") {
+  TEST_CASE("a device-clock figure far below the host clock's is suspect") {
+    using clreduce::device_time_suspect;
+    CHECK_FALSE(device_time_suspect(95.0, 100.0, 20));     // close to the host clock
+    CHECK_FALSE(device_time_suspect(20.0, 100.0, 20));     // a fifth: a driver may hold commands
+    CHECK(device_time_suspect(9.0, 100.0, 20));            // under a tenth of a 2 ms batch
+    CHECK(device_time_suspect(0.0, 100.0, 20));            // END == START
+    CHECK_FALSE(device_time_suspect(0.0, 40.0, 20));       // the batch took under 1 ms: too short to judge
+  }
+}
+
 TEST_SUITE("cli") {
+  TEST_CASE("every timed output says which clock it used, and why where it is not the device's") {
+    // PoCL's timer passes the start-up check, Rusticl's (END == START) does not: CI runs both.
+    const clreduce::TimerCheck& timer = clreduce::test::session().timer();
+    const CliRun j = run_cli("reduce --variant naive --n 100000 --iterations 3 --format json");
+    REQUIRE_MESSAGE(j.code == 0, j.out);
+    const auto doc = nlohmann::json::parse(j.stdout_text);
+    const CliRun t = run_cli("reduce --variant naive --n 100000 --iterations 3");
+    REQUIRE_MESSAGE(t.code == 0, t.out);
+    INFO(t.out);
+    CHECK(doc.at("gbps").get<double>() > 0);
+    if (timer.usable) {
+      CHECK(doc.at("clock") == "device events");
+      CHECK(t.stdout_text.find("HOST CLOCK") == std::string::npos);
+    } else {
+      MESSAGE("the device timer is not used here: " << timer.reason);
+      CHECK(doc.at("clock") == "host clock");
+      CHECK(doc.at("clock_note") == timer.reason);
+      CHECK(t.stdout_text.find("clock:  HOST CLOCK around enqueue and wait, not the device's events: " + timer.reason) !=
+            std::string::npos);
+    }
+  }
+
   TEST_CASE("bad input: one line naming the problem and the valid choices, exit code 2") {
     expect_error("reduce --variant nope --n 10", "unknown variant 'nope'; valid variants: naive,");
     expect_error("reduce --variant naive --n 1000 --wg 96", "work-group size 96 is not a power of two");

@@ -27,6 +27,7 @@
 #include "clreduce/error.hpp"
 #include "support.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <set>
@@ -124,6 +125,32 @@ void types_and_ops_in_shard(bool full) {
   }
 }
 }  // namespace
+
+// Where the device has no fp64, every suite leaves double out; this suite says so with the reason
+// (ctest reports the test `fp64` as skipped: SKIP_REGULAR_EXPRESSION "SKIPPED: double") and
+// checks that a double reduction is refused naming the extension. With fp64, it checks that the
+// matrices above include double and runs each available variant on doubles once here.
+TEST_SUITE("fp64") {
+  TEST_CASE("double: run where the device has cl_khr_fp64, else skipped with the reason") {
+    const DeviceInfo& d = session().device();
+    const std::vector<ElemType> types = types_under_test();
+    const bool has_double = std::find(types.begin(), types.end(), ElemType::Double) != types.end();
+    CHECK(has_double == d.fp64);
+    if (!d.fp64) {
+      MESSAGE("SKIPPED: double: the device " << d.name
+                                             << " does not report cl_khr_fp64; every suite leaves double out here");
+      ReduceConfig cfg;
+      cfg.variant = "naive";
+      cfg.type = ElemType::Double;
+      CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("cl_khr_fp64"), Error);
+      return;
+    }
+    for (const auto& v : variants()) {
+      if (!available(v)) continue;
+      for (Op op : all_ops()) check_sizes(config(v, ElemType::Double, op, test_wg(v.name, 64)), {1, 1001});
+    }
+  }
+}
 
 TEST_SUITE("variants") {
   TEST_CASE("A: every variant x type x operator at the edge sizes") {

@@ -87,6 +87,13 @@ Sampled time_enqueues(const cl::CommandQueue& profiled, const cl::CommandQueue& 
                       std::uint64_t timer_resolution_ns, const EnqueueUnit& enqueue_one,
                       const TimingOptions& opt, const std::function<void()>& after_sample = {});
 
+// Whether a back-to-back figure by the device clock is one no device can reach: the batch of
+// `batch` units took the host host_us_per_unit * batch µs (first enqueue to the end of the wait),
+// at least 1 ms, and the device clock says under a tenth of that. (Not closer: a driver may hold
+// enqueued commands until the wait and then run them faster than the host enqueued them.) The
+// GB/s of such a figure is flagged, never printed as measured (Sampled::timer_suspect).
+bool device_time_suspect(double device_us_per_unit, double host_us_per_unit, unsigned batch);
+
 // Microseconds from first's START to last's END (profiling times); 0 if END is before START.
 double event_span_us(const cl::Event& first, const cl::Event& last);
 

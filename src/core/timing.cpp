@@ -179,8 +179,12 @@ Sampled time_enqueues(const cl::CommandQueue& queue, const cl::CommandQueue& pla
   s.first_us = stats_of(first);
   s.single_us = stats_of(wall);
   s.single_events_us = stats_of(by_events);
-  s.timer_suspect = device && s.host_whole_us.median * s.batch >= 1000 && s.whole_us.median < s.host_whole_us.median / 10;
+  s.timer_suspect = device && device_time_suspect(s.whole_us.median, s.host_whole_us.median, s.batch);
   return s;
+}
+
+bool device_time_suspect(double device_us_per_unit, double host_us_per_unit, unsigned batch) {
+  return host_us_per_unit * batch >= 1000 && device_us_per_unit < host_us_per_unit / 10;
 }
 
 }  // namespace clreduce
