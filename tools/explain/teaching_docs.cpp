@@ -166,7 +166,8 @@ std::string transpose_steps_table(const json& bench) {
     find_transpose_variant(name);
     StepFigures f = figures_of(row, name, "pct_of_copy", where);
     if (f.ok) {
-      const json& plan = field(row, "plan", where + " row " + name);
+      const std::string context = where + " row " + name;  // not a temporary: g++ 13 warns of a dangling reference
+      const json& plan = field(row, "plan", context);
       f.launch = "wg " + std::to_string(field(plan, "wg_x", where).get<long long>()) + "x" +
                  std::to_string(field(plan, "wg_y", where).get<long long>());
       const long long tile = field(plan, "tile", where).get<long long>();
