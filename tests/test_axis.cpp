@@ -15,6 +15,10 @@
 #include "clreduce/error.hpp"
 #include "support.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
 using namespace clreduce;
 using namespace clreduce::test;
 
@@ -174,7 +178,13 @@ TEST_SUITE("unit") {
     CHECK(p.passes.size() == 2);
     CHECK(p.passes[1].m == 512);
     CHECK(p.passes[1].options.find("-D FIRST_PASS=0") != std::string::npos);
+    p = plan_axis(cfg, d, 32, 1048576);  // columns enough for 8 groups of 256 per compute unit
+    CHECK(p.variant->name == "cols_item");
+    CHECK(p.passes.size() == 1);
+    p = plan_axis(cfg, d, 32, 8 * 256 * d.compute_units - 1);
+    CHECK(p.variant->name == "cols_tile");
     p = plan_axis(cfg, d, 64, 8192);
+    CHECK(p.variant->name == "cols_tile");
     CHECK(p.chunks == 1);  // 256 column tiles fill the device; 64 rows are too few to split
     CHECK(p.passes.size() == 1);
     cfg.chunks = 7;
@@ -262,5 +272,53 @@ TEST_SUITE("cli") {
     refused("reduce --axis rows --shape 4x4 -D ROW_WIDTH=4", "use --row-width");
     refused("reduce --axis cols --shape 4x4 --chunks 9", "valid: 1..4");
     refused("reduce --axis rows --shape 4x0", "");
+  }
+
+  TEST_CASE("bench axis: every launch of both axes at every shape, beside the read peak and the scalar reduction") {
+    const CliRun j = run_cli("bench axis --shapes 17x33,64x8 --iterations 2 --warmup 1 --format json");
+    REQUIRE_MESSAGE(j.code == 0, j.out);
+    const auto doc = nlohmann::json::parse(j.stdout_text);
+    CHECK(doc["all_ok"] == true);
+    REQUIRE(doc["shapes"].size() == 2);
+    // Per shape: each axis's default launch, then every variant of that axis.
+    const std::size_t points = 2 + axis_variants().size();
+    for (const auto& shape : doc["shapes"]) {
+      INFO(shape.dump());
+      CHECK(shape["peak_read"]["gbps"].get<double>() > 0);
+      CHECK(shape["scalar"]["status"].get<std::string>().rfind("ok", 0) == 0);
+      CHECK(shape["scalar"]["n"] == shape["m"].get<std::uint64_t>() * shape["n"].get<std::uint64_t>());
+      CHECK(shape["rows"].size() == points);
+      int rows = 0, cols = 0;
+      for (const auto& row : shape["rows"]) {
+        INFO(row.dump());
+        if (row["status"] == "refused") continue;  // a launch this device cannot take: kept, not failed
+        CHECK(row["status"].get<std::string>().rfind("ok", 0) == 0);  // "ok", or "ok, timer?"
+        CHECK(row["check"]["ok"] == true);
+        CHECK(row["speedup_vs_scalar"].get<double>() > 0);
+        CHECK(row["pct_of_peak"].get<double>() > 0);
+        (row["axis"] == "rows" ? rows : cols) += 1;
+      }
+      CHECK(rows >= 1);
+      CHECK(cols >= 1);
+      CHECK(shape["rows"][0]["chosen_by"] == "default");
+    }
+    const CliRun c = run_cli("bench axis --shapes 64x8 --axis cols --variants cols_item --iterations 1 --format csv");
+    REQUIRE_MESSAGE(c.code == 0, c.out);
+    CHECK(c.stdout_text.rfind("m,n,axis,type,op,chosen_by,variant,launch,passes,min_us,median_us,max_us,"
+                              "single_call_median_us,GB_per_s,peak_read_GB_per_s,pct_of_peak,scalar_variant,"
+                              "scalar_median_us,speedup_vs_scalar,check",
+                              0) == 0);
+    CHECK(std::count(c.stdout_text.begin(), c.stdout_text.end(), '\n') == 1 + 2);  // default, cols_item
+    const auto refused = [](const std::string& args, const std::string& text) {
+      const CliRun e = run_cli(args);
+      INFO(args << "\n" << e.out);
+      CHECK(e.code == 2);
+      CHECK(e.stdout_text.empty());
+      CHECK(std::count(e.stderr_text.begin(), e.stderr_text.end(), '\n') == 1);
+      CHECK(e.stderr_text.find(text) != std::string::npos);
+    };
+    refused("bench axis --shapes 17x", "--shapes: shape '17x' is not ROWSxCOLUMNS");
+    refused("bench axis --shapes 4x4 --axis cols --variants rows_group", "--variants: axis variant rows_group reduces rows, not cols");
+    refused("bench axis --shapes 4x4 --variants bogus", "unknown axis variant 'bogus'");
   }
 }

@@ -15,7 +15,8 @@
 //                rows) so that a tall matrix with few columns still fills the device
 // With no variant named, rows of at most 1024 elements go to rows_sliced (a work-item per about
 // 8 elements of the row, a row width of 1 to 32); longer rows to rows_split when there are fewer than 4 rows per
-// compute unit, else to rows_group; columns to cols_tile. rows_split and cols_tile make enough
+// compute unit, else to rows_group; columns to cols_item where there are columns enough for 8
+// groups of 256 work-items per compute unit, else to cols_tile. rows_split and cols_tile make enough
 // chunks for about 8 groups per compute unit (cols_tile: rounded down to a power of two) (bench/results/2026-11-25_h100_axis.md: first measured on
 // the H100, not yet tuned).
 //
