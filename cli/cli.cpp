@@ -109,6 +109,7 @@ std::string option_of(Param p) {
     case Param::Axis: return "--axis";
     case Param::RowWidth: return "--row-width";
     case Param::Chunks: return "--chunks";
+    case Param::Segments: return "--segments";
     case Param::None:
     case Param::Offset:
     case Param::Queue:

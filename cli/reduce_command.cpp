@@ -1,14 +1,17 @@
 // `clreduce reduce`: one verified, timed reduction with the launch the library resolves; with
-// --axis rows|cols --shape MxN, one value per row or column of a matrix (the AxisReducer).
+// --axis rows|cols --shape MxN, one value per row or column of a matrix (the AxisReducer); with
+// --segments FILE, one value per segment of a flat array (the SegmentedReducer).
 #include "cli.hpp"
 
 #include "benchmarks/axis_run.hpp"
+#include "benchmarks/segmented_run.hpp"
 #include "clreduce/axis.hpp"
 #include "clreduce/variants.hpp"
 #include "measure/measure.hpp"
 #include "parse.hpp"
 #include "printers/axis_printer.hpp"
 #include "printers/reduce_printer.hpp"
+#include "printers/segmented_printer.hpp"
 
 #include <algorithm>
 
@@ -17,12 +20,66 @@ namespace clreduce::cli {
 namespace {
 struct ReduceTexts : RunTexts {
   std::string variant;
-  std::optional<std::string> axis, shape;
+  std::optional<std::string> axis, shape, segments;
   std::optional<unsigned> row_width;
   std::optional<std::uint64_t> chunks;
   // The registered options, to refuse what an axis reduction does not take.
   std::vector<CLI::Option*> whole_array_only;
+  std::vector<CLI::Option*> not_segmented;  // what a segmented reduction does not take
 };
+
+// `reduce --segments FILE`: the offsets file read and checked (against --n, the --input file's
+// elements, else n is its last offset) before a device is opened, then one verified run.
+int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
+  if (o.axis)
+    throw Error(Param::Segments, "--segments and --axis contradict each other: --segments reduces each segment of a "
+                                 "flat array, --axis each row or column of a matrix; give one");
+  for (const CLI::Option* opt : o.not_segmented)
+    if (opt->count() > 0)
+      throw Error(opt->get_name() + " is not for segmented reductions; --segments takes --n or --input, --type, --op, "
+                                    "--wg, -D, --data, --seed, the timing and the output options");
+  SegmentedConfig cfg;
+  cfg.type = parse_type(o.type);
+  cfg.op = parse_op(o.op);
+  if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
+  cfg.defines = axis_defines_of(o.launch.defines);
+  const TimingOptions timing = timing_of(o.timing);
+  check_outputs(o.output);
+  const std::vector<std::uint64_t> offsets = read_offsets_file(*o.segments);
+  std::optional<std::uint64_t> n;
+  if (o.n) n = parse_size(*o.n);
+  HostData data;
+  if (o.input) {
+    for (const CLI::Option* given : {o.data.data_option, o.data.seed_option})
+      if (given && given->count() > 0)
+        throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
+    data = read_data_file(*o.input, cfg.type, n);
+    n = data.n;
+  }
+  const std::uint64_t elements = n.value_or(offsets.back());
+  try {
+    validate_segment_offsets(offsets, elements);
+  } catch (const Error& e) {
+    throw Error(Param::Segments,
+                "offsets file '" + *o.segments + "': " + e.what() + "; n = " + std::to_string(elements) +
+                    (o.input ? " (the elements of --input)" : o.n ? " (--n)" : ""),
+                e.valid());
+  }
+  const Session session = make_session(g);
+  const DeviceInfo& dev = session.device();
+  {  // The launch is resolved (and refused, if it must be) before any data is made.
+    SegmentedReducerOptions opt;
+    opt.params = cfg;
+    opt.device = dev;
+    opt.kernel_dir = session.kernel_dir();
+    SegmentedReducer(session.queue(), opt).prepare(cfg.type, cfg.op, elements, offsets.size() - 1);
+  }
+  if (!o.input) data = generate_data(cfg.type, elements, parse_data_kind(o.data.data), o.data.seed);
+  const SegmentedReport r =
+      run_segmented(session, cfg, data, offsets, timing, std::filesystem::path(*o.segments).filename().string());
+  emit(segmented_text(r, dev), segmented_csv(r), segmented_json(r, dev), o.output);
+  return r.ok() ? 0 : 1;
+}
 
 // `reduce --axis`: every option checked before a device is opened, then one verified run.
 int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
@@ -68,6 +125,7 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
 }
 
 int reduce(const GlobalOptions& g, const ReduceTexts& o) {
+  if (o.segments) return reduce_segmented(g, o);
   if (o.axis) return reduce_axis(g, o);
   for (const auto& [given, name] : {std::pair{o.shape.has_value(), "--shape"}, {o.row_width.has_value(), "--row-width"},
                                     {o.chunks.has_value(), "--chunks"}})
@@ -115,8 +173,15 @@ void register_reduce_command(Cli& cli) {
       ->check(whole_number(kMaxU32, "1, 2, 4, ... up to the work-group size"));
   c->add_option("--chunks", o->chunks, "with --axis cols and cols_tile: the row chunks (1: one pass)")
       ->check(whole_number(65535, "1..65535 and at most M"));
+  c->add_option("--segments", o->segments,
+                "FILE of S + 1 offsets (whitespace-separated unsigned integers: the first 0, non-decreasing, the "
+                "last n): one value per segment [offsets[s], offsets[s+1]) of the --n (default: the last offset) "
+                "or --input elements");
   for (const char* name : {"--n", "--times", "--groups-per-cu", "--vec", "--db", "--no-tuning"})
     o->whole_array_only.push_back(c->get_option(name));
+  for (const char* name : {"--shape", "--row-width", "--chunks", "--variant", "--times", "--groups-per-cu", "--vec",
+                           "--db", "--no-tuning"})
+    o->not_segmented.push_back(c->get_option(name));
 }
 
 }  // namespace clreduce::cli

@@ -16,6 +16,7 @@
 //   reduce.hpp     Reducer (a user's queue and buffers), clreduce::reduce (host data)
 //   transpose.hpp  Transposer and the transpose family's registry
 //   axis.hpp       AxisReducer: one value per row or per column of a matrix, and its registry
+//   segmented.hpp  SegmentedReducer: one value per segment of an array (CSR offsets)
 //   tuning.hpp     the per-device tuning database `clreduce tune` writes
 //   timing.hpp     timing device work as clreduce's benchmarks do
 #pragma once
@@ -26,6 +27,7 @@
 #include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
 #include "clreduce/reduce.hpp"
+#include "clreduce/segmented.hpp"
 #include "clreduce/timing.hpp"
 #include "clreduce/transpose.hpp"
 #include "clreduce/tuning.hpp"

@@ -40,6 +40,7 @@ enum class Param {
   Axis,           // the axis of an axis reduction: rows or cols
   RowWidth,       // ROW_WIDTH: work-items per row of rows_sliced
   Chunks,         // the row chunks of cols_tile
+  Segments,       // the offsets of a segmented reduction's segments
 };
 
 // How messages name the parameter: "work-group size", "TIMES", "n", ...

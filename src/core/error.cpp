@@ -30,6 +30,7 @@ std::string_view name_of(Param p) {
     case Param::Axis: return "axis";
     case Param::RowWidth: return "ROW_WIDTH";
     case Param::Chunks: return "row chunks";
+    case Param::Segments: return "segments";
   }
   return "";
 }

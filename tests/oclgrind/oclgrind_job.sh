@@ -2,7 +2,8 @@
 # Every kernel of clreduce under Oclgrind's checks: each reduction variant that runs on Oclgrind's
 # device x uint/int/float/double x sum/min/max at an odd n (1001), single_pass's two other paths
 # (the slot finish, and the emulated warp shuffle that warp_shuffle uses on NVIDIA), every transpose
-# variant x float/uint/double at 17x33, every axis variant at shapes with partial tiles, and the access study (its two kernels also launched alone by
+# variant x float/uint/double at 17x33, every axis variant at shapes with partial tiles, the segmented
+# reduction over empty, short and long segments, and the access study (its two kernels also launched alone by
 # oclgrind-kernel, see run_kernel_case); each run also checks the read-peak
 # and timer-probe kernels it launches. Runs with --data-races --uninitialized; where Oclgrind itself
 # crashes with --uninitialized (a crash of the simulator, not a report), that case runs again with
@@ -65,6 +66,11 @@ else
       cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
     done
   done
+  # The segmented reduction: empty segments first, between and last, one-element segments, a
+  # segment longer than the group (the offsets file is written below, in $work).
+  for t in uint float double; do
+    for o in sum min max; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64"); done
+  done
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
   # this Oclgrind under --uninitialized, so that case falls back to --data-races alone; the access
@@ -78,6 +84,8 @@ fi
 work=$(mktemp -d /tmp/clreduce-oclgrind-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 common=(--iterations 1 --warmup 0 --batch 1)
+# The segmented cases' offsets: 9 segments over 1001 elements, lengths 0 0 1 1 4 295 0 700 0.
+echo "0 0 0 1 2 6 301 301 1001 1001" >"$work/segments.txt"
 
 # Reports of one run's stderr not explained by the suppressions, one line each.
 unexplained() {
@@ -151,10 +159,12 @@ for c in "${cases[@]}"; do
     run_kernel_case "${c#kernel: }" || failed=1
     continue
   fi
-  read -r -a args <<<"$c"
+  read -r -a args <<<"${c//SEGMENTS_FILE/$work/segments.txt}"
   extra=("${common[@]}")
-  # Whole-array reductions at an odd n; axis reductions (--axis) carry their --shape.
-  [ "${args[0]}" = reduce ] && [[ " ${args[*]} " != *" --axis "* ]] && extra+=(--n 1001 --no-tuning)
+  # Whole-array reductions at an odd n; axis reductions (--axis) carry their --shape, segmented
+  # ones (--segments) their offsets file.
+  [ "${args[0]}" = reduce ] && [[ " ${args[*]} " != *" --axis "* && " ${args[*]} " != *" --segments "* ]] &&
+    extra+=(--n 1001 --no-tuning)
   (oclgrind "${flags[@]}" "$cli" "${kdir[@]}" "${args[@]}" "${extra[@]}" >"$work/out" 2>"$work/err")
   code=$?
   if [ $code -ge 128 ] && [[ " ${flags[*]} " == *" --uninitialized "* ]]; then  # Oclgrind crashed with --uninitialized: the data-race check alone

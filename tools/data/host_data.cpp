@@ -1,9 +1,12 @@
-// Generated and file-based input data.
+// Generated and file-based input data, and segment offsets files.
 #include "data/host_data.hpp"
 
 #include "clreduce/error.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -85,6 +88,62 @@ HostData generate_data(ElemType t, std::uint64_t n, DataKind kind, std::uint64_t
     case ElemType::Double: fill(reinterpret_cast<double*>(d.bytes.data()), n, kind, seed); break;
   }
   return d;
+}
+
+std::vector<std::uint64_t> read_offsets_file(const std::filesystem::path& path) {
+  const std::string valid =
+      "valid: S + 1 whitespace-separated unsigned integers, the first 0, non-decreasing, the last n";
+  const std::string file = "offsets file '" + path.string() + "'";
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(Param::Segments, file + " is a directory, not a file", valid);
+  std::ifstream in(path);
+  if (!in) throw Error(Param::Segments, "cannot read " + file + ": " + std::strerror(errno), valid);
+  std::vector<std::uint64_t> offsets;
+  std::string line;
+  std::uint64_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      const unsigned char c = static_cast<unsigned char>(line[i]);
+      if (std::isspace(c)) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+      const std::string token = line.substr(i, j - i);
+      const std::string where = file + ", line " + std::to_string(line_no) + ", offset " + std::to_string(offsets.size());
+      std::string shown;  // the token as a person reads it on one line
+      for (char ch : token.substr(0, 24)) shown += std::isprint(static_cast<unsigned char>(ch)) ? ch : '?';
+      if (token.size() > 24) shown += "...";
+      std::uint64_t v = 0;
+      for (char ch : token) {
+        if (ch < '0' || ch > '9')
+          throw Error(Param::Segments, where + ": '" + shown + "' is not an unsigned integer; " + valid, valid);
+        const std::uint64_t d = static_cast<std::uint64_t>(ch - '0');
+        if (v > (UINT64_MAX - d) / 10)
+          throw Error(Param::Segments, where + ": '" + shown + "' is over 2^64 - 1; " + valid, valid);
+        v = v * 10 + d;
+      }
+      if (offsets.empty() && v != 0)
+        throw Error(Param::Segments, where + ": the first offset is " + std::to_string(v) + ", not 0; " + valid, valid);
+      if (!offsets.empty() && v < offsets.back())
+        throw Error(Param::Segments,
+                    where + ": " + std::to_string(v) + " is less than the offset before it (" +
+                        std::to_string(offsets.back()) + "); " + valid,
+                    valid);
+      offsets.push_back(v);
+      i = j;
+    }
+  }
+  if (in.bad()) throw Error(Param::Segments, "reading " + file + " failed", valid);
+  if (offsets.size() < 2)
+    throw Error(Param::Segments,
+                file + " holds " + std::to_string(offsets.size()) + (offsets.size() == 1 ? " offset" : " offsets") +
+                    ", too few for one segment; " + valid,
+                valid);
+  return offsets;
 }
 
 HostData read_data_file(const std::filesystem::path& path, ElemType t, std::optional<std::uint64_t> n) {

@@ -1,5 +1,5 @@
-// Input data on the host: generated inputs from a printed seed, and the user's own raw
-// little-endian files.
+// Input data on the host: generated inputs from a printed seed, the user's own raw
+// little-endian files, and segment offsets files (text).
 #pragma once
 
 #include "clreduce/types.hpp"
@@ -44,5 +44,11 @@ HostData generate_data(ElemType t, std::uint64_t n, DataKind kind, std::uint64_t
 // than `n`.
 HostData read_data_file(const std::filesystem::path& path, ElemType t,
                         std::optional<std::uint64_t> n);
+
+// A segmented reduction's offsets file: text, S + 1 unsigned decimal integers separated by
+// whitespace (spaces, tabs, newlines), the first 0, none less than the one before (the last must
+// be n: the caller checks that, knowing n). Throws Error (Param::Segments) naming the file, the
+// line and the offset's number, the problem and the valid form.
+std::vector<std::uint64_t> read_offsets_file(const std::filesystem::path& path);
 
 }  // namespace clreduce

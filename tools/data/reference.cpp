@@ -132,6 +132,72 @@ AxisCheck check_axis(const std::vector<Value>& got, const std::vector<Reference>
   return c;
 }
 
+namespace {
+template <class T>
+std::vector<Reference> segments_exact(const T* x, const std::vector<std::uint64_t>& offsets, Op op) {
+  std::vector<Reference> out;
+  out.reserve(offsets.empty() ? 0 : offsets.size() - 1);
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    const std::uint64_t len = offsets[s + 1] - offsets[s];
+    if (len > 0) {
+      out.push_back(reduce_exact(x + offsets[s], len, op));
+      continue;
+    }
+    Reference r;  // empty: sum 0 (sum_abs 0: the bound is the floor), min highest, max lowest
+    if (op == Op::Sum) r.value.v = T{0};
+    else if constexpr (std::is_floating_point_v<T>)
+      r.value.v = op == Op::Min ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+    else
+      r.value.v = op == Op::Min ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+    out.push_back(r);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<Reference> segment_reference(const HostData& d, const std::vector<std::uint64_t>& offsets, Op op) {
+  switch (d.type) {
+    case ElemType::Uint: return segments_exact(d.as<std::uint32_t>(), offsets, op);
+    case ElemType::Int: return segments_exact(d.as<std::int32_t>(), offsets, op);
+    case ElemType::Float: return segments_exact(d.as<float>(), offsets, op);
+    case ElemType::Double: return segments_exact(d.as<double>(), offsets, op);
+  }
+  return {};
+}
+
+SegmentCheck check_segments(const std::vector<Value>& got, const std::vector<Reference>& refs,
+                            const std::vector<std::uint64_t>& offsets, Op op,
+                            const std::function<unsigned(std::uint64_t)>& depth_of) {
+  SegmentCheck c;
+  if (got.size() != refs.size() || offsets.size() != refs.size() + 1) {
+    c.failures = refs.size();
+    c.detail = std::to_string(got.size()) + " values read back for " + std::to_string(refs.size()) + " segments";
+    return c;
+  }
+  bool exact = true;
+  unsigned deepest = 0;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const unsigned depth = depth_of(offsets[i + 1] - offsets[i]);
+    const Check one = check_result(got[i], refs[i], op, depth);
+    if (one.tolerance > 0) exact = false, deepest = std::max(deepest, depth);
+    if (one.rel_error > c.worst_rel_error) c.worst_rel_error = one.rel_error;
+    if (!one.ok && c.failures++ == 0)
+      c.detail = "segment " + std::to_string(i) + " [" + std::to_string(offsets[i]) + ", " +
+                 std::to_string(offsets[i + 1]) + "): " + one.detail;
+  }
+  c.ok = c.failures == 0;
+  if (c.ok) {
+    std::ostringstream s;
+    s << "all " << refs.size() << " segment" << (refs.size() == 1 ? "" : "s")
+      << (exact ? " exact" : " within the bound of each segment's depth (at most " + std::to_string(deepest) + ")");
+    if (!exact && c.worst_rel_error >= 0) s << " (largest relative error " << c.worst_rel_error << ")";
+    c.detail = s.str();
+  } else if (c.failures > 1) {
+    c.detail += " (and " + std::to_string(c.failures - 1) + " more)";
+  }
+  return c;
+}
+
 Reference host_reference(const HostData& d, Op op) {
   switch (d.type) {
     case ElemType::Uint: return reduce_exact(d.as<std::uint32_t>(), d.n, op);

@@ -1,7 +1,7 @@
 // The host references and checks: of a reduction (a device result against it: integers
 // exactly (sums wrap modulo 2^32), min/max exactly, float/double sums within a bound derived
-// from n (through the reduction's depth) and the data (the sum of |x|)), and of a transpose
-// (element by element).
+// from n (through the reduction's depth) and the data (the sum of |x|)), of an axis and of a
+// segmented reduction (each output so), and of a transpose (element by element).
 #pragma once
 
 #include "data/host_data.hpp"
@@ -9,6 +9,7 @@
 #include "clreduce/types.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,25 @@ struct AxisCheck {
 };
 AxisCheck check_axis(const std::vector<Value>& got, const std::vector<Reference>& refs, Axis axis, Op op,
                      unsigned depth);
+
+// One reference per segment of `data` (CSR offsets: S + 1 of them, valid for data.n). An empty
+// segment's reference is what segments_group.cl writes: 0 for sum, the type's highest for min and
+// its lowest for max (+inf and -inf for float and double).
+std::vector<Reference> segment_reference(const HostData& data, const std::vector<std::uint64_t>& offsets, Op op);
+
+// Every segment's value against its reference, each with check_result at the depth
+// `depth_of(length)` gives for its length (SegmentedPlan::depth_of): integers and min/max
+// exactly, float sums within the bound of the segment's own length. The detail names the first
+// failing segment, with its range.
+struct SegmentCheck {
+  bool ok = false;
+  std::uint64_t failures = 0;   // segments outside their bound (or not equal, for exact checks)
+  double worst_rel_error = -1;  // float sums: the largest relative error over the segments
+  std::string detail;           // "all 1000 segments exact", or the first failure with its index
+};
+SegmentCheck check_segments(const std::vector<Value>& got, const std::vector<Reference>& refs,
+                            const std::vector<std::uint64_t>& offsets, Op op,
+                            const std::function<unsigned(std::uint64_t)>& depth_of);
 
 // The host transpose of an M x N matrix of `elem_size`-byte elements (cache-blocked).
 std::vector<unsigned char> host_transpose(const std::vector<unsigned char>& in, std::uint64_t m,

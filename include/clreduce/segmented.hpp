@@ -1,0 +1,155 @@
+// Segmented reductions: the sum (min, max) of every segment of a flat array of n elements, one
+// value per segment, with the segments given in CSR style by S + 1 offsets (std::uint64_t on the
+// host, cl_ulong in a buffer): offsets[0] == 0, non-decreasing, offsets[S] == n; segment s covers
+// the elements [offsets[s], offsets[s+1]) and its value goes to out[s]. Offsets, n and S count
+// elements, not bytes. Any segment lengths are allowed, empty ones included: an empty segment's
+// value is the operator's identity as a value of the type, 0 for sum, the type's highest for min
+// and its lowest for max; for float and double that is +INFINITY for min and -INFINITY for max
+// (the whole-array kernels pad with NaN, fmin/fmax's identity, but an empty segment has nothing
+// to pass over, so it gets the infinity). Within a segment the operators are those of the whole
+// array (reduce_common.clh): integer sums wrap modulo 2^32, float min/max pass over NaN, float
+// sums follow IEEE. A SegmentedReducer is bound to an application's command queue, like the
+// AxisReducer; its kernel is kernels_cl/segments_group.cl (one work-group per segment: the group
+// strides along its segment, then the tree).
+//
+// Errors: clreduce::Error naming the parameter: ConfigError (Param::Segments) for offsets that
+// are not a valid partition of [0, n), for no segments or offsets over one allocation, (Param::N) for an input
+// over one allocation, (Param::Type) for double without cl_khr_fp64, (Param::WorkGroupSize) for a
+// work-group size that is not a power of two up to the device's; LimitError for the built kernel's
+// limits; Error (Param::Buffer) for a buffer too small. Offsets held in a cl::Buffer are not read
+// back to be checked: invalid ones give unspecified values, but the kernel clamps every offset
+// into [0, n] and so never reads outside the input.
+// Thread-safety: as the Reducer and the AxisReducer: one thread at a time per SegmentedReducer;
+// distinct reducers may be used from distinct threads.
+#pragma once
+
+#include "clreduce/device.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/kernels.hpp"
+#include "clreduce/opencl.hpp"
+#include "clreduce/types.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+// Throws ConfigError (Param::Segments) naming the first offending offset unless `offsets` holds
+// at least two values (one segment), offsets[0] == 0, every value at least the one before it, and
+// the last == n.
+void validate_segment_offsets(const std::uint64_t* offsets, std::size_t count, std::uint64_t n);
+inline void validate_segment_offsets(const std::vector<std::uint64_t>& offsets, std::uint64_t n) {
+  validate_segment_offsets(offsets.data(), offsets.size(), n);
+}
+
+// The parameters a caller may fix; each unset one is the default.
+struct SegmentedParams {
+  std::optional<std::size_t> wg;  // WG_SIZE: work-items per segment's group (default 256, or less
+                                  // where the device or the built kernel allows fewer)
+  std::vector<Define> defines;    // -D NAME[=VALUE], untouched
+};
+
+// One launch of segments_group over n elements in S segments.
+struct SegmentedPlan {
+  std::string file = "segments_group.cl", kernel = "segments_group";
+  std::uint64_t n = 0, segments = 0;
+  std::size_t wg = 0;
+  std::uint64_t groups = 0;  // work-groups launched (they loop when there are more segments)
+  std::string options;       // the build option string (the program cache key)
+  // The most operations an element of a segment of `length` elements goes through on its way to
+  // the segment's value: ceil(length / WG_SIZE) + log2(WG_SIZE), the depth that bounds the
+  // rounding of a float sum.
+  unsigned depth_of(std::uint64_t length) const;
+  std::string launch_label() const;  // "wg 256, 1024 groups"
+};
+
+// A resolved launch for one (type, op, n, S).
+class SegmentedLaunch {
+ public:
+  ElemType type = ElemType::Float;
+  Op op = Op::Sum;
+  SegmentedPlan plan;
+  std::size_t kernel_max_wg = 0;  // the work-items per group the built kernel allows
+
+ private:
+  friend class SegmentedReducer;
+  mutable cl::Kernel kernel_;
+  const void* owner_ = nullptr;
+};
+
+struct SegmentedReducerOptions {
+  SegmentedParams params;
+  std::filesystem::path kernel_dir;   // empty: find_kernel_dir()
+  ProgramCache* programs = nullptr;   // null: ProgramCache::shared()
+  std::optional<DeviceInfo> device;   // the queue's device facts, if the caller holds them
+};
+
+class SegmentedReducer {
+ public:
+  // Binds to an in-order queue. Throws Error (Param::Queue) for an out-of-order queue.
+  explicit SegmentedReducer(const cl::CommandQueue& queue, SegmentedReducerOptions options = {});
+  explicit SegmentedReducer(cl_command_queue queue, SegmentedReducerOptions options = {});
+  SegmentedReducer(const SegmentedReducer&) = delete;
+  SegmentedReducer& operator=(const SegmentedReducer&) = delete;
+  SegmentedReducer(SegmentedReducer&&) noexcept;
+  SegmentedReducer& operator=(SegmentedReducer&&) noexcept;
+  ~SegmentedReducer();
+
+  // The launch for n elements in `segments` segments: planned, built and checked on the first
+  // call for (type, op, n, segments), then cached. Throws as the file comment says.
+  std::shared_ptr<const SegmentedLaunch> prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t segments);
+
+  // Enqueues the reduction of `in` (n elements of `type`) in the segments that `offsets` (S + 1
+  // cl_ulong values) gives, into `out` (S values), after `wait`; returns the kernel's event.
+  // The offsets are not checked (see the file comment). Throws Error (Param::Buffer) when a
+  // buffer is smaller than that.
+  cl::Event reduce(const cl::Buffer& in, const cl::Buffer& offsets, const cl::Buffer& out, ElemType type, Op op,
+                   std::uint64_t n, std::uint64_t segments, const std::vector<cl::Event>& wait = {});
+  template <class T>
+  cl::Event reduce(const cl::Buffer& in, const cl::Buffer& offsets, const cl::Buffer& out, Op op, std::uint64_t n,
+                   std::uint64_t segments, const std::vector<cl::Event>& wait = {}) {
+    return reduce(in, offsets, out, element_type_of<T>(), op, n, segments, wait);
+  }
+
+  // The same with the offsets on the host: validated (validate_segment_offsets), copied into a
+  // buffer the reducer keeps (a blocking write, so `offsets` may go away on return), then
+  // enqueued; S is offsets.size() - 1.
+  cl::Event reduce(const cl::Buffer& in, const std::vector<std::uint64_t>& offsets, const cl::Buffer& out,
+                   ElemType type, Op op, std::uint64_t n, const std::vector<cl::Event>& wait = {});
+  template <class T>
+  cl::Event reduce(const cl::Buffer& in, const std::vector<std::uint64_t>& offsets, const cl::Buffer& out, Op op,
+                   std::uint64_t n, const std::vector<cl::Event>& wait = {}) {
+    return reduce(in, offsets, out, element_type_of<T>(), op, n, wait);
+  }
+
+  // Host data in, host values out (blocking): the offsets validated against data.size(), one
+  // value per segment.
+  template <class T>
+  std::vector<T> reduce(const std::vector<T>& data, const std::vector<std::uint64_t>& offsets, Op op) {
+    std::vector<T> out(offsets.empty() ? 0 : offsets.size() - 1);
+    reduce_host(element_type_of<T>(), op, data.data(), data.size(), offsets, out.data());
+    return out;
+  }
+
+  // For measuring tools: enqueues a prepared launch on `on` (default: the reducer's queue); its
+  // event when with_events.
+  std::vector<cl::Event> enqueue(const SegmentedLaunch& launch, const cl::Buffer& in, const cl::Buffer& offsets,
+                                 const cl::Buffer& out, const cl::CommandQueue* on = nullptr, bool with_events = true,
+                                 const std::vector<cl::Event>* wait = nullptr);
+
+  const DeviceInfo& device() const;
+  const cl::Context& context() const;
+  const cl::CommandQueue& queue() const;
+
+ private:
+  void reduce_host(ElemType type, Op op, const void* data, std::uint64_t n, const std::vector<std::uint64_t>& offsets,
+                   void* out);
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace clreduce

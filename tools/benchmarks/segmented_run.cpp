@@ -1,0 +1,67 @@
+// run_segmented.
+#include "benchmarks/segmented_run.hpp"
+
+#include "benchmarks/transpose_bench.hpp"  // kPoisonByte
+#include "clreduce/error.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, const HostData& data,
+                              const std::vector<std::uint64_t>& offsets, const TimingOptions& timing,
+                              const std::string& segments_origin) {
+  if (data.type != cfg.type)
+    throw Error(Param::Type, "input data of " + std::string(name_of(data.type)) + " for a segmented reduction of " +
+                                 std::string(name_of(cfg.type)));
+  validate_segment_offsets(offsets, data.n);
+  SegmentedReducerOptions opt;
+  opt.params = cfg;
+  opt.device = rt.device();
+  opt.kernel_dir = rt.kernel_dir();
+  SegmentedReducer reducer(rt.queue(), opt);
+  const std::uint64_t segments = offsets.size() - 1;
+  const std::shared_ptr<const SegmentedLaunch> l = reducer.prepare(cfg.type, cfg.op, data.n, segments);
+  SegmentedReport r;
+  r.config = cfg;
+  r.plan = l->plan;
+  r.data_origin = data.origin;
+  r.segments_origin = segments_origin;
+  for (std::uint64_t s = 0; s < segments; ++s) {
+    const std::uint64_t len = offsets[s + 1] - offsets[s];
+    r.empty_segments += len == 0;
+    r.longest_segment = std::max(r.longest_segment, len);
+  }
+  r.clock_note = rt.timer().reason;
+  const std::uint64_t es = size_of(cfg.type);
+  HostData got;
+  got.type = cfg.type;
+  got.n = segments;
+  got.bytes.resize(segments * es);
+  cl::Buffer in, offs, out;  // not a structured binding: lambdas below capture them (C++17)
+  with_cl_context("allocating and uploading the data, its offsets and the outputs", [&] {
+    // A buffer cannot be empty: n == 0 (every segment empty) gets one element nobody reads.
+    in = cl::Buffer(rt.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(data.bytes.size(), es));
+    offs = cl::Buffer(rt.context(), CL_MEM_READ_ONLY, offsets.size() * sizeof(std::uint64_t));
+    out = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, segments * es);
+    if (!data.bytes.empty()) rt.queue().enqueueWriteBuffer(in, CL_TRUE, 0, data.bytes.size(), data.data());
+    rt.queue().enqueueWriteBuffer(offs, CL_TRUE, 0, offsets.size() * sizeof(std::uint64_t), offsets.data());
+  });
+  with_cl_context("poisoning the output, reducing and reading back", [&] {
+    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, segments * es);
+    reducer.enqueue(*l, in, offs, out, nullptr, false);
+    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, segments * es, got.bytes.data());
+  });
+  std::vector<Value> values;
+  values.reserve(segments);
+  for (std::uint64_t i = 0; i < segments; ++i) values.push_back(got.at(i));
+  const SegmentedPlan plan = l->plan;
+  r.check = check_segments(values, segment_reference(data, offsets, cfg.op), offsets, cfg.op,
+                           [&plan](std::uint64_t len) { return plan.depth_of(len); });
+  r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, offs, out, &q, ev); },
+                     timing);
+  r.gbps = r.timing.whole_us.median > 0 ? static_cast<double>(r.bytes_read()) / (r.timing.whole_us.median * 1e3) : 0;
+  return r;
+}
+
+}  // namespace clreduce
