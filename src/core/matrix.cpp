@@ -7,6 +7,14 @@ namespace clreduce {
 
 std::string shape_text(std::uint64_t m, std::uint64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
 
+void check_type_on_device(const DeviceInfo& dev, ElemType type) {
+  if (type == ElemType::Double && !dev.fp64)
+    throw ConfigError(Param::Type,
+                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
+                          " does not report; valid types here: uint, int, float",
+                      "uint, int, float", dev.name);
+}
+
 void check_matrix(const DeviceInfo& dev, ElemType type, std::uint64_t m, std::uint64_t n) {
   constexpr std::uint64_t kMaxDim = 0xffffffffULL;
   if (m == 0 || n == 0 || m > kMaxDim || n > kMaxDim)
@@ -14,11 +22,7 @@ void check_matrix(const DeviceInfo& dev, ElemType type, std::uint64_t m, std::ui
                       "matrix " + shape_text(m, n) +
                           ": rows and columns must each be in 1..4294967295 (the kernels take 32-bit M, N)",
                       "M and N in 1..4294967295");
-  if (type == ElemType::Double && !dev.fp64)
-    throw ConfigError(Param::Type,
-                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
-                          " does not report; valid types here: uint, int, float",
-                      "uint, int, float", dev.name);
+  check_type_on_device(dev, type);
   const std::uint64_t es = size_of(type);
   if (m > dev.max_alloc_bytes / es / n)
     throw ConfigError(Param::Shape,

@@ -1,6 +1,8 @@
 // Validation and pass planning.
 #include "reduce/plan.hpp"
 
+#include "core/matrix.hpp"
+
 #include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/device.hpp"
@@ -140,11 +142,7 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
   if (std::string why = v.unavailable_reason(dev); !why.empty())
     throw ConfigError(Param::Variant, "variant " + v.name + " is not available on " + dev.name + ": " + why,
                       join(names_where([](const Variant&) { return true; })), dev.name);
-  if (cfg.type == ElemType::Double && !dev.fp64)
-    throw ConfigError(Param::Type,
-                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
-                          " does not report; valid types here: uint, int, float",
-                      "uint, int, float", dev.name);
+  check_type_on_device(dev, cfg.type);
   check_allocation(n, cfg.type, dev);
   const std::uint64_t es = size_of(cfg.type);
   const std::size_t wg = cfg.wg == 0 && v.wg_from_kernel ? 1 : effective_wg(cfg, dev);

@@ -4,6 +4,7 @@
 #include "clreduce/segmented.hpp"
 
 #include "core/bound_queue.hpp"
+#include "core/matrix.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -29,11 +30,7 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
   if (segments == 0)
     throw ConfigError(Param::Segments, "no segments: a segmented reduction needs at least one (S + 1 >= 2 offsets)",
                       kValidOffsets);
-  if (type == ElemType::Double && !dev.fp64)
-    throw ConfigError(Param::Type,
-                      "type double needs the cl_khr_fp64 extension, which " + dev.name +
-                          " does not report; valid types here: uint, int, float",
-                      "uint, int, float", dev.name);
+  check_type_on_device(dev, type);
   const std::uint64_t es = size_of(type);
   if (n > dev.max_alloc_bytes / es)
     throw ConfigError(Param::N,

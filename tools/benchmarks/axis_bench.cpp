@@ -84,10 +84,7 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
     step.work_total += static_cast<double>(m * n) * static_cast<double>(3 + points);
   }
   const auto next = [&](const std::string& what, std::uint64_t elements) {
-    step.what = what;
-    if (progress) progress(step);
-    ++step.done;
-    step.work_done += static_cast<double>(elements);
+    step.begin(what, static_cast<double>(elements), progress);
   };
 
   for (const auto& [m, n] : shapes) {

@@ -145,10 +145,7 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
     step.work_total += static_cast<double>(m * n) * static_cast<double>(chosen.size() + 2);
   }
   const auto next = [&](const std::string& what, std::uint64_t elements) {
-    step.what = what;
-    if (progress) progress(step);
-    ++step.done;
-    step.work_done += static_cast<double>(elements);
+    step.begin(what, static_cast<double>(elements), progress);
   };
   for (const auto& [m, n] : shapes) {
     next("input " + shape_label(m, n), m * n);

@@ -24,6 +24,16 @@ struct ProgressStep {
   double work_done = 0, work_total = 0;
   std::string what;
   bool what_is_next = true;  // `what` is the step that runs now ("now: WHAT"); false: the state so far
+
+  // Names `next` as the step that runs now, tells `listener` (if any), then counts the step done
+  // with its weight in work (a benchmark's loop calls it before each step).
+  template <class Listener>
+  void begin(const std::string& next, double weight, const Listener& listener) {
+    what = next;
+    if (listener) listener(*this);
+    ++done;
+    work_done += weight;
+  }
 };
 
 enum class ProgressStyle {
