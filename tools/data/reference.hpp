@@ -47,7 +47,8 @@ Check check_result(const Value& device, const Reference& ref, Op op, unsigned de
 // One reference per row (axis rows: M of them) or per column (cols: N) of the M x N matrix `data`.
 std::vector<Reference> axis_reference(const HostData& data, std::uint64_t m, std::uint64_t n, Axis axis, Op op);
 
-// Every output of an axis reduction against its reference, each with check_result at `depth`.
+// Every output of an axis reduction against its reference, each with check_result at `depth`
+// (the segmented reductions' check has the same shape: SegmentCheck).
 struct AxisCheck {
   bool ok = false;
   std::uint64_t failures = 0;  // outputs outside their bound (or not equal, for exact checks)
@@ -66,12 +67,7 @@ std::vector<Reference> segment_reference(const HostData& data, const std::vector
 // `depth_of(length)` gives for its length (SegmentedPlan::depth_of): integers and min/max
 // exactly, float sums within the bound of the segment's own length. The detail names the first
 // failing segment, with its range.
-struct SegmentCheck {
-  bool ok = false;
-  std::uint64_t failures = 0;   // segments outside their bound (or not equal, for exact checks)
-  double worst_rel_error = -1;  // float sums: the largest relative error over the segments
-  std::string detail;           // "all 1000 segments exact", or the first failure with its index
-};
+using SegmentCheck = AxisCheck;  // the same per-output check: one output per segment
 SegmentCheck check_segments(const std::vector<Value>& got, const std::vector<Reference>& refs,
                             const std::vector<std::uint64_t>& offsets, Op op,
                             const std::function<unsigned(std::uint64_t)>& depth_of);

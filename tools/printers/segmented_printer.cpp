@@ -2,6 +2,7 @@
 #include "printers/segmented_printer.hpp"
 
 #include "parse.hpp"
+#include "printers/axis_printer.hpp"
 #include "printers/reduce_printer.hpp"
 #include "printers/table.hpp"
 
@@ -54,28 +55,19 @@ std::string segmented_csv(const SegmentedReport& r) {
 
 json segmented_json(const SegmentedReport& r, const DeviceInfo& dev) {
   const SegmentedPlan& p = r.plan;
-  return json{{"device", device_json(dev)},
-              {"plan",
-               {{"kernel", p.kernel}, {"n", p.n}, {"segments", p.segments}, {"wg", p.wg}, {"groups", p.groups},
-                {"options", p.options}}},
-              {"type", std::string(name_of(r.config.type))},
-              {"op", std::string(name_of(r.config.op))},
-              {"data", r.data_origin},
-              {"segments_file", r.segments_origin},
-              {"empty_segments", r.empty_segments},
-              {"longest_segment", r.longest_segment},
-              {"bytes_read", r.bytes_read()},
-              {"time_us", stats_json(r.timing.whole_us)},
-              {"single_call_us", stats_json(r.timing.single_us)},
-              {"single_call_events_us", stats_json(r.timing.single_events_us)},
-              {"batch", r.timing.batch},
-              {"samples", r.timing.repetitions},
-              {"clock", std::string(name_of(r.timing.clock))},
-              {"gbps", r.gbps},
-              {"check",
-               {{"ok", r.check.ok}, {"failures", r.check.failures}, {"detail", r.check.detail},
-                {"worst_rel_error", r.check.worst_rel_error}}},
-              {"ok", r.ok()}};
+  json j{{"device", device_json(dev)},
+         {"plan",
+          {{"kernel", p.kernel}, {"n", p.n}, {"segments", p.segments}, {"wg", p.wg}, {"groups", p.groups},
+           {"options", p.options}}},
+         {"type", std::string(name_of(r.config.type))},
+         {"op", std::string(name_of(r.config.op))},
+         {"data", r.data_origin},
+         {"segments_file", r.segments_origin},
+         {"empty_segments", r.empty_segments},
+         {"longest_segment", r.longest_segment},
+         {"bytes_read", r.bytes_read()}};
+  j.update(timed_outputs_json(r.timing, r.gbps, r.check));
+  return j;
 }
 
 }  // namespace clreduce
