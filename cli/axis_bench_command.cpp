@@ -138,7 +138,7 @@ void register_axis_bench_command(Cli& cli) {
                 "the axis; see `clreduce variants`)")
       ->delimiter(',');
   c->add_option("--type", o->type, "element type: float, uint, int, double")->capture_default_str();
-  c->add_option("--op", o->op, "operator: sum, min, max")->capture_default_str();
+  c->add_option("--op", o->op, "operator: sum, min, max, argmin, argmax")->capture_default_str();
   add_data_options(c, o->data);
   add_timing_options(c, o->timing);
   add_output_options(c, o->output);

@@ -22,7 +22,7 @@ struct BenchTexts : RunTexts {
 Design design_of(const BenchTexts& o) {
   Design d;
   d.type = parse_type(o.type);
-  d.op = parse_op(o.op);
+  d.op = whole_array_op(o.op);
   d.variants = variant_names_of(o.variants);
   d.data = parse_data_kind(o.data.data);
   d.seed = o.data.seed;

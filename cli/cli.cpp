@@ -368,9 +368,21 @@ TuningSource tuning_of(const TuningTexts& t) {
   return s;
 }
 
+Op whole_array_op(const std::string& text) {
+  const Op op = parse_op(text);
+  if (is_arg_op(op))
+    throw Error(Param::Op,
+                text + " gives a value and its index; the whole-array variants fold values only; valid here: sum, min, max (argmin and "
+                "argmax run with `clreduce reduce --op " + text + "`, on a whole array, --axis or --segments, and "
+                "with `clreduce bench axis`)",
+                "sum, min, max");
+  return op;
+}
+
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help) {
   c->add_option("--type", r.type, "element type: uint, int, float, double")->capture_default_str();
-  c->add_option("--op", r.op, "operator: sum, min, max")->capture_default_str();
+  c->add_option("--op", r.op, "operator: sum, min, max; reduce also argmin, argmax (value and lowest index)")
+      ->capture_default_str();
   c->add_option("--n", r.n, "elements (suffixes: 64M, 1Gi, 2^26)" + n_help);
   c->add_option("--input", r.input, "raw little-endian elements of --type to reduce instead");
   add_launch_options(c, r.launch);

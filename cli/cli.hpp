@@ -159,6 +159,9 @@ struct RunTexts {
 };
 // `n_help`: what --n defaults to.
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
+// --op for the whole-array family (bench, sweep, tune, explain): sum, min or max; argmin/argmax
+// refused with where they run (reduce, bench axis).
+Op whole_array_op(const std::string& text);
 
 // The input: the user's file, or generated data; n validated against the device first (against
 // one allocation, or against the device memory where the job reduces in chunks).

@@ -44,7 +44,7 @@ int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
                 printable(o.variant) + "'; valid: " + join(names));
   const std::string& name = o.variant;
   const ElemType type = parse_type(o.type.empty() ? (reduction ? "uint" : "float") : o.type);
-  const Op op = parse_op(o.op);
+  const Op op = whole_array_op(o.op);
   std::uint64_t n = 0, m = 0;
   if (reduction) {
     n = parse_size(o.n);

@@ -71,7 +71,7 @@ struct ExploreTexts {
 Design design_of(const ExploreTexts& o) {
   Design d;
   d.type = parse_type(o.type);
-  d.op = parse_op(o.op);
+  d.op = whole_array_op(o.op);
   d.variants = variant_names_of(o.variants);
   d.defines = defines_of(o.defines);
   d.data = parse_data_kind(o.data.data);

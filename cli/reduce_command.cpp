@@ -37,11 +37,13 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
   for (const CLI::Option* opt : o.not_segmented)
     if (opt->count() > 0)
       throw Error(opt->get_name() + " is not for segmented reductions; --segments takes --n or --input, --type, --op, "
-                                    "--wg, -D, --data, --seed, the timing and the output options");
+                                    "--wg, --chunks (parts per segment), -D, --data, --seed, the timing and the output "
+                                    "options");
   SegmentedConfig cfg;
   cfg.type = parse_type(o.type);
   cfg.op = parse_op(o.op);
   if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
+  cfg.parts = o.chunks;
   cfg.defines = axis_defines_of(o.launch.defines);
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
@@ -124,9 +126,59 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   return r.ok() ? 0 : 1;
 }
 
+// `reduce --op argmin|argmax` on a whole array: one row of n through the AxisReducer (rows_split
+// by default: one row splits over the whole device), the index in the whole array.
+int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
+  for (const auto& [given, name] : {std::pair{o.shape.has_value(), "--shape"}, {o.row_width.has_value(), "--row-width"}})
+    if (given) throw Error(std::string(name) + " is for axis reductions: add --axis rows|cols (and --shape MxN)");
+  for (const char* name : {"--times", "--groups-per-cu", "--vec", "--db", "--no-tuning"})
+    for (const CLI::Option* opt : o.whole_array_only)
+      if (opt->get_name() == name && opt->count() > 0)
+        throw Error(std::string(name) + " is for the whole-array variants; " + o.op +
+                    " runs as one row of n on the axis variants (rows_split, rows_group, rows_sliced), which take "
+                    "--variant, --wg, --chunks and -D");
+  AxisConfig cfg;
+  cfg.axis = Axis::Rows;
+  cfg.type = parse_type(o.type);
+  cfg.op = parse_op(o.op);
+  if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
+  if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
+  cfg.chunks = o.chunks;
+  cfg.defines = axis_defines_of(o.launch.defines);
+  const TimingOptions timing = timing_of(o.timing);
+  check_outputs(o.output);
+  if (!o.n && !o.input) throw Error(Param::N, "--op " + o.op + " needs --n N or --input FILE", "--n N, --input FILE");
+  HostData data;
+  std::uint64_t n = 0;
+  if (o.input) {
+    for (const CLI::Option* given : {o.data.data_option, o.data.seed_option})
+      if (given && given->count() > 0)
+        throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
+    data = read_data_file(*o.input, cfg.type, o.n ? std::optional<std::uint64_t>(parse_size(*o.n)) : std::nullopt);
+    n = data.n;
+  } else {
+    n = parse_size(*o.n);
+  }
+  const Session session = make_session(g);
+  const DeviceInfo& dev = session.device();
+  {  // The launch is resolved (and refused, if it must be) before any data is made.
+    AxisReducerOptions opt;
+    opt.params = cfg;
+    opt.device = dev;
+    opt.kernel_dir = session.kernel_dir();
+    AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, 1, n);
+  }
+  if (!o.input) data = generate_data(cfg.type, n, parse_data_kind(o.data.data), o.data.seed);
+  AxisReport r = run_axis(session, cfg, data, 1, n, timing);
+  r.whole_array = true;
+  emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
+  return r.ok() ? 0 : 1;
+}
+
 int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.segments) return reduce_segmented(g, o);
   if (o.axis) return reduce_axis(g, o);
+  if (is_arg_op(parse_op(o.op))) return reduce_arg_whole(g, o);
   for (const auto& [given, name] : {std::pair{o.shape.has_value(), "--shape"}, {o.row_width.has_value(), "--row-width"},
                                     {o.chunks.has_value(), "--chunks"}})
     if (given) throw Error(std::string(name) + " is for axis reductions: add --axis rows|cols (and --shape MxN)");
@@ -137,7 +189,7 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   opt.params.defines = defines_of(o.launch.defines);
   if (!o.variant.empty()) opt.params.variant = find_variant(o.variant).name;
   const ElemType type = parse_type(o.type);
-  const Op op = parse_op(o.op);
+  const Op op = whole_array_op(o.op);
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
   opt.tuning = tuning_of(o.tuning);
@@ -171,7 +223,9 @@ void register_reduce_command(Cli& cli) {
   c->add_option("--shape", o->shape, "with --axis: M x N, the matrix's rows x columns, row-major (e.g. 8192x8192)");
   c->add_option("--row-width", o->row_width, "with --axis rows and rows_sliced: work-items per row (a power of two)")
       ->check(whole_number(kMaxU32, "1, 2, 4, ... up to the work-group size"));
-  c->add_option("--chunks", o->chunks, "with --axis cols and cols_tile: the row chunks (1: one pass)")
+  c->add_option("--chunks", o->chunks,
+                "with --axis and cols_tile or rows_split: the chunks of the rows or of each row (1: one pass); with "
+                "--segments: parts per segment (1: segments_group, more: segments_split)")
       ->check(whole_number(65535, "1..65535 and at most M"));
   c->add_option("--segments", o->segments,
                 "FILE of S + 1 offsets (whitespace-separated unsigned integers: the first 0, non-decreasing, the "
@@ -179,8 +233,8 @@ void register_reduce_command(Cli& cli) {
                 "or --input elements");
   for (const char* name : {"--n", "--times", "--groups-per-cu", "--vec", "--db", "--no-tuning"})
     o->whole_array_only.push_back(c->get_option(name));
-  for (const char* name : {"--shape", "--row-width", "--chunks", "--variant", "--times", "--groups-per-cu", "--vec",
-                           "--db", "--no-tuning"})
+  for (const char* name : {"--shape", "--row-width", "--variant", "--times", "--groups-per-cu", "--vec", "--db",
+                           "--no-tuning"})
     o->not_segmented.push_back(c->get_option(name));
 }
 

@@ -7,10 +7,10 @@
 #include "reduce_common.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void axis_cols_item(__global const T* restrict in, __global T* restrict out, const uint m, const uint n) {
+void axis_cols_item(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n) {
   for (uint c = get_global_id(0); c < n; c += get_global_size(0)) {
-    T acc = IDENTITY;
-    for (uint r = 0; r < m; ++r) acc = OP(acc, LOAD(in[(ulong)r * n + c]));
+    ACC acc = ACC_IDENTITY;
+    for (uint r = 0; r < m; ++r) acc = ACC_OP(acc, AS_ACC(in[(ulong)r * n + c], r));
     out[c] = acc;
   }
 }

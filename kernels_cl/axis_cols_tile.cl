@@ -6,7 +6,8 @@
 // a warp's loads read TILE_X consecutive elements of one row (coalesced). The ROWS_Y partials of
 // a column are folded in local memory and the chunk's value written to row `chunk` of the
 // output, an (M / rows_per_chunk) x N matrix of partials that a second pass (the same kernel,
-// one chunk) folds when there is more than one chunk.
+// one chunk) folds when there is more than one chunk. An argmin/argmax pair carries its row in the
+// whole matrix, so the second pass keeps it.
 #include "reduce_common.clh"
 
 #ifndef TILE_X
@@ -17,9 +18,9 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE_X, ROWS_Y, 1)))
-void axis_cols_tile(__global const T* restrict in, __global T* restrict out, const uint m, const uint n,
+void axis_cols_tile(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n,
                     const uint rows_per_chunk) {
-  __local T l[ROWS_Y][TILE_X];
+  __local ACC l[ROWS_Y][TILE_X];
   const uint x = get_local_id(0), y = get_local_id(1);
   const uint chunk = get_group_id(1);
   const ulong r_begin = (ulong)chunk * rows_per_chunk;
@@ -27,13 +28,13 @@ void axis_cols_tile(__global const T* restrict in, __global T* restrict out, con
   // Column tiles past the grid's width are looped over; the trips depend on the group alone.
   for (uint c0 = get_group_id(0) * TILE_X; c0 < n; c0 += get_num_groups(0) * TILE_X) {
     const uint c = c0 + x;
-    T acc = IDENTITY;
+    ACC acc = ACC_IDENTITY;
     if (c < n)
-      for (ulong r = r_begin + y; r < r_end; r += ROWS_Y) acc = OP(acc, LOAD(in[r * n + c]));
+      for (ulong r = r_begin + y; r < r_end; r += ROWS_Y) acc = ACC_OP(acc, AS_ACC(in[r * n + c], r));
     l[y][x] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = ROWS_Y / 2; s > 0; s >>= 1) {
-      if (y < s) l[y][x] = OP(l[y][x], l[y + s][x]);
+      if (y < s) l[y][x] = ACC_OP(l[y][x], l[y + s][x]);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     // Only work-item (x, 0) reads l[0][x], which only it writes next trip: no barrier needed.

@@ -3,17 +3,19 @@
 // work-items read consecutive elements: coalesced), then the group's tree (reduce_tree.clh)
 // folds the WG_SIZE partials. Groups loop over rows, so any M runs on a grid of any size.
 // Good for long rows; for short ones most of the group idles (axis_rows_sliced.cl).
+// Every axis kernel folds ACC (reduce_common.clh): the element for sum/min/max, the pair (value,
+// index in the row) for argmin/argmax.
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void axis_rows_group(__global const T* restrict in, __global T* restrict out, const uint m, const uint n) {
-  __local T l[WG_SIZE];
+void axis_rows_group(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n) {
+  __local ACC l[WG_SIZE];
   const uint lid = get_local_id(0);
   for (uint row = get_group_id(0); row < m; row += get_num_groups(0)) {  // the same trips for the whole group
-    __global const T* r = in + (ulong)row * n;
-    T acc = IDENTITY;
-    for (uint j = lid; j < n; j += WG_SIZE) acc = OP(acc, LOAD(r[j]));
+    __global const IN_T* r = in + (ulong)row * n;
+    ACC acc = ACC_IDENTITY;
+    for (uint j = lid; j < n; j += WG_SIZE) acc = ACC_OP(acc, AS_ACC(r[j], j));
     group_reduce_loop(l, lid, acc);
     if (lid == 0) out[row] = l[0];
     barrier(CLK_LOCAL_MEM_FENCE);  // l[0] is read before the next row refills l

@@ -12,25 +12,25 @@
 #define ROWS_PER_GROUP (WG_SIZE / ROW_WIDTH)
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void axis_rows_sliced(__global const T* restrict in, __global T* restrict out, const uint m, const uint n) {
-  __local T l[WG_SIZE];
+void axis_rows_sliced(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n) {
+  __local ACC l[WG_SIZE];
   const uint lid = get_local_id(0);
   const uint slice = lid / ROW_WIDTH;  // which of the group's rows
   const uint sl = lid % ROW_WIDTH;     // the work-item's place in its slice
-  __local T* ls = l + slice * ROW_WIDTH;
+  __local ACC* ls = l + slice * ROW_WIDTH;
   // The loop's trips depend on the group alone, so every work-item meets every barrier. A row
   // block past M (the last trip) folds identities and writes nothing.
   for (uint first = get_group_id(0) * ROWS_PER_GROUP; first < m; first += get_num_groups(0) * ROWS_PER_GROUP) {
     const uint row = first + slice;
-    T acc = IDENTITY;
+    ACC acc = ACC_IDENTITY;
     if (row < m) {
-      __global const T* r = in + (ulong)row * n;
-      for (uint j = sl; j < n; j += ROW_WIDTH) acc = OP(acc, LOAD(r[j]));
+      __global const IN_T* r = in + (ulong)row * n;
+      for (uint j = sl; j < n; j += ROW_WIDTH) acc = ACC_OP(acc, AS_ACC(r[j], j));
     }
     ls[sl] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = ROW_WIDTH / 2; s > 0; s >>= 1) {
-      if (sl < s) ls[sl] = OP(ls[sl], ls[sl + s]);
+      if (sl < s) ls[sl] = ACC_OP(ls[sl], ls[sl + s]);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     // Only work-item 0 of a slice reads ls[0], which only it writes next trip: no barrier needed.

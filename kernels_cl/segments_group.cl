@@ -8,11 +8,14 @@
 // lowest for max: +INFINITY and -INFINITY for floats, where the tree's fmin/fmax identity is NaN).
 // Offsets outside [0, n] or decreasing are clamped into [0, n] before any read, so no offsets
 // make the kernel read outside the input (the host validates them where it holds them).
+// argmin/argmax give the pair (value, index within the segment), as CUB's ArgMin/ArgMax do.
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
 
 #ifndef EMPTY_VALUE
-#if OP_ID == 0
+#if ARG_OP
+#define EMPTY_VALUE ACC_IDENTITY // an empty segment's argmin/argmax: the type's highest/lowest at index 2^64 - 1
+#elif OP_ID == 0
 #define EMPTY_VALUE ((T)0) // an empty segment's value: the operator's identity (sum: 0)
 #elif OP_ID == 1
 #define EMPTY_VALUE ((T)T_HIGHEST) // an empty segment's min: the type's highest (+INFINITY for floats)
@@ -22,15 +25,15 @@
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-void segments_group(__global const T* restrict in, __global const ulong* restrict offsets, __global T* restrict out,
+void segments_group(__global const T* restrict in, __global const ulong* restrict offsets, __global ACC* restrict out,
                     const ulong n, const ulong segments) {
-  __local T l[WG_SIZE];
+  __local ACC l[WG_SIZE];
   const uint lid = get_local_id(0);
   for (ulong s = get_group_id(0); s < segments; s += get_num_groups(0)) {  // the same trips for the whole group
     const ulong begin = min(offsets[s], n);
     const ulong end = min(max(offsets[s + 1], begin), n);
-    T acc = IDENTITY;
-    for (ulong j = begin + lid; j < end; j += WG_SIZE) acc = OP(acc, LOAD(in[j]));
+    ACC acc = ACC_IDENTITY;
+    for (ulong j = begin + lid; j < end; j += WG_SIZE) acc = ACC_OP(acc, AS_ACC(in[j], j - begin));
     group_reduce_loop(l, lid, acc);  // every work-item takes it, empty segment or not
     if (lid == 0) out[s] = begin == end ? EMPTY_VALUE : l[0];
     barrier(CLK_LOCAL_MEM_FENCE);  // l[0] is read before the next segment refills l

@@ -1,7 +1,8 @@
 // Axis reductions (issue 16, first part): one value per row or per column of a matrix, against
 // the host reference on the device under test, every output buffer poisoned before the run.
 //
-// The matrix: every axis variant x {uint, int, float, double if cl_khr_fp64} x {sum, min, max} x
+// The matrix: every axis variant x {uint, int, float, double if cl_khr_fp64} x {sum, min, max,
+// argmin, argmax} x
 // the shapes {1x1, 1x77, 77x1, 17x33, 31x65, 1000x3, 3x1000, 257x263 (primes), 2048x512} x two
 // launches per variant (the default and another: a smaller work-group, a narrower row width, a
 // chunk count that does not divide M), split over shards (CLREDUCE_TEST_SHARD) by variant, type
@@ -85,7 +86,7 @@ TEST_SUITE("axis") {
       for (ElemType t : types)
         for (std::size_t which = 0; which < 2; ++which) {
           if (!in_shard(item++)) continue;
-          for (Op op : {Op::Sum, Op::Min, Op::Max}) {
+          for (Op op : {Op::Sum, Op::Min, Op::Max, Op::ArgMin, Op::ArgMax}) {
             const AxisConfig launch = launches_of(v, t, op)[which];
             for (const auto& shape : shapes_under_test()) {
               const std::uint64_t m = shape.first, n = shape.second;  // CAPTURE takes them by reference

@@ -54,7 +54,7 @@ TEST_SUITE("unit") {
     CHECK(parse_data_kind("iota") == DataKind::Iota);
     CHECK_THROWS_WITH_AS(parse_type("half"),
                          "unknown type 'half'; valid types: uint, int, float, double", Error);
-    CHECK_THROWS_WITH_AS(parse_op("prod"), "unknown operator 'prod'; valid operators: sum, min, max",
+    CHECK_THROWS_WITH_AS(parse_op("prod"), "unknown operator 'prod'; valid operators: sum, min, max, argmin, argmax",
                          Error);
     CHECK_THROWS_WITH_AS(parse_data_kind("zeros"),
                          "unknown data kind 'zeros'; valid data kinds: random, iota, ones, max", Error);

@@ -2,7 +2,8 @@
 // segments given by CSR offsets, against the host reference on the device under test, every
 // output buffer poisoned before the run.
 //
-// The matrix: {uint, int, float, double if cl_khr_fp64} x {sum, min, max} x the layouts {one
+// The matrix: {uint, int, float, double if cl_khr_fp64} x {sum, min, max, argmin, argmax} x both
+// kernels (segments_group; segments_split at 7 parts per segment) x the layouts {one
 // segment of n = 1; all segments empty but one; empty first and last; lengths 1, 2, 3, ...; one
 // segment of 1,000,003 elements among small ones; 1000 random lengths 0..300 from the printed
 // seed}. Then a kernel that skips a segment (the poison catches it), the empty-segment values of
@@ -80,26 +81,30 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
 }  // namespace
 
 TEST_SUITE("segmented") {
-  TEST_CASE("matrix: every type, operator and segment layout against the host reference") {
+  TEST_CASE("matrix: every type, operator, segment layout and kernel (one group per segment, split) against the host reference") {
     MESSAGE("random segment lengths from seed " << seed());
     std::size_t runs = 0;
     for (ElemType t : types_under_test())
       for (std::size_t li = 0; li < layouts_under_test().size(); ++li) {
         const Layout& layout = layouts_under_test()[li];
         const HostData data = generate_data(t, layout.offsets.back(), DataKind::Random, seed() + li);
-        for (Op op : {Op::Sum, Op::Min, Op::Max}) {
-          SegmentedConfig cfg;
-          cfg.type = t;
-          cfg.op = op;
-          CAPTURE(std::string(name_of(t)));
-          CAPTURE(std::string(name_of(op)));
-          CAPTURE(layout.name);
-          const SegmentedReport r = run_segmented(session(), cfg, data, layout.offsets, quick_timing(0, 1));
-          INFO(r.check.detail << " (launch " << r.plan.launch_label() << ")");
-          CHECK(r.ok());
-          CHECK(r.plan.segments + 1 == layout.offsets.size());
-          ++runs;
-        }
+        for (Op op : {Op::Sum, Op::Min, Op::Max, Op::ArgMin, Op::ArgMax})
+          for (std::uint64_t parts : {1, 7}) {  // segments_group; segments_split, 7 parts per segment
+            SegmentedConfig cfg;
+            cfg.type = t;
+            cfg.op = op;
+            cfg.parts = parts;
+            CAPTURE(std::string(name_of(t)));
+            CAPTURE(std::string(name_of(op)));
+            CAPTURE(layout.name);
+            CAPTURE(parts);
+            const SegmentedReport r = run_segmented(session(), cfg, data, layout.offsets, quick_timing(0, 1));
+            INFO(r.check.detail << " (launch " << r.plan.launch_label() << ")");
+            CHECK(r.ok());
+            CHECK(r.plan.segments + 1 == layout.offsets.size());
+            CHECK(r.plan.kernel == (parts == 1 ? "segments_group" : "segments_split"));
+            ++runs;
+          }
       }
     MESSAGE(runs << " segmented reductions checked");
   }
@@ -118,6 +123,60 @@ TEST_SUITE("segmented") {
     CHECK(r.ok());
     CHECK(r.plan.wg == 16);
     CHECK(r.plan.groups == (1u << 20));
+  }
+
+  TEST_CASE("segments_split: the planner's choice, segments past the grid's 65535 rows, refusals") {
+    const unsigned cus = std::max(1u, session().device().compute_units);
+    SegmentedConfig cfg;
+    cfg.type = ElemType::Float;
+    // One segment of 2^20 elements: split into parts (about 8 groups per compute unit).
+    const HostData big = generate_data(cfg.type, 1u << 20, DataKind::Random, seed());
+    const SegmentedReport one = run_segmented(session(), cfg, big, {0, 1u << 20}, quick_timing(0, 1));
+    INFO(one.check.detail);
+    CHECK(one.ok());
+    CHECK(one.plan.kernel == "segments_split");
+    CHECK(one.plan.parts == std::min<std::uint64_t>(8 * cus, (1u << 20) / (one.plan.wg * 16)));
+    // 4 segments per compute unit: one group per segment.
+    std::vector<std::uint64_t> lengths(4 * cus, 1000);
+    const std::vector<std::uint64_t> many = offsets_of(lengths);
+    const SegmentedReport r = run_segmented(session(), cfg, generate_data(cfg.type, many.back(), DataKind::Random, seed()),
+                                            many, quick_timing(0, 1));
+    CHECK(r.ok());
+    CHECK(r.plan.kernel == "segments_group");
+    // 70000 segments, 2 parts each: the segments loop past the grid's 65535 groups along y.
+    std::vector<std::uint64_t> small;
+    for (std::uint64_t i = 0; i < 70000; ++i) small.push_back(i % 5);
+    const std::vector<std::uint64_t> offs = offsets_of(small);
+    cfg.parts = 2;
+    cfg.op = Op::ArgMax;
+    const SegmentedReport looped =
+        run_segmented(session(), cfg, generate_data(cfg.type, offs.back(), DataKind::Random, seed()), offs,
+                      quick_timing(0, 1));
+    INFO(looped.check.detail);
+    CHECK(looped.ok());
+    CHECK(looped.plan.groups == 65535);
+    // Refusals: 0 parts, more than 65535.
+    for (std::uint64_t bad : {std::uint64_t{0}, std::uint64_t{65536}}) {
+      cfg.parts = bad;
+      CHECK_THROWS_WITH_AS(run_segmented(session(), cfg, big, {0, 1u << 20}, quick_timing(0, 1)),
+                           doctest::Contains("valid: 1..65535"), ConfigError);
+    }
+  }
+
+  TEST_CASE("the poisoned output catches a segment segments_split_finish never writes") {
+    const std::filesystem::path dir = copy_kernels("segments_split_poison");
+    replace_in_file(dir / "segments_split.cl", "if (lid == 0) out[s] =", "if (lid == 0 && s + 1 < segments) out[s] =");
+    const Session s(session().device(), dir);
+    SegmentedConfig cfg;
+    cfg.type = ElemType::Uint;
+    cfg.parts = 3;
+    const std::vector<std::uint64_t> offsets{0, 3, 3, 400, 4001};
+    const HostData data = generate_data(ElemType::Uint, 4001, DataKind::Random, seed());
+    const SegmentedReport r = run_segmented(s, cfg, data, offsets, quick_timing(0, 1));
+    CHECK_FALSE(r.ok());
+    CHECK(r.check.failures == 1);
+    CHECK(r.check.detail.find("segment 3 [400, 4001):") == 0);
+    std::filesystem::remove_all(dir);
   }
 
   TEST_CASE("the poisoned output catches a segment the kernel never writes") {

@@ -9,8 +9,11 @@
 // to pass over, so it gets the infinity). Within a segment the operators are those of the whole
 // array (reduce_common.clh): integer sums wrap modulo 2^32, float min/max pass over NaN, float
 // sums follow IEEE. A SegmentedReducer is bound to an application's command queue, like the
-// AxisReducer; its kernel is kernels_cl/segments_group.cl (one work-group per segment: the group
-// strides along its segment, then the tree).
+// AxisReducer. Its kernels: kernels_cl/segments_group.cl (one work-group per segment: the group
+// strides along its segment, then the tree) where there are segments enough to fill the device,
+// else kernels_cl/segments_split.cl (each segment split into `parts` parts of one group each, then
+// a second kernel folding each segment's parts). argmin/argmax give ArgValue<T> per segment, the
+// index within the segment (kNoIndex for an empty one).
 //
 // Errors: clreduce::Error naming the parameter: ConfigError (Param::Segments) for offsets that
 // are not a valid partition of [0, n), for no segments or offsets over one allocation, (Param::N) for an input
@@ -50,21 +53,31 @@ inline void validate_segment_offsets(const std::vector<std::uint64_t>& offsets, 
 struct SegmentedParams {
   std::optional<std::size_t> wg;  // WG_SIZE: work-items per segment's group (default 256, or less
                                   // where the device or the built kernel allows fewer)
+  // Parts per segment: 1 runs segments_group, more segments_split with that many parts (at most
+  // 65535). Unset: 1 when there are at least 4 segments per compute unit, else enough parts for
+  // about 8 groups per compute unit, each work-item folding at least 16 elements of an average
+  // segment.
+  std::optional<std::uint64_t> parts;
   std::vector<Define> defines;    // -D NAME[=VALUE], untouched
 };
 
-// One launch of segments_group over n elements in S segments.
+// One launch over n elements in S segments: segments_group (parts == 1), or segments_split and
+// its finish (parts > 1).
 struct SegmentedPlan {
   std::string file = "segments_group.cl", kernel = "segments_group";
+  std::string finish_kernel;  // segments_split_finish when parts > 1, else empty
   std::uint64_t n = 0, segments = 0;
   std::size_t wg = 0;
-  std::uint64_t groups = 0;  // work-groups launched (they loop when there are more segments)
-  std::string options;       // the build option string (the program cache key)
+  std::uint64_t parts = 1;     // parts per segment
+  unsigned items = 1;          // segments_split: elements each work-item loads per trip (ITEMS)
+  std::uint64_t groups = 0;    // work-groups launched along the segments (they loop when there are more)
+  std::string options;         // the build option string (the program cache key)
   // The most operations an element of a segment of `length` elements goes through on its way to
-  // the segment's value: ceil(length / WG_SIZE) + log2(WG_SIZE), the depth that bounds the
-  // rounding of a float sum.
+  // the segment's value, the depth that bounds the rounding of a float sum: ceil(length / WG_SIZE)
+  // + log2(WG_SIZE) for segments_group; for segments_split the same over a part, plus ITEMS for the
+  // work-item's accumulators, plus the finish's ceil(parts / WG_SIZE) + log2(WG_SIZE).
   unsigned depth_of(std::uint64_t length) const;
-  std::string launch_label() const;  // "wg 256, 1024 groups"
+  std::string launch_label() const;  // "wg 256, 1024 groups" or "wg 256, 16 parts x 1000 segments"
 };
 
 // A resolved launch for one (type, op, n, S).
@@ -77,7 +90,7 @@ class SegmentedLaunch {
 
  private:
   friend class SegmentedReducer;
-  mutable cl::Kernel kernel_;
+  mutable cl::Kernel kernel_, finish_;  // finish_: segments_split_finish, when parts > 1
   const void* owner_ = nullptr;
 };
 
@@ -127,11 +140,20 @@ class SegmentedReducer {
   }
 
   // Host data in, host values out (blocking): the offsets validated against data.size(), one
-  // value per segment.
+  // value per segment. Throws ConfigError (Param::Op) for argmin/argmax: use reduce_arg.
   template <class T>
   std::vector<T> reduce(const std::vector<T>& data, const std::vector<std::uint64_t>& offsets, Op op) {
     std::vector<T> out(offsets.empty() ? 0 : offsets.size() - 1);
-    reduce_host(element_type_of<T>(), op, data.data(), data.size(), offsets, out.data());
+    reduce_host(element_type_of<T>(), op, data.data(), data.size(), offsets, out.data(), false);
+    return out;
+  }
+  // argmin/argmax (Op::ArgMin, Op::ArgMax) of each segment: the value and its index within the
+  // segment (an empty segment: the type's highest/lowest at kNoIndex). Throws ConfigError
+  // (Param::Op) for the other operators: use reduce.
+  template <class T>
+  std::vector<ArgValue<T>> reduce_arg(const std::vector<T>& data, const std::vector<std::uint64_t>& offsets, Op op) {
+    std::vector<ArgValue<T>> out(offsets.empty() ? 0 : offsets.size() - 1);
+    reduce_host(element_type_of<T>(), op, data.data(), data.size(), offsets, out.data(), true);
     return out;
   }
 
@@ -146,8 +168,10 @@ class SegmentedReducer {
   const cl::CommandQueue& queue() const;
 
  private:
+  // `out` holds S results of result_size(type, op) bytes; `arg_out` says which the caller made
+  // room for (ArgValue<T> or T), checked against op before anything runs.
   void reduce_host(ElemType type, Op op, const void* data, std::uint64_t n, const std::vector<std::uint64_t>& offsets,
-                   void* out);
+                   void* out, bool arg_out);
   struct State;
   std::unique_ptr<State> s_;
 };

@@ -19,17 +19,34 @@ namespace clreduce {
 // (double only on devices that report cl_khr_fp64).
 enum class ElemType { Uint, Int, Float, Double };
 // The operators. Integer sums wrap modulo 2^32; float sums round as the reduction's order of
-// additions does (README: "Checks"); min and max are exact.
-enum class Op { Sum, Min, Max };
+// additions does (README: "Checks"); min and max are exact (floats: fmin/fmax, a NaN loses to a
+// number). ArgMin and ArgMax give the value and its index (ArgValue): ties go to the lowest index
+// and, for floats, the first NaN wins (NumPy's and PyTorch's rule); the axis and segmented
+// reductions compute them, the whole-array family (Reducer) takes Sum, Min and Max only.
+enum class Op { Sum, Min, Max, ArgMin, ArgMax };
 
 const std::vector<ElemType>& all_types();
-const std::vector<Op>& all_ops();
+const std::vector<Op>& all_ops();      // sum, min, max: what every reduction takes
+const std::vector<Op>& all_arg_ops();  // argmin, argmax
+bool is_arg_op(Op op);
 
 std::string_view name_of(ElemType t);  // "uint", "int", "float", "double"
-std::string_view name_of(Op op);       // "sum", "min", "max"
+std::string_view name_of(Op op);       // "sum", "min", "max", "argmin", "argmax"
 
 std::size_t size_of(ElemType t);  // bytes of one element: 4 or 8
 bool is_floating(ElemType t);
+// Bytes of one result of `op` on `t`: size_of(t), or 16 for an ArgValue.
+std::size_t result_size(ElemType t, Op op);
+
+// One argmin/argmax result as the kernels write it: the value, then its index (within the row,
+// the column or the segment; in the whole array for a whole-array argmin/argmax), 16 bytes for
+// every T. An empty segment's index is kNoIndex.
+template <class T>
+struct ArgValue {
+  T value;
+  std::uint64_t index;
+};
+inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
 
 // The ElemType of a C++ element type: std::uint32_t, std::int32_t, float, double.
 template <class T>
@@ -44,7 +61,7 @@ constexpr ElemType element_type_of() {
 }
 
 // Case-sensitive; throw Error (Param::Type / Param::Op) "unknown type 'x'; valid types: uint,
-// int, float, double".
+// int, float, double"; parse_op takes every Op ("...; valid operators: sum, min, max, argmin, argmax").
 ElemType parse_type(std::string_view text);
 Op parse_op(std::string_view text);
 

@@ -73,7 +73,8 @@ std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::
     throw Error("this axis launch was prepared by another axis reducer; prepare it with the one that enqueues it");
   const AxisPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.config.type);
-  const std::uint64_t in_bytes = p.m * p.n * es, out_bytes = p.outputs() * es;
+  const std::uint64_t rs = result_size(launch.config.type, launch.config.op);  // an output value (or ArgValue)
+  const std::uint64_t in_bytes = p.m * p.n * es, out_bytes = p.outputs() * rs;
   with_cl_context("querying the buffers' sizes", [&] {
     if (in.getInfo<CL_MEM_SIZE>() < in_bytes)
       throw Error(Param::Buffer,
@@ -85,12 +86,13 @@ std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::
       throw Error(Param::Buffer,
                   "the output buffer holds " + std::to_string(out.getInfo<CL_MEM_SIZE>()) + " bytes, fewer than the " +
                       std::to_string(out_bytes) + " of " + std::to_string(p.outputs()) + " " +
-                      std::string(name_of(launch.config.type)) + " values (one per " +
+                      std::string(name_of(launch.config.type)) +
+                      (is_arg_op(launch.config.op) ? " (value, index) pairs of 16 bytes (one per " : " values (one per ") +
                       (p.axis == Axis::Rows ? "row" : "column") + ")",
                   p.axis == Axis::Rows ? "a buffer of at least M elements" : "a buffer of at least N elements");
   });
   if (p.passes.size() > 1) {
-    const std::uint64_t bytes = p.passes.front().values_out * es;
+    const std::uint64_t bytes = p.passes.front().values_out * rs;
     if (bytes > s_->scratch_bytes)
       with_cl_context("allocating " + std::to_string(bytes) + " bytes for the row chunks' partials", [&] {
         s_->scratch = cl::Buffer(s_->context, CL_MEM_READ_WRITE, bytes);

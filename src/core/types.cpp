@@ -4,6 +4,7 @@
 #include "clreduce/error.hpp"
 
 #include <cctype>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -19,6 +20,11 @@ const std::vector<Op>& all_ops() {
   static const std::vector<Op> v{Op::Sum, Op::Min, Op::Max};
   return v;
 }
+const std::vector<Op>& all_arg_ops() {
+  static const std::vector<Op> v{Op::ArgMin, Op::ArgMax};
+  return v;
+}
+bool is_arg_op(Op op) { return op == Op::ArgMin || op == Op::ArgMax; }
 
 std::string_view name_of(ElemType t) {
   switch (t) {
@@ -34,12 +40,20 @@ std::string_view name_of(Op op) {
     case Op::Sum: return "sum";
     case Op::Min: return "min";
     case Op::Max: return "max";
+    case Op::ArgMin: return "argmin";
+    case Op::ArgMax: return "argmax";
   }
   return "?";
 }
 
 std::size_t size_of(ElemType t) { return t == ElemType::Double ? 8 : 4; }
 bool is_floating(ElemType t) { return t == ElemType::Float || t == ElemType::Double; }
+std::size_t result_size(ElemType t, Op op) {
+  static_assert(sizeof(ArgValue<float>) == 16 && sizeof(ArgValue<double>) == 16 &&
+                    offsetof(ArgValue<std::uint32_t>, index) == 8,
+                "ArgValue must match the kernels' arg_pair (reduce_common.clh)");
+  return is_arg_op(op) ? 16 : size_of(t);
+}
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
@@ -68,7 +82,8 @@ ElemType parse_type(std::string_view text) {
   return parse_choice(text, all_types(), Param::Type, "type", "types");
 }
 Op parse_op(std::string_view text) {
-  return parse_choice(text, all_ops(), Param::Op, "operator", "operators");
+  static const std::vector<Op> every{Op::Sum, Op::Min, Op::Max, Op::ArgMin, Op::ArgMax};
+  return parse_choice(text, every, Param::Op, "operator", "operators");
 }
 
 ElemType Value::type() const {

@@ -138,6 +138,12 @@ std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev) {
 
 Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_t n,
                     std::uint64_t offset) {
+  if (is_arg_op(cfg.op))
+    throw ConfigError(Param::Op,
+                      std::string(name_of(cfg.op)) + " gives a value and its index: the whole-array variants fold "
+                      "values only (sum, min, max); the axis reductions compute it (AxisReducer; a whole array is "
+                      "one row of n, as `clreduce reduce --op " + std::string(name_of(cfg.op)) + "` runs it)",
+                      "sum, min, max");
   const Variant& v = find_variant(cfg.variant);
   if (std::string why = v.unavailable_reason(dev); !why.empty())
     throw ConfigError(Param::Variant, "variant " + v.name + " is not available on " + dev.name + ": " + why,

@@ -14,7 +14,17 @@ namespace clreduce {
 namespace {
 // Groups launched at most: they loop over the segments beyond (as the axis kernels loop over rows).
 constexpr std::uint64_t kMaxGroups = 1u << 20;
+// segments_split runs the segments along the grid's second dimension, which NVIDIA caps at 65535.
+constexpr std::uint64_t kMaxGroupsY = 65535;
+constexpr std::uint64_t kMaxParts = 65535;
 constexpr std::size_t kDefaultWg = 256;
+// The planner's rule (as the axis planner's for rows_split): one group per segment once there are
+// kFewPerCu segments per compute unit; else parts enough for kGroupsPerCu groups per compute unit,
+// each work-item folding at least kMinPerItem elements of an average segment.
+constexpr std::uint64_t kFewPerCu = 4;
+constexpr std::uint64_t kGroupsPerCu = 8;
+constexpr std::uint64_t kMinPerItem = 16;
+constexpr unsigned kItems = 4;  // segments_split's ITEMS
 
 bool power_of_two(std::uint64_t x) { return x && !(x & (x - 1)); }
 unsigned log2_of(std::uint64_t x) {
@@ -53,14 +63,37 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
                       "work-group size " + std::to_string(p.wg) + " is not a power of two up to the device maximum " +
                           std::to_string(dev.max_work_group_size) + " of " + dev.name,
                       "1, 2, 4, ... " + std::to_string(dev.max_work_group_size), dev.name);
-  p.groups = std::min(segments, kMaxGroups);
+  const std::uint64_t cus = std::max<std::uint64_t>(dev.compute_units, 1);
+  if (params.parts) {
+    if (*params.parts == 0 || *params.parts > kMaxParts)
+      throw ConfigError(Param::Chunks, "parts per segment " + std::to_string(*params.parts) + "; valid: 1.." +
+                                           std::to_string(kMaxParts) + " (1: one work-group per segment)",
+                        "1.." + std::to_string(kMaxParts));
+    p.parts = *params.parts;
+  } else if (segments < kFewPerCu * cus) {
+    const std::uint64_t average = n / segments;
+    const std::uint64_t most = std::max<std::uint64_t>(1, average / (p.wg * kMinPerItem));
+    p.parts = std::clamp<std::uint64_t>((kGroupsPerCu * cus + segments - 1) / segments, 1, std::min(most, kMaxParts));
+  }
+  if (p.parts > 1) {
+    p.file = "segments_split.cl";
+    p.kernel = "segments_split";
+    p.finish_kernel = "segments_split_finish";
+    p.items = kItems;
+    p.groups = std::min(segments, kMaxGroupsY);
+  } else {
+    p.groups = std::min(segments, kMaxGroups);
+  }
   BuildOptions o;
   o.set("TYPE_ID", static_cast<unsigned long long>(type));
   o.set("OP_ID", static_cast<unsigned long long>(op));
   o.set("FIRST_PASS", 1ULL);
   o.set("WG_SIZE", p.wg);
-  o.set("LOCKSTEP", dev.lockstep_width);
-  if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
+  if (p.parts > 1) o.set("ITEMS", p.items);
+  if (!is_arg_op(op)) {  // argmin/argmax's pairs keep every barrier (reduce_common.clh)
+    o.set("LOCKSTEP", dev.lockstep_width);
+    if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
+  }
   o.add_user(params.defines);
   p.options = o.str();
   return p;
@@ -92,11 +125,16 @@ void validate_segment_offsets(const std::uint64_t* offsets, std::size_t count, s
 }
 
 unsigned SegmentedPlan::depth_of(std::uint64_t length) const {
-  const std::uint64_t d = (length + wg - 1) / wg + log2_of(wg);
+  const std::uint64_t part = (length + parts - 1) / parts;
+  std::uint64_t d = (part + wg - 1) / wg + log2_of(wg);
+  if (parts > 1) d += items + (parts + wg - 1) / wg + log2_of(wg);
   return static_cast<unsigned>(std::min<std::uint64_t>(d, 0xffffffffu));
 }
 
 std::string SegmentedPlan::launch_label() const {
+  if (parts > 1)
+    return "wg " + std::to_string(wg) + ", " + std::to_string(parts) + " parts x " + std::to_string(groups) +
+           (groups == 1 ? " segment group" : " segment groups") + ", items " + std::to_string(items);
   return "wg " + std::to_string(wg) + ", " + std::to_string(groups) + (groups == 1 ? " group" : " groups");
 }
 
@@ -106,6 +144,8 @@ struct SegmentedReducer::State : BoundQueue {
   LaunchCache<Key, SegmentedLaunch> launches;
   cl::Buffer offsets;  // host offsets, copied for the kernel
   std::uint64_t offsets_bytes = 0;
+  cl::Buffer partials;  // segments_split's S x parts partial values
+  std::uint64_t partials_bytes = 0;
 };
 
 SegmentedReducer::SegmentedReducer(const cl::CommandQueue& queue, SegmentedReducerOptions options)
@@ -136,7 +176,14 @@ std::shared_ptr<const SegmentedLaunch> SegmentedReducer::prepare(ElemType type, 
     l->plan = plan_segments(type, op, s_->options.params, dev, n, segments);
     l->kernel_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.file, l->plan.kernel,
                                       l->plan.options);
-    const KernelLimits limits = kernel_limits(l->kernel_, s_->device.device);
+    KernelLimits limits = kernel_limits(l->kernel_, s_->device.device);
+    if (!l->plan.finish_kernel.empty()) {
+      l->finish_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.file,
+                                        l->plan.finish_kernel, l->plan.options);
+      const KernelLimits f = kernel_limits(l->finish_, s_->device.device);
+      limits.max_work_group_size = std::min(limits.max_work_group_size, f.max_work_group_size);
+      limits.local_mem_bytes = std::max(limits.local_mem_bytes, f.local_mem_bytes);
+    }
     l->kernel_max_wg = std::min(dev.max_work_group_size, limits.max_work_group_size);
     if (l->plan.wg <= l->kernel_max_wg || s_->options.params.wg || l->plan.wg == 1) {
       check_kernel_limits(l->plan.kernel + " (" + l->plan.launch_label() + ")", l->plan.wg, limits, s_->device);
@@ -157,6 +204,7 @@ std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, 
     throw Error("this segmented launch was prepared by another segmented reducer; prepare it with the one that enqueues it");
   const SegmentedPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.type);
+  const std::uint64_t rs = result_size(launch.type, launch.op);  // an output value (or ArgValue)
   const std::string type = std::string(name_of(launch.type));
   with_cl_context("querying the buffers' sizes", [&] {
     if (in.getInfo<CL_MEM_SIZE>() < p.n * es)
@@ -171,26 +219,53 @@ std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, 
                       std::to_string(p.segments + 1) + " ulong offsets (S + 1 for " + std::to_string(p.segments) +
                       " segments)",
                   "a buffer of at least S + 1 cl_ulong values");
-    if (out.getInfo<CL_MEM_SIZE>() < p.segments * es)
+    if (out.getInfo<CL_MEM_SIZE>() < p.segments * rs)
       throw Error(Param::Buffer,
                   "the output buffer holds " + std::to_string(out.getInfo<CL_MEM_SIZE>()) + " bytes, fewer than the " +
-                      std::to_string(p.segments * es) + " of " + std::to_string(p.segments) + " " + type +
-                      " values (one per segment)",
-                  "a buffer of at least S elements");
+                      std::to_string(p.segments * rs) + " of " + std::to_string(p.segments) + " " + type +
+                      (is_arg_op(launch.op) ? " (value, index) pairs of 16 bytes (one per segment)"
+                                            : " values (one per segment)"),
+                  is_arg_op(launch.op) ? "a buffer of at least S ArgValue<T>" : "a buffer of at least S elements");
   });
+  if (p.parts > 1) {
+    const std::uint64_t bytes = p.segments * p.parts * rs;
+    if (bytes > s_->partials_bytes)
+      with_cl_context("allocating " + std::to_string(bytes) + " bytes for the segments' partial values", [&] {
+        s_->partials = cl::Buffer(s_->context, CL_MEM_READ_WRITE, bytes);
+        s_->partials_bytes = bytes;
+      });
+  }
   return with_cl_context("enqueueing segmented reduction", [&] {
     std::vector<cl::Event> events;
     const cl::CommandQueue& q = on ? *on : s_->queue;
     cl::Kernel& k = launch.kernel_;
+    const bool split = p.parts > 1;
     k.setArg(0, in);
     k.setArg(1, offsets);
-    k.setArg(2, out);
+    k.setArg(2, split ? s_->partials : out);
     k.setArg(3, static_cast<cl_ulong>(p.n));
     k.setArg(4, static_cast<cl_ulong>(p.segments));
     cl::Event ev;
-    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.groups * p.wg), cl::NDRange(p.wg), wait,
+    if (!split) {
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.groups * p.wg), cl::NDRange(p.wg), wait,
+                             with_events ? &ev : nullptr);
+      if (with_events) events.push_back(ev);
+      return events;
+    }
+    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.parts * p.wg, p.groups), cl::NDRange(p.wg, 1), wait,
                            with_events ? &ev : nullptr);
     if (with_events) events.push_back(ev);
+    cl::Kernel& f = launch.finish_;
+    f.setArg(0, s_->partials);
+    f.setArg(1, offsets);
+    f.setArg(2, out);
+    f.setArg(3, static_cast<cl_ulong>(p.n));
+    f.setArg(4, static_cast<cl_ulong>(p.segments));
+    f.setArg(5, static_cast<cl_uint>(p.parts));
+    cl::Event ev2;
+    q.enqueueNDRangeKernel(f, cl::NullRange, cl::NDRange(std::min(p.segments, kMaxGroups) * p.wg),
+                           cl::NDRange(p.wg), nullptr, with_events ? &ev2 : nullptr);
+    if (with_events) events.push_back(ev2);
     return events;
   });
 }
@@ -220,7 +295,12 @@ cl::Event SegmentedReducer::reduce(const cl::Buffer& in, const std::vector<std::
 }
 
 void SegmentedReducer::reduce_host(ElemType type, Op op, const void* data, std::uint64_t n,
-                                   const std::vector<std::uint64_t>& offsets, void* out) {
+                                   const std::vector<std::uint64_t>& offsets, void* out, bool arg_out) {
+  if (arg_out != is_arg_op(op))
+    throw ConfigError(Param::Op,
+                      arg_out ? "reduce_arg computes argmin or argmax, not " + std::string(name_of(op)) + "; use reduce"
+                              : std::string(name_of(op)) + " gives a value and its index: use reduce_arg",
+                      arg_out ? "argmin, argmax" : "sum, min, max");
   validate_segment_offsets(offsets, n);
   const std::uint64_t es = size_of(type);
   const std::uint64_t segments = offsets.size() - 1;
@@ -229,12 +309,12 @@ void SegmentedReducer::reduce_host(ElemType type, Op op, const void* data, std::
   with_cl_context("allocating and uploading the segmented reduction's data", [&] {
     // A buffer cannot be empty: n == 0 (every segment empty) gets one element nobody reads.
     in = cl::Buffer(s_->context, CL_MEM_READ_ONLY, std::max<std::uint64_t>(n, 1) * es);
-    result = cl::Buffer(s_->context, CL_MEM_WRITE_ONLY, segments * es);
+    result = cl::Buffer(s_->context, CL_MEM_WRITE_ONLY, segments * result_size(type, op));
     if (n) s_->queue.enqueueWriteBuffer(in, CL_FALSE, 0, n * es, data);
   });
   reduce(in, offsets, result, type, op, n);
   with_cl_context("reading the segments' values back",
-                  [&] { s_->queue.enqueueReadBuffer(result, CL_TRUE, 0, segments * es, out); });
+                  [&] { s_->queue.enqueueReadBuffer(result, CL_TRUE, 0, segments * result_size(type, op), out); });
 }
 
 const DeviceInfo& SegmentedReducer::device() const { return s_->device; }

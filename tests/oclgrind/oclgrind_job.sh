@@ -56,9 +56,10 @@ else
     for t in float uint double; do cases+=("transpose --variant $v --type $t --shape 17x33"); done
   done
   # The axis reductions (rows and columns of a matrix), each variant at a shape that leaves every
-  # tile, slice and chunk partial, and cols_tile split into chunks (its second pass included).
+  # tile, slice and chunk partial, and cols_tile split into chunks (its second pass included);
+  # argmax's (value, index) pairs through every tree and second pass.
   for t in uint float double; do
-    for o in sum max; do
+    for o in sum max argmax; do
       cases+=("reduce --axis rows --variant rows_group --shape 17x333 --type $t --op $o --wg 64")
       cases+=("reduce --axis rows --variant rows_sliced --shape 37x29 --type $t --op $o --wg 64 --row-width 8")
       cases+=("reduce --axis rows --variant rows_split --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
@@ -69,7 +70,9 @@ else
   # The segmented reduction: empty segments first, between and last, one-element segments, a
   # segment longer than the group (the offsets file is written below, in $work).
   for t in uint float double; do
-    for o in sum min max; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64"); done
+    for o in sum min max argmin; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64"); done
+    # segments_split: 3 parts per segment (empty parts included), then its finish kernel.
+    for o in sum argmax; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --chunks 3"); done
   done
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash

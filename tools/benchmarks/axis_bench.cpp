@@ -36,13 +36,16 @@ std::vector<std::string> axis_bench_variants(const AxisBenchDesign& design, Axis
   return names;
 }
 
+Op scalar_op_of(Op op) { return op == Op::ArgMin ? Op::Min : op == Op::ArgMax ? Op::Max : op; }
+
 namespace {
 std::vector<Axis> axes_of(const AxisBenchDesign& d) {
   return d.axes.empty() ? std::vector<Axis>{Axis::Rows, Axis::Cols} : d.axes;
 }
 
 // The scalar family's whole-array reduction of the shape's elements on the uploaded input, with
-// the launch the Reducer resolves by itself (no parameter given).
+// the launch the Reducer resolves by itself (no parameter given). For argmin/argmax, which that
+// family does not compute, its min/max of the same bytes (scalar_op_of).
 void measure_scalar(const Session& session, const AxisBenchDesign& design, const HostData& data,
                     const cl::Buffer& input, AxisBenchShape& s) {
   ReducerOptions opt;
@@ -51,9 +54,9 @@ void measure_scalar(const Session& session, const AxisBenchDesign& design, const
   opt.kernel_dir = session.kernel_dir();
   try {
     Reducer reducer(session.queue(), opt);
-    const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, design.op, data.n);
-    s.scalar = measure_reduction(session, reducer, *launch, input, data, host_reference(data, design.op),
-                                 design.timing);
+    const Op op = scalar_op_of(design.op);
+    const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, op, data.n);
+    s.scalar = measure_reduction(session, reducer, *launch, input, data, host_reference(data, op), design.timing);
   } catch (const ConfigError& e) {
     s.scalar_refused = e.what();
   } catch (const Error& e) {

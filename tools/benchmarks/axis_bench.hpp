@@ -66,7 +66,7 @@ struct AxisBenchShape {
   std::optional<ReadBandwidth> peak;
   // The whole-array reduction of the same M * N elements (Launch::chosen_by says how its variant
   // was chosen).
-  std::optional<ReduceReport> scalar;
+  std::optional<ReduceReport> scalar;  // of scalar_op_of(op)
   std::string scalar_refused, scalar_error;
   std::vector<AxisBenchRow> rows;
   bool scalar_failed() const { return !scalar_error.empty() || (scalar && !scalar->ok()); }
@@ -90,6 +90,10 @@ std::vector<std::string> axis_bench_variants(const AxisBenchDesign& design, Axis
 // Measures the design: per shape the data generated once, uploaded once for the read peak and the
 // scalar reduction, then every point (run_axis). A point refused or failing is kept with its
 // reason; nothing stops the run. `progress` hears before each step, weighed by the bytes read.
+// The operator of the scalar family's comparison run: op itself; min for argmin, max for argmax
+// (the whole-array family finds no index).
+Op scalar_op_of(Op op);
+
 AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& design,
                                 const std::function<void(const ProgressStep&)>& progress = {});
 

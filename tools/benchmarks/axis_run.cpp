@@ -23,27 +23,22 @@ AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& da
   r.plan = l->plan;
   r.data_origin = data.origin;
   r.clock_note = rt.timer().reason;
-  const std::uint64_t es = size_of(cfg.type);
+  const std::uint64_t rs = result_size(cfg.type, cfg.op);
   const std::uint64_t outputs = l->plan.outputs();
-  HostData got;
-  got.type = cfg.type;
-  got.n = outputs;
-  got.bytes.resize(outputs * es);
+  std::vector<unsigned char> got(outputs * rs);
   cl::Buffer in, out;  // not a structured binding: lambdas below capture them (C++17)
   with_cl_context("allocating and uploading the matrix and its outputs", [&] {
     in = cl::Buffer(rt.context(), CL_MEM_READ_ONLY, data.bytes.size());
-    out = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, outputs * es);
+    out = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, outputs * rs);
     rt.queue().enqueueWriteBuffer(in, CL_TRUE, 0, data.bytes.size(), data.data());
   });
   with_cl_context("poisoning the output, reducing and reading back", [&] {
-    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, outputs * es);
+    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, outputs * rs);
     reducer.enqueue(*l, in, out, nullptr, false);
-    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, outputs * es, got.bytes.data());
+    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, outputs * rs, got.data());
   });
-  std::vector<Value> values;
-  values.reserve(outputs);
-  for (std::uint64_t i = 0; i < outputs; ++i) values.push_back(got.at(i));
-  r.check = check_axis(values, axis_reference(data, m, n, cfg.axis, cfg.op), cfg.axis, cfg.op, l->plan.depth);
+  r.outputs = read_outputs(got.data(), outputs, cfg.type, cfg.op);
+  r.check = check_axis(r.outputs, axis_reference(data, m, n, cfg.axis, cfg.op), cfg.axis, cfg.op, l->plan.depth);
   r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, out, &q, ev); }, timing);
   r.gbps = r.timing.whole_us.median > 0 ? static_cast<double>(data.bytes.size()) / (r.timing.whole_us.median * 1e3) : 0;
   return r;

@@ -22,6 +22,8 @@ struct AxisReport {
   std::string clock_note;  // with the host clock (timing.clock): why the device's timer was not used
   double gbps = 0;         // M * N * sizeof(T) / median
   AxisCheck check;         // every output against the host reference
+  Outputs outputs;         // as read back (values; for argmin/argmax their indexes)
+  bool whole_array = false;  // a whole array run as one row of n (`reduce --op argmin|argmax`)
   bool ok() const { return check.ok; }
 };
 

@@ -34,29 +34,25 @@ SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, con
   }
   r.clock_note = rt.timer().reason;
   const std::uint64_t es = size_of(cfg.type);
-  HostData got;
-  got.type = cfg.type;
-  got.n = segments;
-  got.bytes.resize(segments * es);
+  const std::uint64_t rs = result_size(cfg.type, cfg.op);
+  std::vector<unsigned char> got(segments * rs);
   cl::Buffer in, offs, out;  // not a structured binding: lambdas below capture them (C++17)
   with_cl_context("allocating and uploading the data, its offsets and the outputs", [&] {
     // A buffer cannot be empty: n == 0 (every segment empty) gets one element nobody reads.
     in = cl::Buffer(rt.context(), CL_MEM_READ_ONLY, std::max<std::size_t>(data.bytes.size(), es));
     offs = cl::Buffer(rt.context(), CL_MEM_READ_ONLY, offsets.size() * sizeof(std::uint64_t));
-    out = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, segments * es);
+    out = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, segments * rs);
     if (!data.bytes.empty()) rt.queue().enqueueWriteBuffer(in, CL_TRUE, 0, data.bytes.size(), data.data());
     rt.queue().enqueueWriteBuffer(offs, CL_TRUE, 0, offsets.size() * sizeof(std::uint64_t), offsets.data());
   });
   with_cl_context("poisoning the output, reducing and reading back", [&] {
-    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, segments * es);
+    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, segments * rs);
     reducer.enqueue(*l, in, offs, out, nullptr, false);
-    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, segments * es, got.bytes.data());
+    rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, segments * rs, got.data());
   });
-  std::vector<Value> values;
-  values.reserve(segments);
-  for (std::uint64_t i = 0; i < segments; ++i) values.push_back(got.at(i));
+  r.outputs = read_outputs(got.data(), segments, cfg.type, cfg.op);
   const SegmentedPlan plan = l->plan;
-  r.check = check_segments(values, segment_reference(data, offsets, cfg.op), offsets, cfg.op,
+  r.check = check_segments(r.outputs, segment_reference(data, offsets, cfg.op), offsets, cfg.op,
                            [&plan](std::uint64_t len) { return plan.depth_of(len); });
   r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, offs, out, &q, ev); },
                      timing);

@@ -30,6 +30,7 @@ struct SegmentedReport {
   std::string clock_note;  // with the host clock (timing.clock): why the device's timer was not used
   double gbps = 0;         // (n * sizeof(T) + (S + 1) * 8) / median
   SegmentCheck check;      // every segment against the host reference
+  Outputs outputs;         // as read back (values; for argmin/argmax their indexes)
   std::uint64_t bytes_read() const { return plan.n * size_of(config.type) + (plan.segments + 1) * 8; }
   bool ok() const { return check.ok; }
 };

@@ -11,8 +11,30 @@
 namespace clreduce {
 
 namespace {
+// argmin/argmax by NumPy's rule, in index order: the first NaN wins; else the first element of the
+// lowest (argmin) or highest (argmax) value. -0.0 and 0.0 are equal values (the first one wins).
+template <class T>
+Reference arg_exact(const T* x, std::uint64_t n, Op op) {
+  Reference r;
+  std::uint64_t best = 0;
+  for (std::uint64_t i = 1; i < n; ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(x[best])) break;
+      if (std::isnan(x[i])) {
+        best = i;
+        break;
+      }
+    }
+    if (op == Op::ArgMin ? x[i] < x[best] : x[i] > x[best]) best = i;
+  }
+  r.value.v = x[best];
+  r.index = best;
+  return r;
+}
+
 template <class T>
 Reference reduce_exact(const T* x, std::uint64_t n, Op op) {
+  if (is_arg_op(op)) return arg_exact(x, n, op);
   Reference r;
   if constexpr (std::is_floating_point_v<T>) {
     if (op == Op::Sum) {
@@ -103,8 +125,7 @@ std::vector<Reference> axis_reference(const HostData& d, std::uint64_t m, std::u
   return {};
 }
 
-AxisCheck check_axis(const std::vector<Value>& got, const std::vector<Reference>& refs, Axis axis, Op op,
-                     unsigned depth) {
+AxisCheck check_axis(const Outputs& got, const std::vector<Reference>& refs, Axis axis, Op op, unsigned depth) {
   AxisCheck c;
   const char* what = axis == Axis::Rows ? "row" : "column";
   if (got.size() != refs.size()) {
@@ -114,7 +135,7 @@ AxisCheck check_axis(const std::vector<Value>& got, const std::vector<Reference>
   }
   bool exact = true;
   for (std::size_t i = 0; i < refs.size(); ++i) {
-    const Check one = check_result(got[i], refs[i], op, depth);
+    const Check one = check_result(got.values[i], got.index(i), refs[i], op, depth);
     if (one.tolerance > 0) exact = false;
     if (one.rel_error > c.worst_rel_error) c.worst_rel_error = one.rel_error;
     if (!one.ok && c.failures++ == 0) c.detail = what + std::string(" ") + std::to_string(i) + ": " + one.detail;
@@ -143,12 +164,15 @@ std::vector<Reference> segments_exact(const T* x, const std::vector<std::uint64_
       out.push_back(reduce_exact(x + offsets[s], len, op));
       continue;
     }
-    Reference r;  // empty: sum 0 (sum_abs 0: the bound is the floor), min highest, max lowest
+    // Empty: sum 0 (sum_abs 0: the bound is the floor), min and argmin the highest, max and argmax
+    // the lowest (argmin/argmax at kNoIndex).
+    Reference r;
+    const bool low = op == Op::Min || op == Op::ArgMin;
     if (op == Op::Sum) r.value.v = T{0};
     else if constexpr (std::is_floating_point_v<T>)
-      r.value.v = op == Op::Min ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+      r.value.v = low ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
     else
-      r.value.v = op == Op::Min ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+      r.value.v = low ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
     out.push_back(r);
   }
   return out;
@@ -165,7 +189,7 @@ std::vector<Reference> segment_reference(const HostData& d, const std::vector<st
   return {};
 }
 
-SegmentCheck check_segments(const std::vector<Value>& got, const std::vector<Reference>& refs,
+SegmentCheck check_segments(const Outputs& got, const std::vector<Reference>& refs,
                             const std::vector<std::uint64_t>& offsets, Op op,
                             const std::function<unsigned(std::uint64_t)>& depth_of) {
   SegmentCheck c;
@@ -178,7 +202,7 @@ SegmentCheck check_segments(const std::vector<Value>& got, const std::vector<Ref
   unsigned deepest = 0;
   for (std::size_t i = 0; i < refs.size(); ++i) {
     const unsigned depth = depth_of(offsets[i + 1] - offsets[i]);
-    const Check one = check_result(got[i], refs[i], op, depth);
+    const Check one = check_result(got.values[i], got.index(i), refs[i], op, depth);
     if (one.tolerance > 0) exact = false, deepest = std::max(deepest, depth);
     if (one.rel_error > c.worst_rel_error) c.worst_rel_error = one.rel_error;
     if (!one.ok && c.failures++ == 0)
@@ -196,6 +220,23 @@ SegmentCheck check_segments(const std::vector<Value>& got, const std::vector<Ref
     c.detail += " (and " + std::to_string(c.failures - 1) + " more)";
   }
   return c;
+}
+
+Outputs read_outputs(const unsigned char* bytes, std::uint64_t count, ElemType type, Op op) {
+  Outputs o;
+  const std::size_t rs = result_size(type, op);
+  o.values.reserve(count);
+  if (is_arg_op(op)) o.indexes.reserve(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const unsigned char* p = bytes + i * rs;
+    o.values.push_back(Value::from_bytes(type, p));
+    if (is_arg_op(op)) {
+      std::uint64_t index = 0;
+      std::memcpy(&index, p + 8, sizeof index);  // ArgValue<T>::index
+      o.indexes.push_back(index);
+    }
+  }
+  return o;
 }
 
 Reference host_reference(const HostData& d, Op op) {
@@ -221,6 +262,20 @@ double sum_tolerance(ElemType t, long double sum_abs, unsigned depth) {
 bool same_result(const Value& a, const Value& b) {
   if (a == b) return true;
   return a.type() == b.type() && is_floating(a.type()) && std::isnan(a.to_double()) && std::isnan(b.to_double());
+}
+
+Check check_result(const Value& device, std::uint64_t device_index, const Reference& ref, Op op, unsigned depth) {
+  if (!is_arg_op(op)) return check_result(device, ref, op, depth);
+  // argmin/argmax: the index exactly, and the value (a NaN matches a NaN; the value is the
+  // element at that index, so -0.0 and 0.0 are told apart through it).
+  Check c;
+  const auto idx = [](std::uint64_t i) { return i == kNoIndex ? std::string("none") : std::to_string(i); };
+  c.ok = device_index == ref.index && same_result(device, ref.value);
+  c.error = c.ok ? 0 : 1;
+  c.detail = c.ok ? "exact match " + device.str() + " at " + idx(device_index)
+                  : "MISMATCH: device " + device.str() + " at " + idx(device_index) + " != reference " +
+                        ref.value.str() + " at " + idx(ref.index);
+  return c;
 }
 
 Check check_result(const Value& device, const Reference& ref, Op op, unsigned depth) {

@@ -18,6 +18,7 @@ namespace clreduce {
 struct Reference {
   Value value;             // the exact answer in the element type (for float sums: the
                            // extended-precision sum rounded to the type)
+  std::uint64_t index = kNoIndex;  // argmin/argmax: the index of `value` (NumPy's rule)
   long double sum = 0;     // float sums: the compensated (Neumaier) sum in long double
   long double sum_abs = 0; // float sums: sum of |x|, which scales the tolerance
 };
@@ -43,6 +44,20 @@ struct Check {
 bool same_result(const Value& a, const Value& b);
 
 Check check_result(const Value& device, const Reference& ref, Op op, unsigned depth);
+// The same for every operator: for argmin/argmax the device's index must equal the reference's
+// and its value be the same (NaN matching NaN); other operators ignore device_index.
+Check check_result(const Value& device, std::uint64_t device_index, const Reference& ref, Op op, unsigned depth);
+
+// The outputs of an axis or segmented reduction as read back: one value each, and for
+// argmin/argmax the index beside it (ArgValue<T>); indexes is empty for the other operators.
+struct Outputs {
+  std::vector<Value> values;
+  std::vector<std::uint64_t> indexes;
+  std::size_t size() const { return values.size(); }
+  std::uint64_t index(std::size_t i) const { return i < indexes.size() ? indexes[i] : kNoIndex; }
+};
+// `count` results of `op` on `type` laid out as the kernels write them (result_size bytes each).
+Outputs read_outputs(const unsigned char* bytes, std::uint64_t count, ElemType type, Op op);
 
 // One reference per row (axis rows: M of them) or per column (cols: N) of the M x N matrix `data`.
 std::vector<Reference> axis_reference(const HostData& data, std::uint64_t m, std::uint64_t n, Axis axis, Op op);
@@ -55,8 +70,7 @@ struct AxisCheck {
   double worst_rel_error = -1; // float sums: the largest relative error over the outputs
   std::string detail;          // "all 8192 rows exact", or the first failure with its index
 };
-AxisCheck check_axis(const std::vector<Value>& got, const std::vector<Reference>& refs, Axis axis, Op op,
-                     unsigned depth);
+AxisCheck check_axis(const Outputs& got, const std::vector<Reference>& refs, Axis axis, Op op, unsigned depth);
 
 // One reference per segment of `data` (CSR offsets: S + 1 of them, valid for data.n). An empty
 // segment's reference is what segments_group.cl writes: 0 for sum, the type's highest for min and
@@ -68,7 +82,7 @@ std::vector<Reference> segment_reference(const HostData& data, const std::vector
 // exactly, float sums within the bound of the segment's own length. The detail names the first
 // failing segment, with its range.
 using SegmentCheck = AxisCheck;  // the same per-output check: one output per segment
-SegmentCheck check_segments(const std::vector<Value>& got, const std::vector<Reference>& refs,
+SegmentCheck check_segments(const Outputs& got, const std::vector<Reference>& refs,
                             const std::vector<std::uint64_t>& offsets, Op op,
                             const std::function<unsigned(std::uint64_t)>& depth_of);
 

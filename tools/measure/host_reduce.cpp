@@ -18,6 +18,8 @@ T fold(Op op, T a, T b) {
     case Op::Sum: return a + b;
     case Op::Min: return std::min(a, b);
     case Op::Max: return std::max(a, b);
+    case Op::ArgMin:
+    case Op::ArgMax: break;  // the whole-array family (this rate's peer) takes no arg op
   }
   return a;
 }
@@ -30,6 +32,8 @@ T identity_of(Op op) {
                                                               : std::numeric_limits<T>::max();
     case Op::Max: return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
                                                               : std::numeric_limits<T>::lowest();
+    case Op::ArgMin:
+    case Op::ArgMax: break;
   }
   return T(0);
 }

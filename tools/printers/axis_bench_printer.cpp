@@ -123,7 +123,11 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
       << "time:      " << kHowTime << "; by "
       << (r.clock == TimeSource::DeviceEvents ? "the device's events" : "the host clock") << "\n"
       << "GB/s:      " << kHowGbps << "; % of peak: " << kHowPeak << "\n"
-      << "vs scalar: " << kHowScalar << (r.tuning ? "" : " (--no-tuning: the default policy)") << "\n"
+      << "vs scalar: " << kHowScalar << (r.tuning ? "" : " (--no-tuning: the default policy)")
+      << (is_arg_op(r.op) ? "; the whole-array family finds no index, so its " +
+                                std::string(name_of(scalar_op_of(r.op))) + " of the same bytes"
+                          : std::string())
+      << "\n"
       << clock_line(r.clock, r.clock_note) << "\n";
 
   TextTable shapes;

@@ -5,6 +5,7 @@
 #include "printers/reduce_printer.hpp"
 #include "printers/table.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace clreduce {
@@ -24,6 +25,29 @@ json plan_json(const AxisPlan& p) {
 }
 }  // namespace
 
+std::string first_outputs_text(const Outputs& o, const std::string& what, std::size_t most) {
+  std::string s;
+  const std::size_t shown = std::min(most, o.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    if (i) s += "; ";
+    s += o.size() == 1 && what == "whole array" ? what + ": " : what + " " + std::to_string(i) + ": ";
+    s += o.values[i].str();
+    if (!o.indexes.empty()) s += " at " + (o.indexes[i] == kNoIndex ? std::string("none") : std::to_string(o.indexes[i]));
+  }
+  if (shown < o.size()) s += " (first " + std::to_string(shown) + " of " + std::to_string(o.size()) + ")";
+  return s;
+}
+
+json first_outputs_json(const Outputs& o, std::size_t most) {
+  json a = json::array();
+  for (std::size_t i = 0; i < std::min(most, o.size()); ++i) {
+    json e{{"value", o.values[i].str()}};
+    if (!o.indexes.empty()) e["index"] = o.indexes[i] == kNoIndex ? json(nullptr) : json(o.indexes[i]);
+    a.push_back(e);
+  }
+  return a;
+}
+
 std::string axis_text(const AxisReport& r, const DeviceInfo& dev) {
   const AxisPlan& p = r.plan;
   std::ostringstream out;
@@ -37,7 +61,10 @@ std::string axis_text(const AxisReport& r, const DeviceInfo& dev) {
   for (std::size_t i = 0; i < p.passes.size(); ++i)
     out << "pass " << i + 1 << "     groups " << p.passes[i].groups_x << "x" << p.passes[i].groups_y << ", options "
         << p.passes[i].options << "\n";
-  out << clock_line(r.timing.clock, r.clock_note) << "check      " << (r.ok() ? "ok: " : "FAILED: ")
+  const bool whole = p.m == 1 && p.axis == Axis::Rows && r.whole_array;
+  out << "result     " << first_outputs_text(r.outputs, whole ? "whole array" : p.axis == Axis::Rows ? "row" : "column")
+      << "\n"
+      << clock_line(r.timing.clock, r.clock_note) << "check      " << (r.ok() ? "ok: " : "FAILED: ")
       << r.check.detail << " (output poisoned before the run)\n"
       << "time       " << r.timing.repetitions << " samples"
       << (r.timing.batch > 1 ? " of " + std::to_string(r.timing.batch) + " back-to-back" : "")
@@ -87,7 +114,9 @@ json axis_json(const AxisReport& r, const DeviceInfo& dev) {
          {"type", std::string(name_of(r.config.type))},
          {"op", std::string(name_of(r.config.op))},
          {"data", r.data_origin},
-         {"bytes_read", r.plan.m * r.plan.n * size_of(r.config.type)}};
+         {"bytes_read", r.plan.m * r.plan.n * size_of(r.config.type)},
+         {"whole_array", r.whole_array},
+         {"first_outputs", first_outputs_json(r.outputs)}};
   j.update(timed_outputs_json(r.timing, r.gbps, r.check));
   return j;
 }

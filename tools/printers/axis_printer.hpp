@@ -16,4 +16,12 @@ nlohmann::json axis_json(const AxisReport& r, const DeviceInfo& dev);
 // time_us, single_call_us, single_call_events_us, batch, samples, clock, gbps, check, ok.
 nlohmann::json timed_outputs_json(const Sampled& timing, double gbps, const AxisCheck& check);
 
+// The first `most` outputs as read back, for a person: "row 0: 12.5; row 1: 3 (first 2 of 9)",
+// an argmin/argmax output as "row 0: 0.5 at 17" ("at none" for an empty segment). `what` names
+// one output: "row", "column", "segment", "whole array".
+std::string first_outputs_text(const Outputs& o, const std::string& what, std::size_t most = 4);
+// The same as JSON: [{"value": "12.5"}, ...] (values as exact text: JSON has no NaN or inf), with
+// "index" for argmin/argmax (null for none).
+nlohmann::json first_outputs_json(const Outputs& o, std::size_t most = 4);
+
 }  // namespace clreduce

@@ -23,6 +23,7 @@ std::string segmented_text(const SegmentedReport& r, const DeviceInfo& dev) {
       << (p.segments == 1 ? " value" : " values") << "\n"
       << "segments   " << r.empty_segments << " empty, longest " << r.longest_segment << " elements\n"
       << "launch     " << p.launch_label() << ", options " << p.options << "\n"
+      << "result     " << first_outputs_text(r.outputs, "segment") << "\n"
       << clock_line(r.timing.clock, r.clock_note) << "check      " << (r.ok() ? "ok: " : "FAILED: ")
       << r.check.detail << " (output poisoned before the run)\n"
       << "time       " << r.timing.repetitions << " samples"
@@ -57,15 +58,16 @@ json segmented_json(const SegmentedReport& r, const DeviceInfo& dev) {
   const SegmentedPlan& p = r.plan;
   json j{{"device", device_json(dev)},
          {"plan",
-          {{"kernel", p.kernel}, {"n", p.n}, {"segments", p.segments}, {"wg", p.wg}, {"groups", p.groups},
-           {"options", p.options}}},
+          {{"kernel", p.kernel}, {"finish_kernel", p.finish_kernel}, {"n", p.n}, {"segments", p.segments},
+           {"wg", p.wg}, {"parts", p.parts}, {"items", p.items}, {"groups", p.groups}, {"options", p.options}}},
          {"type", std::string(name_of(r.config.type))},
          {"op", std::string(name_of(r.config.op))},
          {"data", r.data_origin},
          {"segments_file", r.segments_origin},
          {"empty_segments", r.empty_segments},
          {"longest_segment", r.longest_segment},
-         {"bytes_read", r.bytes_read()}};
+         {"bytes_read", r.bytes_read()},
+         {"first_outputs", first_outputs_json(r.outputs)}};
   j.update(timed_outputs_json(r.timing, r.gbps, r.check));
   return j;
 }
