@@ -1,0 +1,43 @@
+# Peers for issue 16's other operators and types, beside `clreduce bench axis` in the same device
+# call: torch's sum / amin / amax / argmin / argmax along dim 1 (rows) and dim 0 (columns) of
+# each M x N matrix, float32 and int32 (torch has no CUDA reductions of uint32: int32 moves the
+# same bytes), the whole array's argmax, and torch.segment_reduce over CSR lengths. CUDA events
+# around one call, median of 50 after 5 warm-ups; GB/s = bytes read / time.
+#   python3 bench/tools/axis_peers_ops.py [ops...]   (default: sum amin amax argmin argmax)
+import sys, torch
+
+def bench(fn, reps=50):
+    for _ in range(5): fn()
+    torch.cuda.synchronize(); ts = []
+    for _ in range(reps):
+        s, e = torch.cuda.Event(True), torch.cuda.Event(True)
+        s.record(); fn(); e.record(); e.synchronize(); ts.append(s.elapsed_time(e))
+    ts.sort(); return ts[len(ts) // 2] * 1e-3
+
+ops = sys.argv[1:] or ["sum", "amin", "amax", "argmin", "argmax"]
+print("device", torch.cuda.get_device_name(), "torch", torch.__version__)
+shapes = [(8192, 8192), (16384, 16384), (1 << 20, 32), (32, 1 << 20), (1 << 16, 1024), (1024, 1 << 16), (4096, 4096)]
+for dtype in [torch.float32, torch.int32]:
+    for (m, n) in shapes:
+        a = (torch.rand(m, n, device="cuda") * 1000).to(dtype)
+        gb = m * n * 4 / 1e9
+        for op in ops:
+            f = getattr(torch, op)
+            for dim, name in [(1, "rows"), (0, "cols")]:
+                t = bench(lambda: f(a, dim=dim))
+                print(f"{str(dtype)[6:]} {op} {m}x{n} {name}: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s")
+        t = bench(lambda: torch.argmax(a))
+        print(f"{str(dtype)[6:]} argmax {m}x{n} whole: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s")
+        del a
+# Segments: the layouts bench/gpu_bench_axis_ops.sh gives clreduce (2^26 floats in all).
+n = 1 << 26
+x = torch.rand(n, device="cuda")
+for count in [1, 100, 1000, 100000]:
+    lengths = torch.full((count,), n // count, device="cuda", dtype=torch.int64)
+    lengths[-1] += n - int(lengths.sum())
+    for red in ["sum", "max"]:
+        try:
+            t = bench(lambda: torch.segment_reduce(x, red, lengths=lengths))
+            print(f"float segments {count} {red}: torch.segment_reduce {t*1e6:8.1f} us {n*4/1e9/t:7.0f} GB/s")
+        except Exception as e:  # noqa: BLE001
+            print(f"float segments {count} {red}: torch.segment_reduce failed: {e}")
