@@ -10,7 +10,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void axis_cols_item(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n) {
   for (uint c = get_global_id(0); c < n; c += get_global_size(0)) {
     ACC acc = ACC_IDENTITY;
-    for (uint r = 0; r < m; ++r) acc = ACC_OP(acc, AS_ACC(in[(ulong)r * n + c], r));
+    for (uint r = 0; r < m; ++r) acc = ACC_NEXT(acc, in[(ulong)r * n + c], r);
     out[c] = acc;
   }
 }

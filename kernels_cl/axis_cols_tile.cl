@@ -30,7 +30,7 @@ void axis_cols_tile(__global const IN_T* restrict in, __global ACC* restrict out
     const uint c = c0 + x;
     ACC acc = ACC_IDENTITY;
     if (c < n)
-      for (ulong r = r_begin + y; r < r_end; r += ROWS_Y) acc = ACC_OP(acc, AS_ACC(in[r * n + c], r));
+      for (ulong r = r_begin + y; r < r_end; r += ROWS_Y) acc = ACC_NEXT(acc, in[r * n + c], r);
     l[y][x] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = ROWS_Y / 2; s > 0; s >>= 1) {

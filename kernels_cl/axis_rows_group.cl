@@ -15,7 +15,7 @@ void axis_rows_group(__global const IN_T* restrict in, __global ACC* restrict ou
   for (uint row = get_group_id(0); row < m; row += get_num_groups(0)) {  // the same trips for the whole group
     __global const IN_T* r = in + (ulong)row * n;
     ACC acc = ACC_IDENTITY;
-    for (uint j = lid; j < n; j += WG_SIZE) acc = ACC_OP(acc, AS_ACC(r[j], j));
+    for (uint j = lid; j < n; j += WG_SIZE) acc = ACC_NEXT(acc, r[j], j);
     group_reduce_loop(l, lid, acc);
     if (lid == 0) out[row] = l[0];
     barrier(CLK_LOCAL_MEM_FENCE);  // l[0] is read before the next row refills l

@@ -25,7 +25,7 @@ void axis_rows_sliced(__global const IN_T* restrict in, __global ACC* restrict o
     ACC acc = ACC_IDENTITY;
     if (row < m) {
       __global const IN_T* r = in + (ulong)row * n;
-      for (uint j = sl; j < n; j += ROW_WIDTH) acc = ACC_OP(acc, AS_ACC(r[j], j));
+      for (uint j = sl; j < n; j += ROW_WIDTH) acc = ACC_NEXT(acc, r[j], j);
     }
     ls[sl] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -33,7 +33,7 @@ void segments_group(__global const T* restrict in, __global const ulong* restric
     const ulong begin = min(offsets[s], n);
     const ulong end = min(max(offsets[s + 1], begin), n);
     ACC acc = ACC_IDENTITY;
-    for (ulong j = begin + lid; j < end; j += WG_SIZE) acc = ACC_OP(acc, AS_ACC(in[j], j - begin));
+    for (ulong j = begin + lid; j < end; j += WG_SIZE) acc = ACC_NEXT(acc, in[j], j - begin);
     group_reduce_loop(l, lid, acc);  // every work-item takes it, empty segment or not
     if (lid == 0) out[s] = begin == end ? EMPTY_VALUE : l[0];
     barrier(CLK_LOCAL_MEM_FENCE);  // l[0] is read before the next segment refills l

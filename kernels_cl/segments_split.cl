@@ -50,9 +50,9 @@ void segments_split(__global const T* restrict in, __global const ulong* restric
     ulong j = j0 + lid;
     // Whole trips: ITEMS loads, WG_SIZE apart (each coalesced across the group), no bounds checks.
     for (; j + (ulong)(ITEMS - 1) * WG_SIZE < j1; j += (ulong)ITEMS * WG_SIZE)
-      for (uint k = 0; k < ITEMS; ++k) acc[k] = ACC_OP(acc[k], AS_ACC(in[j + k * WG_SIZE], j + k * WG_SIZE - begin));
+      for (uint k = 0; k < ITEMS; ++k) acc[k] = ACC_NEXT(acc[k], in[j + k * WG_SIZE], j + k * WG_SIZE - begin);
     // The last partial trip, element by element.
-    for (; j < j1; j += WG_SIZE) acc[0] = ACC_OP(acc[0], AS_ACC(in[j], j - begin));
+    for (; j < j1; j += WG_SIZE) acc[0] = ACC_NEXT(acc[0], in[j], j - begin);
     for (uint k = 1; k < ITEMS; ++k) acc[0] = ACC_OP(acc[0], acc[k]);
     group_reduce_loop(l, lid, acc[0]);  // every work-item takes it, empty part or not
     if (lid == 0) partials[s * parts + part] = l[0];
