@@ -15,6 +15,8 @@ namespace clreduce::cli {
 namespace {
 struct AxisBenchTexts {
   std::string type = "float", op = "sum";
+  std::optional<std::string> op_file;
+  CLI::Option *type_option = nullptr, *op_option = nullptr;
   std::vector<std::string> shapes, variants;
   std::optional<std::string> axis;
   DataTexts data;
@@ -33,8 +35,10 @@ std::string shapes_text(const std::vector<std::pair<std::uint64_t, std::uint64_t
 // The design as typed, every value checked (the shapes against the device after, in bench_axis).
 AxisBenchDesign design_of(const AxisBenchTexts& o) {
   AxisBenchDesign d;
-  d.type = parse_type(o.type);
-  d.op = parse_op(o.op);
+  const OpChoice choice = op_choice(o.type, o.type_option, o.op, o.op_option, o.op_file);
+  d.type = choice.type;
+  d.op = choice.op;
+  d.user_op = choice.user_op;
   if (o.axis) d.axes = {parse_axis(*o.axis)};
   for (const auto& text : o.shapes) {
     try {
@@ -137,8 +141,9 @@ void register_axis_bench_command(Cli& cli) {
                 "axis variants run after each axis's default launch, comma-separated (default: every variant of "
                 "the axis; see `clreduce variants`)")
       ->delimiter(',');
-  c->add_option("--type", o->type, "element type: float, uint, int, double")->capture_default_str();
-  c->add_option("--op", o->op, "operator: sum, min, max, argmin, argmax")->capture_default_str();
+  o->type_option = c->add_option("--type", o->type, "element type: float, uint, int, double")->capture_default_str();
+  o->op_option = c->add_option("--op", o->op, "operator: sum, min, max, argmin, argmax")->capture_default_str();
+  c->add_option("--op-file", o->op_file, kOpFileHelp);
   add_data_options(c, o->data);
   add_timing_options(c, o->timing);
   add_output_options(c, o->output);

@@ -21,8 +21,11 @@ struct BenchTexts : RunTexts {
 // What both forms share: the engine's design without its points.
 Design design_of(const BenchTexts& o) {
   Design d;
-  d.type = parse_type(o.type);
-  d.op = whole_array_op(o.op);
+  const OpChoice choice = op_choice(o);
+  if (!choice.user_op) whole_array_op(o.op);  // argmin/argmax refused with where they run
+  d.type = choice.type;
+  d.op = choice.op;
+  d.user_op = choice.user_op;
   d.variants = variant_names_of(o.variants);
   d.data = parse_data_kind(o.data.data);
   d.seed = o.data.seed;

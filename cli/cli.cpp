@@ -110,6 +110,7 @@ std::string option_of(Param p) {
     case Param::RowWidth: return "--row-width";
     case Param::Chunks: return "--chunks";
     case Param::Segments: return "--segments";
+    case Param::OpFile: return "--op-file";
     case Param::None:
     case Param::Offset:
     case Param::Queue:
@@ -379,10 +380,41 @@ Op whole_array_op(const std::string& text) {
   return op;
 }
 
+const char* const kOpFileHelp =
+    "FILE.clh: a user operator (Op::User) instead of --op: #define OP(a, b) and IDENTITY, optionally ELEM_MAP(x) "
+    "and OP_TYPE; compiled into every kernel at run time (examples: kernels_cl/examples/product.clh, "
+    "sum_of_squares.clh)";
+
+OpChoice op_choice(const std::string& type, const CLI::Option* type_option, const std::string& op,
+                   const CLI::Option* op_option, const std::optional<std::string>& op_file) {
+  OpChoice c;
+  const bool type_given = type_option && type_option->count() > 0;
+  if (!op_file) {
+    c.type = parse_type(type);
+    c.op = parse_op(op);
+    return c;
+  }
+  if (op_option && op_option->count() > 0)
+    throw Error(Param::OpFile, "--op " + op + " and --op-file " + *op_file +
+                                   " both name the operator: give one (--op-file is the user's operator)",
+                "--op or --op-file");
+  c.user_op = std::make_shared<const UserOperator>(load_user_operator(*op_file));
+  c.op = Op::User;
+  c.type = type_given || !c.user_op->type ? parse_type(type) : *c.user_op->type;
+  try {
+    check_user_operator_type(*c.user_op, c.type);
+  } catch (const Error& e) {
+    throw Error(Param::Type, std::string(e.what()) + " (" + *op_file + "); give --type " + e.valid() +
+                                 " or leave --type out", e.valid());
+  }
+  return c;
+}
+
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help) {
-  c->add_option("--type", r.type, "element type: uint, int, float, double")->capture_default_str();
-  c->add_option("--op", r.op, "operator: sum, min, max; reduce also argmin, argmax (value and lowest index)")
-      ->capture_default_str();
+  r.type_option = c->add_option("--type", r.type, "element type: uint, int, float, double")->capture_default_str();
+  r.op_option = c->add_option("--op", r.op, "operator: sum, min, max; reduce also argmin, argmax (value and lowest index)")
+                    ->capture_default_str();
+  c->add_option("--op-file", r.op_file, kOpFileHelp);
   c->add_option("--n", r.n, "elements (suffixes: 64M, 1Gi, 2^26)" + n_help);
   c->add_option("--input", r.input, "raw little-endian elements of --type to reduce instead");
   add_launch_options(c, r.launch);

@@ -150,6 +150,8 @@ void warn_once(const std::vector<std::string>& warnings);
 // generated data), the launch parameters, timing, output and the tuning database.
 struct RunTexts {
   std::string type = "uint", op = "sum";
+  std::optional<std::string> op_file;
+  CLI::Option *type_option = nullptr, *op_option = nullptr;  // to tell a given --type/--op from the default
   std::optional<std::string> n, input;
   LaunchTexts launch;
   DataTexts data;
@@ -162,6 +164,22 @@ void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
 // --op for the whole-array family (bench, sweep, tune, explain): sum, min or max; argmin/argmax
 // refused with where they run (reduce, bench axis).
 Op whole_array_op(const std::string& text);
+
+// The element type and operator as given: --op-file FILE loads a user operator (Op::User), whose
+// OP_TYPE is the type unless --type names another (refused); --op and --op-file together are
+// refused. Without --op-file, parse_type and parse_op.
+struct OpChoice {
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::shared_ptr<const UserOperator> user_op;  // with --op-file
+};
+OpChoice op_choice(const std::string& type, const CLI::Option* type_option, const std::string& op,
+                   const CLI::Option* op_option, const std::optional<std::string>& op_file);
+inline OpChoice op_choice(const RunTexts& r) {
+  return op_choice(r.type, r.type_option, r.op, r.op_option, r.op_file);
+}
+// The --op-file option's help, one text for every command that takes it.
+extern const char* const kOpFileHelp;
 
 // The input: the user's file, or generated data; n validated against the device first (against
 // one allocation, or against the device memory where the job reduces in chunks).

@@ -40,8 +40,9 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
                                     "--wg, --chunks (parts per segment), -D, --data, --seed, the timing and the output "
                                     "options");
   SegmentedConfig cfg;
-  cfg.type = parse_type(o.type);
-  cfg.op = parse_op(o.op);
+  const OpChoice choice = op_choice(o);
+  cfg.type = choice.type;
+  cfg.op = choice.op;
   if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
   cfg.parts = o.chunks;
   cfg.defines = axis_defines_of(o.launch.defines);
@@ -74,11 +75,12 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
     opt.params = cfg;
     opt.device = dev;
     opt.kernel_dir = session.kernel_dir();
+    opt.user_op = choice.user_op;
     SegmentedReducer(session.queue(), opt).prepare(cfg.type, cfg.op, elements, offsets.size() - 1);
   }
   if (!o.input) data = generate_data(cfg.type, elements, parse_data_kind(o.data.data), o.data.seed);
-  const SegmentedReport r =
-      run_segmented(session, cfg, data, offsets, timing, std::filesystem::path(*o.segments).filename().string());
+  const SegmentedReport r = run_segmented(session, cfg, data, offsets, timing,
+                                          std::filesystem::path(*o.segments).filename().string(), choice.user_op);
   emit(segmented_text(r, dev), segmented_csv(r), segmented_json(r, dev), o.output);
   return r.ok() ? 0 : 1;
 }
@@ -94,8 +96,9 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   const auto [m, n] = parse_shape(*o.shape);
   AxisConfig cfg;
   cfg.axis = axis;
-  cfg.type = parse_type(o.type);
-  cfg.op = parse_op(o.op);
+  const OpChoice choice = op_choice(o);
+  cfg.type = choice.type;
+  cfg.op = choice.op;
   if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
   if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
   cfg.row_width = o.row_width;
@@ -110,6 +113,7 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
     opt.params = cfg;
     opt.device = dev;
     opt.kernel_dir = session.kernel_dir();
+    opt.user_op = choice.user_op;
     AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, m, n);
   }
   HostData data;
@@ -121,7 +125,7 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   } else {
     data = generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
   }
-  const AxisReport r = run_axis(session, cfg, data, m, n, timing);
+  const AxisReport r = run_axis(session, cfg, data, m, n, timing, choice.user_op);
   emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
   return r.ok() ? 0 : 1;
 }
@@ -139,8 +143,9 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
                     "--variant, --wg, --chunks and -D");
   AxisConfig cfg;
   cfg.axis = Axis::Rows;
-  cfg.type = parse_type(o.type);
-  cfg.op = parse_op(o.op);
+  const OpChoice choice = op_choice(o);
+  cfg.type = choice.type;
+  cfg.op = choice.op;
   if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
   if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
   cfg.chunks = o.chunks;
@@ -178,7 +183,8 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
 int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.segments) return reduce_segmented(g, o);
   if (o.axis) return reduce_axis(g, o);
-  if (is_arg_op(parse_op(o.op))) return reduce_arg_whole(g, o);
+  const OpChoice choice = op_choice(o);  // a bad --op, --type or --op-file before any device is opened
+  if (is_arg_op(choice.op)) return reduce_arg_whole(g, o);
   for (const auto& [given, name] : {std::pair{o.shape.has_value(), "--shape"}, {o.row_width.has_value(), "--row-width"},
                                     {o.chunks.has_value(), "--chunks"}})
     if (given) throw Error(std::string(name) + " is for axis reductions: add --axis rows|cols (and --shape MxN)");
@@ -188,8 +194,9 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   opt.params = o.launch.params;  // --wg, --times, ... as parsed; the Reducer resolves the launch
   opt.params.defines = defines_of(o.launch.defines);
   if (!o.variant.empty()) opt.params.variant = find_variant(o.variant).name;
-  const ElemType type = parse_type(o.type);
-  const Op op = whole_array_op(o.op);
+  const ElemType type = choice.type;
+  const Op op = choice.op;
+  opt.user_op = choice.user_op;
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
   opt.tuning = tuning_of(o.tuning);
@@ -201,10 +208,15 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.n) {
     const std::uint64_t n = parse_size(*o.n);
     check_device_memory(n, type, dev);
+    if (op == Op::User && n > chunk_elements(type, dev))
+      throw ConfigError(Param::N, "n = " + std::to_string(n) + " is over one allocation of " + dev.name +
+                                      ": a user operator's chunks would be folded on the host, which cannot run the "
+                                      "user's OpenCL C; use n <= " + std::to_string(chunk_elements(type, dev)),
+                        "1.." + std::to_string(chunk_elements(type, dev)), dev.name);
     warn_once(reducer.prepare(type, op, std::min(n, chunk_elements(type, dev)))->warnings);
   }
   const HostData data = input_of(o.n, o.input, o.data, type, dev, std::nullopt, /*chunks_ok=*/true);
-  const ReduceReport r = run_reduce(session, reducer, data, op, timing);
+  const ReduceReport r = run_reduce(session, reducer, data, op, timing, choice.user_op.get());
   warn_once(r.warnings);
   emit(reduce_text(r, dev), reduce_csv(r), reduce_json(r, dev), o.output);
   return r.ok() ? 0 : 1;

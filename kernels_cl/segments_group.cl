@@ -15,8 +15,8 @@
 #ifndef EMPTY_VALUE
 #if ARG_OP
 #define EMPTY_VALUE ACC_IDENTITY // an empty segment's argmin/argmax: the type's highest/lowest at index 2^64 - 1
-#elif OP_ID == 0
-#define EMPTY_VALUE ((T)0) // an empty segment's value: the operator's identity (sum: 0)
+#elif OP_ID == 0 || OP_ID == 5
+#define EMPTY_VALUE ((T)(IDENTITY)) // an empty segment's value: the operator's identity (sum: 0)
 #elif OP_ID == 1
 #define EMPTY_VALUE ((T)T_HIGHEST) // an empty segment's min: the type's highest (+INFINITY for floats)
 #else

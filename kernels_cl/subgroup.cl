@@ -15,6 +15,12 @@
 #define HAVE_SUBGROUPS 0
 #endif
 
+// A user's operator (OP_ID 5) has no sub_group_reduce_*: its groups fold by the local-memory tree.
+#if HAVE_SUBGROUPS && OP_ID == 5
+#undef HAVE_SUBGROUPS
+#define HAVE_SUBGROUPS 0
+#endif
+
 #if HAVE_SUBGROUPS
 #if OP_ID == 0
 #define SUB_GROUP_REDUCE(x) sub_group_reduce_add(x)

@@ -135,6 +135,7 @@ struct AxisReducerOptions {
   std::filesystem::path kernel_dir;   // empty: find_kernel_dir()
   ProgramCache* programs = nullptr;   // null: ProgramCache::shared()
   std::optional<DeviceInfo> device;   // the queue's device facts, if the caller holds them
+  std::shared_ptr<const UserOperator> user_op;  // what Op::User means (clreduce/user_operator.hpp)
 };
 
 class AxisReducer {

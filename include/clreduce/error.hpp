@@ -41,6 +41,7 @@ enum class Param {
   RowWidth,       // ROW_WIDTH: work-items per row of rows_sliced
   Chunks,         // the row chunks of cols_tile
   Segments,       // the offsets of a segmented reduction's segments
+  OpFile,         // a user operator's file (Op::User)
 };
 
 // How messages name the parameter: "work-group size", "TIMES", "n", ...

@@ -9,6 +9,7 @@
 #include "clreduce/device.hpp"
 #include "clreduce/opencl.hpp"
 #include "clreduce/types.hpp"
+#include "clreduce/user_operator.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -34,9 +35,11 @@ struct KernelDir {
 KernelDir find_kernel_dir(const std::filesystem::path& given = {});
 
 // The text of `file` (relative to `dir`) with every `#include "x"` line replaced by the text of
-// x from the same directory, so the program cache key covers the headers too. Throws Error
-// (Param::KernelDir) naming the path when a file is missing or unreadable, and an include cycle.
-std::string load_kernel_source(const std::filesystem::path& dir, const std::string& file);
+// x from the same directory, so the program cache key covers the headers too; with `user_op`,
+// "user_op.clh" is replaced by the user operator's text. Throws Error (Param::KernelDir) naming
+// the path when a file is missing or unreadable, and an include cycle.
+std::string load_kernel_source(const std::filesystem::path& dir, const std::string& file,
+                               const UserOperator* user_op = nullptr);
 
 // The option string handed to the OpenCL compiler: typed parameters first (each as
 // -D NAME=VALUE), then the user's own -D definitions untouched. The whole string is part of the
@@ -88,15 +91,17 @@ class ProgramCache {
 
   // The program of `file` in `dir` with `options` for `device` in `context`. The source is read
   // on every call (an edited file is a new key). A failed build throws Error carrying the file,
-  // the option string and the compiler's build log.
+  // the option string and the compiler's build log. With `user_op` (Op::User) its text replaces
+  // user_op.clh (load_kernel_source), so it is part of the key.
   cl::Program program(const cl::Context& context, const DeviceInfo& device,
                       const std::filesystem::path& dir, const std::string& file,
-                      const std::string& options);
+                      const std::string& options, const UserOperator* user_op = nullptr);
   // A new kernel object of that program (its arguments are the caller's own). Throws Error when
   // the file has no kernel of that name.
   cl::Kernel kernel(const cl::Context& context, const DeviceInfo& device,
                     const std::filesystem::path& dir, const std::string& file,
-                    const std::string& kernel_name, const std::string& options);
+                    const std::string& kernel_name, const std::string& options,
+                    const UserOperator* user_op = nullptr);
 
   std::size_t builds() const;  // programs compiled so far (cache misses)
   double build_seconds() const;  // wall-clock seconds those compilations took, all together

@@ -118,6 +118,8 @@ struct ReducerOptions {
   // The facts of the queue's device when the caller holds them already (saves the queries).
   // They must describe that device; tests pose other limits this way.
   std::optional<DeviceInfo> device;
+  // The operator Op::User means (clreduce/user_operator.hpp); with it, every call must be Op::User.
+  std::shared_ptr<const UserOperator> user_op;
 };
 
 class Reducer {

@@ -23,7 +23,9 @@ enum class ElemType { Uint, Int, Float, Double };
 // number). ArgMin and ArgMax give the value and its index (ArgValue): ties go to the lowest index
 // and, for floats, the first NaN wins (NumPy's and PyTorch's rule); the axis and segmented
 // reductions compute them, the whole-array family (Reducer) takes Sum, Min and Max only.
-enum class Op { Sum, Min, Max, ArgMin, ArgMax };
+// User is the operator of a user's file (clreduce/user_operator.hpp), given to the reducer in
+// its options; every variant takes it.
+enum class Op { Sum, Min, Max, ArgMin, ArgMax, User };
 
 const std::vector<ElemType>& all_types();
 const std::vector<Op>& all_ops();      // sum, min, max: what every reduction takes
@@ -31,7 +33,7 @@ const std::vector<Op>& all_arg_ops();  // argmin, argmax
 bool is_arg_op(Op op);
 
 std::string_view name_of(ElemType t);  // "uint", "int", "float", "double"
-std::string_view name_of(Op op);       // "sum", "min", "max", "argmin", "argmax"
+std::string_view name_of(Op op);       // "sum", "min", "max", "argmin", "argmax", "user"
 
 std::size_t size_of(ElemType t);  // bytes of one element: 4 or 8
 bool is_floating(ElemType t);

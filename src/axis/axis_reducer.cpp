@@ -33,6 +33,7 @@ std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axi
                                                        std::uint64_t n) {
   const State::Key key{type, op, axis, m, n};
   if (std::shared_ptr<AxisLaunch> cached = s_->launches.find(key)) return cached;
+  const UserOperator* user_op = user_operator_for(op, type, s_->options.user_op);  // refusals first
   auto l = std::make_shared<AxisLaunch>();
   static_cast<AxisParams&>(l->config) = s_->options.params;
   l->config.type = type;
@@ -47,7 +48,8 @@ std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axi
     std::size_t allowed = dev.max_work_group_size;
     for (const AxisPassPlan& pass : l->plan.passes) {
       l->kernels_.push_back(
-          s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, pass.file, pass.kernel, pass.options));
+          s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, pass.file, pass.kernel, pass.options,
+                               user_op));
       allowed = std::min(allowed, kernel_limits(l->kernels_.back(), s_->device.device).max_work_group_size);
     }
     l->kernel_max_wg = allowed;

@@ -31,6 +31,7 @@ std::string_view name_of(Param p) {
     case Param::RowWidth: return "ROW_WIDTH";
     case Param::Chunks: return "row chunks";
     case Param::Segments: return "segments";
+    case Param::OpFile: return "operator file";
   }
   return "";
 }

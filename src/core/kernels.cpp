@@ -199,11 +199,29 @@ struct SourceLine {
   unsigned line = 0;
 };
 
+// The header a user operator replaces (reduce_common.clh includes it where OP_ID is 5).
+const char* const kUserOpHeader = "user_op.clh";
+
 void inline_includes(const fs::path& dir, const std::string& file, std::set<std::string>& stack,
-                     std::string& out, std::vector<SourceLine>& map, const std::string& why) {
+                     std::string& out, std::vector<SourceLine>& map, const std::string& why,
+                     const UserOperator* user_op) {
   if (!stack.insert(file).second)
     throw Error(Param::KernelDir, "kernel file '" + file + "' includes itself");
   static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
+  if (user_op && file == kUserOpHeader) {
+    // The user's text instead; its lines map to the user's file in build logs.
+    const std::string where = user_op->path.empty() ? "<" + user_op->name + ">" : fs::absolute(user_op->path).string();
+    std::istringstream in(user_op->source);
+    std::string line;
+    unsigned number = 0;
+    while (std::getline(in, line)) {
+      out += line;
+      out += '\n';
+      map.push_back({where, ++number});
+    }
+    stack.erase(file);
+    return;
+  }
   std::istringstream in(read_file(dir / file, why));
   std::string line;
   std::smatch m;
@@ -211,7 +229,7 @@ void inline_includes(const fs::path& dir, const std::string& file, std::set<std:
   while (std::getline(in, line)) {
     ++number;
     if (std::regex_match(line, m, include_line)) {
-      inline_includes(dir, m[1].str(), stack, out, map, " (included by " + file + ")");
+      inline_includes(dir, m[1].str(), stack, out, map, " (included by " + file + ")", user_op);
     } else {
       out += line;
       out += '\n';
@@ -221,10 +239,11 @@ void inline_includes(const fs::path& dir, const std::string& file, std::set<std:
   stack.erase(file);
 }
 
-std::string load_mapped(const fs::path& dir, const std::string& file, std::vector<SourceLine>& map) {
+std::string load_mapped(const fs::path& dir, const std::string& file, std::vector<SourceLine>& map,
+                        const UserOperator* user_op) {
   std::set<std::string> stack;
   std::string out;
-  inline_includes(dir, file, stack, out, map, "");
+  inline_includes(dir, file, stack, out, map, "", user_op);
   return out;
 }
 
@@ -240,7 +259,10 @@ std::string map_build_log(const std::string& log, const fs::path& dir, const std
     out.append(from, m[0].first);
     const unsigned long line = std::stoul(m[2].str());
     if (line >= 1 && line <= map.size())
-      out += (dir / map[line - 1].file).string() + ":" + std::to_string(map[line - 1].line) + ":" + m[3].str() + ":";
+      out += (fs::path(map[line - 1].file).is_absolute() || map[line - 1].file.front() == '<'
+                  ? map[line - 1].file
+                  : (dir / map[line - 1].file).string()) +
+             ":" + std::to_string(map[line - 1].line) + ":" + m[3].str() + ":";
     else
       out += m[0].str();
     from = m[0].second;
@@ -250,9 +272,9 @@ std::string map_build_log(const std::string& log, const fs::path& dir, const std
 }
 }  // namespace
 
-std::string load_kernel_source(const fs::path& dir, const std::string& file) {
+std::string load_kernel_source(const fs::path& dir, const std::string& file, const UserOperator* user_op) {
   std::vector<SourceLine> map;
-  return load_mapped(dir, file, map);
+  return load_mapped(dir, file, map, user_op);
 }
 
 KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d) {
@@ -297,9 +319,9 @@ ProgramCache& ProgramCache::shared() {
 
 cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& device,
                                   const fs::path& dir, const std::string& file,
-                                  const std::string& options) {
+                                  const std::string& options, const UserOperator* user_op) {
   std::vector<SourceLine> map;
-  std::string source = load_mapped(dir, file, map);
+  std::string source = load_mapped(dir, file, map, user_op);
   auto key = std::make_tuple(context(), device.device(), std::move(source), options);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
@@ -315,7 +337,8 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
     } catch (const cl::Error&) {
       log = "(no build log available)";
     }
-    throw Error("building kernel file '" + (dir / file).string() + "' for " + device.name +
+    throw Error("building kernel file '" + (dir / file).string() + "'" +
+                (user_op ? " with the operator '" + user_op->name + "'" : std::string()) + " for " + device.name +
                 " failed: " + cl_status_name(e.err()) + "\noptions: " + options +
                 "\nbuild log:\n" + map_build_log(log, dir, map));
   }
@@ -327,8 +350,9 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
 
 cl::Kernel ProgramCache::kernel(const cl::Context& context, const DeviceInfo& device,
                                 const fs::path& dir, const std::string& file,
-                                const std::string& kernel_name, const std::string& options) {
-  cl::Program prog = program(context, device, dir, file, options);
+                                const std::string& kernel_name, const std::string& options,
+                                const UserOperator* user_op) {
+  cl::Program prog = program(context, device, dir, file, options, user_op);
   try {
     return cl::Kernel(prog, kernel_name.c_str());
   } catch (const cl::Error& e) {

@@ -42,6 +42,7 @@ std::string_view name_of(Op op) {
     case Op::Max: return "max";
     case Op::ArgMin: return "argmin";
     case Op::ArgMax: return "argmax";
+    case Op::User: return "user";
   }
   return "?";
 }

@@ -102,7 +102,7 @@ struct Reducer::State : BoundQueue {
     preferred = 1;
     for (const PassPlan& pass : l.plan.passes) {
       cl::Kernel k = programs->kernel(context, device, kernel_dir.path, l.plan.variant->file,
-                                      l.plan.variant->kernel, pass.options);
+                                      l.plan.variant->kernel, pass.options, options.user_op.get());
       const KernelLimits lim = kernel_limits(k, device.device);
       allowed = std::min(allowed, lim.max_work_group_size);
       if (l.kernels_.empty()) preferred = lim.preferred_multiple;
@@ -151,6 +151,7 @@ struct Reducer::State : BoundQueue {
     l->n = n;
     l->offset = offset;
     l->owner_ = this;
+    user_operator_for(op, type, options.user_op);  // refusals first
     ReduceConfig cfg;
     static_cast<ReduceParams&>(cfg) = options.params;
     cfg.type = type;

@@ -166,6 +166,7 @@ std::shared_ptr<const SegmentedLaunch> SegmentedReducer::prepare(ElemType type, 
                                                                  std::uint64_t segments) {
   const State::Key key{type, op, n, segments};
   if (std::shared_ptr<SegmentedLaunch> cached = s_->launches.find(key)) return cached;
+  const UserOperator* user_op = user_operator_for(op, type, s_->options.user_op);  // refusals first
   auto l = std::make_shared<SegmentedLaunch>();
   l->type = type;
   l->op = op;
@@ -175,11 +176,11 @@ std::shared_ptr<const SegmentedLaunch> SegmentedReducer::prepare(ElemType type, 
   for (;;) {
     l->plan = plan_segments(type, op, s_->options.params, dev, n, segments);
     l->kernel_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.file, l->plan.kernel,
-                                      l->plan.options);
+                                      l->plan.options, user_op);
     KernelLimits limits = kernel_limits(l->kernel_, s_->device.device);
     if (!l->plan.finish_kernel.empty()) {
       l->finish_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.file,
-                                        l->plan.finish_kernel, l->plan.options);
+                                        l->plan.finish_kernel, l->plan.options, user_op);
       const KernelLimits f = kernel_limits(l->finish_, s_->device.device);
       limits.max_work_group_size = std::min(limits.max_work_group_size, f.max_work_group_size);
       limits.local_mem_bytes = std::max(limits.local_mem_bytes, f.local_mem_bytes);

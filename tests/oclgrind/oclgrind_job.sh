@@ -74,6 +74,11 @@ else
     # segments_split: 3 parts per segment (empty parts included), then its finish kernel.
     for o in sum argmax; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --chunks 3"); done
   done
+  # A user operator (--op-file): the product through a tree variant, a vector variant, the
+  # single-pass finish, an axis and a split segmented reduction, and its in-order reference kernel.
+  for v in stride_local vector single_pass; do cases+=("reduce --variant $v --type uint --op-file OPS_DIR/product.clh"); done
+  cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type float --op-file OPS_DIR/sum_of_squares.clh --chunks 3")
+  cases+=("reduce --segments SEGMENTS_FILE --type float --op-file OPS_DIR/sum_of_squares.clh --wg 64 --chunks 3")
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
   # this Oclgrind under --uninitialized, so that case falls back to --data-races alone; the access
@@ -162,6 +167,7 @@ for c in "${cases[@]}"; do
     run_kernel_case "${c#kernel: }" || failed=1
     continue
   fi
+  c=${c//OPS_DIR/$here/../../kernels_cl/examples}
   read -r -a args <<<"${c//SEGMENTS_FILE/$work/segments.txt}"
   extra=("${common[@]}")
   # Whole-array reductions at an odd n; axis reductions (--axis) carry their --shape, segmented

@@ -2,6 +2,8 @@
 // shape.
 #include "benchmarks/axis_bench.hpp"
 
+#include "measure/user_reference.hpp"
+
 #include "clreduce/error.hpp"
 #include "data/reference.hpp"
 #include "parse.hpp"
@@ -52,11 +54,14 @@ void measure_scalar(const Session& session, const AxisBenchDesign& design, const
   opt.tuning = design.tuning;
   opt.device = session.device();
   opt.kernel_dir = session.kernel_dir();
+  opt.user_op = design.user_op;
   try {
     Reducer reducer(session.queue(), opt);
     const Op op = scalar_op_of(design.op);
     const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, op, data.n);
-    s.scalar = measure_reduction(session, reducer, *launch, input, data, host_reference(data, op), design.timing);
+    const Reference reference = op == Op::User && design.user_op ? user_reference(session, *design.user_op, data)
+                                                                  : host_reference(data, op);
+    s.scalar = measure_reduction(session, reducer, *launch, input, data, reference, design.timing);
   } catch (const ConfigError& e) {
     s.scalar_refused = e.what();
   } catch (const Error& e) {
@@ -130,7 +135,7 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
         cfg.op = design.op;
         cfg.axis = axis;
         try {
-          row.report = run_axis(session, cfg, data, m, n, design.timing);
+          row.report = run_axis(session, cfg, data, m, n, design.timing, design.user_op);
           row.variant = row.report->plan.variant->name;
         } catch (const ConfigError& e) {
           row.refused = e.what();

@@ -43,6 +43,7 @@ struct AxisBenchDesign {
   std::uint64_t seed = 42;
   TimingOptions timing;
   TuningSource tuning;  // where the scalar reduction's launch comes from
+  std::shared_ptr<const UserOperator> user_op;  // Op::User's operator
 };
 
 // One point: an axis launch at one shape.

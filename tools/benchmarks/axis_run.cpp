@@ -3,13 +3,15 @@
 
 #include "benchmarks/transpose_bench.hpp"  // kPoisonByte
 #include "clreduce/error.hpp"
+#include "measure/user_reference.hpp"
 
 namespace clreduce {
 
 AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& data, std::uint64_t m,
-                    std::uint64_t n, const TimingOptions& timing) {
+                    std::uint64_t n, const TimingOptions& timing, const std::shared_ptr<const UserOperator>& user_op) {
   AxisReducerOptions opt;
   opt.params = cfg;
+  opt.user_op = user_op;
   opt.device = rt.device();
   opt.kernel_dir = rt.kernel_dir();
   AxisReducer reducer(rt.queue(), opt);
@@ -38,7 +40,10 @@ AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& da
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, outputs * rs, got.data());
   });
   r.outputs = read_outputs(got.data(), outputs, cfg.type, cfg.op);
-  r.check = check_axis(r.outputs, axis_reference(data, m, n, cfg.axis, cfg.op), cfg.axis, cfg.op, l->plan.depth);
+  r.check = check_axis(r.outputs,
+                       cfg.op == Op::User && user_op ? user_axis_reference(rt, *user_op, data, m, n, cfg.axis)
+                                                     : axis_reference(data, m, n, cfg.axis, cfg.op),
+                       cfg.axis, cfg.op, l->plan.depth);
   r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, out, &q, ev); }, timing);
   r.gbps = r.timing.whole_us.median > 0 ? static_cast<double>(data.bytes.size()) / (r.timing.whole_us.median * 1e3) : 0;
   return r;

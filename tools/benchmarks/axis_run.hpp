@@ -30,7 +30,9 @@ struct AxisReport {
 // Runs `cfg` on `data` (M x N elements of cfg.type). Throws Error (Param::Shape) when the data
 // does not hold M * N elements of the type; the launch's ConfigError or LimitError before any
 // buffer is made.
+// Op::User takes `user_op` (its reference on the device).
 AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& data, std::uint64_t m,
-                    std::uint64_t n, const TimingOptions& timing);
+                    std::uint64_t n, const TimingOptions& timing,
+                    const std::shared_ptr<const UserOperator>& user_op = nullptr);
 
 }  // namespace clreduce

@@ -3,6 +3,7 @@
 
 #include "benchmarks/transpose_bench.hpp"  // kPoisonByte
 #include "clreduce/error.hpp"
+#include "measure/user_reference.hpp"
 
 #include <algorithm>
 
@@ -10,13 +11,15 @@ namespace clreduce {
 
 SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, const HostData& data,
                               const std::vector<std::uint64_t>& offsets, const TimingOptions& timing,
-                              const std::string& segments_origin) {
+                              const std::string& segments_origin,
+                              const std::shared_ptr<const UserOperator>& user_op) {
   if (data.type != cfg.type)
     throw Error(Param::Type, "input data of " + std::string(name_of(data.type)) + " for a segmented reduction of " +
                                  std::string(name_of(cfg.type)));
   validate_segment_offsets(offsets, data.n);
   SegmentedReducerOptions opt;
   opt.params = cfg;
+  opt.user_op = user_op;
   opt.device = rt.device();
   opt.kernel_dir = rt.kernel_dir();
   SegmentedReducer reducer(rt.queue(), opt);
@@ -52,7 +55,10 @@ SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, con
   });
   r.outputs = read_outputs(got.data(), segments, cfg.type, cfg.op);
   const SegmentedPlan plan = l->plan;
-  r.check = check_segments(r.outputs, segment_reference(data, offsets, cfg.op), offsets, cfg.op,
+  r.check = check_segments(r.outputs,
+                           cfg.op == Op::User && user_op ? user_segment_reference(rt, *user_op, data, offsets)
+                                                         : segment_reference(data, offsets, cfg.op),
+                           offsets, cfg.op,
                            [&plan](std::uint64_t len) { return plan.depth_of(len); });
   r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, offs, out, &q, ev); },
                      timing);

@@ -39,8 +39,10 @@ struct SegmentedReport {
 // for offsets that do not partition the data's elements (validate_segment_offsets), Error
 // (Param::Type) when the data is not of cfg.type, the launch's ConfigError or LimitError before
 // any buffer is made.
+// Op::User takes `user_op` (its reference on the device).
 SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, const HostData& data,
                               const std::vector<std::uint64_t>& offsets, const TimingOptions& timing,
-                              const std::string& segments_origin = "");
+                              const std::string& segments_origin = "",
+                              const std::shared_ptr<const UserOperator>& user_op = nullptr);
 
 }  // namespace clreduce

@@ -32,8 +32,14 @@ Reference arg_exact(const T* x, std::uint64_t n, Op op) {
   return r;
 }
 
+void refuse_user(Op op) {
+  if (op == Op::User)
+    throw Error(Param::Op, "a user operator has no host reference: it is computed on the device (user_reference)");
+}
+
 template <class T>
 Reference reduce_exact(const T* x, std::uint64_t n, Op op) {
+  refuse_user(op);
   if (is_arg_op(op)) return arg_exact(x, n, op);
   Reference r;
   if constexpr (std::is_floating_point_v<T>) {
@@ -180,6 +186,7 @@ std::vector<Reference> segments_exact(const T* x, const std::vector<std::uint64_
 }  // namespace
 
 std::vector<Reference> segment_reference(const HostData& d, const std::vector<std::uint64_t>& offsets, Op op) {
+  refuse_user(op);
   switch (d.type) {
     case ElemType::Uint: return segments_exact(d.as<std::uint32_t>(), offsets, op);
     case ElemType::Int: return segments_exact(d.as<std::int32_t>(), offsets, op);
@@ -282,6 +289,29 @@ Check check_result(const Value& device, const Reference& ref, Op op, unsigned de
   Check c;
   std::ostringstream ss;
   const ElemType t = ref.value.type();
+  if (op == Op::User && is_floating(t)) {
+    // A user operator against its in-order reference: equal NaN-ness and infinities, else within
+    // 2 * gamma(count) * |reference| (any order of a product, or of a sum of terms of one sign).
+    const double d = device.to_double(), w = ref.value.to_double();
+    const double u = t == ElemType::Double ? 0x1.0p-53 : 0x1.0p-24;
+    const double ku = static_cast<double>(std::max<std::uint64_t>(ref.count, 1)) * u;
+    const double floor = t == ElemType::Double ? std::numeric_limits<double>::min()
+                                               : static_cast<double>(std::numeric_limits<float>::min());
+    c.tolerance = 2 * (ku < 0.5 ? ku / (1 - ku) : 1.0) * std::fabs(w) + floor;
+    if (std::isnan(w) || std::isnan(d) || std::isinf(w) || std::isinf(d)) {
+      c.ok = (std::isnan(w) && std::isnan(d)) || d == w;
+      c.error = c.ok ? 0 : std::numeric_limits<double>::infinity();
+    } else {
+      c.error = std::fabs(d - w);
+      c.ok = c.error <= c.tolerance;
+      c.rel_error = w != 0 ? c.error / std::fabs(w) : 0;
+    }
+    ss.precision(9);
+    ss << (c.ok ? "within bound: device " : "MISMATCH: device ") << device.str() << ", in-order reference "
+       << ref.value.str() << " (bound " << c.tolerance << " over " << ref.count << " elements)";
+    c.detail = ss.str();
+    return c;
+  }
   if (is_floating(t) && op != Op::Sum) {
     // min/max of floats: exact in value; a NaN answer matches a NaN reference (any NaN bits),
     // and -0 and +0 compare equal (fmin/fmax may return either).

@@ -19,10 +19,13 @@ struct Reference {
   Value value;             // the exact answer in the element type (for float sums: the
                            // extended-precision sum rounded to the type)
   std::uint64_t index = kNoIndex;  // argmin/argmax: the index of `value` (NumPy's rule)
+  std::uint64_t count = 0;         // a user operator's: the elements folded (its float bound)
   long double sum = 0;     // float sums: the compensated (Neumaier) sum in long double
   long double sum_abs = 0; // float sums: sum of |x|, which scales the tolerance
 };
 
+// Throws Error for Op::User: a user operator's reference comes from the device
+// (measure/user_reference.hpp); likewise axis_reference and segment_reference.
 Reference host_reference(const HostData& data, Op op);
 
 // Worst-case rounding bound of a floating-point sum whose every element goes through at most

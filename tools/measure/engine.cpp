@@ -1,6 +1,8 @@
 // The measuring engine: sizes, inputs, the read peak, and every declared point measured.
 #include "measure/engine.hpp"
 
+#include "measure/user_reference.hpp"
+
 #include "clreduce/error.hpp"
 
 #include <algorithm>
@@ -170,11 +172,13 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
     const cl::Buffer input = upload_data(session, data);
     step(at + "read bandwidth", peak_w[i]);
     s.peak = measure_read_bandwidth(session, input, data.bytes.size(), design.timing);
-    if (!dev.is_gpu) {
+    if (!dev.is_gpu && design.op != Op::User) {  // no host std::reduce of a user's OpenCL C
       step(at + "host std::reduce", host_w[i]);
       s.host = measure_host_reduce(data, design.op, dev.compute_units, design.timing);
     }
-    const Reference reference = host_reference(data, design.op);
+    const Reference reference = design.op == Op::User && design.user_op
+                                    ? user_reference(session, *design.user_op, data)
+                                    : host_reference(data, design.op);
     for (VariantRun& vr : s.variants) {
       std::vector<Measured> kept;
       for (Measured& m : vr.points) {
@@ -185,6 +189,7 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
         opt.tuning.enabled = design.tuning.enabled && m.point.use_tuning;
         opt.device = dev;
         opt.kernel_dir = session.kernel_dir();
+        opt.user_op = design.user_op;
         try {
           Reducer reducer(session.queue(), opt);  // resolves the point's launch (prepare, below)
           const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, design.op, s.n);

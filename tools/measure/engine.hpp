@@ -100,6 +100,7 @@ struct Design {
   std::vector<Define> defines;       // added to every point
   TimingOptions timing;
   TuningSource tuning;               // for the points with use_tuning
+  std::shared_ptr<const UserOperator> user_op;  // Op::User's operator (its reference on the device)
   // The points of one (available) variant at one size, in the order to measure and print.
   std::function<std::vector<Point>(const Variant&, std::uint64_t n)> points;
 };

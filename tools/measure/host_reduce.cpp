@@ -19,7 +19,8 @@ T fold(Op op, T a, T b) {
     case Op::Min: return std::min(a, b);
     case Op::Max: return std::max(a, b);
     case Op::ArgMin:
-    case Op::ArgMax: break;  // the whole-array family (this rate's peer) takes no arg op
+    case Op::ArgMax:
+    case Op::User: break;  // no host std::reduce peer for these (measure_host_reduce is not run)
   }
   return a;
 }
@@ -33,7 +34,8 @@ T identity_of(Op op) {
     case Op::Max: return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
                                                               : std::numeric_limits<T>::lowest();
     case Op::ArgMin:
-    case Op::ArgMax: break;
+    case Op::ArgMax:
+    case Op::User: break;
   }
   return T(0);
 }

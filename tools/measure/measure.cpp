@@ -1,6 +1,8 @@
 // Timing and checking one reduction.
 #include "measure/measure.hpp"
 
+#include "measure/user_reference.hpp"
+
 #include "clreduce/error.hpp"
 #include "measure/chunked.hpp"
 
@@ -70,12 +72,22 @@ ReduceReport measure_reduction(const Session& session, Reducer& reducer, const L
 }
 
 ReduceReport run_reduce(const Session& session, Reducer& reducer, const HostData& data, Op op,
-                        const TimingOptions& timing) {
-  if (data.n > session.device().max_alloc_bytes / size_of(data.type))
+                        const TimingOptions& timing, const UserOperator* user_op) {
+  if (data.n > session.device().max_alloc_bytes / size_of(data.type)) {
+    if (op == Op::User)
+      throw ConfigError(Param::N, "n = " + std::to_string(data.n) + " is over one allocation of " +
+                                      session.device().name + ": a user operator's chunks would be folded on the host, "
+                                      "which cannot run the user's OpenCL C; use n <= " +
+                                      std::to_string(session.device().max_alloc_bytes / size_of(data.type)),
+                        "1.." + std::to_string(session.device().max_alloc_bytes / size_of(data.type)),
+                        session.device().name);
     return run_reduce_chunked(session, reducer, data, op, timing);
+  }
   const std::shared_ptr<const Launch> launch = reducer.prepare(data.type, op, data.n);
   const cl::Buffer input = upload_data(session, data);
-  return measure_reduction(session, reducer, *launch, input, data, host_reference(data, op), timing);
+  const Reference reference =
+      op == Op::User && user_op ? user_reference(session, *user_op, data) : host_reference(data, op);
+  return measure_reduction(session, reducer, *launch, input, data, reference, timing);
 }
 
 }  // namespace clreduce

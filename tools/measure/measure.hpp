@@ -75,7 +75,9 @@ ReduceReport measure_reduction(const Session& session, Reducer& reducer, const L
 
 // One verified reduction of `data` with `reducer` (made on the session): prepared, uploaded,
 // timed and checked; data over one allocation goes through run_reduce_chunked (chunked.hpp).
+// Op::User: `user_op` (the reducer's) gives the device's in-order reference; a user operator
+// over one allocation is refused (ConfigError, Param::N).
 ReduceReport run_reduce(const Session& session, Reducer& reducer, const HostData& data, Op op,
-                        const TimingOptions& timing);
+                        const TimingOptions& timing, const UserOperator* user_op = nullptr);
 
 }  // namespace clreduce

@@ -132,7 +132,8 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
         << " (options given override it; --no-tuning: the built-in defaults)\n";
   if (r.check.rel_error >= 0)
     out << "accuracy   relative error " << rel_error_cell(r.check.rel_error)
-        << " against the compensated (Neumaier, long double) host sum\n";
+        << (r.config.op == Op::User ? " against the in-order fold of the user's operator on the device\n"
+                                    : " against the compensated (Neumaier, long double) host sum\n");
   TextTable t;
   t.headers = {"pass", "elements", "groups", "wg", "times", "vec", "options"};
   for (std::size_t i = 0; i < r.plan.passes.size(); ++i) {
