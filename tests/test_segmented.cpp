@@ -129,13 +129,13 @@ TEST_SUITE("segmented") {
     const unsigned cus = std::max(1u, session().device().compute_units);
     SegmentedConfig cfg;
     cfg.type = ElemType::Float;
-    // One segment of 2^20 elements: split into parts (about 8 groups per compute unit).
+    // One segment of 2^20 elements: split into parts (about 32 groups per compute unit).
     const HostData big = generate_data(cfg.type, 1u << 20, DataKind::Random, seed());
     const SegmentedReport one = run_segmented(session(), cfg, big, {0, 1u << 20}, quick_timing(0, 1));
     INFO(one.check.detail);
     CHECK(one.ok());
     CHECK(one.plan.kernel == "segments_split");
-    CHECK(one.plan.parts == std::min<std::uint64_t>(8 * cus, (1u << 20) / (one.plan.wg * 16)));
+    CHECK(one.plan.parts == std::min<std::uint64_t>(32 * cus, (1u << 20) / (one.plan.wg * 16)));
     // 4 segments per compute unit: one group per segment.
     std::vector<std::uint64_t> lengths(4 * cus, 1000);
     const std::vector<std::uint64_t> many = offsets_of(lengths);

@@ -55,7 +55,7 @@ struct SegmentedParams {
                                   // where the device or the built kernel allows fewer)
   // Parts per segment: 1 runs segments_group, more segments_split with that many parts (at most
   // 65535). Unset: 1 when there are at least 4 segments per compute unit, else enough parts for
-  // about 8 groups per compute unit, each work-item folding at least 16 elements of an average
+  // about 32 groups per compute unit, each work-item folding at least 16 elements of an average
   // segment.
   std::optional<std::uint64_t> parts;
   std::vector<Define> defines;    // -D NAME[=VALUE], untouched

@@ -20,9 +20,11 @@ constexpr std::uint64_t kMaxParts = 65535;
 constexpr std::size_t kDefaultWg = 256;
 // The planner's rule (as the axis planner's for rows_split): one group per segment once there are
 // kFewPerCu segments per compute unit; else parts enough for kGroupsPerCu groups per compute unit,
-// each work-item folding at least kMinPerItem elements of an average segment.
+// each work-item folding at least kMinPerItem elements of an average segment. On the H100 (2^26
+// floats, bench/results/2026-11-25_h100_axis_ops/segments) 100 segments took 121.6 µs in 11 parts
+// each (8 groups per compute unit) and 99.8 µs in 64 (48 per compute unit): more, shorter groups.
 constexpr std::uint64_t kFewPerCu = 4;
-constexpr std::uint64_t kGroupsPerCu = 8;
+constexpr std::uint64_t kGroupsPerCu = 32;
 constexpr std::uint64_t kMinPerItem = 16;
 constexpr unsigned kItems = 4;  // segments_split's ITEMS
 
