@@ -32,6 +32,7 @@
 #include "clreduce/transpose.hpp"
 #include "clreduce/tuning.hpp"
 #include "clreduce/types.hpp"
+#include "clreduce/user_operator.hpp"
 #include "clreduce/variants.hpp"
 
 namespace clreduce {
