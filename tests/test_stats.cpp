@@ -88,7 +88,11 @@ TEST_SUITE("unit") {
     for (const auto& x : xs) {
       const double exact = p_exact(x, y);
       CAPTURE(exact);
-      CHECK(std::fabs(mann_whitney_u(x, y).p_value - exact) < 0.01);
+      // The continuity-corrected normal approximation is within about 0.01 of the exact p-value
+      // at 8 vs 8 (0.008, 0.001 and 0.010 for these sets); 0.02 leaves room for that, not for a
+      // wrong formula (without the continuity correction the first and third are off by 0.046
+      // and 0.038).
+      CHECK(std::fabs(mann_whitney_u(x, y).p_value - exact) < 0.02);
     }
   }
 

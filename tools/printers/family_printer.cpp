@@ -153,30 +153,31 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
 std::string bench_csv(const Run& run) {
   const SizeRun& r = run.sizes.front();
   TextTable t;
-  t.headers = {"variant", "type", "op", "n", "cache", "wg", "times", "vec", "passes", "min_us", "median_us",
-               "max_us", "spread_pct", "samples", "noise_reached", "first_pass_median_us", "single_call_median_us",
+  t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
+               "max_us", "first_pass_median_us", "single_call_median_us",
                "single_call_events_median_us", bandwidth_csv_label(), "peak_read_" + bandwidth_csv_label(), "pct_of_peak",
-               "speedup_vs_naive", "check", "rel_error"};
+               "speedup_vs_naive", "check", "rel_error", "cache", "spread_pct", "samples", "noise_reached"};
   const std::string cache = r.cold ? "cold" : "warm";
   for (const auto& vr : r.variants) {
     const Row row(vr);
     if (!row.report()) {
       t.rows.push_back({vr.variant, std::string(name_of(run.type)), std::string(name_of(run.op)),
-                        std::to_string(r.n), cache, "", "", "", "", "", "", "", "", "", "", "", "", "", "",
-                        bandwidth_cell(r.peak.gbps, 2), "", "", check_cell(row), ""});
+                        std::to_string(r.n), "", "", "", "", "", "", "", "", "", "", "",
+                        bandwidth_cell(r.peak.gbps, 2), "", "", check_cell(row), "", cache, "", "", ""});
       continue;
     }
     const ReduceReport& rr = *row.report();
     t.rows.push_back({vr.variant, std::string(name_of(run.type)), std::string(name_of(run.op)),
-                      std::to_string(r.n), cache, std::to_string(rr.plan.passes.front().wg),
+                      std::to_string(r.n), std::to_string(rr.plan.passes.front().wg),
                       std::to_string(rr.plan.passes.front().times), std::to_string(rr.plan.passes.front().vec),
                       std::to_string(rr.plan.passes.size()), fixed(rr.timed.whole_us.min, 3),
                       fixed(rr.timed.whole_us.median, 3), fixed(rr.timed.whole_us.max, 3),
-                      fixed(rr.timed.whole_us.spread_pct(), 2), std::to_string(rr.timed.whole_us.samples.size()),
-                      rr.timed.noise_reached ? "yes" : "no", fixed(rr.timed.first_pass_us.median, 3),
+                      fixed(rr.timed.first_pass_us.median, 3),
                       fixed(rr.timed.single_us.median, 3), fixed(rr.timed.single_events_us.median, 3),
                       bandwidth_cell(rr.gbps, 2), bandwidth_cell(r.peak.gbps, 2), fixed(r.pct_of_peak(rr.gbps), 2), fixed(speedup(r, rr), 3),
-                      check_cell(row), rel_error_cell(rr.check.rel_error)});
+                      check_cell(row), rel_error_cell(rr.check.rel_error), cache,
+                      fixed(rr.timed.whole_us.spread_pct(), 2), std::to_string(rr.timed.whole_us.samples.size()),
+                      rr.timed.noise_reached ? "yes" : "no"});
   }
   return t.render_csv();
 }

@@ -124,20 +124,20 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
 
 std::string sizes_csv(const Run& r, const DeviceInfo& dev) {
   TextTable t;
-  t.headers = {"n", "cache", "type", "op", "variant", "wg", "groups", "groups_per_cu", "times", "vec",
-               "passes", "b2b_median_us", "b2b_min_us", "b2b_spread_pct", "b2b_samples", "noise_reached",
-               "single_median_us", "single_events_median_us",
+  t.headers = {"n", "type", "op", "variant", "wg", "groups", "groups_per_cu", "times", "vec",
+               "passes", "b2b_median_us", "b2b_min_us", "single_median_us", "single_events_median_us",
                bandwidth_csv_label(), "peak_read_" + bandwidth_csv_label(), "pct_of_peak", "floor_us", "best_single_median_us",
-               "best_single_config", "candidates_run", "check"};
+               "best_single_config", "candidates_run", "check", "cache", "b2b_spread_pct", "b2b_samples",
+               "noise_reached"};
   for (const auto& s : r.sizes)
     for (const auto& row : s.variants) {
-      std::vector<std::string> cells{std::to_string(s.n), s.cold ? "cold" : "warm", std::string(name_of(r.type)),
+      std::vector<std::string> cells{std::to_string(s.n), std::string(name_of(r.type)),
                                      std::string(name_of(r.op)), row.variant};
       const ReduceReport* b = best_report(row);
       if (!b) {
-        cells.insert(cells.end(), {"", "", "", "", "", "", "", "", "", "", "", "", "", "", bandwidth_cell(s.peak.gbps, 2), "",
+        cells.insert(cells.end(), {"", "", "", "", "", "", "", "", "", "", "", bandwidth_cell(s.peak.gbps, 2), "",
                                    fixed(floor_us(s, r.type), 3), "", "", std::to_string(row.measured()),
-                                   status(row)});
+                                   status(row), s.cold ? "cold" : "warm", "", "", ""});
       } else {
         const PassPlan& p = b->plan.passes.front();
         const ReduceReport& bs = best_single_report(row);
@@ -146,11 +146,12 @@ std::string sizes_csv(const Run& r, const DeviceInfo& dev) {
                       b->config.groups_per_cu ? std::to_string(*b->config.groups_per_cu) : "",
                       std::to_string(p.times), std::to_string(p.vec), std::to_string(b->plan.passes.size()),
                       fixed(b->timed.whole_us.median, 3), fixed(b->timed.whole_us.min, 3),
-                      fixed(b->timed.whole_us.spread_pct(), 2), std::to_string(b->timed.whole_us.samples.size()),
-                      b->timed.noise_reached ? "yes" : "no", fixed(b->timed.single_us.median, 3), fixed(b->timed.single_events_us.median, 3),
+                      fixed(b->timed.single_us.median, 3), fixed(b->timed.single_events_us.median, 3),
                       bandwidth_cell(b->gbps, 2), bandwidth_cell(s.peak.gbps, 2), fixed(s.pct_of_peak(b->gbps), 2),
                       fixed(floor_us(s, r.type), 3), fixed(bs.timed.single_us.median, 3),
-                      config_label(bs, dev), std::to_string(row.measured()), status(row)});
+                      config_label(bs, dev), std::to_string(row.measured()), status(row), s.cold ? "cold" : "warm",
+                      fixed(b->timed.whole_us.spread_pct(), 2), std::to_string(b->timed.whole_us.samples.size()),
+                      b->timed.noise_reached ? "yes" : "no"});
       }
       t.rows.push_back(cells);
     }
