@@ -20,7 +20,6 @@ struct CompareTexts {
   double alpha = 0.05;
   std::optional<double> fail_pct;
   std::string format = "table";
-  std::string units = "GB";
 };
 
 std::string p_cell(double p) {
@@ -38,7 +37,6 @@ int compare(const CompareTexts& o) {
   if (o.fail_pct && !(*o.fail_pct >= 0 && *o.fail_pct <= 1000))
     throw Error("--fail-on-regression " + fixed(*o.fail_pct, 2) + " is outside 0..1000 percent");
   const Format format = parse_format(o.format);
-  set_bandwidth_unit(parse_bandwidth_unit(o.units));
   const SavedRun before = read_saved_run(o.old_path);
   const SavedRun after = read_saved_run(o.new_path);
   const std::vector<SavedRow> old_rows = saved_rows(before), new_rows = saved_rows(after);
@@ -152,7 +150,6 @@ void register_compare_command(Cli& cli) {
                 "exit 1 when a row is significantly slower by more than PCT percent (for CI)");
   c->add_option("--format", o->format, "table, csv or json (colour on a terminal unless NO_COLOR is set)")
       ->capture_default_str();
-  c->add_option("--units", o->units, "bandwidth unit: GB or GiB (the table shows times only)")->capture_default_str();
 }
 
 }  // namespace clreduce::cli

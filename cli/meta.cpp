@@ -27,13 +27,15 @@ MetaState& state() {
   return s;
 }
 
-// FNV-1a, 64 bits, over each kernel file's name, a NUL, its bytes and a NUL, in name order.
+// FNV-1a, 64 bits, over each kernel file's name, a NUL, its bytes and a NUL, in name order
+// (an unreadable file's bytes as "(unreadable)"; entries that are not regular files skipped).
 void hash_kernels(const std::filesystem::path& dir, MetaState& m) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     const std::string ext = e.path().extension().string();
-    if (e.is_regular_file() && (ext == ".cl" || ext == ".clh")) files.push_back(e.path());
+    std::error_code file_ec;  // a broken link or a loop is no kernel file: skipped, never thrown
+    if ((ext == ".cl" || ext == ".clh") && e.is_regular_file(file_ec) && !file_ec) files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
   std::uint64_t h = 1469598103934665603ull;
@@ -48,7 +50,8 @@ void hash_kernels(const std::filesystem::path& dir, MetaState& m) {
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     std::ostringstream text;
-    text << in.rdbuf();
+    if (in) text << in.rdbuf();
+    else text << "(unreadable)";  // hashed as such: the session's own read reports the error
     add(f.filename().string());
     add(text.str());
   }

@@ -31,13 +31,15 @@ Session::CacheEvictor Session::cache_evictor() const {
     return device_.device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
   });
   c.cache_bytes = reported ? reported : kFallbackCacheBytes;
-  c.scratch_bytes = std::min<std::uint64_t>(2 * c.cache_bytes, device_.max_alloc_bytes) / 64 * 64;
-  c.note = "cold: " + std::to_string(c.scratch_bytes >> 20) + " MiB written before every sample, " +
-           (reported ? "twice the last-level cache of " + std::to_string(c.cache_bytes >> 10) +
-                           " KiB (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE)"
-                     : "the device reports no cache size (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE 0): twice a "
-                       "stated fallback of " + std::to_string(kFallbackCacheBytes >> 20) + " MiB");
-  if (c.scratch_bytes < 2 * c.cache_bytes) c.note += " (capped at the device's largest allocation)";
+  const std::uint64_t wanted = std::max<std::uint64_t>(2 * c.cache_bytes, kMinEvictBytes);
+  c.scratch_bytes = std::min<std::uint64_t>(wanted, device_.max_alloc_bytes) / 64 * 64;
+  c.note = "cold: " + std::to_string(c.scratch_bytes >> 20) + " MiB written before every sample: " +
+           (reported ? "the device reports a " + std::to_string(c.cache_bytes >> 10) +
+                           " KiB global memory cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE)"
+                     : "the device reports no cache size (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE 0), taken as " +
+                           std::to_string(kFallbackCacheBytes >> 20) + " MiB") +
+           "; written: the larger of twice that and " + std::to_string(kMinEvictBytes >> 20) + " MiB";
+  if (c.scratch_bytes < wanted) c.note += ", capped at the device's largest allocation";
   const std::uint64_t bytes = c.scratch_bytes;
   cl::Buffer scratch = with_cl_context("allocating " + std::to_string(bytes) + " bytes to evict the cache", [&] {
     return cl::Buffer(context_, CL_MEM_READ_WRITE, bytes);

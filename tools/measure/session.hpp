@@ -57,13 +57,15 @@ class Session {
   };
   FittedKernel fitted_kernel(const std::string& file, const std::string& kernel_name, std::size_t wg,
                              const std::function<std::string(std::size_t)>& options_for) const;
-  // Cold-cache timing: a scratch buffer of twice the device's last-level cache
-  // (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; kFallbackCacheBytes where the device reports 0), at most
-  // its largest allocation, and a hook (TimingOptions::before_sample) that fills it with
+  // Cold-cache timing: a scratch buffer of twice the device's global memory cache as reported
+  // (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; kFallbackCacheBytes where the device reports 0), and at least
+  // kMinEvictBytes (some drivers report a cache smaller than the last level: NVIDIA's OpenCL
+  // gives its L1s, while the H100's L2 holds 50 MB), at most the device's largest allocation; and a hook (TimingOptions::before_sample) that fills it with
   // clEnqueueFillBuffer before every sample, so that the sample reads its input from memory.
   // `note` says the cache size, where it came from and the bytes written. Throws Error when the
   // buffer cannot be allocated.
   static constexpr std::uint64_t kFallbackCacheBytes = 256ull << 20;
+  static constexpr std::uint64_t kMinEvictBytes = 256ull << 20;
   struct CacheEvictor {
     std::function<void(const cl::CommandQueue&)> evict;
     std::uint64_t cache_bytes = 0, scratch_bytes = 0;
