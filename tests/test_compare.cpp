@@ -215,6 +215,15 @@ TEST_SUITE("cli") {
       CHECK(meta["device"]["name"] == clreduce::test::session().device().name);
       CHECK(std::regex_match(meta["kernels_fnv1a64"].get<std::string>(), std::regex("[0-9a-f]{16}")));
     }
+    // A --sizes file compared with itself: every (size, cache, variant) matched, all the same, p = 1.
+    const CliRun self = run_cli("compare " + sj.string() + " " + sj.string() + " --format json");
+    REQUIRE_MESSAGE(self.code == 0, self.out);
+    const json cmp = json::parse(self.stdout_text);
+    CHECK(cmp["rows"].size() == 8);  // 2 sizes x 2 caches x 2 variants
+    for (const json& row : cmp["rows"]) {
+      CHECK(row["verdict"] == "same");
+      CHECK(row["p_value"] == 1.0);
+    }
     // Charts from the saved file alone (one cache per chart).
     const fs::path svg = temp("chart.svg");
     CHECK(run_cli("report " + bj.string() + " --chart " + svg.string()).code == 0);
@@ -286,5 +295,10 @@ TEST_SUITE("cli") {
     expect_error("bench --n 0%", "not a valid share");
     expect_error("bench --n x%", "not a valid share");
     expect_error("compare", "OLD is required");
+    // --n P%: that share of the device's global memory, in elements of --type.
+    const CliRun pct = run_cli("reduce --variant naive --n 0.01% --iterations 1 --format json");
+    REQUIRE_MESSAGE(pct.code == 0, pct.out);
+    const auto global = static_cast<double>(clreduce::test::session().device().global_mem_bytes);
+    CHECK(json::parse(pct.stdout_text)["n"] == static_cast<std::uint64_t>(global * 0.01 / 100 / 4));
   }
 }
