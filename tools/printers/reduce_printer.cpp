@@ -151,7 +151,7 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
       << (r.timed.batch > 1 ? ", each a batch of " + std::to_string(r.timed.batch) + " back-to-back" : "")
       << "): min " << stats_cell(r.timed.whole_us.min) << " µs, median "
       << stats_cell(r.timed.whole_us.median) << " µs, max " << stats_cell(r.timed.whole_us.max)
-      << " µs\n"
+      << " µs, spread " << spread_cell(r.timed.whole_us) << " (interquartile range / median)\n"
       << "first pass: min " << stats_cell(r.timed.first_pass_us.min) << " µs, median "
       << stats_cell(r.timed.first_pass_us.median) << " µs, max "
       << stats_cell(r.timed.first_pass_us.max) << " µs\n"
