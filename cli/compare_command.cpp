@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 namespace clreduce::cli {
@@ -39,7 +40,14 @@ int compare(const CompareTexts& o) {
   const Format format = parse_format(o.format);
   const SavedRun before = read_saved_run(o.old_path);
   const SavedRun after = read_saved_run(o.new_path);
-  const std::vector<SavedRow> old_rows = saved_rows(before), new_rows = saved_rows(after);
+  // Verified rows are compared; the others are listed as not compared, with why.
+  std::vector<SavedRow> old_rows, new_rows;
+  std::vector<std::string> not_compared;
+  for (const auto& [file, rows, name] : {std::tuple{&before, &old_rows, "old"}, std::tuple{&after, &new_rows, "new"}})
+    for (SavedRow& r : saved_rows(*file)) {
+      if (r.status == "ok") rows->push_back(std::move(r));
+      else not_compared.push_back(std::string(name) + " " + r.key + ": " + r.status);
+    }
   for (const auto* side : {&old_rows, &new_rows})
     for (const SavedRow& r : *side)
       if (r.report->timed.whole_us.samples.empty())
@@ -73,7 +81,10 @@ int compare(const CompareTexts& o) {
       return rows.empty() ? std::string("no verified row") : rows.front().key + (rows.size() > 1 ? ", ..." : "");
     };
     throw Error("no row of " + o.old_path + " (" + first(old_rows) + ") matches a row of " + o.new_path + " (" +
-                first(new_rows) + "); rows match by type, operator, n, cache and variant");
+                first(new_rows) + "); rows match by type, operator, n, cache and variant" +
+                (not_compared.empty() ? std::string()
+                                      : "; not compared: " + not_compared.front() +
+                                            (not_compared.size() > 1 ? " and " + std::to_string(not_compared.size() - 1) + " more" : "")));
   }
   if (before.device.label() != after.device.label())
     warn("the files come from different devices or drivers: " + before.device.label() + " and " + after.device.label());
@@ -116,6 +127,7 @@ int compare(const CompareTexts& o) {
                      {"rows", rows},
                      {"only_old", only_old},
                      {"only_new", only_new},
+                     {"not_compared", not_compared},
                      {"regression", regression},
                      {"meta", meta_json()}};
     std::cout << j.dump(2) << "\n";
@@ -130,6 +142,7 @@ int compare(const CompareTexts& o) {
               << t.render_text();
     for (const auto& k : only_old) std::cout << "only in old: " << k << "\n";
     for (const auto& k : only_new) std::cout << "only in new: " << k << "\n";
+    for (const auto& k : not_compared) std::cout << "not compared: " << k << "\n";
     if (regression) std::cout << "regression: at least one row is significantly slower by more than " << fixed(*o.fail_pct, 1) << "%\n";
   }
   return regression ? 1 : 0;

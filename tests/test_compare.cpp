@@ -178,6 +178,12 @@ TEST_SUITE("cli") {
     expect_error("report " + broken.string(), "rows[0]: no field \"time_us\"");
     expect_error("compare " + good.string() + " " + old_file.string(), "keeps no raw samples");
     expect_error("compare " + good.string() + " " + floats.string(), "matches a row of");
+    json failed = template_run();
+    failed["rows"][0]["check"]["ok"] = false;
+    const fs::path failed_file = temp("failed.json");
+    write(failed_file, failed.dump());
+    expect_error("compare " + good.string() + " " + failed_file.string(), "not compared: new uint sum n=3001 warm naive: FAILED check");
+    fs::remove(failed_file);
     expect_error("compare " + good.string() + " /nonexistent/run.json", "/nonexistent/run.json: cannot be read");
     expect_error("compare " + good.string() + " " + good.string() + " --alpha 2", "--alpha 2.0000 is outside");
     expect_error("report " + good.string() + " --format xml", "unknown format 'xml'");

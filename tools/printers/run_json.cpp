@@ -311,20 +311,25 @@ std::vector<SavedRow> saved_rows(const SavedRun& s) {
   for (const SizeRun& size : s.run.sizes)
     for (const VariantRun& v : size.variants) {
       const Measured* m = s.kind == "bench" ? (v.points.empty() ? nullptr : &v.points.front()) : v.best_point();
-      if (!m || !m->report || !m->report->ok()) continue;
-      const ReduceReport& r = *m->report;
       SavedRow row;
       row.variant = v.variant;
       row.cache = size.cold ? "cold" : "warm";
       row.type = s.run.type;
       row.op = s.run.op;
       row.n = size.n;
-      const PassPlan& p = r.plan.passes.front();
-      row.launch = "wg " + std::to_string(p.wg) + ", times " + std::to_string(p.times) + ", vec " +
-                   std::to_string(p.vec) + ", " + std::to_string(r.plan.passes.size()) + " passes";
       row.key = std::string(name_of(row.type)) + " " + std::string(name_of(row.op)) + " n=" +
                 std::to_string(row.n) + " " + row.cache + " " + row.variant;
-      row.report = &r;
+      if (!v.unavailable.empty()) row.status = "skipped: " + v.unavailable;
+      else if (!m || !m->report) row.status = "not measured";
+      else if (!m->report->ok()) row.status = "FAILED check";
+      else row.status = "ok";
+      if (m && m->report) {
+        const ReduceReport& r = *m->report;
+        const PassPlan& p = r.plan.passes.front();
+        row.launch = "wg " + std::to_string(p.wg) + ", times " + std::to_string(p.times) + ", vec " +
+                     std::to_string(p.vec) + ", " + std::to_string(r.plan.passes.size()) + " passes";
+        row.report = &r;
+      }
       out.push_back(row);
     }
   return out;

@@ -40,9 +40,11 @@ struct SavedRow {
   ElemType type = ElemType::Uint;
   Op op = Op::Sum;
   std::uint64_t n = 0;
-  const ReduceReport* report = nullptr;  // into SavedRun::run
+  const ReduceReport* report = nullptr;  // into SavedRun::run; null where nothing was measured
+  std::string status;                    // "ok", or why the row cannot be compared
 };
-// Every verified row (a variant's measured launch at each size and cache), in file order.
+// Every row (a variant's measured launch at each size and cache), in file order; status "ok" for
+// the verified ones, else "skipped: ...", "not measured", "FAILED check".
 std::vector<SavedRow> saved_rows(const SavedRun& s);
 
 }  // namespace clreduce
