@@ -14,14 +14,21 @@ struct ReportTexts {
   std::string path;
   OutputTexts output;
   std::optional<std::string> chart;
-  std::string units = "GB";
+  std::optional<std::string> units;
 };
 
 int report(const ReportTexts& o) {
   check_outputs(o.output);
   if (o.chart) check_output_path("--chart", *o.chart);
-  set_bandwidth_unit(parse_bandwidth_unit(o.units));
+  if (o.units) set_bandwidth_unit(parse_bandwidth_unit(*o.units));
   const SavedRun s = read_saved_run(o.path);
+  // Without --units: the unit the run's own table used (meta.units.text_bandwidth).
+  if (!o.units) {
+    const std::string was = s.doc.value("meta", nlohmann::json::object())
+                                .value("units", nlohmann::json::object())
+                                .value("text_bandwidth", std::string("GB/s"));
+    set_bandwidth_unit(was == "GiB/s" ? BandwidthUnit::GiB : BandwidthUnit::GB);
+  }
   const Run& run = s.run;
   const DeviceInfo& dev = s.device;
   nlohmann::json j = s.kind == "bench" ? bench_json(run, dev) : sizes_json(run, dev);
@@ -51,7 +58,7 @@ void register_report_command(Cli& cli) {
   c->add_option("FILE", o->path, "the saved run (JSON)")->required();
   add_output_options(c, o->output);
   c->add_option("--chart", o->chart, "write the run's SVG chart (bench: GB/s per variant; --sizes: time and GB/s against n)");
-  c->add_option("--units", o->units, "bandwidth unit of the table and CSV: GB or GiB")->capture_default_str();
+  c->add_option("--units", o->units, "bandwidth unit of the table and CSV: GB or GiB (default: the run's own)");
 }
 
 }  // namespace clreduce::cli

@@ -235,9 +235,18 @@ TEST_SUITE("cli") {
     CHECK(run_cli("report " + bj.string() + " --chart " + svg.string()).code == 0);
     CHECK(slurp(svg).find("<svg") != std::string::npos);
     expect_error("report " + sj.string() + " --chart " + svg.string(), "--chart draws one cache");
-    // GiB: the table's bandwidth column in the other unit.
+    // GiB: the table's bandwidth column in the other unit; a run measured with --units GiB
+    // renders in GiB again unless told otherwise.
     const CliRun gib = run_cli("report " + bj.string() + " --units GiB");
     CHECK(gib.stdout_text.find("GiB/s") != std::string::npos);
+    const fs::path gj = temp("gib.json");
+    const CliRun measured = run_cli("bench --n 3001 --variants naive --iterations 2 --warmup 1 --quiet --units GiB "
+                                    "--output-json " + gj.string());
+    REQUIRE_MESSAGE(measured.code == 0, measured.out);
+    CHECK(measured.stdout_text.find("GiB/s") != std::string::npos);
+    CHECK(run_cli("report " + gj.string()).stdout_text == measured.stdout_text);
+    CHECK(run_cli("report " + gj.string() + " --units GB").stdout_text.find("GiB/s") == std::string::npos);
+    fs::remove(gj);
     for (const fs::path& p : {bj, bc, sj, sc, svg}) fs::remove(p);
   }
 
