@@ -220,8 +220,8 @@ TimingOptions timing_of(const TimingTexts& t) {
 
 void add_cache_options(CLI::App* c, CacheTexts& t) {
   c->add_flag("--cold", t.cold,
-              "cold cache: evict the last-level cache before every sample (a fill of twice its size, "
-              "outside the timed span), one reduction per sample; same as --cache cold");
+              "cold cache: evict the cache before every sample, outside the timed span (a fill of the larger "
+              "of twice CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and 256 MiB), one reduction per sample; same as --cache cold");
   c->add_option("--cache", t.cache, "warm, cold, or warm,cold (both, each size measured warm then cold)")
       ->delimiter(',');
   c->add_option("--units", t.units, "bandwidth unit of the table and CSV: GB (10^9 bytes) or GiB (2^30)")
