@@ -59,8 +59,9 @@ class Session {
                              const std::function<std::string(std::size_t)>& options_for) const;
   // Cold-cache timing: a scratch buffer of twice the device's global memory cache as reported
   // (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; kFallbackCacheBytes where the device reports 0), and at least
-  // kMinEvictBytes (some drivers report a cache smaller than the last level: NVIDIA's OpenCL
-  // gives its L1s, while the H100's L2 holds 50 MB), at most the device's largest allocation; and a hook (TimingOptions::before_sample) that fills it with
+  // kMinEvictBytes (a driver may report a cache smaller than the last level; what NVIDIA's
+  // OpenCL reports on the H100, whose L2 holds 50 MB, is not yet checked: the note prints it), at
+  // most the device's largest allocation; and a hook (TimingOptions::before_sample) that fills it with
   // clEnqueueFillBuffer before every sample, so that the sample reads its input from memory.
   // `note` says the cache size, where it came from and the bytes written. Throws Error when the
   // buffer cannot be allocated.
