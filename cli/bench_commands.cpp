@@ -14,13 +14,19 @@ namespace clreduce::cli {
 namespace {
 struct BenchTexts : RunTexts {
   LongRunTexts long_run;
+  CacheTexts cache;
   std::optional<std::string> chart;
   std::vector<std::string> variants, sizes;
 };
 
 // What both forms share: the engine's design without its points.
-Design design_of(const BenchTexts& o) {
+Design design_of(const Session& session, const BenchTexts& o) {
   Design d;
+  const CacheChoice cache = cache_of(o.cache, o.timing);
+  d.warm = cache.warm;
+  d.cold = cache.cold;
+  if (o.chart && d.warm && d.cold)
+    throw Error("--chart draws one cache; give --cache warm or --cold with --chart (or drop --chart)");
   const OpChoice choice = op_choice(o);
   if (!choice.user_op) whole_array_op(o.op);  // argmin/argmax refused with where they run
   d.type = choice.type;
@@ -33,6 +39,7 @@ Design design_of(const BenchTexts& o) {
   check_outputs(o.output);
   if (o.chart) check_output_path("--chart", *o.chart);
   d.tuning = tuning_of(o.tuning);
+  if (d.cold) d.evict = session.cache_evictor();
   return d;
 }
 
@@ -49,7 +56,7 @@ int bench_sizes(const Session& session, const BenchTexts& o) {
   if (o.launch.params.times || o.launch.params.groups_per_cu || o.launch.params.vec)
     throw Error("--sizes searches TIMES, groups per compute unit and VEC itself; drop --times, "
                 "--groups-per-cu and --vec (--wg fixes the work-group size)");
-  Design d = design_of(o);
+  Design d = design_of(session, o);
   d.sizes = sizes_of(o.sizes);
   d.defines = defines_of(o.launch.defines);
   d.points = sizes_points(session.device(), d.type, o.launch.params.wg, d.tuning.enabled);
@@ -68,7 +75,9 @@ int bench_sizes(const Session& session, const BenchTexts& o) {
 int bench(const GlobalOptions& g, const BenchTexts& o) {
   const Session session = make_session(g);
   if (!o.sizes.empty()) return bench_sizes(session, o);
-  Design d = design_of(o);
+  Design d = design_of(session, o);
+  if (d.warm && d.cold)
+    throw Error("--cache warm,cold measures both with --sizes only; run bench once warm and once --cold");
   ReduceParams given = o.launch.params;
   given.defines = defines_of(o.launch.defines);
   d.points = family_points(given, d.tuning.enabled);
@@ -103,6 +112,8 @@ void register_bench_commands(Cli& cli) {
                 "GB/s against n");
   add_run_options(c, *o, "; default 2^26 on a GPU, 2^22 elsewhere");
   add_long_run_options(c, o->long_run);
+  add_noise_options(c, o->timing);
+  add_cache_options(c, o->cache);
   c->require_subcommand(0, 1);
 }
 

@@ -120,6 +120,7 @@ std::string option_of(Param p) {
 }
 
 int Cli::run(int argc, char** argv) {
+  note_command_line(argc, argv);
   try {
     app_.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -155,7 +156,9 @@ int Cli::run(int argc, char** argv) {
 
 Session make_session(const GlobalOptions& g) {
   DeviceInfo dev = select_device(DeviceSelector{g.platform, g.device});
-  return Session(dev, g.kernel_dir.value_or(""));
+  Session s(dev, g.kernel_dir.value_or(""));
+  note_session(s);
+  return s;
 }
 
 void add_timing_options(CLI::App* c, TimingTexts& t) {
@@ -170,8 +173,39 @@ void add_timing_options(CLI::App* c, TimingTexts& t) {
       ->check(whole_number(kMaxU32, "1.." + std::to_string(kMaxU32)));
 }
 
+void add_noise_options(CLI::App* c, TimingTexts& t) {
+  c->add_option("--max-noise", t.max_noise,
+                "keep sampling (after --iterations samples) until the spread of the back-to-back samples "
+                "(interquartile range / median) is at most P percent, or --max-time passed; rows that did "
+                "not get there are marked '!'");
+  c->add_option("--min-time", t.min_time, "sample each launch for at least S seconds (default 0)");
+  c->add_option("--max-time", t.max_time,
+                "with --max-noise: stop sampling a launch after S seconds (default " +
+                    std::to_string(static_cast<int>(kDefaultMaxTime)) + ")");
+}
+
 TimingOptions timing_of(const TimingTexts& t) {
   if (t.iterations == 0) throw Error("--iterations must be at least 1");
+  const auto seconds = [](const char* option, double v) {
+    if (!(v >= 0 && v <= kMostTime))
+      throw Error(std::string(option) + " " + fixed(v, 3) + " is outside 0.." + std::to_string(static_cast<int>(kMostTime)) +
+                  " seconds");
+  };
+  if (t.max_noise && !(*t.max_noise > 0 && *t.max_noise <= 100))
+    throw Error("--max-noise " + fixed(*t.max_noise, 3) +
+                " is outside the valid range: a spread above 0 and at most 100 percent (e.g. --max-noise 1)");
+  if (t.min_time) seconds("--min-time", *t.min_time);
+  if (t.max_time) {
+    seconds("--max-time", *t.max_time);
+    if (!t.max_noise) throw Error("--max-time bounds the sampling of --max-noise; give --max-noise P too (or drop --max-time)");
+    if (*t.max_time <= 0) throw Error("--max-time must be above 0 seconds");
+  }
+  const double max_time = t.max_time.value_or(std::max(kDefaultMaxTime, t.min_time.value_or(0)));
+  if (t.min_time && *t.min_time > max_time)
+    throw Error("--min-time " + fixed(*t.min_time, 3) + " s is above --max-time " + fixed(max_time, 3) + " s");
+  if (t.max_noise && t.batch)
+    throw Error("--max-noise chooses how many samples to take, --batch how long each is; give --max-noise "
+                "without --batch (the automatic batch)");
   if (t.batch && (*t.batch == 0 || *t.batch > kMaxBatch))
     throw Error("--batch " + std::to_string(*t.batch) + " is outside 1.." + std::to_string(kMaxBatch) +
                 " reductions per timed sample (leave it out for the automatic batch: 2000 timer ticks and 1 ms)");
@@ -179,7 +213,38 @@ TimingOptions timing_of(const TimingTexts& t) {
   o.warmup = t.warmup;
   o.repetitions = t.iterations;
   o.batch = t.batch.value_or(0);
+  o.max_noise_pct = t.max_noise.value_or(0);
+  o.min_time_s = t.min_time.value_or(0);
+  o.max_time_s = max_time;
   return o;
+}
+
+void add_cache_options(CLI::App* c, CacheTexts& t) {
+  c->add_flag("--cold", t.cold,
+              "cold cache: evict the cache before every sample, outside the timed span (a fill of the larger "
+              "of twice CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and 256 MiB), one reduction per sample; same as --cache cold");
+  c->add_option("--cache", t.cache, "warm, cold, or warm,cold (both, each size measured warm then cold)")
+      ->delimiter(',');
+  c->add_option("--units", t.units, "bandwidth unit of the table and CSV: GB (10^9 bytes) or GiB (2^30)")
+      ->capture_default_str();
+}
+
+CacheChoice cache_of(const CacheTexts& t, const TimingTexts& timing) {
+  set_bandwidth_unit(parse_bandwidth_unit(t.units));
+  CacheChoice c;
+  if (t.cold && !t.cache.empty()) throw Error("--cold and --cache both choose the cache; give one of them");
+  if (t.cold) c = {false, true};
+  if (!t.cache.empty()) {
+    c = {false, false};
+    for (const auto& name : t.cache) {
+      if (name == "warm") c.warm = true;
+      else if (name == "cold") c.cold = true;
+      else throw Error("--cache: unknown cache '" + printable(name) + "'; valid: warm, cold, warm,cold");
+    }
+  }
+  if (c.cold && timing.batch)
+    throw Error("--batch: a cold sample is one reduction (the cache is evicted before each); drop --batch");
+  return c;
 }
 
 void add_output_options(CLI::App* c, OutputTexts& o) {
@@ -244,9 +309,11 @@ void emit(const std::string& table, const std::string& csv, const nlohmann::json
   const Format f = parse_format(o.format);
   if (f == Format::Table) std::cout << table;
   if (f == Format::Csv) std::cout << csv;
-  if (f == Format::Json) std::cout << j.dump(2) << "\n";
+  nlohmann::json doc = j;
+  if (doc.is_object() && !doc.contains("meta")) doc["meta"] = meta_json();
+  if (f == Format::Json) std::cout << doc.dump(2) << "\n";
   std::cout.flush();
-  if (o.output_json) write_output_file("--output-json", *o.output_json, j.dump(2) + "\n");
+  if (o.output_json) write_output_file("--output-json", *o.output_json, doc.dump(2) + "\n");
   if (o.output_csv) write_output_file("--output-csv", *o.output_csv, csv);
 }
 
@@ -415,7 +482,7 @@ void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help) {
   r.op_option = c->add_option("--op", r.op, "operator: sum, min, max; reduce also argmin, argmax (value and lowest index)")
                     ->capture_default_str();
   c->add_option("--op-file", r.op_file, kOpFileHelp);
-  c->add_option("--n", r.n, "elements (suffixes: 64M, 1Gi, 2^26)" + n_help);
+  c->add_option("--n", r.n, "elements (suffixes: 64M, 1Gi, 2^26), or a share of the device memory (25%)" + n_help);
   c->add_option("--input", r.input, "raw little-endian elements of --type to reduce instead");
   add_launch_options(c, r.launch);
   add_data_options(c, r.data);
@@ -440,7 +507,7 @@ HostData input_of(const std::optional<std::string>& n_text, const std::optional<
     else check_allocation(n, type, dev);
   };
   std::optional<std::uint64_t> n;
-  if (n_text) n = parse_size(*n_text);
+  if (n_text) n = n_of(*n_text, type, dev);
   if (file) {
     for (const CLI::Option* given : {d.data_option, d.seed_option})
       if (given && given->count() > 0)
@@ -454,6 +521,20 @@ HostData input_of(const std::optional<std::string>& n_text, const std::optional<
   if (!n) throw Error(Param::N, "--n is required (or --input FILE)", "a size");
   check(*n);
   return generate_data(type, *n, parse_data_kind(d.data), d.seed);
+}
+
+std::uint64_t n_of(const std::string& text, ElemType type, const DeviceInfo& dev) {
+  if (text.empty() || text.back() != '%') return parse_size(text);
+  const std::string number = text.substr(0, text.size() - 1);
+  char* end = nullptr;
+  const double pct = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !(pct > 0 && pct <= 90))
+    throw Error(Param::N, "'" + printable(text) + "' is not a valid share of the device memory; valid: 0% < P <= 90%, e.g. 25%",
+                "0% < P <= 90%");
+  const auto n = static_cast<std::uint64_t>(static_cast<double>(dev.global_mem_bytes) * pct / 100 /
+                                            static_cast<double>(size_of(type)));
+  if (n == 0) throw Error(Param::N, text + " of the device's " + std::to_string(dev.global_mem_bytes) + " bytes is no element");
+  return n;
 }
 
 std::vector<std::uint64_t> sizes_of(const std::vector<std::string>& texts) {

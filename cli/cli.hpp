@@ -73,6 +73,17 @@ void register_transpose_commands(Cli& cli);  // transpose, bench transpose, benc
 void register_axis_bench_command(Cli& cli);  // bench axis
 void register_soak_command(Cli& cli);        // soak
 void register_explain_command(Cli& cli);     // explain, explain transpose
+void register_compare_command(Cli& cli);     // compare
+void register_report_command(Cli& cli);      // report
+
+// The `meta` object every JSON output carries (cli/meta.cpp): the tool's version and git commit
+// (read at build time; "unknown" outside a checkout), the date the command started (ISO 8601,
+// UTC), the command line, the device, platform and driver and the FNV-1a 64-bit hash of the
+// kernel directory's .cl/.clh files (names and contents, in name order) once a session is made,
+// and the units. emit() adds it to a JSON object that has none.
+void note_command_line(int argc, char** argv);
+void note_session(const Session& s);
+nlohmann::json meta_json();
 
 // This program's option for a library parameter ("--wg" for Param::WorkGroupSize), or "".
 std::string option_of(Param p);
@@ -84,13 +95,33 @@ Session make_session(const GlobalOptions& g);
 struct TimingTexts {
   unsigned iterations = 10, warmup = 2;
   std::optional<unsigned> batch;
+  std::optional<double> max_noise, min_time, max_time;  // --max-noise P, --min-time S, --max-time S
 };
 void add_timing_options(CLI::App* c, TimingTexts& t);
+// --max-noise, --min-time and --max-time (where a command offers noise-based stopping).
+void add_noise_options(CLI::App* c, TimingTexts& t);
+constexpr double kDefaultMaxTime = 10;   // seconds of sampling per launch under --max-noise
+constexpr double kMostTime = 3600;       // --min-time and --max-time at most
 // Refuses --iterations 0 and --batch outside 1..kMaxBatch. --iterations and --warmup are at most
 // kMaxIterations (every sample is kept to take its median: 10^6 of them are 8 MB).
 constexpr unsigned kMaxBatch = 100000;
 constexpr unsigned kMaxIterations = 1000000;
+// Also refuses --max-noise outside (0, 100], --min-time/--max-time outside [0, kMostTime] (max > 0),
+// --min-time over --max-time, --max-time without --max-noise, and --batch with --max-noise.
 TimingOptions timing_of(const TimingTexts& t);
+
+// The cache to time with (--cold, --cache warm|cold|warm,cold) and the bandwidth unit (--units).
+struct CacheTexts {
+  bool cold = false;
+  std::vector<std::string> cache;
+  std::string units = "GB";
+};
+void add_cache_options(CLI::App* c, CacheTexts& t);
+struct CacheChoice {
+  bool warm = true, cold = false;
+};
+// Validates (unknown names, --cold beside --cache, --cold with --batch) before any device work.
+CacheChoice cache_of(const CacheTexts& t, const TimingTexts& timing);
 
 // Output options (--format, --output-json, --output-csv) and the one place output is written.
 struct OutputTexts {
@@ -180,6 +211,10 @@ inline OpChoice op_choice(const RunTexts& r) {
 }
 // The --op-file option's help, one text for every command that takes it.
 extern const char* const kOpFileHelp;
+
+// `--n` as a size ("64Mi", "2^26") or a percentage of the device's global memory ("25%": that
+// share of CL_DEVICE_GLOBAL_MEM_SIZE in elements of `type`, 0 < P <= 90).
+std::uint64_t n_of(const std::string& text, ElemType type, const DeviceInfo& dev);
 
 // The input: the user's file, or generated data; n validated against the device first (against
 // one allocation, or against the device memory where the job reduces in chunks).

@@ -12,5 +12,7 @@ int main(int argc, char** argv) {
   clreduce::cli::register_explore_commands(cli);
   clreduce::cli::register_soak_command(cli);
   clreduce::cli::register_explain_command(cli);
+  clreduce::cli::register_compare_command(cli);
+  clreduce::cli::register_report_command(cli);
   return cli.run(argc, argv);
 }

@@ -50,6 +50,9 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
   check_outputs(o.output);
   const std::vector<std::uint64_t> offsets = read_offsets_file(*o.segments);
   std::optional<std::uint64_t> n;
+  if (o.n && !o.n->empty() && o.n->back() == '%')
+    throw Error(Param::N, "'" + printable(*o.n) + "': a share of the device memory is not for --segments, whose offsets "
+                "are checked against n before a device is opened; give a size (e.g. 2^20)", "a size");
   if (o.n) n = parse_size(*o.n);
   HostData data;
   if (o.input) {
@@ -206,7 +209,7 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   // The launch is resolved (and refused, if it must be) before any data is made; n over one
   // allocation is reduced in chunks, so the launch of one chunk is what is checked.
   if (o.n) {
-    const std::uint64_t n = parse_size(*o.n);
+    const std::uint64_t n = n_of(*o.n, type, dev);
     check_device_memory(n, type, dev);
     if (op == Op::User && n > chunk_elements(type, dev))
       throw ConfigError(Param::N, "n = " + std::to_string(n) + " is over one allocation of " + dev.name +

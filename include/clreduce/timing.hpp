@@ -20,8 +20,15 @@ namespace clreduce {
 
 struct Stats {
   double min = 0, median = 0, max = 0;
+  // The first and third quartiles (linear interpolation between order statistics, as numpy's
+  // default percentile), and every sample in the order it was taken (µs, like the rest).
+  double q1 = 0, q3 = 0;
+  std::vector<double> samples;
+  // The relative spread: the interquartile range over the median, in percent (0 without samples
+  // or with a median of 0).
+  double spread_pct() const { return median > 0 ? 100.0 * (q3 - q1) / median : 0; }
 };
-Stats stats_of(std::vector<double> xs);  // all 0 for no samples
+Stats stats_of(std::vector<double> xs);  // all 0 for no samples; keeps xs as the samples
 
 // A back-to-back sample spans at least this many timer ticks and this long, so the timer's
 // resolution (NVIDIA: 1 us) and the cost of the two profiled commands that bound a sample (a few
@@ -53,7 +60,20 @@ struct TimingOptions {
   // ticks and kSampleMinUs (at most 4096 units).
   unsigned batch = 0;
   TimeSource clock = TimeSource::DeviceEvents;
+  // Noise-based stopping of the back-to-back samples: with max_noise_pct > 0, sampling goes on
+  // after `repetitions` samples while the relative spread (Stats::spread_pct) of the samples so
+  // far is above max_noise_pct, until max_time_s of sampling (seconds, from the first timed
+  // sample). Whatever max_noise_pct, sampling lasts at least min_time_s. The one-call samples
+  // keep `repetitions` (as many as given). At most kMaxNoiseSamples back-to-back samples.
+  double max_noise_pct = 0;
+  double min_time_s = 0;
+  double max_time_s = 0;
+  // Cold cache: run before every sample (back-to-back and one call) on the queue the sample runs
+  // on, outside the timed span, e.g. a write over a buffer larger than the last-level cache. Set:
+  // every back-to-back sample is one unit (a batch would run warm after its first unit).
+  std::function<void(const cl::CommandQueue&)> before_sample;
 };
+inline constexpr unsigned kMaxNoiseSamples = 1000000;
 
 struct Sampled {
   Stats whole_us;          // per unit (all its events), back-to-back, divided over the batch
@@ -70,6 +90,10 @@ struct Sampled {
   // The device clock gave a back-to-back time under a tenth of the host clock's for batches the
   // host saw take 1 ms or more: a figure no device can reach, so the timer is not trusted.
   bool timer_suspect = false;
+  // With TimingOptions::max_noise_pct: whether the back-to-back samples' spread fell to it
+  // before max_time_s (true without a noise target).
+  bool noise_reached = true;
+  bool cold = false;  // before_sample ran before every sample
 };
 
 // Enqueues one unit of work on `q` and returns its commands' events in order, or none when

@@ -93,11 +93,20 @@ TimerCheck check_device_timer(const cl::Context& context, const cl::CommandQueue
 Stats stats_of(std::vector<double> xs) {
   Stats s;
   if (xs.empty()) return s;
+  s.samples = xs;
   std::sort(xs.begin(), xs.end());
   s.min = xs.front();
   s.max = xs.back();
   const std::size_t m = xs.size() / 2;
   s.median = xs.size() % 2 ? xs[m] : 0.5 * (xs[m - 1] + xs[m]);
+  const auto quantile = [&](double q) {
+    const double at = q * static_cast<double>(xs.size() - 1);
+    const std::size_t lo = static_cast<std::size_t>(at);
+    const std::size_t hi = std::min(lo + 1, xs.size() - 1);
+    return xs[lo] + (at - static_cast<double>(lo)) * (xs[hi] - xs[lo]);
+  };
+  s.q1 = quantile(0.25);
+  s.q3 = quantile(0.75);
   return s;
 }
 
@@ -125,17 +134,35 @@ Sampled time_enqueues(const cl::CommandQueue& queue, const cl::CommandQueue& pla
     with_cl_context("waiting for a warm-up", [&] { plain.finish(); });
     if (!device) warm.push_back(us_between(t0, Clock_::now()));
   }
-  s.batch = opt.batch;
+  s.cold = static_cast<bool>(opt.before_sample);
+  const auto evict = [&](const cl::CommandQueue& q) {
+    if (!opt.before_sample) return;
+    opt.before_sample(q);
+    with_cl_context("waiting for the cache eviction", [&] { q.finish(); });
+  };
+  s.batch = s.cold ? 1u : opt.batch;
   if (s.batch == 0) {
     const double tick_us = device ? static_cast<double>(std::max<std::uint64_t>(1, timer_resolution_ns)) * 1e-3 : 1.0;
     const double est = std::max(*std::min_element(warm.begin(), warm.end()), tick_us / 2);
     const double span_us = device ? std::max(kSampleTicks * tick_us, kSampleMinUs) : kSampleMinUs;
     s.batch = static_cast<unsigned>(std::clamp(std::ceil(span_us / est), 1.0, 4096.0));
   }
-  s.repetitions = std::max(1u, opt.repetitions);
+  const unsigned singles = std::max(1u, opt.repetitions);
   std::vector<double> whole, host_whole, first;  // back-to-back samples first, then one call at a time
   const cl::CommandQueue& batch_queue = device ? queue : plain;
-  for (unsigned r = 0; r < s.repetitions; ++r) {
+  const auto sampling_start = Clock_::now();
+  // Whether to take another back-to-back sample after r of them (noise-based stopping).
+  const auto more = [&](unsigned r) {
+    if (r < singles) return true;
+    if (r >= kMaxNoiseSamples) return false;
+    const double elapsed_s = us_between(sampling_start, Clock_::now()) * 1e-6;
+    if (elapsed_s < opt.min_time_s) return true;
+    if (opt.max_noise_pct <= 0 || elapsed_s >= opt.max_time_s) return false;
+    if (r % std::max(1u, r / 16) != 0) return true;  // the spread checked ~16 times per doubling
+    return stats_of(device ? whole : host_whole).spread_pct() > opt.max_noise_pct;
+  };
+  for (unsigned r = 0; more(r); ++r) {
+    evict(batch_queue);
     std::vector<cl::Event> head, tail;
     const auto t0 = Clock_::now();
     for (unsigned b = 0; b < s.batch; ++b) {
@@ -150,10 +177,14 @@ Sampled time_enqueues(const cl::CommandQueue& queue, const cl::CommandQueue& pla
       whole.push_back(with_cl_context("reading a sample's events", [&] { return event_span_us(head.front(), tail.back()); }) /
                       s.batch);
   }
+  s.repetitions = static_cast<unsigned>(host_whole.size());
+  if (opt.max_noise_pct > 0)
+    s.noise_reached = stats_of(device ? whole : host_whole).spread_pct() <= opt.max_noise_pct;
   std::vector<double> wall, by_events;
-  for (unsigned r = 0; r < s.repetitions; ++r) {
+  for (unsigned r = 0; r < singles; ++r) {
     // The host clock around one call on the queue without profiling.
     if (!after_sample) with_cl_context("waiting for the device to idle", [&] { queue.finish(); });
+    evict(plain);
     const auto t0 = Clock_::now();
     enqueue_one(plain, false);
     with_cl_context("waiting for a single timed call", [&] { plain.finish(); });
@@ -161,6 +192,7 @@ Sampled time_enqueues(const cl::CommandQueue& queue, const cl::CommandQueue& pla
     if (after_sample) after_sample();
     if (!device) continue;
     // The device clock: a profiled marker before one call on the profiling queue.
+    evict(queue);
     cl::Event marker;
     with_cl_context("enqueueing a marker", [&] { queue.enqueueMarkerWithWaitList(nullptr, &marker); });
     std::vector<cl::Event> ev = enqueue_one(queue, true);

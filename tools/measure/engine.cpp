@@ -88,6 +88,8 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
     sizes = {design.input->n};
   }
   if (sizes.empty()) throw Error(Param::N, "no size to measure; give at least one", "at least one size");
+  if (!design.warm && !design.cold) throw Error("neither warm nor cold: nothing to measure");
+  if (design.cold && !design.evict.evict) throw Error("cold timing needs a cache evictor (Session::cache_evictor)");
   for (std::uint64_t n : sizes) check_allocation(n, design.type, dev);
 
   // Every point of every size first, so that the progress knows the total.
@@ -96,9 +98,17 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
   run.op = design.op;
   run.clock = session.clock();
   run.clock_note = session.timer().reason;
+  if (design.cold) run.cache_note = design.evict.note;
+  run.noise_target_pct = design.timing.max_noise_pct;
+  std::vector<std::pair<std::uint64_t, bool>> runs;  // (n, cold) in the order measured
   for (std::uint64_t n : sizes) {
+    if (design.warm) runs.emplace_back(n, false);
+    if (design.cold) runs.emplace_back(n, true);
+  }
+  for (const auto& [n, cold] : runs) {
     SizeRun s;
     s.n = n;
+    s.cold = cold;
     for (const Variant* v : chosen) {
       VariantRun vr;
       vr.variant = v->name;
@@ -145,11 +155,14 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
     est.seconds += input_w.back() + peak_w.back() + host_w.back() + point_w.back() * static_cast<double>(points);
   }
   est.seconds += cal.build_s * static_cast<double>(est.builds);
-  if (watch.estimated && !watch.estimated(est)) return Run{run.type, run.op, run.clock, run.clock_note, {}};
+  if (watch.estimated && !watch.estimated(est)) {
+    run.sizes.clear();
+    return run;
+  }
 
   std::size_t total = 0;
   for (const SizeRun& s : run.sizes) {
-    total += dev.is_gpu ? 2 : 3;  // the input, the read peak (and on a CPU the host's std::reduce)
+    total += dev.is_gpu || design.op == Op::User ? 2 : 3;  // the input, the read peak (on a CPU the host's std::reduce)
     for (const auto& v : s.variants) total += v.points.size();
   }
   ProgressStep step_state;
@@ -161,24 +174,34 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
     ++step_state.done;
     step_state.work_done += weight;
   };
+  std::optional<HostData> generated;  // the input of the size measured last (warm and cold share it)
+  cl::Buffer input;
+  std::optional<Reference> reference;
   for (std::size_t i = 0; i < run.sizes.size(); ++i) {
     SizeRun& s = run.sizes[i];
-    const std::string at = "n=" + std::to_string(s.n) + ": ";
+    const std::string at = "n=" + std::to_string(s.n) + (s.cold ? " cold" : "") + ": ";
     step(at + "input", input_w[i]);
-    std::optional<HostData> generated;
-    if (!design.input) generated = generate_data(design.type, s.n, design.data, design.seed);
+    const bool fresh = i == 0 || run.sizes[i - 1].n != s.n;
+    if (fresh && !design.input) {
+      generated.reset();
+      generated = generate_data(design.type, s.n, design.data, design.seed);
+    }
     const HostData& data = design.input ? *design.input : *generated;
     s.data_origin = data.origin;
-    const cl::Buffer input = upload_data(session, data);
+    if (fresh) {
+      input = cl::Buffer();
+      input = upload_data(session, data);
+      reference = design.op == Op::User && design.user_op ? user_reference(session, *design.user_op, data)
+                                                          : host_reference(data, design.op);
+    }
+    TimingOptions timing = design.timing;
+    if (s.cold) timing.before_sample = design.evict.evict;
     step(at + "read bandwidth", peak_w[i]);
-    s.peak = measure_read_bandwidth(session, input, data.bytes.size(), design.timing);
+    s.peak = measure_read_bandwidth(session, input, data.bytes.size(), timing);
     if (!dev.is_gpu && design.op != Op::User) {  // no host std::reduce of a user's OpenCL C
       step(at + "host std::reduce", host_w[i]);
       s.host = measure_host_reduce(data, design.op, dev.compute_units, design.timing);
     }
-    const Reference reference = design.op == Op::User && design.user_op
-                                    ? user_reference(session, *design.user_op, data)
-                                    : host_reference(data, design.op);
     for (VariantRun& vr : s.variants) {
       std::vector<Measured> kept;
       for (Measured& m : vr.points) {
@@ -194,7 +217,7 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
           Reducer reducer(session.queue(), opt);  // resolves the point's launch (prepare, below)
           const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, design.op, s.n);
           if (m.point.only_if_tuned && launch->tuned.empty()) continue;
-          m.report = measure_reduction(session, reducer, *launch, input, data, reference, design.timing);
+          m.report = measure_reduction(session, reducer, *launch, input, data, *reference, timing);
         } catch (const ConfigError& e) {
           if (m.point.only_if_tuned) continue;
           m.skipped = e.what();

@@ -65,6 +65,7 @@ struct VariantRun {
 
 struct SizeRun {
   std::uint64_t n = 0;
+  bool cold = false;  // measured with the last-level cache evicted before every sample
   std::string data_origin;
   ReadBandwidth peak;
   // A CPU device: the host's std::reduce of the same data on as many threads as it has compute
@@ -83,7 +84,9 @@ struct Run {
   Op op = Op::Sum;
   TimeSource clock = TimeSource::DeviceEvents;  // the session's clock (measure/session.hpp)
   std::string clock_note;                       // with the host clock: why
-  std::vector<SizeRun> sizes;
+  std::string cache_note;                       // with cold sizes: how the cache was evicted
+  double noise_target_pct = 0;                  // TimingOptions::max_noise_pct (0: none)
+  std::vector<SizeRun> sizes;                   // per size, warm then cold where both were asked
   bool all_ok() const;  // every variant at every size ok()
   std::size_t count_points() const;  // at the first size
 };
@@ -99,6 +102,10 @@ struct Design {
   std::vector<std::string> variants; // registry names; empty: every registered variant
   std::vector<Define> defines;       // added to every point
   TimingOptions timing;
+  // Which caches to measure each size with: warm (the default), cold, or both (warm first).
+  // Cold needs `evict` (Session::cache_evictor()).
+  bool warm = true, cold = false;
+  Session::CacheEvictor evict;
   TuningSource tuning;               // for the points with use_tuning
   std::shared_ptr<const UserOperator> user_op;  // Op::User's operator (its reference on the device)
   // The points of one (available) variant at one size, in the order to measure and print.

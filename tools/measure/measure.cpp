@@ -30,6 +30,9 @@ Timed time_reduction(const Session& session, const EnqueueUnit& enqueue_one,
   t.clock_note = session.timer().reason;
   t.host_whole_us = s.host_whole_us;
   t.timer_suspect = s.timer_suspect;
+  t.noise_reached = s.noise_reached;
+  t.noise_target_pct = opt.max_noise_pct;
+  t.cold = s.cold;
   return t;
 }
 

@@ -34,6 +34,9 @@ struct Timed {
   std::string clock_note;       // with the host clock: why the device's timer was not used
   Stats host_whole_us;          // the back-to-back batches by the host clock, per reduction
   bool timer_suspect = false;   // the device clock fell far below the host clock (Sampled)
+  bool noise_reached = true;    // the noise target was met (Sampled; true without one)
+  double noise_target_pct = 0;  // TimingOptions::max_noise_pct (0: none)
+  bool cold = false;            // the last-level cache was evicted before every sample
 };
 
 // time_enqueues on the session's two queues for a whole reduction: read_value runs after every

@@ -3,6 +3,9 @@
 
 #include "clreduce/error.hpp"
 
+#include <algorithm>
+#include <memory>
+
 namespace clreduce {
 
 Session::Session(DeviceInfo device, const std::filesystem::path& kernel_dir)
@@ -20,6 +23,35 @@ Sampled Session::time(const EnqueueUnit& enqueue_one, const TimingOptions& opt,
   TimingOptions o = opt;
   o.clock = clock();
   return time_enqueues(queue_, plain_queue_, device_.timer_resolution_ns, enqueue_one, o, after_sample);
+}
+
+Session::CacheEvictor Session::cache_evictor() const {
+  CacheEvictor c;
+  const cl_ulong reported = with_cl_context("reading the device's cache size", [&] {
+    return device_.device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
+  });
+  c.cache_bytes = reported ? reported : kFallbackCacheBytes;
+  const std::uint64_t wanted = std::max<std::uint64_t>(2 * c.cache_bytes, kMinEvictBytes);
+  c.scratch_bytes = std::min<std::uint64_t>(wanted, device_.max_alloc_bytes) / 64 * 64;
+  c.note = "cold: " + std::to_string(c.scratch_bytes >> 20) + " MiB written before every sample: " +
+           (reported ? "the device reports a " + std::to_string(c.cache_bytes >> 10) +
+                           " KiB global memory cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE)"
+                     : "the device reports no cache size (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE 0), taken as " +
+                           std::to_string(kFallbackCacheBytes >> 20) + " MiB") +
+           "; written: the larger of twice that and " + std::to_string(kMinEvictBytes >> 20) + " MiB";
+  if (c.scratch_bytes < wanted) c.note += ", capped at the device's largest allocation";
+  const std::uint64_t bytes = c.scratch_bytes;
+  cl::Buffer scratch = with_cl_context("allocating " + std::to_string(bytes) + " bytes to evict the cache", [&] {
+    return cl::Buffer(context_, CL_MEM_READ_WRITE, bytes);
+  });
+  auto pattern = std::make_shared<cl_uint>(0);
+  c.evict = [scratch, bytes, pattern](const cl::CommandQueue& q) {
+    ++*pattern;  // a new value each time: nothing a driver could skip
+    with_cl_context("evicting the cache (clEnqueueFillBuffer)", [&] {
+      q.enqueueFillBuffer(scratch, *pattern, 0, bytes);
+    });
+  };
+  return c;
 }
 
 Reducer Session::reducer(ReducerOptions options) const {

@@ -57,6 +57,22 @@ class Session {
   };
   FittedKernel fitted_kernel(const std::string& file, const std::string& kernel_name, std::size_t wg,
                              const std::function<std::string(std::size_t)>& options_for) const;
+  // Cold-cache timing: a scratch buffer of twice the device's global memory cache as reported
+  // (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; kFallbackCacheBytes where the device reports 0), and at least
+  // kMinEvictBytes (a driver may report a cache smaller than the last level; what NVIDIA's
+  // OpenCL reports on the H100, whose L2 holds 50 MB, is not yet checked: the note prints it), at
+  // most the device's largest allocation; and a hook (TimingOptions::before_sample) that fills it with
+  // clEnqueueFillBuffer before every sample, so that the sample reads its input from memory.
+  // `note` says the cache size, where it came from and the bytes written. Throws Error when the
+  // buffer cannot be allocated.
+  static constexpr std::uint64_t kFallbackCacheBytes = 256ull << 20;
+  static constexpr std::uint64_t kMinEvictBytes = 256ull << 20;
+  struct CacheEvictor {
+    std::function<void(const cl::CommandQueue&)> evict;
+    std::uint64_t cache_bytes = 0, scratch_bytes = 0;
+    std::string note;
+  };
+  CacheEvictor cache_evictor() const;
   std::string load_source(const std::string& file) const { return load_kernel_source(kernel_dir(), file); }
   std::size_t builds() const { return ProgramCache::shared().builds(); }
 

@@ -56,9 +56,13 @@ json bench_json(const Run& run, const DeviceInfo& dev) {
     }
     rows.push_back(j);
   }
-  return json{{"device", device_json(dev)},
+  return json{{"kind", "bench"},
+              {"device", device_json(dev)},
               {"clock", std::string(name_of(run.clock))},
               {"clock_note", run.clock_note},
+              {"cache", r.cold ? "cold" : "warm"},
+              {"cache_note", run.cache_note},
+              {"noise_target_pct", run.noise_target_pct},
               {"n", r.n},
               {"type", std::string(name_of(run.type))},
               {"op", std::string(name_of(run.op))},
@@ -88,18 +92,19 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
          "enqueued together, first start to last end / batch); 1 call: one call at a time "
          "(enqueue, wait), host clock, queue without profiling; GB/s = input bytes / "
          "back-to-back median\n"
-      << clock_line(run.clock, run.clock_note) << "\n";
+      << clock_line(run.clock, run.clock_note) << cache_line(r.cold, run.cache_note)
+      << noise_line(run.noise_target_pct) << "\n";
   // Float sums also show each variant's relative error against the compensated host sum.
   const bool accuracy = is_floating(run.type) && run.op == Op::Sum;
   TextTable t;
-  t.headers = {"variant", "wg", "times", "vec", "passes", "median µs", "min µs", "max µs",
-               "1 call µs", "GB/s", "% of peak", "speedup vs naive", "check"};
+  t.headers = {"variant", "wg", "times", "vec", "passes", "median µs", "spread", "min µs", "max µs",
+               "1 call µs", bandwidth_label(), "% of peak", "speedup vs naive", "check"};
   if (accuracy) t.headers.insert(t.headers.end() - 1, "rel error");
   bool marked = false;  // a cell above the peak
   for (const auto& vr : r.variants) {
     const Row row(vr);
     if (!row.report()) {
-      t.rows.push_back({vr.variant, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check_cell(row)});
+      t.rows.push_back({vr.variant, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check_cell(row)});
       if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, "-");
       continue;
     }
@@ -108,15 +113,19 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
     const double up = speedup(r, rr);
     t.rows.push_back({vr.variant, std::to_string(first.wg), std::to_string(first.times),
                       std::to_string(first.vec), std::to_string(rr.plan.passes.size()),
-                      stats_cell(rr.timed.whole_us.median), stats_cell(rr.timed.whole_us.min),
+                      stats_cell(rr.timed.whole_us.median), noise_cell(rr.timed), stats_cell(rr.timed.whole_us.min),
                       stats_cell(rr.timed.whole_us.max), stats_cell(rr.timed.single_us.median),
-                      fixed(rr.gbps, 1), pct_of_peak_cell(r.pct_of_peak(rr.gbps), 1),
+                      bandwidth_cell(rr.gbps, 1), pct_of_peak_cell(r.pct_of_peak(rr.gbps), 1),
                       up > 0 ? fixed(up, 2) + "x" : "-", check_cell(row)});
     if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, rel_error_cell(rr.check.rel_error));
     marked = marked || above_peak(r.pct_of_peak(rr.gbps));
   }
   out << t.render_text();
   if (marked) out << kAbovePeakNote;
+  for (const auto& vr : r.variants)
+    if (const ReduceReport* rr = Row(vr).report(); rr && !rr->timed.noise_reached)
+      out << vr.variant << ": noise target not reached: spread " << spread_cell(rr->timed.whole_us) << " after "
+          << rr->timed.repetitions << " samples (--max-time ends the sampling)\n";
   std::vector<std::string> tuned;
   std::string tuned_from;
   for (const auto& vr : r.variants)
@@ -146,14 +155,15 @@ std::string bench_csv(const Run& run) {
   TextTable t;
   t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
                "max_us", "first_pass_median_us", "single_call_median_us",
-               "single_call_events_median_us", "GB_per_s", "peak_read_GB_per_s", "pct_of_peak",
-               "speedup_vs_naive", "check", "rel_error"};
+               "single_call_events_median_us", bandwidth_csv_label(), "peak_read_" + bandwidth_csv_label(), "pct_of_peak",
+               "speedup_vs_naive", "check", "rel_error", "cache", "spread_pct", "samples", "noise_reached"};
+  const std::string cache = r.cold ? "cold" : "warm";
   for (const auto& vr : r.variants) {
     const Row row(vr);
     if (!row.report()) {
       t.rows.push_back({vr.variant, std::string(name_of(run.type)), std::string(name_of(run.op)),
                         std::to_string(r.n), "", "", "", "", "", "", "", "", "", "", "",
-                        fixed(r.peak.gbps, 2), "", "", check_cell(row), ""});
+                        bandwidth_cell(r.peak.gbps, 2), "", "", check_cell(row), "", cache, "", "", ""});
       continue;
     }
     const ReduceReport& rr = *row.report();
@@ -164,8 +174,10 @@ std::string bench_csv(const Run& run) {
                       fixed(rr.timed.whole_us.median, 3), fixed(rr.timed.whole_us.max, 3),
                       fixed(rr.timed.first_pass_us.median, 3),
                       fixed(rr.timed.single_us.median, 3), fixed(rr.timed.single_events_us.median, 3),
-                      fixed(rr.gbps, 2), fixed(r.peak.gbps, 2), fixed(r.pct_of_peak(rr.gbps), 2), fixed(speedup(r, rr), 3),
-                      check_cell(row), rel_error_cell(rr.check.rel_error)});
+                      bandwidth_cell(rr.gbps, 2), bandwidth_cell(r.peak.gbps, 2), fixed(r.pct_of_peak(rr.gbps), 2), fixed(speedup(r, rr), 3),
+                      check_cell(row), rel_error_cell(rr.check.rel_error), cache,
+                      fixed(rr.timed.whole_us.spread_pct(), 2), std::to_string(rr.timed.whole_us.samples.size()),
+                      rr.timed.noise_reached ? "yes" : "no"});
   }
   return t.render_csv();
 }

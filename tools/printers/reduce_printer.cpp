@@ -84,6 +84,7 @@ json report_core_json(const ReduceReport& r) {
               {"times", r.plan.passes.front().times},
               {"vec", r.plan.passes.front().vec},
               {"passes", r.plan.passes.size()},
+              {"groups_per_cu", r.config.groups_per_cu ? json(*r.config.groups_per_cu) : json()},
               {"plan", plan_json(r.plan)},
               {"result", r.timed.value.str()},
               {"reference", r.reference.value.str()},
@@ -102,11 +103,16 @@ json report_core_json(const ReduceReport& r) {
               {"clock_note", r.timed.clock_note},
               {"host_time_us", stats_json(r.timed.host_whole_us)},
               {"timer_suspect", r.timed.timer_suspect},
+              {"cache", r.timed.cold ? "cold" : "warm"},
+              {"noise_target_pct", r.timed.noise_target_pct},
+              {"noise_reached", r.timed.noise_reached},
               {"chosen_by", r.chosen_by},
               {"tuned", r.tuned},
               {"tuning_db", r.tuned_from.empty() ? json() : json(r.tuned_from)},
               {"warnings", r.warnings}};
 }
+
+std::string noise_cell(const Timed& t) { return spread_cell(t.whole_us) + (t.noise_reached ? "" : " !"); }
 
 json reduce_json(const ReduceReport& r, const DeviceInfo& dev) {
   json j = report_core_json(r);
@@ -146,7 +152,7 @@ std::string reduce_text(const ReduceReport& r, const DeviceInfo& dev) {
       << (r.timed.batch > 1 ? ", each a batch of " + std::to_string(r.timed.batch) + " back-to-back" : "")
       << "): min " << stats_cell(r.timed.whole_us.min) << " µs, median "
       << stats_cell(r.timed.whole_us.median) << " µs, max " << stats_cell(r.timed.whole_us.max)
-      << " µs\n"
+      << " µs, spread " << spread_cell(r.timed.whole_us) << " (interquartile range / median)\n"
       << "first pass: min " << stats_cell(r.timed.first_pass_us.min) << " µs, median "
       << stats_cell(r.timed.first_pass_us.median) << " µs, max "
       << stats_cell(r.timed.first_pass_us.max) << " µs\n"

@@ -71,31 +71,39 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
          "enqueued together, first start to last end / batch; 1 call: one call at a time "
          "(enqueue, wait) by the host clock on a queue without profiling, as the host clock "
          "around a CUDA call and a stream synchronize; GB/s = bytes / b2b\n"
-      << clock_line(r.clock, r.clock_note);
+      << clock_line(r.clock, r.clock_note) << noise_line(r.noise_target_pct);
+  bool warm = false, cold = false;
+  for (const auto& s : r.sizes) (s.cold ? cold : warm) = true;
+  if (warm || r.sizes.empty()) out << cache_line(false, "");
+  if (cold) out << cache_line(true, r.cache_note);
   for (const auto& s : r.sizes) {
     const std::uint64_t bytes = s.n * size_of(r.type);
-    out << "\nn = " << size_label(s.n) << " (" << s.n << " " << name_of(r.type) << ", "
-        << bytes_human(bytes) << ", " << s.data_origin << "): read peak " << fixed(s.peak.gbps, 1)
-        << " GB/s (stream_read.cl, same buffer), floor " << stats_cell(floor_us(s, r.type)) << " µs\n";
+    out << "\nn = " << size_label(s.n) << (s.cold ? " COLD" : " warm") << " (" << s.n << " " << name_of(r.type) << ", "
+        << bytes_human(bytes) << ", " << s.data_origin << "): read peak " << bandwidth_cell(s.peak.gbps, 1)
+        << " " << bandwidth_label() << " (stream_read.cl, same buffer), floor " << stats_cell(floor_us(s, r.type)) << " µs\n";
     TextTable t;
-    t.headers = {"variant", "best configuration", "b2b µs", "1 call µs", "GB/s", "% of peak",
+    t.headers = {"variant", "best configuration", "b2b µs", "spread", "1 call µs", bandwidth_label(), "% of peak",
                  "best 1 call µs", "candidates", "check"};
     bool marked = false;  // a cell above the peak
     for (const auto& row : s.variants) {
       const ReduceReport* b = best_report(row);
       if (!b) {
-        t.rows.push_back({row.variant, "-", "-", "-", "-", "-", "-", checked_cell(row), status(row)});
+        t.rows.push_back({row.variant, "-", "-", "-", "-", "-", "-", "-", checked_cell(row), status(row)});
         continue;
       }
       const ReduceReport& bs = best_single_report(row);
       t.rows.push_back({row.variant, config_label(*b, dev), stats_cell(b->timed.whole_us.median),
-                        stats_cell(b->timed.single_us.median), fixed(b->gbps, 1),
+                        noise_cell(b->timed), stats_cell(b->timed.single_us.median), bandwidth_cell(b->gbps, 1),
                         pct_of_peak_cell(s.pct_of_peak(b->gbps), 1), stats_cell(bs.timed.single_us.median),
                         checked_cell(row), status(row)});
       marked = marked || above_peak(s.pct_of_peak(b->gbps));
     }
     out << t.render_text();
     if (marked) out << kAbovePeakNote;
+    for (const auto& row : s.variants)
+      if (const ReduceReport* b = best_report(row); b && !b->timed.noise_reached)
+        out << row.variant << ": noise target not reached: spread " << spread_cell(b->timed.whole_us) << " after "
+            << b->timed.repetitions << " samples (--max-time ends the sampling)\n";
     if (const ReduceReport* b = best_of(s, false))
       out << "best b2b:    " << b->config.variant << " " << stats_cell(b->timed.whole_us.median)
           << " µs (" << config_label(*b, dev) << ")\n";
@@ -118,17 +126,18 @@ std::string sizes_csv(const Run& r, const DeviceInfo& dev) {
   TextTable t;
   t.headers = {"n", "type", "op", "variant", "wg", "groups", "groups_per_cu", "times", "vec",
                "passes", "b2b_median_us", "b2b_min_us", "single_median_us", "single_events_median_us",
-               "GB_per_s", "peak_read_GB_per_s", "pct_of_peak", "floor_us", "best_single_median_us",
-               "best_single_config", "candidates_run", "check"};
+               bandwidth_csv_label(), "peak_read_" + bandwidth_csv_label(), "pct_of_peak", "floor_us", "best_single_median_us",
+               "best_single_config", "candidates_run", "check", "cache", "b2b_spread_pct", "b2b_samples",
+               "noise_reached"};
   for (const auto& s : r.sizes)
     for (const auto& row : s.variants) {
       std::vector<std::string> cells{std::to_string(s.n), std::string(name_of(r.type)),
                                      std::string(name_of(r.op)), row.variant};
       const ReduceReport* b = best_report(row);
       if (!b) {
-        cells.insert(cells.end(), {"", "", "", "", "", "", "", "", "", "", "", fixed(s.peak.gbps, 2), "",
+        cells.insert(cells.end(), {"", "", "", "", "", "", "", "", "", "", "", bandwidth_cell(s.peak.gbps, 2), "",
                                    fixed(floor_us(s, r.type), 3), "", "", std::to_string(row.measured()),
-                                   status(row)});
+                                   status(row), s.cold ? "cold" : "warm", "", "", ""});
       } else {
         const PassPlan& p = b->plan.passes.front();
         const ReduceReport& bs = best_single_report(row);
@@ -138,9 +147,11 @@ std::string sizes_csv(const Run& r, const DeviceInfo& dev) {
                       std::to_string(p.times), std::to_string(p.vec), std::to_string(b->plan.passes.size()),
                       fixed(b->timed.whole_us.median, 3), fixed(b->timed.whole_us.min, 3),
                       fixed(b->timed.single_us.median, 3), fixed(b->timed.single_events_us.median, 3),
-                      fixed(b->gbps, 2), fixed(s.peak.gbps, 2), fixed(s.pct_of_peak(b->gbps), 2),
+                      bandwidth_cell(b->gbps, 2), bandwidth_cell(s.peak.gbps, 2), fixed(s.pct_of_peak(b->gbps), 2),
                       fixed(floor_us(s, r.type), 3), fixed(bs.timed.single_us.median, 3),
-                      config_label(bs, dev), std::to_string(row.measured()), status(row)});
+                      config_label(bs, dev), std::to_string(row.measured()), status(row), s.cold ? "cold" : "warm",
+                      fixed(b->timed.whole_us.spread_pct(), 2), std::to_string(b->timed.whole_us.samples.size()),
+                      b->timed.noise_reached ? "yes" : "no"});
       }
       t.rows.push_back(cells);
     }
@@ -174,6 +185,7 @@ json sizes_json(const Run& r, const DeviceInfo& dev) {
           cj["single_us"] = stats_json(c.report->timed.single_us);
           cj["single_events_us"] = stats_json(c.report->timed.single_events_us);
           cj["ok"] = c.report->ok();
+          cj["report"] = report_core_json(*c.report);  // everything, for `clreduce report`
         }
         if (!c.skipped.empty()) cj["refused"] = c.skipped;
         if (!c.error.empty()) cj["error"] = c.error;
@@ -183,6 +195,7 @@ json sizes_json(const Run& r, const DeviceInfo& dev) {
       rows.push_back(j);
     }
     sizes.push_back(json{{"n", s.n},
+                         {"cache", s.cold ? "cold" : "warm"},
                          {"bytes", s.n * size_of(r.type)},
                          {"data", s.data_origin},
                          {"peak_read", peak_json(s.peak)},
@@ -190,9 +203,12 @@ json sizes_json(const Run& r, const DeviceInfo& dev) {
                          {"floor_us", floor_us(s, r.type)},
                          {"rows", rows}});
   }
-  return json{{"device", device_json(dev)},
+  return json{{"kind", "bench_sizes"},
+              {"device", device_json(dev)},
               {"clock", std::string(name_of(r.clock))},
               {"clock_note", r.clock_note},
+              {"cache_note", r.cache_note},
+              {"noise_target_pct", r.noise_target_pct},
               {"type", std::string(name_of(r.type))},
               {"op", std::string(name_of(r.op))},
               {"sizes", sizes},

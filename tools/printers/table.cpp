@@ -123,7 +123,44 @@ std::string clock_line(TimeSource clock, const std::string& why) {
          "are not measured (shown as 0)\n";
 }
 
-json stats_json(const Stats& s) { return json{{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
+std::string cache_line(bool cold, const std::string& note) {
+  if (!cold)
+    return "cache:  warm (samples follow each other: an input that fits the last-level cache is read from it; "
+           "--cold evicts it)\n";
+  return "cache:  COLD, the last-level cache evicted before every sample, outside the timed span (" + note +
+         "); one reduction per back-to-back sample\n";
+}
+
+std::string noise_line(double target_pct) {
+  if (target_pct <= 0) return "";
+  return "noise:  sampled until the spread (interquartile range / median) fell to " + fixed(target_pct, 2) +
+         "% or --max-time passed\n";
+}
+
+json stats_json(const Stats& s) {
+  return json{{"min", s.min},         {"median", s.median}, {"max", s.max},
+              {"q1", s.q1},           {"q3", s.q3},         {"spread_pct", s.spread_pct()},
+              {"samples", s.samples}};
+}
+
+namespace {
+BandwidthUnit g_bandwidth_unit = BandwidthUnit::GB;
+}
+
+BandwidthUnit parse_bandwidth_unit(const std::string& text) {
+  if (text == "GB") return BandwidthUnit::GB;
+  if (text == "GiB") return BandwidthUnit::GiB;
+  throw Error("unknown unit '" + text + "'; valid units: GB (10^9 bytes), GiB (2^30 bytes)");
+}
+void set_bandwidth_unit(BandwidthUnit u) { g_bandwidth_unit = u; }
+BandwidthUnit bandwidth_unit() { return g_bandwidth_unit; }
+double bandwidth_in_unit(double gbps) {
+  return g_bandwidth_unit == BandwidthUnit::GB ? gbps : gbps * 1e9 / static_cast<double>(1ull << 30);
+}
+std::string bandwidth_label() { return g_bandwidth_unit == BandwidthUnit::GB ? "GB/s" : "GiB/s"; }
+std::string bandwidth_csv_label() { return g_bandwidth_unit == BandwidthUnit::GB ? "GB_per_s" : "GiB_per_s"; }
+std::string bandwidth_cell(double gbps, int decimals) { return fixed(bandwidth_in_unit(gbps), decimals); }
+std::string spread_cell(const Stats& s) { return s.samples.size() < 2 ? "-" : fixed(s.spread_pct(), 1) + "%"; }
 
 json peak_json(const ReadBandwidth& peak) {
   return json{{"gbps", peak.gbps}, {"time_us", stats_json(peak.us)}, {"kernel", "stream_read.cl: " + peak.kernel},

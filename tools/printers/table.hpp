@@ -35,7 +35,24 @@ std::string rel_error_cell(double e);       // "1.23e-07"; "" for a negative (no
 bool above_peak(double pct);
 std::string pct_of_peak_cell(double pct, int decimals);
 extern const char* const kAbovePeakNote;
-nlohmann::json stats_json(const Stats& s);  // {"min", "median", "max"}
+// {"min", "median", "max", "q1", "q3", "spread_pct" (IQR / median, %), "samples" (every sample,
+// in the order taken)}, in the unit of s (µs for times).
+nlohmann::json stats_json(const Stats& s);
+// The relative spread of a median's samples: "1.2%" (interquartile range over the median), "-"
+// for fewer than 2 samples.
+std::string spread_cell(const Stats& s);
+
+// The bandwidth unit of text and CSV output (`--units GB|GiB`): one setting for the process,
+// GB (10^9 bytes) unless set. JSON always keeps GB/s ("gbps"). parse_bandwidth_unit throws Error
+// naming the valid units.
+enum class BandwidthUnit { GB, GiB };
+BandwidthUnit parse_bandwidth_unit(const std::string& text);
+void set_bandwidth_unit(BandwidthUnit u);
+BandwidthUnit bandwidth_unit();
+double bandwidth_in_unit(double gbps);
+std::string bandwidth_label();      // "GB/s" or "GiB/s"
+std::string bandwidth_csv_label();  // "GB_per_s" or "GiB_per_s"
+std::string bandwidth_cell(double gbps, int decimals);
 // The read peak ({"gbps", "time_us", "kernel", "groups", "wg"}) and the host's std::reduce
 // ({"gbps", "time_us", "threads"}; null where not measured) as every result file keeps them.
 nlohmann::json peak_json(const ReadBandwidth& peak);
@@ -44,5 +61,9 @@ nlohmann::json host_reduce_json(const HostReduceRate& host);
 // The line every text output adds when its times come from the host clock because the device's
 // timer cannot time ("" with the device's events).
 std::string clock_line(TimeSource clock, const std::string& why);
+// The line every text output of bench and bench --sizes adds about the cache: "cache:  warm (...)"
+// or "cache:  COLD (note)"; and about noise-based stopping ("" without a target).
+std::string cache_line(bool cold, const std::string& note);
+std::string noise_line(double target_pct);
 
 }  // namespace clreduce

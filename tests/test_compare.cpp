@@ -1,0 +1,319 @@
+// `clreduce compare` and `clreduce report` on saved result files, and the measuring options of
+// issue 17 end to end (cli suite): synthetic files with known sample sets give the expected
+// verdicts and p-values (computed independently here); every saved file renders again
+// identically through `report`; --cold runs and is labelled; noise-based stopping stays within
+// its time bound; malformed or mismatched files and bad options give one clear line.
+#include <doctest/doctest.h>
+
+#include "support.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+using clreduce::test::CliRun;
+using clreduce::test::run_cli;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+fs::path temp(const std::string& name) {
+  return fs::temp_directory_path() / ("clreduce_cmp_" + std::to_string(getpid()) + "_" + name);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+void expect_error(const std::string& args, const std::string& message) {
+  const CliRun r = run_cli(args);
+  INFO("clreduce " << args << "\n" << r.out);
+  CHECK(r.code == 2);
+  CHECK(r.out.rfind("clreduce: error: ", 0) == 0);
+  CHECK(r.out.find(message) != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+}
+
+// The two-sided p-value of the Mann-Whitney U-test by the normal approximation with tie and
+// continuity corrections, computed here by counting pairs (not by ranks, as the tool does).
+double expected_p(const std::vector<double>& x, const std::vector<double>& y) {
+  double u = 0;
+  for (double a : x)
+    for (double b : y) u += a > b ? 1 : a == b ? 0.5 : 0;
+  const double n1 = static_cast<double>(x.size()), n2 = static_cast<double>(y.size()), n = n1 + n2;
+  std::map<double, double> counts;
+  for (double v : x) counts[v] += 1;
+  for (double v : y) counts[v] += 1;
+  double ties = 0;
+  for (const auto& [v, t] : counts) ties += t * t * t - t;
+  const double var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)));
+  if (var <= 0) return 1;
+  const double z = std::max(0.0, std::fabs(u - n1 * n2 / 2) - 0.5) / std::sqrt(var);
+  return std::erfc(z / std::sqrt(2.0));
+}
+
+// A saved bench file of one variant, measured once per process; the synthetic files replace its
+// samples with known sets.
+const json& template_run() {
+  static const json j = [] {
+    const CliRun r = run_cli("bench --n 3001 --variants naive --iterations 3 --warmup 1 --format json --quiet");
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    return json::parse(r.stdout_text);
+  }();
+  return j;
+}
+
+fs::path with_samples(const std::string& name, const std::vector<double>& samples) {
+  json j = template_run();
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  json& t = j["rows"][0]["time_us"];
+  t["samples"] = samples;
+  t["min"] = sorted.front();
+  t["max"] = sorted.back();
+  t["median"] = 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);  // even sizes here
+  const fs::path p = temp(name);
+  write(p, j.dump(2));
+  return p;
+}
+
+// 20 samples around `centre`, spread over +-`noise` (a fraction) in a fixed scrambled order.
+std::vector<double> samples(double centre, double noise, unsigned salt) {
+  std::vector<double> out;
+  for (unsigned i = 0; i < 20; ++i) {
+    const double u = static_cast<double>((i * 7 + salt * 3) % 20) / 19.0 * 2 - 1;  // -1..1
+    out.push_back(centre * (1 + noise * u));
+  }
+  return out;
+}
+}  // namespace
+
+TEST_SUITE("cli") {
+  TEST_CASE("compare: equal, shifted by 5% with low noise, shifted by 5% with high noise") {
+    const std::vector<double> base = samples(100, 0.002, 0);
+    const std::vector<double> same = base;
+    const std::vector<double> shifted = samples(105, 0.002, 1);
+    const std::vector<double> noisy_old = samples(100, 0.30, 2);
+    const std::vector<double> noisy_new = samples(105, 0.30, 5);
+    const fs::path a = with_samples("base.json", base), b = with_samples("same.json", same),
+                   c = with_samples("shifted.json", shifted), d = with_samples("noisy_old.json", noisy_old),
+                   e = with_samples("noisy_new.json", noisy_new);
+    struct Case {
+      fs::path old_file, new_file;
+      std::vector<double> x, y;
+      std::string verdict;
+    };
+    for (const Case& k : {Case{a, b, base, same, "same"}, Case{a, c, base, shifted, "slower"},
+                          Case{c, a, shifted, base, "faster"}, Case{d, e, noisy_old, noisy_new, "same"}}) {
+      const CliRun r = run_cli("compare " + k.old_file.string() + " " + k.new_file.string() + " --format json");
+      INFO(k.old_file << " vs " << k.new_file << "\n" << r.out);
+      REQUIRE(r.code == 0);
+      const json j = json::parse(r.stdout_text);
+      REQUIRE(j["rows"].size() == 1);
+      const json& row = j["rows"][0];
+      CHECK(row["verdict"] == k.verdict);
+      CHECK(row["p_value"].get<double>() == doctest::Approx(expected_p(k.x, k.y)).epsilon(1e-6));
+      CHECK(row["old_samples"] == 20);
+      CHECK(j["meta"]["version"].is_string());
+    }
+    // The figures, independently: identical sets p = 1; separated sets 20 vs 20 p ~ 6.7e-8.
+    CHECK(expected_p(base, same) == doctest::Approx(1));
+    CHECK(expected_p(base, shifted) < 1e-6);
+    CHECK(expected_p(noisy_old, noisy_new) > 0.05);
+
+    // --fail-on-regression: exit 1 only for a significant slowdown over the threshold.
+    CHECK(run_cli("compare " + a.string() + " " + c.string() + " --fail-on-regression 3").code == 1);
+    CHECK(run_cli("compare " + a.string() + " " + c.string() + " --fail-on-regression 10").code == 0);
+    CHECK(run_cli("compare " + c.string() + " " + a.string() + " --fail-on-regression 0").code == 0);
+    CHECK(run_cli("compare " + d.string() + " " + e.string() + " --fail-on-regression 0").code == 0);
+    // A table for people: the verdict, the p-value; no colour into a pipe.
+    const CliRun t = run_cli("compare " + a.string() + " " + c.string() + " --fail-on-regression 3");
+    CHECK(t.stdout_text.find("slower 5.0%") != std::string::npos);
+    CHECK(t.stdout_text.find("REGRESSION over 3.0%") != std::string::npos);
+    CHECK(t.stdout_text.find("Mann-Whitney U") != std::string::npos);
+    CHECK(t.stdout_text.find("\033[") == std::string::npos);
+    // A stricter threshold turns the low-noise shift into "same" only where p is above it.
+    const CliRun strict = run_cli("compare " + a.string() + " " + c.string() + " --alpha 1e-12 --format json");
+    CHECK(json::parse(strict.stdout_text)["rows"][0]["verdict"] == "same");
+    for (const fs::path& p : {a, b, c, d, e}) fs::remove(p);
+  }
+
+  TEST_CASE("compare and report: malformed, mismatched and old files give one clear line") {
+    const fs::path good = with_samples("good.json", samples(100, 0.01, 0));
+    const fs::path not_json = temp("not.json"), other = temp("other.json"), broken = temp("broken.json"),
+                   old_file = temp("old.json"), floats = temp("floats.json");
+    write(not_json, "{ this is not json");
+    const CliRun reduce = run_cli("reduce --variant naive --n 1000 --iterations 2 --format json");
+    REQUIRE(reduce.code == 0);
+    write(other, reduce.stdout_text);
+    json j = template_run();
+    j["rows"][0].erase("time_us");
+    write(broken, j.dump());
+    json o = template_run();
+    o["rows"][0]["time_us"].erase("samples");
+    write(old_file, o.dump());
+    json f = template_run();
+    f["type"] = "float";
+    f["rows"][0]["type"] = "float";
+    write(floats, f.dump());
+    expect_error("compare " + good.string() + " " + not_json.string(), "not JSON");
+    expect_error("report " + not_json.string(), "not JSON");
+    expect_error("compare " + good.string() + " " + other.string(), "no field \"kind\"");
+    expect_error("report " + other.string(), "written by `clreduce bench`");
+    expect_error("report " + broken.string(), "rows[0]: no field \"time_us\"");
+    expect_error("compare " + good.string() + " " + old_file.string(), "keeps no raw samples");
+    expect_error("compare " + good.string() + " " + floats.string(), "matches a row of");
+    json failed = template_run();
+    failed["rows"][0]["check"]["ok"] = false;
+    const fs::path failed_file = temp("failed.json");
+    write(failed_file, failed.dump());
+    expect_error("compare " + good.string() + " " + failed_file.string(), "not compared: new uint sum n=3001 warm naive: FAILED check");
+    fs::remove(failed_file);
+    expect_error("compare " + good.string() + " /nonexistent/run.json", "/nonexistent/run.json: cannot be read");
+    expect_error("compare " + good.string() + " " + good.string() + " --alpha 2", "--alpha 2.0000 is outside");
+    expect_error("report " + good.string() + " --format xml", "unknown format 'xml'");
+    expect_error("report " + good.string() + " --units MB", "unknown unit 'MB'; valid units: GB");
+    for (const fs::path& p : {good, not_json, other, broken, old_file, floats}) fs::remove(p);
+  }
+
+  TEST_CASE("report: every saved file renders again as it was written (JSON, CSV, table)") {
+    const fs::path bj = temp("bench.json"), bc = temp("bench.csv"), sj = temp("sizes.json"), sc = temp("sizes.csv");
+    const CliRun bench = run_cli("bench --n 3001 --variants naive,vector,single_pass --iterations 3 --warmup 1 --quiet "
+                                 "--output-json " + bj.string() + " --output-csv " + bc.string());
+    REQUIRE_MESSAGE(bench.code == 0, bench.out);
+    const CliRun sizes = run_cli("bench --sizes 1000,2^12 --variants naive,vector --iterations 2 --warmup 1 --quiet "
+                                 "--cache warm,cold --output-json " + sj.string() + " --output-csv " + sc.string());
+    REQUIRE_MESSAGE(sizes.code == 0, sizes.out);
+    struct Saved {
+      fs::path json_file, csv_file;
+      std::string table;
+    };
+    for (const Saved& s : {Saved{bj, bc, bench.stdout_text}, Saved{sj, sc, sizes.stdout_text}}) {
+      INFO(s.json_file);
+      const CliRun rj = run_cli("report " + s.json_file.string() + " --format json");
+      REQUIRE_MESSAGE(rj.code == 0, rj.out);
+      CHECK(json::parse(rj.stdout_text) == json::parse(slurp(s.json_file)));
+      const CliRun rc = run_cli("report " + s.json_file.string() + " --format csv");
+      CHECK(rc.stdout_text == slurp(s.csv_file));
+      const CliRun rt = run_cli("report " + s.json_file.string());
+      CHECK(rt.stdout_text == s.table);
+      // The meta the measurement wrote: version, commit, date, command line, device, kernels' hash.
+      const json meta = json::parse(slurp(s.json_file))["meta"];
+      CHECK(meta["version"].is_string());
+      CHECK(!meta["git_commit"].get<std::string>().empty());
+      CHECK(std::regex_match(meta["date"].get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+      CHECK(meta["command_line"].get<std::string>().find(" bench ") != std::string::npos);
+      CHECK(meta["device"]["name"] == clreduce::test::session().device().name);
+      CHECK(std::regex_match(meta["kernels_fnv1a64"].get<std::string>(), std::regex("[0-9a-f]{16}")));
+    }
+    // A --sizes file compared with itself: every (size, cache, variant) matched, all the same, p = 1.
+    const CliRun self = run_cli("compare " + sj.string() + " " + sj.string() + " --format json");
+    REQUIRE_MESSAGE(self.code == 0, self.out);
+    const json cmp = json::parse(self.stdout_text);
+    CHECK(cmp["rows"].size() == 8);  // 2 sizes x 2 caches x 2 variants
+    for (const json& row : cmp["rows"]) {
+      CHECK(row["verdict"] == "same");
+      CHECK(row["p_value"] == 1.0);
+    }
+    // Charts from the saved file alone (one cache per chart).
+    const fs::path svg = temp("chart.svg");
+    CHECK(run_cli("report " + bj.string() + " --chart " + svg.string()).code == 0);
+    CHECK(slurp(svg).find("<svg") != std::string::npos);
+    expect_error("report " + sj.string() + " --chart " + svg.string(), "--chart draws one cache");
+    // GiB: the table's bandwidth column in the other unit; a run measured with --units GiB
+    // renders in GiB again unless told otherwise.
+    const CliRun gib = run_cli("report " + bj.string() + " --units GiB");
+    CHECK(gib.stdout_text.find("GiB/s") != std::string::npos);
+    const fs::path gj = temp("gib.json");
+    const CliRun measured = run_cli("bench --n 3001 --variants naive --iterations 2 --warmup 1 --quiet --units GiB "
+                                    "--output-json " + gj.string());
+    REQUIRE_MESSAGE(measured.code == 0, measured.out);
+    CHECK(measured.stdout_text.find("GiB/s") != std::string::npos);
+    CHECK(run_cli("report " + gj.string()).stdout_text == measured.stdout_text);
+    CHECK(run_cli("report " + gj.string() + " --units GB").stdout_text.find("GiB/s") == std::string::npos);
+    fs::remove(gj);
+    for (const fs::path& p : {bj, bc, sj, sc, svg}) fs::remove(p);
+  }
+
+  TEST_CASE("--cold: runs, and every output says cold or warm") {
+    const CliRun j = run_cli("bench --n 3001 --variants naive,vector --cold --iterations 2 --warmup 1 --quiet --format json");
+    REQUIRE_MESSAGE(j.code == 0, j.out);
+    const json doc = json::parse(j.stdout_text);
+    CHECK(doc["cache"] == "cold");
+    CHECK(doc["cache_note"].get<std::string>().find("before every sample") != std::string::npos);
+    for (const json& row : doc["rows"]) {
+      CHECK(row["cache"] == "cold");
+      CHECK(row["batch"] == 1);  // one reduction per cold sample
+    }
+    const CliRun t = run_cli("bench --n 3001 --variants naive --cold --iterations 2 --warmup 1 --quiet");
+    CHECK(t.stdout_text.find("cache:  COLD") != std::string::npos);
+    const CliRun w = run_cli("bench --n 3001 --variants naive --iterations 2 --warmup 1 --quiet --format csv");
+    CHECK(w.stdout_text.find(",warm,") != std::string::npos);
+    const CliRun both = run_cli("bench --sizes 2^12 --variants naive --cache warm,cold --iterations 2 --warmup 1 --quiet --format json");
+    REQUIRE_MESSAGE(both.code == 0, both.out);
+    const json sizes = json::parse(both.stdout_text)["sizes"];
+    REQUIRE(sizes.size() == 2);
+    CHECK(sizes[0]["cache"] == "warm");
+    CHECK(sizes[1]["cache"] == "cold");
+    CHECK(sizes[1]["rows"][0]["best"]["cache"] == "cold");
+  }
+
+  TEST_CASE("--max-noise: sampling stops at --max-time, and a target not reached is reported") {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CliRun r = run_cli("bench --n 3001 --variants naive,vector --iterations 2 --warmup 1 --quiet "
+                             "--max-noise 0.0001 --max-time 0.5 --format json");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    // Read peak (two kernels on a CPU), two launches: each at most 0.5 s of back-to-back
+    // sampling, plus set-up and the one-call samples.
+    CHECK(seconds < 30);
+    const json doc = json::parse(r.stdout_text);
+    CHECK(doc["noise_target_pct"] == 0.0001);
+    for (const json& row : doc["rows"]) {
+      CHECK(row["time_us"]["samples"].size() >= 2);
+      CHECK(row["noise_target_pct"] == 0.0001);
+      if (!row["noise_reached"].get<bool>()) CHECK(row["time_us"]["spread_pct"].get<double>() > 0.0001);
+    }
+    const CliRun t = run_cli("bench --n 3001 --variants naive --iterations 2 --warmup 1 --quiet --max-noise 0.0001 --max-time 0.2");
+    CHECK(t.stdout_text.find("noise:  sampled until") != std::string::npos);
+    if (t.stdout_text.find(" !") != std::string::npos)
+      CHECK(t.stdout_text.find("noise target not reached") != std::string::npos);
+  }
+
+  TEST_CASE("issue 17's options refuse bad values before any device work") {
+    expect_error("bench --n 1000 --max-noise 0", "--max-noise 0.000 is outside the valid range");
+    expect_error("bench --n 1000 --max-noise 150", "at most 100 percent");
+    expect_error("bench --n 1000 --max-time 2", "--max-time bounds the sampling of --max-noise");
+    expect_error("bench --n 1000 --max-noise 1 --min-time 5 --max-time 2", "--min-time 5.000 s is above --max-time 2.000 s");
+    expect_error("bench --n 1000 --max-noise 1 --batch 4", "give --max-noise without --batch");
+    expect_error("bench --n 1000 --cache hot", "--cache: unknown cache 'hot'; valid: warm, cold, warm,cold");
+    expect_error("bench --n 1000 --cold --cache warm", "--cold and --cache both choose the cache");
+    expect_error("bench --n 1000 --cold --batch 8", "a cold sample is one reduction");
+    expect_error("bench --n 1000 --cache warm,cold", "measures both with --sizes only");
+    expect_error("bench --n 1000 --units MB", "unknown unit 'MB'; valid units: GB (10^9 bytes), GiB (2^30 bytes)");
+    expect_error("bench --n 95%", "--n: '95%' is not a valid share of the device memory; valid: 0% < P <= 90%");
+    expect_error("bench --n 0%", "not a valid share");
+    expect_error("bench --n x%", "not a valid share");
+    expect_error("compare", "OLD is required");
+    // --n P%: that share of the device's global memory, in elements of --type.
+    const CliRun pct = run_cli("reduce --variant naive --n 0.01% --iterations 1 --format json");
+    REQUIRE_MESSAGE(pct.code == 0, pct.out);
+    const auto global = static_cast<double>(clreduce::test::session().device().global_mem_bytes);
+    CHECK(json::parse(pct.stdout_text)["n"] == static_cast<std::uint64_t>(global * 0.01 / 100 / 4));
+  }
+}

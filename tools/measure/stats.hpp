@@ -1,0 +1,36 @@
+// The statistics of comparing two sets of timing samples: the Mann-Whitney U-test (two-sided,
+// normal approximation with the tie correction and a continuity correction of 1/2, as
+// scipy.stats.mannwhitneyu(method="asymptotic", use_continuity=True)), and the verdict of a
+// comparison of an old and a new set of times. Pure functions, no device.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+struct MannWhitney {
+  double u = 0;          // U of the first sample: pairs (x, y) with x > y, plus half the ties
+  double z = 0;          // the standardized statistic, continuity-corrected (0 when no spread)
+  double p_value = 1;    // two-sided; 1 when either sample is empty or every value is equal
+};
+// Any sizes (an empty sample gives p = 1). Samples in any unit; only their order matters.
+MannWhitney mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
+
+// The median of a sample (0 for none).
+double median_of(std::vector<double> xs);
+
+// An old and a new set of times (lower is better) compared: ratio = new median / old median;
+// significant when p < alpha; the verdict is "faster" or "slower" (significant, by the sign of the
+// difference of medians) or "same" (not significant).
+struct Comparison {
+  double old_median = 0, new_median = 0, ratio = 1;
+  MannWhitney test;
+  bool significant = false;
+  std::string verdict;  // "faster", "slower" or "same"
+  // Significantly slower by more than pct percent (ratio > 1 + pct/100).
+  bool regression(double pct) const { return significant && verdict == "slower" && ratio > 1 + pct / 100; }
+};
+Comparison compare_samples(const std::vector<double>& old_us, const std::vector<double>& new_us, double alpha);
+
+}  // namespace clreduce

@@ -1,0 +1,50 @@
+// Saved result files read back: the JSON that `clreduce bench` and `clreduce bench --sizes` write
+// (family_printer.hpp, sizes_printer.hpp) parsed into the Run model and the device's facts, so
+// that `clreduce report` renders them again with the same printers and `clreduce compare`
+// matches their rows, without a device. Every failure is an Error naming the file and what is
+// wrong in it (not JSON, another kind of file, a missing or mistyped field, no raw samples).
+#pragma once
+
+#include "clreduce/device.hpp"
+#include "measure/engine.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+struct SavedRun {
+  std::string path;
+  std::string kind;      // "bench" or "bench_sizes"
+  nlohmann::json doc;    // the file as read (its "meta" among the rest)
+  DeviceInfo device;     // the facts the file keeps; no OpenCL handles
+  Run run;
+};
+
+// The kinds read_saved_run accepts, for messages.
+inline constexpr const char* kSavedKinds = "a JSON file written by `clreduce bench` or `clreduce bench --sizes` "
+                                           "(--format json or --output-json)";
+
+// Reads and parses `path`. Throws Error: the file cannot be read, is not JSON, is not of a kind
+// it knows, or lacks a field the printers need.
+SavedRun read_saved_run(const std::string& path);
+// The same on a document already parsed (`path` only names it in messages).
+SavedRun saved_run_of(const nlohmann::json& doc, const std::string& path);
+
+// One row of a saved run as `compare` matches it: the configuration that identifies it and the
+// back-to-back samples of its (best) launch.
+struct SavedRow {
+  std::string key;       // "uint sum n=1048576 warm naive"
+  std::string variant, cache, launch;  // launch: "wg 256, times 8, vec 4, 2 passes"
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::uint64_t n = 0;
+  const ReduceReport* report = nullptr;  // into SavedRun::run; null where nothing was measured
+  std::string status;                    // "ok", or why the row cannot be compared
+};
+// Every row (a variant's measured launch at each size and cache), in file order; status "ok" for
+// the verified ones, else "skipped: ...", "not measured", "FAILED check".
+std::vector<SavedRow> saved_rows(const SavedRun& s);
+
+}  // namespace clreduce
