@@ -19,6 +19,7 @@ namespace {
 struct CompareTexts {
   std::string old_path, new_path;
   double alpha = 0.05;
+  double min_effect = 1.0;  // percent
   std::optional<double> fail_pct;
   std::string format = "table";
 };
@@ -33,6 +34,8 @@ std::string p_cell(double p) {
 }
 
 int compare(const CompareTexts& o) {
+  if (!(o.min_effect >= 0 && o.min_effect <= 100))
+    throw Error("--min-effect " + fixed(o.min_effect, 2) + " is outside the valid range: 0..100 (percent)");
   if (!(o.alpha > 0 && o.alpha < 1))
     throw Error("--alpha " + fixed(o.alpha, 4) + " is outside the valid range: a p-value threshold above 0 and below 1 (e.g. 0.05)");
   if (o.fail_pct && !(*o.fail_pct >= 0 && *o.fail_pct <= 1000))
@@ -71,7 +74,8 @@ int compare(const CompareTexts& o) {
     }
     matched[r.key] = true;
     pairs.push_back({it->second, &r,
-                     compare_samples(it->second->report->timed.whole_us.samples, r.report->timed.whole_us.samples, o.alpha)});
+                     compare_samples(it->second->report->timed.whole_us.samples, r.report->timed.whole_us.samples, o.alpha,
+                                     o.min_effect)});
   }
   std::vector<std::string> only_old;
   for (const SavedRow& r : old_rows)
@@ -104,7 +108,9 @@ int compare(const CompareTexts& o) {
     std::string note = p.a->launch == p.b->launch ? "" : "launch differs: " + p.a->launch + " -> " + p.b->launch;
     if (reg) note = std::string("REGRESSION over ") + fixed(*o.fail_pct, 1) + "%" + (note.empty() ? "" : "; " + note);
     std::string verdict = p.c.verdict;
-    if (p.c.significant) verdict += " " + fixed(100 * std::abs(p.c.ratio - 1), 1) + "%";
+    if (p.c.significant && !p.c.below_effect) verdict += " " + fixed(100 * std::abs(p.c.ratio - 1), 1) + "%";
+    if (p.c.below_effect)
+      note = "p < alpha, but under --min-effect " + fixed(o.min_effect, 1) + "%" + (note.empty() ? "" : "; " + note);
     t.rows.push_back({std::string(name_of(p.b->type)), std::string(name_of(p.b->op)), std::to_string(p.b->n), p.b->cache,
                       p.b->variant, stats_cell(p.c.old_median), stats_cell(p.c.new_median), fixed(p.c.ratio, 3) + "x",
                       p_cell(p.c.test.p_value), paint(verdict, p.c.verdict), note});
@@ -113,7 +119,7 @@ int compare(const CompareTexts& o) {
                     {"old_median_us", p.c.old_median}, {"new_median_us", p.c.new_median}, {"ratio", p.c.ratio},
                     {"old_samples", p.a->report->timed.whole_us.samples.size()},
                     {"new_samples", p.b->report->timed.whole_us.samples.size()}, {"u", p.c.test.u},
-                    {"p_value", p.c.test.p_value}, {"significant", p.c.significant}, {"verdict", p.c.verdict},
+                    {"p_value", p.c.test.p_value}, {"significant", p.c.significant}, {"below_min_effect", p.c.below_effect}, {"verdict", p.c.verdict},
                     {"regression", reg}});
   }
   if (format == Format::Json) {
@@ -121,6 +127,7 @@ int compare(const CompareTexts& o) {
                      {"old", o.old_path},
                      {"new", o.new_path},
                      {"alpha", o.alpha},
+                     {"min_effect_pct", o.min_effect},
                      {"test", "Mann-Whitney U, two-sided, normal approximation with tie and continuity corrections, "
                               "on the back-to-back samples"},
                      {"fail_on_regression_pct", o.fail_pct ? nlohmann::json(*o.fail_pct) : nlohmann::json()},
@@ -138,7 +145,8 @@ int compare(const CompareTexts& o) {
     std::cout << "old: " << o.old_path << " (" << before.device.label() << ", " << before.doc.value("meta", nlohmann::json::object()).value("date", "no date") << ")\n"
               << "new: " << o.new_path << " (" << after.device.label() << ", " << after.doc.value("meta", nlohmann::json::object()).value("date", "no date") << ")\n"
               << "test: Mann-Whitney U on the back-to-back samples (two-sided, normal approximation with tie and "
-                 "continuity corrections); significant where p < " << fixed(o.alpha, 3) << "; medians in µs\n"
+                 "continuity corrections); significant where p < " << fixed(o.alpha, 3) << " and the medians "
+                 "differ by at least " << fixed(o.min_effect, 1) << "% (--min-effect); medians in µs\n"
               << t.render_text();
     for (const auto& k : only_old) std::cout << "only in old: " << k << "\n";
     for (const auto& k : only_new) std::cout << "only in new: " << k << "\n";
@@ -159,6 +167,10 @@ void register_compare_command(Cli& cli) {
   c->add_option("OLD", o->old_path, "the baseline run (JSON)")->required();
   c->add_option("NEW", o->new_path, "the run to judge (JSON)")->required();
   c->add_option("--alpha", o->alpha, "significance threshold of the p-value")->capture_default_str();
+  c->add_option("--min-effect", o->min_effect,
+                "PCT: a significant difference of the medians under this is reported as the same (two runs of one "
+                "build drift by a few tenths of a percent, which the U-test alone calls significant)")
+      ->capture_default_str();
   c->add_option("--fail-on-regression", o->fail_pct,
                 "exit 1 when a row is significantly slower by more than PCT percent (for CI)");
   c->add_option("--format", o->format, "table, csv or json (colour on a terminal unless NO_COLOR is set)")

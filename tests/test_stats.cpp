@@ -119,6 +119,16 @@ TEST_SUITE("unit") {
     const Comparison better = compare_samples(slower, base, 0.05);
     CHECK(better.verdict == "faster");
     CHECK_FALSE(better.regression(0));
+    // A shift of 0.3% with a tighter spread: significant, but under a minimum effect of 1%.
+    std::vector<double> tight, drift;
+    for (int i = 0; i < 20; ++i) tight.push_back(100 + 0.01 * i), drift.push_back((100 + 0.01 * i) * 1.003);
+    const Comparison tiny = compare_samples(tight, drift, 0.05, 1.0);
+    CHECK(tiny.significant);
+    CHECK(tiny.below_effect);
+    CHECK(tiny.verdict == "same");
+    CHECK_FALSE(tiny.regression(0));
+    CHECK(compare_samples(tight, drift, 0.05).verdict == "slower");  // without a minimum effect
+    CHECK(compare_samples(base, slower, 0.05, 1.0).verdict == "slower");  // 5% is over it
   }
 
   TEST_CASE("Stats: quartiles by linear interpolation, the relative spread and the samples kept") {

@@ -45,14 +45,17 @@ MannWhitney mann_whitney_u(const std::vector<double>& x, const std::vector<doubl
   return r;
 }
 
-Comparison compare_samples(const std::vector<double>& old_us, const std::vector<double>& new_us, double alpha) {
+Comparison compare_samples(const std::vector<double>& old_us, const std::vector<double>& new_us, double alpha,
+                           double min_effect_pct) {
   Comparison c;
   c.old_median = median_of(old_us);
   c.new_median = median_of(new_us);
   c.ratio = c.old_median > 0 ? c.new_median / c.old_median : 1;
   c.test = mann_whitney_u(old_us, new_us);
   c.significant = c.test.p_value < alpha;
-  c.verdict = !c.significant ? "same" : c.new_median > c.old_median ? "slower" : "faster";
+  const bool large = std::fabs(c.ratio - 1) * 100 >= min_effect_pct;
+  c.below_effect = c.significant && !large;
+  c.verdict = !c.significant || !large ? "same" : c.new_median > c.old_median ? "slower" : "faster";
   return c;
 }
 

@@ -21,16 +21,21 @@ MannWhitney mann_whitney_u(const std::vector<double>& x, const std::vector<doubl
 double median_of(std::vector<double> xs);
 
 // An old and a new set of times (lower is better) compared: ratio = new median / old median;
-// significant when p < alpha; the verdict is "faster" or "slower" (significant, by the sign of the
-// difference of medians) or "same" (not significant).
+// significant when p < alpha; the verdict is "faster" or "slower" (significant and the medians
+// apart by at least min_effect_pct percent, by the sign of the difference) or "same" (not
+// significant, or significant but closer than min_effect_pct: `below_effect`). The U-test sees
+// only the spread within each run; two runs of one build drift apart by a few tenths of a percent
+// (H100: bench/results/2026-11-25_h100_issue17), which it calls significant.
 struct Comparison {
   double old_median = 0, new_median = 0, ratio = 1;
   MannWhitney test;
   bool significant = false;
+  bool below_effect = false;  // significant, but the medians closer than min_effect_pct
   std::string verdict;  // "faster", "slower" or "same"
   // Significantly slower by more than pct percent (ratio > 1 + pct/100).
   bool regression(double pct) const { return significant && verdict == "slower" && ratio > 1 + pct / 100; }
 };
-Comparison compare_samples(const std::vector<double>& old_us, const std::vector<double>& new_us, double alpha);
+Comparison compare_samples(const std::vector<double>& old_us, const std::vector<double>& new_us, double alpha,
+                           double min_effect_pct = 0);
 
 }  // namespace clreduce
