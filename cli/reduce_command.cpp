@@ -28,6 +28,24 @@ struct ReduceTexts : RunTexts {
   std::vector<CLI::Option*> not_segmented;  // what a segmented reduction does not take
 };
 
+// --data and --seed generate data; --input reads the user's: one of them.
+void refuse_generators_with_input(const ReduceTexts& o) {
+  for (const CLI::Option* given : {o.data.data_option, o.data.seed_option})
+    if (given && given->count() > 0)
+      throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
+}
+
+// The axis launch resolved (and refused, if it must be) before any data is made.
+void prepare_axis(const Session& session, const AxisConfig& cfg, const std::shared_ptr<const UserOperator>& user_op,
+                  std::uint64_t m, std::uint64_t n) {
+  AxisReducerOptions opt;
+  opt.params = cfg;
+  opt.device = session.device();
+  opt.kernel_dir = session.kernel_dir();
+  opt.user_op = user_op;
+  AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, m, n);
+}
+
 // `reduce --segments FILE`: the offsets file read and checked (against --n, the --input file's
 // elements, else n is its last offset) before a device is opened, then one verified run.
 int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
@@ -56,9 +74,7 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.n) n = parse_size(*o.n);
   HostData data;
   if (o.input) {
-    for (const CLI::Option* given : {o.data.data_option, o.data.seed_option})
-      if (given && given->count() > 0)
-        throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
+    refuse_generators_with_input(o);
     data = read_data_file(*o.input, cfg.type, n);
     n = data.n;
   }
@@ -111,19 +127,10 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   check_outputs(o.output);
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
-  {  // The launch is resolved (and refused, if it must be) before any data is made.
-    AxisReducerOptions opt;
-    opt.params = cfg;
-    opt.device = dev;
-    opt.kernel_dir = session.kernel_dir();
-    opt.user_op = choice.user_op;
-    AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, m, n);
-  }
+  prepare_axis(session, cfg, choice.user_op, m, n);
   HostData data;
   if (o.input) {
-    for (const CLI::Option* given : {o.data.data_option, o.data.seed_option})
-      if (given && given->count() > 0)
-        throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
+    refuse_generators_with_input(o);
     data = read_data_file(*o.input, cfg.type, m * n);
   } else {
     data = generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
@@ -159,9 +166,7 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   HostData data;
   std::uint64_t n = 0;
   if (o.input) {
-    for (const CLI::Option* given : {o.data.data_option, o.data.seed_option})
-      if (given && given->count() > 0)
-        throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
+    refuse_generators_with_input(o);
     data = read_data_file(*o.input, cfg.type, o.n ? std::optional<std::uint64_t>(parse_size(*o.n)) : std::nullopt);
     n = data.n;
   } else {
@@ -169,13 +174,7 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   }
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
-  {  // The launch is resolved (and refused, if it must be) before any data is made.
-    AxisReducerOptions opt;
-    opt.params = cfg;
-    opt.device = dev;
-    opt.kernel_dir = session.kernel_dir();
-    AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, 1, n);
-  }
+  prepare_axis(session, cfg, nullptr, 1, n);
   if (!o.input) data = generate_data(cfg.type, n, parse_data_kind(o.data.data), o.data.seed);
   AxisReport r = run_axis(session, cfg, data, 1, n, timing);
   r.whole_array = true;

@@ -11,18 +11,8 @@
 // argmin/argmax give the pair (value, index within the segment), as CUB's ArgMin/ArgMax do.
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
+#include "segments_common.clh"
 
-#ifndef EMPTY_VALUE
-#if ARG_OP
-#define EMPTY_VALUE ACC_IDENTITY // an empty segment's argmin/argmax: the type's highest/lowest at index 2^64 - 1
-#elif OP_ID == 0 || OP_ID == 5
-#define EMPTY_VALUE ((T)(IDENTITY)) // an empty segment's value: the operator's identity (sum: 0)
-#elif OP_ID == 1
-#define EMPTY_VALUE ((T)T_HIGHEST) // an empty segment's min: the type's highest (+INFINITY for floats)
-#else
-#define EMPTY_VALUE ((T)T_LOWEST) // an empty segment's max: the type's lowest (-INFINITY for floats)
-#endif
-#endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void segments_group(__global const T* restrict in, __global const ulong* restrict offsets, __global ACC* restrict out,

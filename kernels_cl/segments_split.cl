@@ -11,20 +11,10 @@
 // in flight to reach a GPU's memory bandwidth.
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
+#include "segments_common.clh"
 
 #ifndef ITEMS
 #define ITEMS 4 // elements each work-item loads per trip, into as many accumulators (1, 2, 4 or 8)
-#endif
-#ifndef EMPTY_VALUE
-#if ARG_OP
-#define EMPTY_VALUE ACC_IDENTITY // an empty segment's argmin/argmax: the type's highest/lowest at index 2^64 - 1
-#elif OP_ID == 0 || OP_ID == 5
-#define EMPTY_VALUE ((T)(IDENTITY)) // an empty segment's value: the operator's identity (sum: 0)
-#elif OP_ID == 1
-#define EMPTY_VALUE ((T)T_HIGHEST) // an empty segment's min: the type's highest (+INFINITY for floats)
-#else
-#define EMPTY_VALUE ((T)T_LOWEST) // an empty segment's max: the type's lowest (-INFINITY for floats)
-#endif
 #endif
 #if ITEMS != 1 && ITEMS != 2 && ITEMS != 4 && ITEMS != 8
 #error "ITEMS must be 1, 2, 4 or 8"

@@ -65,11 +65,12 @@ std::string axis_text(const AxisReport& r, const DeviceInfo& dev) {
   out << "result     " << first_outputs_text(r.outputs, whole ? "whole array" : p.axis == Axis::Rows ? "row" : "column")
       << "\n"
       << clock_line(r.timing.clock, r.clock_note) << "check      " << (r.ok() ? "ok: " : "FAILED: ")
-      << r.check.detail << " (output poisoned before the run)\n"
+      << (whole && r.check.ok ? std::string("the whole array exact") : r.check.detail) << " (output poisoned before the run)\n"
       << "time       " << r.timing.repetitions << " samples"
       << (r.timing.batch > 1 ? " of " + std::to_string(r.timing.batch) + " back-to-back" : "")
       << ": min " << stats_cell(r.timing.whole_us.min) << " µs, median " << stats_cell(r.timing.whole_us.median)
-      << " µs, max " << stats_cell(r.timing.whole_us.max) << " µs\n"
+      << " µs, max " << stats_cell(r.timing.whole_us.max) << " µs, spread " << spread_cell(r.timing.whole_us)
+      << " (interquartile range / median)\n"
       << "1 call     median " << stats_cell(r.timing.single_us.median)
       << " µs by the host clock (enqueue and wait, queue without profiling)"
       << (r.timing.clock == TimeSource::DeviceEvents

@@ -29,7 +29,8 @@ std::string segmented_text(const SegmentedReport& r, const DeviceInfo& dev) {
       << "time       " << r.timing.repetitions << " samples"
       << (r.timing.batch > 1 ? " of " + std::to_string(r.timing.batch) + " back-to-back" : "")
       << ": min " << stats_cell(r.timing.whole_us.min) << " µs, median " << stats_cell(r.timing.whole_us.median)
-      << " µs, max " << stats_cell(r.timing.whole_us.max) << " µs\n"
+      << " µs, max " << stats_cell(r.timing.whole_us.max) << " µs, spread " << spread_cell(r.timing.whole_us)
+      << " (interquartile range / median)\n"
       << "1 call     median " << stats_cell(r.timing.single_us.median)
       << " µs by the host clock (enqueue and wait, queue without profiling)"
       << (r.timing.clock == TimeSource::DeviceEvents

@@ -71,7 +71,7 @@ std::string transpose_text(const TransposeReport& r, const DeviceInfo& dev) {
       << (r.timing.batch > 1 ? " of " + std::to_string(r.timing.batch) + " back-to-back" : "")
       << ": min " << stats_cell(r.timing.whole_us.min) << " µs, median "
       << stats_cell(r.timing.whole_us.median) << " µs, max " << stats_cell(r.timing.whole_us.max)
-      << " µs\n"
+      << " µs, spread " << spread_cell(r.timing.whole_us) << " (interquartile range / median)\n"
       << "bandwidth  " << fixed(r.gbps, 1) << " GB/s (" << moved_bytes(p.m, p.n, r.config.type)
       << " bytes read plus written / median)\n";
   return out.str();
