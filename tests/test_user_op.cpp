@@ -64,9 +64,11 @@ TEST_SUITE("user_op") {
     std::size_t runs = 0;
     for (const Variant& v : variants()) {
       if (!v.unavailable_reason(session().device()).empty()) continue;
-      for (const auto& [name, t] : {std::pair{"product", ElemType::Uint}, {"product", ElemType::Float},
-                                    {"sum_of_squares", ElemType::Float}})
+      for (const auto& op_type : {std::pair{"product", ElemType::Uint}, {"product", ElemType::Float},
+                                  {"sum_of_squares", ElemType::Float}})
         for (std::uint64_t n : {1, 255, 256, 257, 1001, 65537}) {
+          const std::string name = op_type.first;  // named copies: CAPTURE cannot take structured bindings (C++17)
+          const ElemType t = op_type.second;
           CAPTURE(v.name);
           CAPTURE(name);
           CAPTURE(n);
@@ -97,7 +99,8 @@ TEST_SUITE("user_op") {
     const auto product = example("product");
     const auto squares = example("sum_of_squares");
     for (const AxisVariant& v : axis_variants())
-      for (const auto& [m, n] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1, 1}, {17, 33}, {257, 263}, {3, 1000}}) {
+      for (const auto& shape : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1, 1}, {17, 33}, {257, 263}, {3, 1000}}) {
+        const std::uint64_t m = shape.first, n = shape.second;  // CAPTURE takes them by reference
         AxisConfig cfg;
         cfg.variant = v.name;
         cfg.axis = v.axis;
