@@ -35,6 +35,21 @@ void refuse_generators_with_input(const ReduceTexts& o) {
       throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
 }
 
+// The axis reduction the options name: --type, --op/--op-file, --variant, --wg, --row-width,
+// --chunks, -D (each checked).
+AxisConfig axis_config_of(const ReduceTexts& o, Axis axis, const OpChoice& choice) {
+  AxisConfig cfg;
+  cfg.axis = axis;
+  cfg.type = choice.type;
+  cfg.op = choice.op;
+  if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
+  if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
+  cfg.row_width = o.row_width;
+  cfg.chunks = o.chunks;
+  cfg.defines = axis_defines_of(o.launch.defines);
+  return cfg;
+}
+
 // The axis launch resolved (and refused, if it must be) before any data is made.
 void prepare_axis(const Session& session, const AxisConfig& cfg, const std::shared_ptr<const UserOperator>& user_op,
                   std::uint64_t m, std::uint64_t n) {
@@ -113,16 +128,8 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
                   join(axis_variant_names()) + "), --wg, --row-width, --chunks, -D, --type, --op, --input or --data");
   if (!o.shape) throw Error(Param::Shape, "--axis needs --shape MxN (M rows, N columns, row-major)", "MxN");
   const auto [m, n] = parse_shape(*o.shape);
-  AxisConfig cfg;
-  cfg.axis = axis;
   const OpChoice choice = op_choice(o);
-  cfg.type = choice.type;
-  cfg.op = choice.op;
-  if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
-  if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
-  cfg.row_width = o.row_width;
-  cfg.chunks = o.chunks;
-  cfg.defines = axis_defines_of(o.launch.defines);
+  const AxisConfig cfg = axis_config_of(o, axis, choice);
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
   const Session session = make_session(g);
@@ -151,15 +158,7 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
         throw Error(std::string(name) + " is for the whole-array variants; " + o.op +
                     " runs as one row of n on the axis variants (rows_split, rows_group, rows_sliced), which take "
                     "--variant, --wg, --chunks and -D");
-  AxisConfig cfg;
-  cfg.axis = Axis::Rows;
-  const OpChoice choice = op_choice(o);
-  cfg.type = choice.type;
-  cfg.op = choice.op;
-  if (!o.variant.empty()) cfg.variant = find_axis_variant(o.variant).name;
-  if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
-  cfg.chunks = o.chunks;
-  cfg.defines = axis_defines_of(o.launch.defines);
+  const AxisConfig cfg = axis_config_of(o, Axis::Rows, op_choice(o));  // --row-width refused above
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
   if (!o.n && !o.input) throw Error(Param::N, "--op " + o.op + " needs --n N or --input FILE", "--n N, --input FILE");

@@ -107,14 +107,6 @@ constexpr std::uint64_t kGroupsPerCu = 8;
 // The work-items of a group when judging whether one work-item per column fills the device.
 constexpr std::uint64_t kFillGroup = 256;
 
-// The barrier-free tail of reduce_tree.clh, where the device reports its lockstep width; not for
-// argmin/argmax, whose pairs keep every barrier (reduce_common.clh).
-void set_lockstep(BuildOptions& o, const AxisConfig& cfg, const DeviceInfo& dev) {
-  if (is_arg_op(cfg.op)) return;
-  o.set("LOCKSTEP", dev.lockstep_width);
-  if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
-}
-
 BuildOptions base_options(const AxisConfig& cfg, bool first_pass) {
   BuildOptions o;
   o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
@@ -267,7 +259,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
   if (v.splits_rows) {
     // Each row in `chunks` parts of one group each: enough groups for the device, each work-item
     // folding at least kMinRowsPerItem elements; the rows go along the grid's second dimension.
-    set_lockstep(o, cfg, dev);
+    set_lockstep(o, cfg.op, dev);
     const std::uint64_t most = std::max<std::uint64_t>(1, n / (p.wg * kMinRowsPerItem));
     if (cfg.chunks) {
       if (*cfg.chunks == 0 || *cfg.chunks > std::min(n, kMaxGroupsX))
@@ -315,7 +307,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     return p;
   }
   if (v.name == "rows_group") {
-    set_lockstep(o, cfg, dev);
+    set_lockstep(o, cfg.op, dev);
     a.groups_x = std::min(m, kMaxGroupsX);
     a.values_out = m;
     p.depth = clamp_depth(ceil_div(n, p.wg) + log2_of(p.wg));

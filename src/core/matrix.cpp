@@ -1,4 +1,4 @@
-// check_matrix: one wording of the matrix jobs' refusals.
+// check_matrix: one wording of the matrix jobs' refusals; the axis and segmented kernels' lockstep options.
 #include "core/matrix.hpp"
 
 #include "clreduce/error.hpp"
@@ -30,6 +30,12 @@ void check_matrix(const DeviceInfo& dev, ElemType type, std::uint64_t m, std::ui
                           " is over the largest single allocation of " + dev.name + ", " +
                           std::to_string(dev.max_alloc_bytes) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
                       "M * N * element size <= " + std::to_string(dev.max_alloc_bytes), dev.name);
+}
+
+void set_lockstep(BuildOptions& o, Op op, const DeviceInfo& dev) {
+  if (is_arg_op(op)) return;
+  o.set("LOCKSTEP", dev.lockstep_width);
+  if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
 }
 
 }  // namespace clreduce

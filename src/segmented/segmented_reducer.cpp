@@ -92,10 +92,7 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
   o.set("FIRST_PASS", 1ULL);
   o.set("WG_SIZE", p.wg);
   if (p.parts > 1) o.set("ITEMS", p.items);
-  if (!is_arg_op(op)) {  // argmin/argmax's pairs keep every barrier (reduce_common.clh)
-    o.set("LOCKSTEP", dev.lockstep_width);
-    if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
-  }
+  set_lockstep(o, op, dev);
   o.add_user(params.defines);
   p.options = o.str();
   return p;
@@ -249,15 +246,12 @@ std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, 
     k.setArg(3, static_cast<cl_ulong>(p.n));
     k.setArg(4, static_cast<cl_ulong>(p.segments));
     cl::Event ev;
-    if (!split) {
-      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.groups * p.wg), cl::NDRange(p.wg), wait,
-                             with_events ? &ev : nullptr);
-      if (with_events) events.push_back(ev);
-      return events;
-    }
-    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.parts * p.wg, p.groups), cl::NDRange(p.wg, 1), wait,
-                           with_events ? &ev : nullptr);
+    // segments_group: its groups along x; segments_split: the parts along x, the segments along y.
+    const cl::NDRange global = split ? cl::NDRange(p.parts * p.wg, p.groups) : cl::NDRange(p.groups * p.wg);
+    const cl::NDRange local = split ? cl::NDRange(p.wg, 1) : cl::NDRange(p.wg);
+    q.enqueueNDRangeKernel(k, cl::NullRange, global, local, wait, with_events ? &ev : nullptr);
     if (with_events) events.push_back(ev);
+    if (!split) return events;
     cl::Kernel& f = launch.finish_;
     f.setArg(0, s_->partials);
     f.setArg(1, offsets);

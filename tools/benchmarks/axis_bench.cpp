@@ -59,9 +59,8 @@ void measure_scalar(const Session& session, const AxisBenchDesign& design, const
     Reducer reducer(session.queue(), opt);
     const Op op = scalar_op_of(design.op);
     const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, op, data.n);
-    const Reference reference = op == Op::User && design.user_op ? user_reference(session, *design.user_op, data)
-                                                                  : host_reference(data, op);
-    s.scalar = measure_reduction(session, reducer, *launch, input, data, reference, design.timing);
+    s.scalar = measure_reduction(session, reducer, *launch, input, data,
+                                 reference_for(session, data, op, design.user_op.get()), design.timing);
   } catch (const ConfigError& e) {
     s.scalar_refused = e.what();
   } catch (const Error& e) {

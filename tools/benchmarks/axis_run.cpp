@@ -40,10 +40,8 @@ AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& da
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, outputs * rs, got.data());
   });
   r.outputs = read_outputs(got.data(), outputs, cfg.type, cfg.op);
-  r.check = check_axis(r.outputs,
-                       cfg.op == Op::User && user_op ? user_axis_reference(rt, *user_op, data, m, n, cfg.axis)
-                                                     : axis_reference(data, m, n, cfg.axis, cfg.op),
-                       cfg.axis, cfg.op, l->plan.depth);
+  r.check = check_axis(r.outputs, axis_reference_for(rt, data, m, n, cfg.axis, cfg.op, user_op.get()), cfg.axis,
+                       cfg.op, l->plan.depth);
   r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, out, &q, ev); }, timing);
   r.gbps = r.timing.whole_us.median > 0 ? static_cast<double>(data.bytes.size()) / (r.timing.whole_us.median * 1e3) : 0;
   return r;

@@ -55,10 +55,7 @@ SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, con
   });
   r.outputs = read_outputs(got.data(), segments, cfg.type, cfg.op);
   const SegmentedPlan plan = l->plan;
-  r.check = check_segments(r.outputs,
-                           cfg.op == Op::User && user_op ? user_segment_reference(rt, *user_op, data, offsets)
-                                                         : segment_reference(data, offsets, cfg.op),
-                           offsets, cfg.op,
+  r.check = check_segments(r.outputs, segment_reference_for(rt, data, offsets, cfg.op, user_op.get()), offsets, cfg.op,
                            [&plan](std::uint64_t len) { return plan.depth_of(len); });
   r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, offs, out, &q, ev); },
                      timing);

@@ -292,12 +292,11 @@ Check check_result(const Value& device, const Reference& ref, Op op, unsigned de
   if (op == Op::User && is_floating(t)) {
     // A user operator against its in-order reference: equal NaN-ness and infinities, else within
     // 2 * gamma(count) * |reference| (any order of a product, or of a sum of terms of one sign).
+    // gamma(count) * (2 |reference|) plus the smallest normal: sum_tolerance's bound with the
+    // reference's magnitude, twice, for the sum of |x| (count clamped to sum_tolerance's depth).
     const double d = device.to_double(), w = ref.value.to_double();
-    const double u = t == ElemType::Double ? 0x1.0p-53 : 0x1.0p-24;
-    const double ku = static_cast<double>(std::max<std::uint64_t>(ref.count, 1)) * u;
-    const double floor = t == ElemType::Double ? std::numeric_limits<double>::min()
-                                               : static_cast<double>(std::numeric_limits<float>::min());
-    c.tolerance = 2 * (ku < 0.5 ? ku / (1 - ku) : 1.0) * std::fabs(w) + floor;
+    const auto count = static_cast<unsigned>(std::clamp<std::uint64_t>(ref.count, 1, 0xffffffffu));
+    c.tolerance = sum_tolerance(t, 2.0L * std::fabs(static_cast<long double>(w)), count);
     if (std::isnan(w) || std::isnan(d) || std::isinf(w) || std::isinf(d)) {
       c.ok = (std::isnan(w) && std::isnan(d)) || d == w;
       c.error = c.ok ? 0 : std::numeric_limits<double>::infinity();

@@ -191,8 +191,7 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
     if (fresh) {
       input = cl::Buffer();
       input = upload_data(session, data);
-      reference = design.op == Op::User && design.user_op ? user_reference(session, *design.user_op, data)
-                                                          : host_reference(data, design.op);
+      reference = reference_for(session, data, design.op, design.user_op.get());
     }
     TimingOptions timing = design.timing;
     if (s.cold) timing.before_sample = design.evict.evict;

@@ -88,9 +88,7 @@ ReduceReport run_reduce(const Session& session, Reducer& reducer, const HostData
   }
   const std::shared_ptr<const Launch> launch = reducer.prepare(data.type, op, data.n);
   const cl::Buffer input = upload_data(session, data);
-  const Reference reference =
-      op == Op::User && user_op ? user_reference(session, *user_op, data) : host_reference(data, op);
-  return measure_reduction(session, reducer, *launch, input, data, reference, timing);
+  return measure_reduction(session, reducer, *launch, input, data, reference_for(session, data, op, user_op), timing);
 }
 
 }  // namespace clreduce

@@ -114,4 +114,21 @@ std::vector<Reference> user_segment_reference(const Session& s, const UserOperat
   });
 }
 
+Reference reference_for(const Session& s, const HostData& data, Op op, const UserOperator* user_op) {
+  return op == Op::User && user_op ? user_reference(s, *user_op, data) : host_reference(data, op);
+}
+
+std::vector<Reference> axis_reference_for(const Session& s, const HostData& data, std::uint64_t m, std::uint64_t n,
+                                          Axis axis, Op op, const UserOperator* user_op) {
+  return op == Op::User && user_op ? user_axis_reference(s, *user_op, data, m, n, axis)
+                                   : axis_reference(data, m, n, axis, op);
+}
+
+std::vector<Reference> segment_reference_for(const Session& s, const HostData& data,
+                                             const std::vector<std::uint64_t>& offsets, Op op,
+                                             const UserOperator* user_op) {
+  return op == Op::User && user_op ? user_segment_reference(s, *user_op, data, offsets)
+                                   : segment_reference(data, offsets, op);
+}
+
 }  // namespace clreduce

@@ -26,4 +26,13 @@ std::vector<Reference> user_axis_reference(const Session& s, const UserOperator&
 std::vector<Reference> user_segment_reference(const Session& s, const UserOperator& op, const HostData& data,
                                               const std::vector<std::uint64_t>& offsets);
 
+// The reference a run checks against, whatever the operator: the device's for Op::User (with
+// `user_op`), else the host's (host_reference, axis_reference, segment_reference).
+Reference reference_for(const Session& s, const HostData& data, Op op, const UserOperator* user_op);
+std::vector<Reference> axis_reference_for(const Session& s, const HostData& data, std::uint64_t m, std::uint64_t n,
+                                          Axis axis, Op op, const UserOperator* user_op);
+std::vector<Reference> segment_reference_for(const Session& s, const HostData& data,
+                                             const std::vector<std::uint64_t>& offsets, Op op,
+                                             const UserOperator* user_op);
+
 }  // namespace clreduce
