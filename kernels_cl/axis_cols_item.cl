@@ -5,12 +5,9 @@
 // reading M elements one after another, which leaves a GPU idle when N is small
 // (axis_cols_tile.cl).
 #include "reduce_common.clh"
+#include "axis_fold.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void axis_cols_item(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n) {
-  for (uint c = get_global_id(0); c < n; c += get_global_size(0)) {
-    ACC acc = ACC_IDENTITY;
-    for (uint r = 0; r < m; ++r) acc = ACC_NEXT(acc, in[(ulong)r * n + c], r);
-    out[c] = acc;
-  }
+  for (uint c = get_global_id(0); c < n; c += get_global_size(0)) out[c] = fold_strided(in + c, n, 0, m, 1);
 }

@@ -9,6 +9,7 @@
 // one chunk) folds when there is more than one chunk. An argmin/argmax pair carries its row in the
 // whole matrix, so the second pass keeps it.
 #include "reduce_common.clh"
+#include "axis_fold.clh"
 
 #ifndef TILE_X
 #define TILE_X 32 // columns per work-group: consecutive, one coalesced row segment per load
@@ -28,10 +29,7 @@ void axis_cols_tile(__global const IN_T* restrict in, __global ACC* restrict out
   // Column tiles past the grid's width are looped over; the trips depend on the group alone.
   for (uint c0 = get_group_id(0) * TILE_X; c0 < n; c0 += get_num_groups(0) * TILE_X) {
     const uint c = c0 + x;
-    ACC acc = ACC_IDENTITY;
-    if (c < n)
-      for (ulong r = r_begin + y; r < r_end; r += ROWS_Y) acc = ACC_NEXT(acc, in[r * n + c], r);
-    l[y][x] = acc;
+    l[y][x] = c < n ? fold_strided(in + c, n, r_begin + y, r_end, ROWS_Y) : ACC_IDENTITY;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = ROWS_Y / 2; s > 0; s >>= 1) {
       if (y < s) l[y][x] = ACC_OP(l[y][x], l[y + s][x]);

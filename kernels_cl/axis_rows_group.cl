@@ -7,6 +7,7 @@
 // index in the row) for argmin/argmax.
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
+#include "axis_fold.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void axis_rows_group(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n) {
@@ -14,9 +15,7 @@ void axis_rows_group(__global const IN_T* restrict in, __global ACC* restrict ou
   const uint lid = get_local_id(0);
   for (uint row = get_group_id(0); row < m; row += get_num_groups(0)) {  // the same trips for the whole group
     __global const IN_T* r = in + (ulong)row * n;
-    ACC acc = ACC_IDENTITY;
-    for (uint j = lid; j < n; j += WG_SIZE) acc = ACC_NEXT(acc, r[j], j);
-    group_reduce_loop(l, lid, acc);
+    group_reduce_loop(l, lid, fold_strided(r, 1, lid, n, WG_SIZE));
     if (lid == 0) out[row] = l[0];
     barrier(CLK_LOCAL_MEM_FENCE);  // l[0] is read before the next row refills l
   }

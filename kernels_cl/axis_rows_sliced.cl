@@ -5,6 +5,7 @@
 // partials in its own part of local memory. The levels are separated by group-wide barriers
 // (every slice takes the same levels), so no lockstep execution is assumed.
 #include "reduce_common.clh"
+#include "axis_fold.clh"
 
 #ifndef ROW_WIDTH
 #define ROW_WIDTH 32 // work-items per row: a power of two dividing WG_SIZE
@@ -22,12 +23,7 @@ void axis_rows_sliced(__global const IN_T* restrict in, __global ACC* restrict o
   // block past M (the last trip) folds identities and writes nothing.
   for (uint first = get_group_id(0) * ROWS_PER_GROUP; first < m; first += get_num_groups(0) * ROWS_PER_GROUP) {
     const uint row = first + slice;
-    ACC acc = ACC_IDENTITY;
-    if (row < m) {
-      __global const IN_T* r = in + (ulong)row * n;
-      for (uint j = sl; j < n; j += ROW_WIDTH) acc = ACC_NEXT(acc, r[j], j);
-    }
-    ls[sl] = acc;
+    ls[sl] = row < m ? fold_strided(in + (ulong)row * n, 1, sl, n, ROW_WIDTH) : ACC_IDENTITY;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = ROW_WIDTH / 2; s > 0; s >>= 1) {
       if (sl < s) ls[sl] = ACC_OP(ls[sl], ls[sl + s]);

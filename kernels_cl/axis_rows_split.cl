@@ -7,6 +7,7 @@
 // keeps it.
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
+#include "axis_fold.clh"
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void axis_rows_split(__global const IN_T* restrict in, __global ACC* restrict out, const uint m, const uint n,
@@ -18,9 +19,7 @@ void axis_rows_split(__global const IN_T* restrict in, __global ACC* restrict ou
   const ulong j_end = min((ulong)n, j_begin + cols_per_chunk);
   for (uint row = get_group_id(1); row < m; row += get_num_groups(1)) {  // the same trips for the whole group
     __global const IN_T* r = in + (ulong)row * n;
-    ACC acc = ACC_IDENTITY;
-    for (ulong j = j_begin + lid; j < j_end; j += WG_SIZE) acc = ACC_NEXT(acc, r[j], j);
-    group_reduce_loop(l, lid, acc);
+    group_reduce_loop(l, lid, fold_strided(r, 1, j_begin + lid, j_end, WG_SIZE));
     if (lid == 0) out[(ulong)row * chunks + chunk] = l[0];
     barrier(CLK_LOCAL_MEM_FENCE);  // l[0] is read before the next row refills l
   }

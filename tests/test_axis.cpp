@@ -54,7 +54,7 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   if (v.name == "rows_group") other.wg = std::min<std::size_t>(64, half);
   if (v.name == "rows_sliced") other.wg = std::min<std::size_t>(64, half), other.row_width = 4;
   if (v.name == "cols_item") other.wg = std::min<std::size_t>(32, half);
-  if (v.name == "cols_tile") other.chunks = 3;  // capped at M below
+  if (v.name == "cols_tile" || v.name == "cols_fused") other.chunks = 3;  // capped at M below
   if (v.name == "rows_split") other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // capped at N below
   if (other.row_width && *other.row_width > *other.wg) other.row_width = static_cast<unsigned>(*other.wg);
   return {base, other};
@@ -158,14 +158,14 @@ TEST_SUITE("unit") {
     CHECK(p.row_width == 32);  // capped at a warp
     p = plan_axis(cfg, d, 32, 1048576);  // few long rows: split, 8 groups per compute unit
     CHECK(p.variant->name == "rows_split");
-    CHECK(p.chunks == 25);
+    CHECK(p.chunks == 16);  // 8 groups per compute unit over 32 rows (25), rounded down to a power of two
     CHECK(p.passes.size() == 2);
-    CHECK(p.passes[0].groups_x == 25);
+    CHECK(p.passes[0].groups_x == 16);
     CHECK(p.passes[0].groups_y == 32);
     CHECK(p.passes[1].kernel == "axis_rows_sliced");
-    CHECK(p.passes[1].n == 25);
-    CHECK(p.row_width == 32);
-    CHECK(p.depth == (ceil_div_test(41944, 256) + 8) + (1 + 5));
+    CHECK(p.passes[1].n == 16);
+    CHECK(p.row_width == 16);
+    CHECK(p.depth == (ceil_div_test(65536, 256) + 8) + (1 + 4));
     p = plan_axis(cfg, d, 8192, 8192);
     CHECK(p.variant->name == "rows_group");
     CHECK(p.wg == 256);
@@ -179,6 +179,17 @@ TEST_SUITE("unit") {
     CHECK(p.passes.size() == 2);
     CHECK(p.passes[1].m == 512);
     CHECK(p.passes[1].options.find("-D FIRST_PASS=0") != std::string::npos);
+    // A few chunks meet in one launch: 128 column tiles, 7 chunks for 800 groups, rounded down to 4.
+    p = plan_axis(cfg, d, 4096, 4096);
+    CHECK(p.variant->name == "cols_fused");
+    CHECK(p.chunks == 4);
+    CHECK(p.passes.size() == 1);
+    CHECK(p.passes[0].fused_partials == 4 * 4096);
+    CHECK(p.passes[0].tickets == 128);
+    CHECK(p.passes[0].values_out == 4096);
+    CHECK(p.passes[0].options.find("-D NV_PTX=0") != std::string::npos);
+    CHECK(p.depth == (1024 / 8 + 3) + (1 + 3));
+    CHECK(&default_axis_variant(Axis::Cols, 4096, 4096, d.compute_units) == p.variant);
     p = plan_axis(cfg, d, 32, 1048576);  // columns enough for 8 groups of 256 per compute unit
     CHECK(p.variant->name == "cols_item");
     CHECK(p.passes.size() == 1);
@@ -216,7 +227,7 @@ TEST_SUITE("unit") {
     cfg.variant = "cols_tile";
     refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_split");
     cfg.variant = "nope";
-    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, rows_split, cols_item, cols_tile");
+    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, rows_split, cols_item, cols_tile, cols_fused");
     cfg.variant = "rows_sliced";
     cfg.row_width = 3;
     refuses(cfg, 5, 5, Param::RowWidth, "power of two");
@@ -224,7 +235,7 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
     cfg.row_width.reset();
     cfg.chunks = 2;
-    refuses(cfg, 5, 5, Param::Chunks, "cols_tile and rows_split do");
+    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused and rows_split do");
     cfg = AxisConfig{};
     cfg.axis = Axis::Cols;
     cfg.variant = "cols_tile";

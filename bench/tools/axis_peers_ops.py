@@ -1,10 +1,19 @@
 # Peers for issue 16's other operators and types, beside `clreduce bench axis` in the same device
 # call: torch's sum / amin / amax / argmin / argmax along dim 1 (rows) and dim 0 (columns) of
 # each M x N matrix, float32 and int32 (torch has no CUDA reductions of uint32: int32 moves the
-# same bytes), the whole array's argmax, and torch.segment_reduce over CSR lengths. CUDA events
-# around one call, median of 50 after 5 warm-ups; GB/s = bytes read / time.
+# same bytes), and CuPy's sum / min / max / argmin / argmax(axis) on the same matrices, float32,
+# int32 and uint32 (CUPY_ACCELERATORS=cub unless set: CUB's segmented reduce where CuPy uses it);
+# the whole array's argmax, and torch.segment_reduce over CSR lengths. CUDA events around one call
+# (CuPy and torch both on the legacy default stream), median of 50 after 5 warm-ups;
+# GB/s = bytes read / time.
 #   python3 bench/tools/axis_peers_ops.py [ops...]   (default: sum amin amax argmin argmax)
-import sys, torch
+import os, sys
+os.environ.setdefault("CUPY_ACCELERATORS", "cub")
+import torch
+try:
+    import cupy as cp
+except ImportError:  # torch alone
+    cp = None
 
 def bench(fn, reps=50):
     for _ in range(5): fn()
@@ -17,6 +26,7 @@ def bench(fn, reps=50):
 ops = sys.argv[1:] or ["sum", "amin", "amax", "argmin", "argmax"]
 print("device", torch.cuda.get_device_name(), "torch", torch.__version__)
 shapes = [(8192, 8192), (16384, 16384), (1 << 20, 32), (32, 1 << 20), (1 << 16, 1024), (1024, 1 << 16), (4096, 4096)]
+CUPY_OP = {"sum": "sum", "amin": "min", "amax": "max", "argmin": "argmin", "argmax": "argmax"}
 for dtype in [torch.float32, torch.int32]:
     for (m, n) in shapes:
         a = (torch.rand(m, n, device="cuda") * 1000).to(dtype)
@@ -26,6 +36,13 @@ for dtype in [torch.float32, torch.int32]:
             for dim, name in [(1, "rows"), (0, "cols")]:
                 t = bench(lambda: f(a, dim=dim))
                 print(f"{str(dtype)[6:]} {op} {m}x{n} {name}: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s")
+                if cp is not None:
+                    ac = cp.asarray(a)
+                    for cdt in ([ac] if dtype == torch.float32 else [ac, ac.astype(cp.uint32)]):
+                        g = getattr(cdt, CUPY_OP[op])
+                        tc = bench(lambda: g(axis=dim))
+                        print(f"{cdt.dtype} {op} {m}x{n} {name}: cupy {tc*1e6:8.1f} us {gb/tc:7.0f} GB/s")
+                    del ac
         t = bench(lambda: torch.argmax(a))
         print(f"{str(dtype)[6:]} argmax {m}x{n} whole: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s")
         del a

@@ -13,12 +13,14 @@
 //   cols_tile    TILE_X columns x ROWS_Y row-slices per group over a chunk of the rows, folded in
 //                local memory; the rows split into chunks (a second pass adds the chunks' partial
 //                rows) so that a tall matrix with few columns still fills the device
+//   cols_fused   cols_tile in one launch: the last group to finish a column tile's chunks folds
+//                their partial rows (a ticket per tile), so no second launch
 // With no variant named, rows of at most 1024 elements go to rows_sliced (a work-item per about
 // 8 elements of the row, a row width of 1 to 32); longer rows to rows_split when there are fewer than 4 rows per
 // compute unit, else to rows_group; columns to cols_item where there are columns enough for 8
-// groups of 256 work-items per compute unit, else to cols_tile. rows_split and cols_tile make enough
-// chunks for about 8 groups per compute unit (cols_tile: rounded down to a power of two) (bench/results/2026-11-25_h100_axis.md: first measured on
-// the H100, not yet tuned).
+// groups of 256 work-items per compute unit, else to cols_fused when that gives 2 to 64 row chunks
+// and to cols_tile otherwise. rows_split and cols_tile make enough chunks for about 8 groups per
+// compute unit, rounded down to a power of two (measured on the H100: bench/NOTES.md, issue 16).
 //
 // Thread-safety: as the Reducer (one thread at a time per AxisReducer).
 // Errors: clreduce::Error naming the parameter; ConfigError before a kernel is built, LimitError
@@ -59,6 +61,7 @@ struct AxisVariant {
   bool uses_row_width = false;  // ROW_WIDTH
   bool uses_tile = false;       // TILE_X x ROWS_Y groups and row chunks
   bool splits_rows = false;     // row chunks of one group each, and a second pass
+  bool fused = false;           // uses_tile's chunks meet in the same launch (partials and tickets)
   std::size_t default_wg = 256;
   unsigned default_row_width = 32;
   unsigned default_tile_x = 32, default_rows_y = 8;
@@ -94,6 +97,9 @@ struct AxisPassPlan {
   std::uint64_t groups_x = 0, groups_y = 1;
   std::size_t wg_x = 0, wg_y = 1;
   std::uint64_t values_out = 0;            // values it writes
+  // cols_fused: the chunks' partial rows (chunks x n values, the kernel's sixth argument) and a
+  // ticket counter per column tile (tickets, the seventh: zeroed once, each launch leaves them 0).
+  std::uint64_t fused_partials = 0, tickets = 0;
   std::string options;                     // the build option string (the program cache key)
 };
 

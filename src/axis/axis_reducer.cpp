@@ -13,8 +13,10 @@ struct AxisReducer::State : BoundQueue {
   using Key = std::tuple<ElemType, Op, Axis, std::uint64_t, std::uint64_t>;
   AxisReducerOptions options;
   LaunchCache<Key, AxisLaunch> launches;
-  cl::Buffer scratch;  // the first pass's partials when there are two passes
+  cl::Buffer scratch;  // the first pass's partials when there are two passes (cols_fused's chunks)
   std::uint64_t scratch_bytes = 0;
+  cl::Buffer tickets;  // cols_fused's counters, one per column tile: zeroed when allocated
+  std::uint64_t tickets_bytes = 0;
 };
 
 AxisReducer::AxisReducer(const cl::CommandQueue& queue, AxisReducerOptions options) : s_(std::make_unique<State>()) {
@@ -93,13 +95,25 @@ std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::
                       (p.axis == Axis::Rows ? "row" : "column") + ")",
                   p.axis == Axis::Rows ? "a buffer of at least M elements" : "a buffer of at least N elements");
   });
-  if (p.passes.size() > 1) {
-    const std::uint64_t bytes = p.passes.front().values_out * rs;
+  const AxisPassPlan& first = p.passes.front();
+  if (p.passes.size() > 1 || first.fused_partials) {
+    const std::uint64_t bytes = (first.fused_partials ? first.fused_partials : first.values_out) * rs;
     if (bytes > s_->scratch_bytes)
       with_cl_context("allocating " + std::to_string(bytes) + " bytes for the row chunks' partials", [&] {
         s_->scratch = cl::Buffer(s_->context, CL_MEM_READ_WRITE, bytes);
         s_->scratch_bytes = bytes;
       });
+  }
+  if (first.tickets && first.tickets * 4 > s_->tickets_bytes) {
+    // Each launch leaves every counter at 0, so they are zeroed once, here, when allocated.
+    const std::uint64_t bytes = first.tickets * 4;
+    with_cl_context("allocating and zeroing " + std::to_string(bytes) + " bytes of column-tile tickets", [&] {
+      cl::Buffer b(s_->context, CL_MEM_READ_WRITE, bytes);
+      const std::vector<cl_uint> zeros(first.tickets, 0);
+      s_->queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, zeros.data());
+      s_->tickets = b;
+      s_->tickets_bytes = bytes;
+    });
   }
   return with_cl_context("enqueueing axis reduction " + p.variant->name, [&] {
     std::vector<cl::Event> events;
@@ -113,6 +127,10 @@ std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::
       k.setArg(2, static_cast<cl_uint>(a.m));
       k.setArg(3, static_cast<cl_uint>(a.n));
       if (a.chunk_len) k.setArg(4, static_cast<cl_uint>(a.chunk_len));
+      if (a.fused_partials) {
+        k.setArg(5, s_->scratch);
+        k.setArg(6, s_->tickets);
+      }
       cl::Event ev;
       const std::vector<cl::Event>* after = i == 0 ? wait : nullptr;
       q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(a.groups_x * a.wg_x, a.groups_y * a.wg_y),

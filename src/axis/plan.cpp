@@ -74,6 +74,17 @@ std::vector<AxisVariant> build_registry() {
     v.uses_tile = true;
     r.push_back(v);
   }
+  {
+    AxisVariant v;
+    v.name = "cols_fused";
+    v.axis = Axis::Cols;
+    v.predecessor = "cols_tile";
+    v.summary = "cols_tile in one launch: the last group to finish a column tile's chunks folds their partial rows";
+    v.tradeoff = "no second launch (microseconds on a small matrix); a ticket per tile and a device-wide fence per group";
+    v.uses_tile = true;
+    v.fused = true;
+    r.push_back(v);
+  }
   for (AxisVariant& v : r) {
     v.file = "axis_" + v.name + ".cl";
     v.kernel = "axis_" + v.name;
@@ -104,14 +115,44 @@ constexpr unsigned kFewRowsPerCu = 4;
 constexpr std::uint64_t kRowElementsPerItem = 8;
 // Groups that fill a device: this many per compute unit (cols_tile's and rows_split's chunks).
 constexpr std::uint64_t kGroupsPerCu = 8;
+// Loads each work-item keeps in flight in every axis kernel's fold (axis_fold.clh's ITEMS). On
+// the H100 (bench/results/2026-11-25_h100_issue16_round3) 4 took 1048576x32 float columns from
+// 58.1 to 55.0 µs and moved the other shapes by under 2% (noise); argmin/argmax's pairs are
+// faster with one: 4096x4096 float argmax rows 29.98 µs at 1 against 51.65 at 4, 8192x8192 95.5
+// against 102.4 (four pairs in registers cost the kernel more than the loads in flight gain).
+constexpr unsigned kItems = 4;
+constexpr unsigned kArgItems = 1;
 // The work-items of a group when judging whether one work-item per column fills the device.
 constexpr std::uint64_t kFillGroup = 256;
+
+// cols_tile's row chunks when none are named: about enough groups to fill the device (kGroupsPerCu
+// per compute unit) over the ceil(n / tile_x) column tiles, each work-item folding at least
+// kMinRowsPerItem rows, rounded down to a power of two: on the H100 5 and 9 chunks of 8192 and
+// 4096 rows ran 10-17% slower than 4 or 8 (bench/results/2026-11-25_h100_axis/chunk_sweep.txt).
+std::uint64_t default_tile_chunks(std::uint64_t m, std::uint64_t n, unsigned tile_x, unsigned rows_y,
+                                  unsigned compute_units) {
+  const std::uint64_t groups_x = std::min(ceil_div(n, tile_x), kMaxGroupsX);
+  const std::uint64_t target = kGroupsPerCu * std::max<std::uint64_t>(compute_units, 1);
+  const std::uint64_t most = std::max<std::uint64_t>(1, m / (std::uint64_t{rows_y} * kMinRowsPerItem));
+  std::uint64_t chunks = std::clamp<std::uint64_t>(ceil_div(target, groups_x), 1, std::min({most, m, kMaxChunks}));
+  while (chunks & (chunks - 1)) chunks &= chunks - 1;
+  return chunks;
+}
+
+// cols_fused rather than cols_tile, when no variant is named, for chunk counts from 2 up to this:
+// on the H100 (bench/results/2026-11-25_h100_issue16_round4) one launch won at 2 to 32 chunks
+// (4096x4096 floats 28.57 -> 27.74 µs, 8192x8192 94.78 -> 92.55, 16384x16384 370.8 -> 364.5,
+// 65536x1024 96.98 -> 94.99) and lost at 1024 chunks of a single tile (1048576x32: 54.90 ->
+// 57.41, argmax 71.5 -> 83.7: 1024 groups take turns at one ticket, and the last folds 1024
+// partial rows alone) and at 1 chunk (nothing to meet: 1024x65536 91.5 -> 95.1).
+constexpr std::uint64_t kFusedMaxChunks = 64;
 
 BuildOptions base_options(const AxisConfig& cfg, bool first_pass) {
   BuildOptions o;
   o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
   o.set("OP_ID", static_cast<unsigned long long>(cfg.op));
   o.set("FIRST_PASS", first_pass ? 1ULL : 0ULL);
+  o.set("ITEMS", is_arg_op(cfg.op) ? kArgItems : kItems);
   return o;
 }
 }  // namespace
@@ -139,8 +180,13 @@ const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_
   // Columns: one work-item per column (cols_item, no local memory, no second pass) once the
   // columns alone give every compute unit kGroupsPerCu groups of kFillGroup work-items (H100,
   // 32x1048576: 51.1 µs against cols_tile's 57.3); else tiles over row chunks fill the device.
-  if (axis == Axis::Cols)
-    return find_axis_variant(n >= kGroupsPerCu * kFillGroup * std::max(compute_units, 1u) ? "cols_item" : "cols_tile");
+  // Tiles: in one launch (cols_fused) where a few chunks meet, else cols_tile (kFusedMaxChunks).
+  if (axis == Axis::Cols) {
+    if (n >= kGroupsPerCu * kFillGroup * std::max(compute_units, 1u)) return find_axis_variant("cols_item");
+    const AxisVariant& tile = find_axis_variant("cols_tile");
+    const std::uint64_t chunks = default_tile_chunks(m, n, tile.default_tile_x, tile.default_rows_y, compute_units);
+    return find_axis_variant(chunks >= 2 && chunks <= kFusedMaxChunks ? "cols_fused" : "cols_tile");
+  }
   if (n <= kShortRow) return find_axis_variant("rows_sliced");
   return find_axis_variant(m < std::uint64_t{kFewRowsPerCu} * std::max(compute_units, 1u) ? "rows_split" : "rows_group");
 }
@@ -177,8 +223,9 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced does",
                       "rows_sliced");
   if (cfg.chunks && !v.uses_tile && !v.splits_rows)
-    throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split into chunks; cols_tile and rows_split do",
-                      "cols_tile, rows_split");
+    throw ConfigError(Param::Chunks,
+                      "axis variant " + v.name + " does not split into chunks; cols_tile, cols_fused and rows_split do",
+                      "cols_tile, cols_fused, rows_split");
 
   AxisPlan p;
   p.variant = &v;
@@ -209,15 +256,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                           "1.." + std::to_string(most_chunks));
       p.chunks = *cfg.chunks;
     } else {
-      // About enough groups to fill the device (8 per compute unit), each work-item folding at
-      // least kMinRowsPerItem rows.
-      const std::uint64_t target = kGroupsPerCu * std::max<std::uint64_t>(dev.compute_units, 1);
-      const std::uint64_t wanted = ceil_div(target, groups_x);
-      const std::uint64_t most = std::max<std::uint64_t>(1, m / (p.rows_y * kMinRowsPerItem));
-      p.chunks = std::clamp<std::uint64_t>(wanted, 1, std::min(most, most_chunks));
-      // A power of two, rounded down: on the H100 5 and 9 chunks of 8192 and 4096 rows ran
-      // 10-17% slower than 4 or 8 (bench/results/2026-11-25_h100_axis/chunk_sweep.txt).
-      while (p.chunks & (p.chunks - 1)) p.chunks &= p.chunks - 1;
+      p.chunks = default_tile_chunks(m, n, p.tile_x, p.rows_y, dev.compute_units);
     }
     const std::uint64_t rows_per_chunk = ceil_div(m, p.chunks);
     p.chunks = ceil_div(m, rows_per_chunk);  // no empty chunk
@@ -236,13 +275,24 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
       BuildOptions o = base_options(cfg, first);
       o.set("TILE_X", p.tile_x);
       o.set("ROWS_Y", p.rows_y);
+      if (v.fused) o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
       o.add_user(cfg.defines);
       a.options = o.str();
       p.depth += clamp_depth(ceil_div(per_chunk, p.rows_y) + log2_of(p.rows_y));
       return a;
     };
     p.passes.push_back(pass(m, rows_per_chunk, true));
-    if (p.chunks > 1) p.passes.push_back(pass(p.chunks, p.chunks, false));
+    if (v.fused) {
+      // One launch: the chunks' partial rows meet through tickets, and the last group of a tile
+      // folds its chunks (ROWS_Y row-slices, then their tree), as a second pass would.
+      AxisPassPlan& a = p.passes.back();
+      a.fused_partials = p.chunks * n;
+      a.tickets = ceil_div(n, p.tile_x);
+      a.values_out = n;
+      p.depth += clamp_depth(ceil_div(p.chunks, p.rows_y) + log2_of(p.rows_y));
+    } else if (p.chunks > 1) {
+      p.passes.push_back(pass(p.chunks, p.chunks, false));
+    }
     return p;
   }
 
@@ -271,6 +321,10 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     } else {
       const std::uint64_t wanted = ceil_div(kGroupsPerCu * std::max<std::uint64_t>(dev.compute_units, 1), m);
       p.chunks = std::clamp<std::uint64_t>(wanted, 1, std::min(most, kMaxGroupsX));
+      // A power of two, rounded down, as for cols_tile: on the H100 32 chunks of 32x1048576
+      // floats took 50.5 µs against 51.2-52.6 for the 33 the rule gives
+      // (bench/results/2026-11-25_h100_issue16_round3).
+      while (p.chunks & (p.chunks - 1)) p.chunks &= p.chunks - 1;
     }
     const std::uint64_t per_chunk = ceil_div(n, p.chunks);
     p.chunks = ceil_div(n, per_chunk);  // no empty chunk

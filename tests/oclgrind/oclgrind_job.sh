@@ -65,6 +65,7 @@ else
       cases+=("reduce --axis rows --variant rows_split --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
       cases+=("reduce --axis cols --variant cols_item --shape 29x37 --type $t --op $o --wg 32")
       cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
+      cases+=("reduce --axis cols --variant cols_fused --shape 301x37 --type $t --op $o --chunks 3")
     done
   done
   # The segmented reduction: empty segments first, between and last, one-element segments, a
