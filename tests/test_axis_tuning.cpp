@@ -7,6 +7,7 @@
 
 #include "axis/plan.hpp"
 #include "benchmarks/axis_run.hpp"
+#include "benchmarks/axis_tune.hpp"
 #include "clreduce/axis.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/tuning.hpp"
@@ -87,6 +88,20 @@ std::string axis_entry(const std::string& extra, const std::string& variant = "r
                        const std::string& cls = "rows.short.many") {
   return R"({"type": "float", "op": "sum", "axis": "rows", "class": ")" + cls + R"(", "variant": ")" + variant + "\"" +
          extra + "}";
+}
+
+// A measured point of a synthetic tune run: median `us`, interquartile range q1..q3, verified or not.
+AxisTunePoint point(std::optional<AxisCandidate> c, double us, double q1, double q3, bool ok = true) {
+  AxisTunePoint p;
+  p.candidate = std::move(c);
+  AxisReport r;
+  r.timing.whole_us.median = us;
+  r.timing.whole_us.q1 = q1;
+  r.timing.whole_us.q3 = q3;
+  r.gbps = 1000 / us;
+  r.check.ok = ok;
+  p.report = r;
+  return p;
 }
 
 std::shared_ptr<LoadedTuningDb> loaded(const TuningDb& db) {
@@ -190,6 +205,57 @@ TEST_SUITE("unit") {
     CHECK(t->chunks == 8u);
     CHECK(filled == std::vector<std::string>{"variant=cols_tile", "chunks=8 (16 groups per CU)"});
     CHECK(plan_axis(*t, d, 4096, 4096).chunks == 8);
+  }
+
+  TEST_CASE("choose_axis_tuning: the best verified candidate, kept only above the noise; ties to the first measured") {
+    AxisTuneDesign d;  // min gain 3%
+    AxisTuneRun run;
+    AxisTuneShape s;
+    s.axis = Axis::Rows;
+    s.m = 100;
+    s.n = 100;
+    s.shape_class = "rows.short.few";
+    s.points.push_back(point(std::nullopt, 100, 99, 101));
+    s.points.push_back(point(AxisCandidate{"rows_group", 64, {}, {}}, 80, 79, 81));
+    s.points.push_back(point(AxisCandidate{"rows_split", 64, {}, 2}, 70, 69, 71));
+    AxisTunePoint same;  // launches as gpc 2 here: not measured again
+    same.candidate = AxisCandidate{"rows_split", 64, {}, 16};
+    same.same_as = "rows_split wg 64 gpc 2";
+    s.points.push_back(same);
+    s.points.push_back(point(AxisCandidate{"rows_sliced", 64, 4, {}}, 10, 9, 11, /*ok=*/false));  // failed its check
+    run.shapes.push_back(s);
+    choose_axis_tuning(run, d, "2026-11-25T16:00:00Z");
+    REQUIRE(run.classes.size() == 1);
+    const AxisTuneClass& c = run.classes[0];
+    CHECK(c.best == "rows_split wg 64 gpc 2");
+    CHECK(c.gain == doctest::Approx(100.0 / 70));
+    CHECK(c.noise == doctest::Approx(0.02));  // (2 + 2) / 2 / 100
+    REQUIRE(c.entry);
+    CHECK(c.entry->variant == "rows_split");
+    CHECK(c.entry->groups_per_cu == 2u);
+    CHECK(c.entry->wg == std::optional<std::size_t>(64));
+    CHECK(c.entry->shape_class == "rows.short.few");
+    CHECK(c.entry->date == "2026-11-25T16:00:00Z");
+    REQUIRE(c.entry->measurements.size() == 1);
+    CHECK(c.entry->measurements[0].tuned_us == 70);
+    CHECK(c.entry->measurements[0].default_us == 100);
+    // Noisier samples: noise (80 + 2) / 2 / 100 = 0.41, and 1.429x still clears 1.41x ...
+    run.shapes[0].points[0] = point(std::nullopt, 100, 60, 140);
+    choose_axis_tuning(run, d, "");
+    CHECK(run.classes[0].entry);
+    CHECK(run.classes[0].noise == doctest::Approx(0.41));
+    // ... but not 1 + (120 + 2) / 2 / 100 = 1.61x.
+    run.shapes[0].points[0] = point(std::nullopt, 100, 40, 160);  // noise (120 + 2) / 2 / 100 = 0.61
+    choose_axis_tuning(run, d, "");
+    CHECK(!run.classes[0].entry);
+    CHECK(run.classes[0].note ==
+          "the default rule is kept: the best, rows_split wg 64 gpc 2, gains 1.429x, not more than 1.610x (min gain "
+          "3.0%, noise 61.0%)");
+    // A default that failed its check: nothing is tuned for the class.
+    run.shapes[0].points[0] = point(std::nullopt, 100, 99, 101, /*ok=*/false);
+    choose_axis_tuning(run, d, "");
+    CHECK(!run.classes[0].entry);
+    CHECK(run.classes[0].note.find("the default launch did not run and verify") == 0);
   }
 
   TEST_CASE("tuning database: axis entries round-trip; a file without them is unchanged") {

@@ -222,6 +222,9 @@ void choose_axis_tuning(AxisTuneRun& run, const AxisTuneDesign& d, const std::st
     // with that launch's times).
     std::map<std::string, std::vector<const AxisTunePoint*>> by_label;
     std::map<std::string, AxisCandidate> candidate_of;
+    // The labels in the order they were measured: of candidates tied because they launch alike
+    // here (gpc 2 and gpc 16 both one chunk), the first measured is the one kept.
+    std::vector<std::string> label_order;
     bool defaults_ok = true;
     for (std::size_t k = 0; k < shapes.size(); ++k) {
       const AxisTuneShape& s = *shapes[k];
@@ -236,7 +239,7 @@ void choose_axis_tuning(AxisTuneRun& run, const AxisTuneDesign& d, const std::st
         auto& v = by_label[label];
         v.resize(shapes.size(), nullptr);
         v[k] = timed->ok() ? timed : nullptr;
-        candidate_of.emplace(label, *p.candidate);
+        if (candidate_of.emplace(label, *p.candidate).second) label_order.push_back(label);
       }
     }
     if (!defaults_ok) {
@@ -245,7 +248,8 @@ void choose_axis_tuning(AxisTuneRun& run, const AxisTuneDesign& d, const std::st
       continue;
     }
     double best_score = 0;
-    for (const auto& [label, pts] : by_label) {
+    for (const std::string& label : label_order) {
+      const std::vector<const AxisTunePoint*>& pts = by_label[label];
       if (std::any_of(pts.begin(), pts.end(), [](const AxisTunePoint* p) { return !p; })) continue;
       // A launch identical to the default at every shape is the default measured twice.
       bool differs = false;
