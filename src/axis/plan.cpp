@@ -348,9 +348,11 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
 // Kept apart from the rules above: the classes group shapes by what decides their launch (a row's
 // bytes against a warp's and a group's loads; rows or columns against the device's compute
 // units), so that one tuned launch measured at a representative shape serves every shape of its
-// class. The boundaries sit where the rules above change their choice (a short row of 1024 floats;
-// 4 rows per compute unit; 2048 columns per compute unit), so a class never mixes shapes the
-// rules themselves tell apart, except narrow/short, which the rules tell apart by row width.
+// class. The boundaries are in bytes (what a warp's and a group's loads see) and sit where the
+// rules above change their choice for floats (a short row of 1024 floats = 4096 bytes; 4 rows per
+// compute unit; 2048 columns per compute unit); narrow/short is a line the rules draw by row width
+// instead. For doubles the rules' 1024-element line falls inside rows.long (rows of 513-1024
+// doubles): there the class's tuned launch, measured at a longer row, is used for both.
 
 const std::vector<AxisShapeClass>& axis_shape_classes() {
   static const std::vector<AxisShapeClass> classes{
