@@ -1,16 +1,20 @@
-// `clreduce sweep` (every point of a grid of launch parameters, one input) and `clreduce tune`
-// (the grid at a few sizes, the best configuration per variant written to the tuning database).
+// `clreduce sweep` (every point of a grid of launch parameters, one input), `clreduce tune`
+// (the grid at a few sizes, the best configuration per variant written to the tuning database)
+// and `clreduce tune axis` (axis launches per shape class, benchmarks/axis_tune.hpp).
 #include "cli.hpp"
 
 #include "benchmarks/family.hpp"
 #include "benchmarks/grid.hpp"
+#include "benchmarks/axis_tune.hpp"
 #include "benchmarks/tune.hpp"
 #include "measure/engine.hpp"
 #include "parse.hpp"
 #include "printers/grid_printer.hpp"
 #include "printers/result_charts.hpp"
+#include "printers/axis_tune_printer.hpp"
 #include "printers/tune_printer.hpp"
 
+#include <ctime>
 #include <iostream>
 #include <limits>
 
@@ -150,6 +154,144 @@ int tune(const GlobalOptions& g, const TuneTexts& o) {
   return 0;
 }
 
+struct TuneAxisTexts {
+  std::string type = "float", op = "sum";
+  std::optional<std::string> axis, wg, row_width, groups_per_cu, db;
+  std::vector<std::string> shapes, variants;
+  double min_gain_pct = 3;
+  bool dry_run = false;
+  DataTexts data;
+  TimingTexts timing;
+  OutputTexts output;
+  LongRunTexts long_run;
+};
+
+// A list of powers of two from 1 to `most` from `--option TEXT`.
+template <class T>
+std::vector<T> powers_of_two_of(const std::optional<std::string>& text, const std::string& option, std::uint64_t most) {
+  std::vector<T> out;
+  for (T x : values_of<T>(text, option)) {
+    if ((x & (x - 1)) != 0 || x > most)
+      throw Error(option + " " + std::to_string(x) + " is not a power of two from 1 to " + std::to_string(most));
+    out.push_back(x);
+  }
+  return out;
+}
+
+// The design as typed, every value checked before a device is opened.
+AxisTuneDesign axis_tune_design_of(const TuneAxisTexts& o) {
+  AxisTuneDesign d;
+  d.type = parse_type(o.type);
+  d.op = parse_op(o.op);
+  if (d.op == Op::User)
+    throw Error(Param::Op, "tune axis tunes the built-in operators: sum, min, max, argmin, argmax", "sum, min, max, argmin, argmax");
+  if (o.axis) d.axes = {parse_axis(*o.axis)};
+  for (const auto& text : o.shapes) {
+    try {
+      d.shapes.push_back(parse_shape(text));
+    } catch (const Error& e) {
+      throw Error("--shapes: " + std::string(e.what()));
+    }
+  }
+  for (const auto& text : o.variants) {
+    const AxisVariant* v = nullptr;
+    try {
+      v = &find_axis_variant(text);
+    } catch (const Error& e) {
+      throw Error("--variants: " + std::string(e.what()));
+    }
+    if (o.axis && v->axis != d.axes.front())
+      throw Error("--variants: axis variant " + v->name + " reduces " + std::string(name_of(v->axis)) + ", not " +
+                  std::string(name_of(d.axes.front())) + " (--axis " + *o.axis + ")");
+    d.variants.push_back(v->name);
+  }
+  d.wg = powers_of_two_of<std::size_t>(o.wg, "--wg", kTuningDbMaxAxisWg);
+  d.row_width = powers_of_two_of<unsigned>(o.row_width, "--row-width", kTuningDbMaxRowWidth);
+  d.groups_per_cu = values_of<unsigned>(o.groups_per_cu, "--groups-per-cu");
+  for (unsigned g : d.groups_per_cu)
+    if (g > kTuningDbMaxAxisGroupsPerCu)
+      throw Error("--groups-per-cu " + std::to_string(g) + " is out of range; values are 1 to " +
+                  std::to_string(kTuningDbMaxAxisGroupsPerCu));
+  if (!(o.min_gain_pct >= 0 && o.min_gain_pct <= 100))
+    throw Error("--min-gain " + fixed(o.min_gain_pct, 2) + " is out of range; give a percentage from 0 to 100");
+  d.min_gain = o.min_gain_pct / 100;
+  d.data = parse_data_kind(o.data.data);
+  d.seed = o.data.seed;
+  d.timing = timing_of(o.timing);
+  check_outputs(o.output);
+  return d;
+}
+
+std::string utc_now_text() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int tune_axis(const GlobalOptions& g, const TuneAxisTexts& o) {
+  const AxisTuneDesign d = axis_tune_design_of(o);
+  const std::string path = tuning_db_path(o.db);
+  const Session session = make_session(g);
+  const DeviceInfo& dev = session.device();
+  {  // Each shape against the device (rows and columns in range, one allocation, the type) first.
+    const std::vector<Axis> axes = d.axes.empty() ? std::vector<Axis>{Axis::Rows, Axis::Cols} : d.axes;
+    AxisReducerOptions opt;
+    opt.device = dev;
+    opt.kernel_dir = session.kernel_dir();
+    opt.tuning.enabled = false;
+    AxisReducer reducer(session.queue(), opt);
+    for (Axis a : axes) {
+      const auto shapes = d.shapes.empty() ? axis_tune_default_shapes(dev, d.type, a) : d.shapes;
+      for (const auto& [m, n] : shapes) {
+        try {
+          reducer.prepare(d.type, d.op, a, m, n);
+        } catch (const ConfigError& e) {
+          if (e.param() == Param::Shape) throw Error("--shapes: " + std::string(e.what()));
+          if (e.param() == Param::Type) throw;
+        }
+      }
+    }
+  }
+  AxisTuneRun run = [&] {
+    ProgressReporter progress(o.long_run.quiet);
+    return measure_axis_tune(session, d, std::ref(progress));
+  }();
+  choose_axis_tuning(run, d, utc_now_text());
+  emit(axis_tune_text(run, dev), axis_tune_csv(run), axis_tune_json(run, dev), o.output);
+  if (!run.all_ok()) {
+    std::cerr << "clreduce: some launches failed their check or did not run; the tuning database is not written\n";
+    return 1;
+  }
+  if (o.dry_run) {
+    std::cerr << "clreduce: --dry-run: the tuning database " << path << " is not written\n";
+    return 0;
+  }
+  std::vector<TunedAxisEntry> entries;
+  std::vector<AxisEntryKey> cleared;
+  for (const AxisTuneClass& c : run.classes) {
+    if (c.entry) entries.push_back(*c.entry);
+    else cleared.push_back({d.type, d.op, c.axis, c.shape_class});
+  }
+  std::vector<std::string> warnings;
+  save_tuning_axis_entries(path, device_key(dev), entries, cleared, warnings);
+  for (const auto& w : warnings) warn(w);
+  std::cerr << "clreduce: tuning database " << path << " updated: " << describe(device_key(dev)) << ", "
+            << name_of(d.type) << " " << name_of(d.op) << ", " << entries.size() << " of " << run.classes.size()
+            << " shape classes tuned, the default rule kept for the others\n";
+  return 0;
+}
+
+// Options given to `tune` itself belong to the whole-array tuning, not to `tune axis`.
+void refuse_tune_options(CLI::App* tune) {
+  for (const CLI::Option* opt : tune->get_options())
+    if (opt->count() > 0 && opt->get_name() != "--help")
+      throw Error("option " + opt->get_name() +
+                  " is for `tune` (the whole-array variants), not for `tune axis`; see `clreduce tune axis --help`");
+}
+
 void add_explore_options(CLI::App* c, ExploreTexts& o) {
   c->add_option("--variants", o.variants, "only these variants (comma-separated; default all)")->delimiter(',');
   c->add_option("--type", o.type, "element type: uint, int, float, double")->capture_default_str();
@@ -187,6 +329,40 @@ void register_explore_commands(Cli& cli) {
   tu->add_option("--db", t->db,
                  "the database file (default: env CLREDUCE_TUNING_DB, else ~/.config/clreduce/tuning.json)");
   tu->add_flag("--dry-run", t->dry_run, "measure and print; write nothing");
+
+  auto a = std::make_shared<TuneAxisTexts>();
+  CLI::App* ta = cli.add(
+      "axis",
+      "find the best axis launch (variant, wg, row width, chunks) per shape class on this device and store it in "
+      "the tuning database that reduce --axis then uses",
+      [&cli, tu, a] {
+        refuse_tune_options(tu);
+        return tune_axis(cli.global(), *a);
+      },
+      tu);
+  ta->add_option("--axis", a->axis, "rows or cols (default: both)");
+  ta->add_option("--shapes", a->shapes,
+                 "MxN shapes, comma-separated (default: one shape per shape class, about 2^24 elements on a GPU, 2^20 "
+                 "elsewhere)")
+      ->delimiter(',');
+  ta->add_option("--variants", a->variants, "axis variants to try, comma-separated (default: every variant of the axis)")
+      ->delimiter(',');
+  ta->add_option("--type", a->type, "element type: float, uint, int, double")->capture_default_str();
+  ta->add_option("--op", a->op, "operator: sum, min, max, argmin, argmax")->capture_default_str();
+  ta->add_option("--wg", a->wg, "work-group sizes to try, e.g. 64,256 (default 64,128,256,512 up to the device's limit)");
+  ta->add_option("--row-width", a->row_width, "rows_sliced's row widths to try (default 1,2,4,8,16,32)");
+  ta->add_option("--groups-per-cu", a->groups_per_cu,
+                 "rows_split's and cols_tile's chunks to try, as groups per compute unit (default 2,4,8,16,32)");
+  ta->add_option("--min-gain", a->min_gain_pct,
+                 "percent: the smallest gain over the default launch that is kept (beside the noise)")
+      ->capture_default_str();
+  ta->add_option("--db", a->db,
+                 "the database file (default: env CLREDUCE_TUNING_DB, else ~/.config/clreduce/tuning.json)");
+  ta->add_flag("--dry-run", a->dry_run, "measure and print; write nothing");
+  add_data_options(ta, a->data);
+  add_timing_options(ta, a->timing);
+  add_output_options(ta, a->output);
+  add_long_run_options(ta, a->long_run, /*with_estimate=*/false);
 }
 
 }  // namespace clreduce::cli

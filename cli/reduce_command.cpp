@@ -26,6 +26,7 @@ struct ReduceTexts : RunTexts {
   // The registered options, to refuse what an axis reduction does not take.
   std::vector<CLI::Option*> whole_array_only;
   std::vector<CLI::Option*> not_segmented;  // what a segmented reduction does not take
+  std::vector<CLI::Option*> tuning_options;  // --db, --no-tuning: whole-array and axis reductions
 };
 
 // --data and --seed generate data; --input reads the user's: one of them.
@@ -51,14 +52,17 @@ AxisConfig axis_config_of(const ReduceTexts& o, Axis axis, const OpChoice& choic
 }
 
 // The axis launch resolved (and refused, if it must be) before any data is made.
-void prepare_axis(const Session& session, const AxisConfig& cfg, const std::shared_ptr<const UserOperator>& user_op,
-                  std::uint64_t m, std::uint64_t n) {
+// Returns its warnings (the tuning database's), to be said once.
+std::vector<std::string> prepare_axis(const Session& session, const AxisConfig& cfg,
+                                      const std::shared_ptr<const UserOperator>& user_op, std::uint64_t m,
+                                      std::uint64_t n, const TuningSource& tuning) {
   AxisReducerOptions opt;
   opt.params = cfg;
+  opt.tuning = tuning;
   opt.device = session.device();
   opt.kernel_dir = session.kernel_dir();
   opt.user_op = user_op;
-  AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, m, n);
+  return AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, m, n)->warnings;
 }
 
 // `reduce --segments FILE`: the offsets file read and checked (against --n, the --input file's
@@ -125,16 +129,20 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   for (const CLI::Option* opt : o.whole_array_only)
     if (opt->count() > 0)
       throw Error(opt->get_name() + " is for whole-array reductions; --axis takes --shape MxN, --variant (" +
-                  join(axis_variant_names()) + "), --wg, --row-width, --chunks, -D, --type, --op, --input or --data");
+                  join(axis_variant_names()) +
+                  "), --wg, --row-width, --chunks, -D, --type, --op, --input or --data, --db, --no-tuning");
   if (!o.shape) throw Error(Param::Shape, "--axis needs --shape MxN (M rows, N columns, row-major)", "MxN");
   const auto [m, n] = parse_shape(*o.shape);
   const OpChoice choice = op_choice(o);
   const AxisConfig cfg = axis_config_of(o, axis, choice);
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
+  // The tuning database's launch for the shape's class when no variant is named (loaded once,
+  // its warnings said once).
+  const TuningSource tuning = tuning_of(o.tuning);
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
-  prepare_axis(session, cfg, choice.user_op, m, n);
+  warn_once(prepare_axis(session, cfg, choice.user_op, m, n, tuning));
   HostData data;
   if (o.input) {
     refuse_generators_with_input(o);
@@ -142,7 +150,7 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   } else {
     data = generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
   }
-  const AxisReport r = run_axis(session, cfg, data, m, n, timing, choice.user_op);
+  const AxisReport r = run_axis(session, cfg, data, m, n, timing, choice.user_op, tuning);
   emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
   return r.ok() ? 0 : 1;
 }
@@ -152,8 +160,10 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
 int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   for (const auto& [given, name] : {std::pair{o.shape.has_value(), "--shape"}, {o.row_width.has_value(), "--row-width"}})
     if (given) throw Error(std::string(name) + " is for axis reductions: add --axis rows|cols (and --shape MxN)");
+  std::vector<CLI::Option*> refused = o.whole_array_only;
+  refused.insert(refused.end(), o.tuning_options.begin(), o.tuning_options.end());
   for (const char* name : {"--times", "--groups-per-cu", "--vec", "--db", "--no-tuning"})
-    for (const CLI::Option* opt : o.whole_array_only)
+    for (const CLI::Option* opt : refused)
       if (opt->get_name() == name && opt->count() > 0)
         throw Error(std::string(name) + " is for the whole-array variants; " + o.op +
                     " runs as one row of n on the axis variants (rows_split, rows_group, rows_sliced), which take "
@@ -173,9 +183,13 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   }
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
-  prepare_axis(session, cfg, nullptr, 1, n);
+  // The axis reducer's rules alone: this path takes no --db (the whole array's launch is not an
+  // axis class's).
+  TuningSource no_tuning;
+  no_tuning.enabled = false;
+  prepare_axis(session, cfg, nullptr, 1, n, no_tuning);
   if (!o.input) data = generate_data(cfg.type, n, parse_data_kind(o.data.data), o.data.seed);
-  AxisReport r = run_axis(session, cfg, data, 1, n, timing);
+  AxisReport r = run_axis(session, cfg, data, 1, n, timing, nullptr, no_tuning);
   r.whole_array = true;
   emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
   return r.ok() ? 0 : 1;
@@ -244,8 +258,9 @@ void register_reduce_command(Cli& cli) {
                 "FILE of S + 1 offsets (whitespace-separated unsigned integers: the first 0, non-decreasing, the "
                 "last n): one value per segment [offsets[s], offsets[s+1]) of the --n (default: the last offset) "
                 "or --input elements");
-  for (const char* name : {"--n", "--times", "--groups-per-cu", "--vec", "--db", "--no-tuning"})
+  for (const char* name : {"--n", "--times", "--groups-per-cu", "--vec"})
     o->whole_array_only.push_back(c->get_option(name));
+  for (const char* name : {"--db", "--no-tuning"}) o->tuning_options.push_back(c->get_option(name));
   for (const char* name : {"--shape", "--row-width", "--variant", "--times", "--groups-per-cu", "--vec", "--db",
                            "--no-tuning"})
     o->not_segmented.push_back(c->get_option(name));

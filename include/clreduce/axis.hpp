@@ -22,6 +22,14 @@
 // and to cols_tile otherwise. rows_split and cols_tile make enough chunks for about 8 groups per
 // compute unit, rounded down to a power of two (measured on the H100: bench/NOTES.md, issue 16).
 //
+// Shape classes and the tuning database: shape_class_of() sorts a shape into one of a few named
+// classes (below) that want the same launch. `clreduce tune axis` stores the best launch per
+// (device, type, op, axis, class) in the tuning database (clreduce/tuning.hpp, "axis_entries");
+// with no variant named, the AxisReducer takes the tuned launch of the shape's class, and the
+// rules above where the database has none (or the caller turned it off). A caller's variant and
+// parameters always win: the tuned launch is taken only when no variant is named or the named one
+// is the tuned one, and then only for the parameters the caller left unset.
+//
 // Thread-safety: as the Reducer (one thread at a time per AxisReducer).
 // Errors: clreduce::Error naming the parameter; ConfigError before a kernel is built, LimitError
 // for the built kernel's limits.
@@ -31,6 +39,8 @@
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
+#include "clreduce/reduce.hpp"  // TuningSource
+#include "clreduce/tuning.hpp"
 #include "clreduce/types.hpp"
 
 #include <cstdint>
@@ -123,12 +133,67 @@ struct AxisPlan {
 // device of `compute_units` compute units.
 const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_t n, unsigned compute_units);
 
+// ---- Shape classes ----
+// Shapes that want the same launch share a class; the tuning database keeps one launch per class.
+// The id is stable (it is stored in tuning databases): "<axis>.<row length>.<rows per CU>" for rows,
+// "<axis>.<width>" for columns. With B = N * element bytes (one row's bytes) and CU the device's
+// compute units (at least 1):
+//   rows.narrow.*   B <= 256 bytes (64 floats): a row is a fraction of a warp's loads; many rows
+//                   per group (rows_sliced with a small row width)
+//   rows.short.*    256 < B <= 4096 bytes (1024 floats): a row fits a group's loads (rows_sliced,
+//                   a wider row width, or rows_group)
+//   rows.long.*     B > 4096 bytes: a row is many group-loads long (rows_group, rows_split)
+//   rows.*.few      M < 4 * CU rows: too few rows to fill the device one group per row
+//   rows.*.many     M >= 4 * CU rows
+//   cols.thin       B <= 256 bytes: too few columns for coalesced warps; tiles over row chunks
+//   cols.wide       N >= 2048 * CU columns: one work-item per column fills the device (8 groups
+//                   of 256 per compute unit)
+//   cols.square     every other shape: a column per work-item would not fill the device, tiles
+//                   over row chunks do
+constexpr std::uint64_t kClassNarrowRowBytes = 256;
+constexpr std::uint64_t kClassShortRowBytes = 4096;
+constexpr std::uint64_t kClassFewRowsPerCu = 4;
+constexpr std::uint64_t kClassThinColBytes = 256;
+constexpr std::uint64_t kClassWideColsPerCu = 2048;
+
+struct AxisShapeClass {
+  std::string id;  // "rows.short.many"
+  Axis axis = Axis::Rows;
+  std::string summary;  // one line: which shapes
+};
+// Every class, rows first, in a fixed order.
+const std::vector<AxisShapeClass>& axis_shape_classes();
+// The class of an M x N matrix of `elem_bytes`-byte elements reduced along `axis` on a device of
+// `compute_units` compute units (0 counts as 1). Never throws.
+std::string shape_class_of(Axis axis, std::uint64_t m, std::uint64_t n, std::size_t elem_bytes,
+                           unsigned compute_units);
+// True when `id` is a class of `axis`.
+bool is_axis_shape_class(Axis axis, std::string_view id);
+// The class ids of `axis`, comma-separated, for messages.
+std::string axis_shape_class_names(Axis axis);
+
+// The row chunks (rows_split: of each row; cols_tile: of the rows) that give about
+// `groups_per_cu` groups per compute unit for an M x N shape, with the same limits as the
+// planner's own choice (which is this at 8 groups per compute unit): how a tuned groups-per-CU
+// count, which transfers across the shapes of a class, becomes a launch. `wg` is rows_split's
+// work-group size (ignored for cols_tile). Throws ConfigError (Param::Variant) for a variant
+// that does not split into chunks.
+std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n,
+                              std::size_t wg, unsigned groups_per_cu);
+
 // A resolved axis launch for one (type, op, axis, M, N).
 class AxisLaunch {
  public:
   AxisConfig config;
   AxisPlan plan;
   std::size_t kernel_max_wg = 0;  // the work-items per group the built kernel allows
+  // Where the launch came from: "given" (the caller named the variant), "tuned" (the tuning
+  // database's launch for the shape's class) or "default rule" (the planner's rules).
+  std::string chosen_by;
+  std::string shape_class;             // shape_class_of() for this shape on this device
+  std::vector<std::string> tuned;      // the parameters the database filled: "variant=rows_sliced", "wg=128", ...
+  std::string tuned_date, tuned_from;  // the entry's date and the database's path, when tuned
+  std::vector<std::string> warnings;   // the database's (foreign device, stale driver, a tuned launch refused)
 
  private:
   friend class AxisReducer;
@@ -142,6 +207,9 @@ struct AxisReducerOptions {
   ProgramCache* programs = nullptr;   // null: ProgramCache::shared()
   std::optional<DeviceInfo> device;   // the queue's device facts, if the caller holds them
   std::shared_ptr<const UserOperator> user_op;  // what Op::User means (clreduce/user_operator.hpp)
+  // Where tuned launches come from (as the Reducer's): the database's axis entry for (device,
+  // type, op, axis, shape class) when no variant is named; `enabled = false`: the rules alone.
+  TuningSource tuning;
 };
 
 class AxisReducer {

@@ -19,6 +19,23 @@
 // Required: format, version, devices; a device's platform, device, driver, entries; an entry's
 // type, op, variants; a variant's wg. Everything else may be left out (a person may write
 // {"wg": 128} by hand). Unknown fields are errors (they are typos more often than not).
+//
+// Axis entries (`clreduce tune axis`): a device may also hold an optional "axis_entries" array
+// (still version 1: a file without it is what it always was, byte for byte; a clreduce older than
+// axis tuning rejects a file with it as an unknown field, warns and uses its defaults):
+//     "axis_entries": [
+//       {"type": "float", "op": "sum", "axis": "rows", "class": "rows.short.many",
+//        "date": "2026-11-25T16:00:00Z", "variant": "rows_sliced", "wg": 128, "row_width": 8,
+//        "measurements": [{"m": 65536, "n": 512, "tuned_us": 80.1, "default_us": 95.3,
+//                          "gbps": 1675.2}, ...],
+//        "gain_over_default": 1.19}, ...]
+// One per (type, op, axis, class). Required: type, op, axis ("rows" or "cols"), class (a class
+// id of that axis, clreduce/axis.hpp shape_class_of), variant (an axis variant of that axis).
+// Optional, each only where the variant takes it: wg (a power of two up to 65536; not for
+// cols_tile), row_width (rows_sliced; a power of two up to 1024 and at most wg), groups_per_cu
+// (rows_split and cols_tile: row chunks given as groups per compute unit, 1..4096, so that one
+// value transfers across the shapes of a class and across devices of other sizes; the planner
+// turns it into chunks with axis_chunks_for). An absent parameter is the planner's default.
 #pragma once
 
 #include "clreduce/device.hpp"
@@ -33,11 +50,17 @@
 
 namespace clreduce {
 
+enum class Axis;  // clreduce/axis.hpp
+
 // Limits of the reader, so that a hostile or broken file stays cheap to reject.
 constexpr std::size_t kTuningDbMaxDevices = 256;       // devices in a file
 constexpr std::size_t kTuningDbMaxEntries = 256;       // entries of one device
 constexpr std::size_t kTuningDbMaxVariants = 256;      // variants of one entry
 constexpr std::size_t kTuningDbMaxMeasurements = 256;  // measurements of a variant, sizes of an entry
+constexpr std::size_t kTuningDbMaxAxisEntries = 256;  // axis entries of one device
+constexpr std::size_t kTuningDbMaxAxisWg = 65536;      // an axis entry's wg
+constexpr unsigned kTuningDbMaxRowWidth = 1024;        // an axis entry's row_width
+constexpr unsigned kTuningDbMaxAxisGroupsPerCu = 4096; // an axis entry's groups_per_cu
 constexpr std::size_t kTuningDbMaxDepth = 32;          // nesting of JSON arrays and objects
 // Size of the file: a device tuned for all 12 (type, op) pairs takes about 150 KB; a hostile file
 // of this size still costs nlohmann up to ~150 MB to hold.
@@ -79,9 +102,41 @@ struct TuningEntry {
   std::string best_variant;
   std::map<std::string, TunedVariant> variants;
 };
+// The launch `clreduce tune axis` chose for one class of shapes (see the layout above).
+struct TunedAxisMeasurement {
+  std::uint64_t m = 0, n = 0;  // the shape measured
+  double tuned_us = 0, default_us = 0, gbps = 0;
+};
+struct TunedAxisEntry {
+  ElemType type = ElemType::Float;
+  Op op = Op::Sum;
+  Axis axis{};               // Axis::Rows
+  std::string shape_class;   // "rows.short.many"
+  std::string date;          // when tune ran, ISO 8601 UTC
+  std::string variant;       // an axis variant of `axis`
+  std::optional<std::size_t> wg;
+  std::optional<unsigned> row_width, groups_per_cu;
+  std::vector<TunedAxisMeasurement> measurements;
+  double gain_over_default = 1;  // geometric mean of default_us / tuned_us
+  // "rows_sliced, wg 128, row width 8" / "cols_tile, 16 groups per CU"
+  std::string launch_label() const;
+};
+// What identifies an axis entry within a device.
+struct AxisEntryKey {
+  ElemType type = ElemType::Float;
+  Op op = Op::Sum;
+  Axis axis{};
+  std::string shape_class;
+  bool operator==(const AxisEntryKey& o) const {
+    return type == o.type && op == o.op && axis == o.axis && shape_class == o.shape_class;
+  }
+};
+AxisEntryKey key_of(const TunedAxisEntry& e);
+
 struct DeviceTuning {
   DeviceKey key;
   std::vector<TuningEntry> entries;  // at most one per (type, op)
+  std::vector<TunedAxisEntry> axis_entries = {};  // at most one per (type, op, axis, class)
 };
 struct TuningDb {
   std::vector<DeviceTuning> devices;  // at most one per device key
@@ -94,8 +149,10 @@ struct TuningDb {
 // Unknown type/op names give parse_type/parse_op's messages. Variant names are not checked
 // against the registry (the user of a lookup does that). Also rejected: both times and
 // groups_per_cu in one variant, two
-// devices with the same key, two entries of a device with the same (type, op), and more than the
-// kTuningDbMax* limits (bytes, nesting, devices, entries, variants, measurements and sizes).
+// devices with the same key, two entries of a device with the same (type, op), two axis entries
+// with the same (type, op, axis, class), an axis entry's class or variant not of its axis, a
+// parameter its variant does not take, and more than the kTuningDbMax* limits (bytes, nesting,
+// devices, entries, axis entries, variants, measurements and sizes).
 TuningDb parse_tuning_db(std::string_view json_text);
 // Pretty JSON (indent 2, fields in the layout's order); round-trips through parse_tuning_db.
 std::string tuning_db_json(const TuningDb& db);
@@ -136,6 +193,14 @@ TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceInfo& dev, ElemType
 TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType type, Op op,
                        const std::string& variant);
 
+// The axis entry for (device, type, op, axis, class), with the same device rules and warnings as
+// find_tuned (foreign device, stale driver); `entry` null when there is none. Points into `db`.
+struct TunedAxisLookup {
+  const TunedAxisEntry* entry = nullptr;
+  std::vector<std::string> warnings;
+};
+TunedAxisLookup find_tuned_axis(const LoadedTuningDb& db, const DeviceKey& key, const AxisEntryKey& what);
+
 // Merges `entry` into the database file at `path` for `key`, replacing an entry with the same
 // (device key, type, op); entries of other devices and other (type, op) pairs are kept. Creates
 // the directory if needed. A malformed existing file is renamed to path + ".malformed" (a warning
@@ -148,5 +213,11 @@ TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType 
 // elsewhere for over 120 s gives the Error naming the lock file.
 void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
                        std::vector<std::string>& warnings);
+// The same for axis entries, in one locked read-merge-write: each of `entries` replaces the
+// device's axis entry with its (type, op, axis, class) or is added; each key of `cleared` (a class
+// where tune kept the default rule) removes that entry if present. Everything else is kept.
+// Throws as save_tuning_entry (also for more than kTuningDbMaxAxisEntries).
+void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, const std::vector<TunedAxisEntry>& entries,
+                              const std::vector<AxisEntryKey>& cleared, std::vector<std::string>& warnings);
 
 }  // namespace clreduce

@@ -1,5 +1,7 @@
-// The AxisReducer: launches resolved once per (type, op, axis, M, N), cached, and enqueued on
-// the queue; cols_tile's partial rows live in a scratch buffer the reducer keeps and reuses.
+// The AxisReducer: launches resolved once per (type, op, axis, M, N) (the caller's parameters,
+// then the tuning database's launch for the shape's class, then the planner's rules), cached, and
+// enqueued on the queue; cols_tile's partial rows live in a scratch buffer the reducer keeps and
+// reuses.
 #include "clreduce/axis.hpp"
 
 #include "axis/plan.hpp"
@@ -17,6 +19,49 @@ struct AxisReducer::State : BoundQueue {
   std::uint64_t scratch_bytes = 0;
   cl::Buffer tickets;  // cols_fused's counters, one per column tile: zeroed when allocated
   std::uint64_t tickets_bytes = 0;
+  std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first prepare, when enabled
+  bool tuning_looked_up = false;
+
+  // As the Reducer's: the shared database when the caller gave one, else read once.
+  const LoadedTuningDb* tuning_db() {
+    if (!options.tuning.enabled) return nullptr;
+    if (!tuning_looked_up) {
+      tuning_looked_up = true;
+      if (options.tuning.loaded) {
+        tuning = options.tuning.loaded;
+      } else {
+        const std::string path = tuning_db_path(options.tuning.path);
+        tuning = std::make_shared<LoadedTuningDb>(load_tuning_db(path, tuning_db_path_is_explicit(options.tuning.path)));
+      }
+    }
+    return tuning.get();
+  }
+
+  // Plans `cfg` and builds its passes into `l`. A work-group nobody chose (`wg_chosen` false)
+  // follows the built kernel: where it allows fewer work-items than the plan's, the group halves
+  // until it fits. A chosen size over the limit is refused (LimitError).
+  void plan_and_build(AxisLaunch& l, const AxisConfig& cfg, std::uint64_t m, std::uint64_t n, bool wg_chosen,
+                      const UserOperator* user_op) {
+    l.config = cfg;
+    DeviceInfo dev = device;  // its work-group limit shrinks below when the built kernel allows fewer
+    for (;;) {
+      l.plan = plan_axis(l.config, dev, m, n);
+      l.kernels_.clear();
+      std::size_t allowed = dev.max_work_group_size;
+      for (const AxisPassPlan& pass : l.plan.passes) {
+        l.kernels_.push_back(programs->kernel(context, device, kernel_dir.path, pass.file, pass.kernel, pass.options, user_op));
+        allowed = std::min(allowed, kernel_limits(l.kernels_.back(), device.device).max_work_group_size);
+      }
+      l.kernel_max_wg = allowed;
+      if (l.plan.wg <= allowed || wg_chosen || l.plan.wg == 1) {
+        for (const cl::Kernel& k : l.kernels_)
+          check_kernel_limits(l.plan.variant->kernel + " (" + l.plan.launch_label() + ")", l.plan.wg,
+                              kernel_limits(k, device.device), device);
+        return;
+      }
+      dev.max_work_group_size = l.plan.wg / 2;
+    }
+  }
 };
 
 AxisReducer::AxisReducer(const cl::CommandQueue& queue, AxisReducerOptions options) : s_(std::make_unique<State>()) {
@@ -37,33 +82,46 @@ std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axi
   if (std::shared_ptr<AxisLaunch> cached = s_->launches.find(key)) return cached;
   const UserOperator* user_op = user_operator_for(op, type, s_->options.user_op);  // refusals first
   auto l = std::make_shared<AxisLaunch>();
-  static_cast<AxisParams&>(l->config) = s_->options.params;
-  l->config.type = type;
-  l->config.op = op;
-  l->config.axis = axis;
-  DeviceInfo dev = s_->device;  // its work-group limit shrinks below when the built kernel allows fewer
-  // A work-group nobody chose follows the built kernel: where it allows fewer work-items than
-  // the plan's, the group halves until it fits. A chosen size over the limit is refused.
-  for (;;) {
-    l->plan = plan_axis(l->config, dev, m, n);
-    l->kernels_.clear();
-    std::size_t allowed = dev.max_work_group_size;
-    for (const AxisPassPlan& pass : l->plan.passes) {
-      l->kernels_.push_back(
-          s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, pass.file, pass.kernel, pass.options,
-                               user_op));
-      allowed = std::min(allowed, kernel_limits(l->kernels_.back(), s_->device.device).max_work_group_size);
+  AxisConfig cfg;
+  static_cast<AxisParams&>(cfg) = s_->options.params;
+  cfg.type = type;
+  cfg.op = op;
+  cfg.axis = axis;
+  l->shape_class = shape_class_of(axis, m, n, size_of(type), s_->device.compute_units);
+  l->chosen_by = cfg.variant.empty() ? "default rule" : "given";
+  bool done = false;
+  if (const LoadedTuningDb* db = s_->tuning_db()) {
+    l->warnings = db->warnings;
+    TunedAxisLookup found = find_tuned_axis(*db, device_key(s_->device), {type, op, axis, l->shape_class});
+    for (auto& w : found.warnings) l->warnings.push_back(std::move(w));
+    std::vector<std::string> filled;
+    std::optional<AxisConfig> tuned;
+    if (found.entry) {
+      try {
+        tuned = tuned_axis_config(cfg, *found.entry, s_->device, m, n, filled);
+      } catch (const ConfigError&) {
+        tuned.reset();  // not a variant that splits: the reader refuses that; a hand-built db may not
+      }
     }
-    l->kernel_max_wg = allowed;
-    const bool chosen = l->config.wg.has_value();
-    if (l->plan.wg <= allowed || chosen || l->plan.wg == 1) {
-      for (const cl::Kernel& k : l->kernels_)
-        check_kernel_limits(l->plan.variant->kernel + " (" + l->plan.launch_label() + ")", l->plan.wg,
-                            kernel_limits(k, s_->device.device), s_->device);
-      break;
+    if (tuned && !filled.empty()) {
+      // A tuned launch the device or the built kernel refuses is said and left for the rules.
+      try {
+        s_->plan_and_build(*l, *tuned, m, n, tuned->wg.has_value(), user_op);
+        l->chosen_by = "tuned";
+        l->tuned = filled;
+        l->tuned_date = found.entry->date;
+        l->tuned_from = db->path;
+        done = true;
+      } catch (const LimitError& e) {  // a ConfigError too: first
+        l->warnings.push_back("the tuned launch of class " + l->shape_class + " (" + found.entry->launch_label() +
+                              ") does not fit the built kernel (" + e.what() + "); the default rule is used");
+      } catch (const ConfigError& e) {
+        l->warnings.push_back("the tuned launch of class " + l->shape_class + " (" + found.entry->launch_label() +
+                              ") does not plan here (" + e.what() + "); the default rule is used");
+      }
     }
-    dev.max_work_group_size = l->plan.wg / 2;
   }
+  if (!done) s_->plan_and_build(*l, cfg, m, n, cfg.wg.has_value(), user_op);
   l->config.variant = l->plan.variant->name;
   l->owner_ = s_.get();
   s_->launches.insert(key, l);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace clreduce {
 
@@ -395,6 +396,122 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
   a.options = o.str();
   p.passes.push_back(a);
   return p;
+}
+
+// ---- Shape classes and the tuning database's hook ---------------------------------------
+// Kept apart from the rules above: the classes group shapes by what decides their launch (a row's
+// bytes against a warp's and a group's loads; rows or columns against the device's compute
+// units), so that one tuned launch measured at a representative shape serves every shape of its
+// class. The boundaries are in bytes (what a warp's and a group's loads see) and sit where the
+// rules above change their choice for floats (a short row of 1024 floats = 4096 bytes; 4 rows per
+// compute unit; 2048 columns per compute unit); narrow/short is a line the rules draw by row width
+// instead. For doubles the rules' 1024-element line falls inside rows.long (rows of 513-1024
+// doubles): there the class's tuned launch, measured at a longer row, is used for both.
+
+const std::vector<AxisShapeClass>& axis_shape_classes() {
+  static const std::vector<AxisShapeClass> classes{
+      {"rows.narrow.few", Axis::Rows, "rows of at most 256 bytes, fewer than 4 rows per compute unit"},
+      {"rows.narrow.many", Axis::Rows, "rows of at most 256 bytes, at least 4 rows per compute unit"},
+      {"rows.short.few", Axis::Rows, "rows of 257 to 4096 bytes, fewer than 4 rows per compute unit"},
+      {"rows.short.many", Axis::Rows, "rows of 257 to 4096 bytes, at least 4 rows per compute unit"},
+      {"rows.long.few", Axis::Rows, "rows over 4096 bytes, fewer than 4 rows per compute unit"},
+      {"rows.long.many", Axis::Rows, "rows over 4096 bytes, at least 4 rows per compute unit"},
+      {"cols.thin", Axis::Cols, "rows of at most 256 bytes (few columns)"},
+      {"cols.square", Axis::Cols, "more columns than thin, fewer than 2048 per compute unit"},
+      {"cols.wide", Axis::Cols, "at least 2048 columns per compute unit: one work-item per column fills the device"},
+  };
+  return classes;
+}
+
+std::string shape_class_of(Axis axis, std::uint64_t m, std::uint64_t n, std::size_t elem_bytes, unsigned compute_units) {
+  const std::uint64_t cu = std::max(compute_units, 1u);
+  // A row's bytes, saturating (n and elem_bytes come from a caller; no overflow on absurd ones).
+  const std::uint64_t row_bytes =
+      elem_bytes && n > UINT64_MAX / elem_bytes ? UINT64_MAX : n * static_cast<std::uint64_t>(elem_bytes);
+  if (axis == Axis::Cols) {
+    if (row_bytes <= kClassThinColBytes) return "cols.thin";
+    if (n >= kClassWideColsPerCu * cu) return "cols.wide";
+    return "cols.square";
+  }
+  const char* length = row_bytes <= kClassNarrowRowBytes ? "narrow" : row_bytes <= kClassShortRowBytes ? "short" : "long";
+  return std::string("rows.") + length + (m < kClassFewRowsPerCu * cu ? ".few" : ".many");
+}
+
+bool is_axis_shape_class(Axis axis, std::string_view id) {
+  for (const auto& c : axis_shape_classes())
+    if (c.axis == axis && c.id == id) return true;
+  return false;
+}
+
+std::string axis_shape_class_names(Axis axis) {
+  std::vector<std::string> ids;
+  for (const auto& c : axis_shape_classes())
+    if (c.axis == axis) ids.push_back(c.id);
+  return join(ids);
+}
+
+std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n,
+                              std::size_t wg, unsigned groups_per_cu) {
+  const std::uint64_t target = std::uint64_t{std::max(groups_per_cu, 1u)} * std::max<std::uint64_t>(dev.compute_units, 1);
+  if (v.uses_tile) {
+    // As plan_axis: the tile shrunk to the device's group limit, then chunks for the target.
+    std::uint64_t tile_x = v.default_tile_x, rows_y = v.default_rows_y;
+    while (tile_x * rows_y > dev.max_work_group_size && rows_y > 1) rows_y /= 2;
+    while (tile_x * rows_y > dev.max_work_group_size && tile_x > 1) tile_x /= 2;
+    const std::uint64_t groups_x = std::min(ceil_div(n, tile_x), kMaxGroupsX);
+    const std::uint64_t most = std::max<std::uint64_t>(1, m / (rows_y * kMinRowsPerItem));
+    std::uint64_t chunks =
+        std::clamp<std::uint64_t>(ceil_div(target, groups_x), 1, std::min(most, std::min<std::uint64_t>(m, kMaxChunks)));
+    while (chunks & (chunks - 1)) chunks &= chunks - 1;
+    return chunks;
+  }
+  if (v.splits_rows) {
+    const std::uint64_t most = std::max<std::uint64_t>(1, n / (std::max<std::size_t>(wg, 1) * kMinRowsPerItem));
+    std::uint64_t chunks =
+        std::clamp<std::uint64_t>(ceil_div(target, std::max<std::uint64_t>(m, 1)), 1, std::min(most, kMaxGroupsX));
+    while (chunks & (chunks - 1)) chunks &= chunks - 1;  // as plan_axis
+    return chunks;
+  }
+  throw ConfigError(Param::Variant,
+                    "axis variant " + v.name + " does not split into chunks; cols_tile, cols_fused and rows_split do",
+                    "cols_tile, cols_fused, rows_split");
+}
+
+std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAxisEntry& e, const DeviceInfo& dev,
+                                            std::uint64_t m, std::uint64_t n, std::vector<std::string>& filled) {
+  filled.clear();
+  if (e.axis != cfg.axis) return std::nullopt;
+  const AxisVariant* v = nullptr;
+  try {
+    v = &find_axis_variant(e.variant);
+  } catch (const ConfigError&) {
+    return std::nullopt;  // the reader checks names; a hand-built entry may not
+  }
+  if (v->axis != cfg.axis) return std::nullopt;
+  if (!cfg.variant.empty() && cfg.variant != v->name) return std::nullopt;
+  if ((cfg.wg && !v->uses_wg) || (cfg.row_width && !v->uses_row_width) ||
+      (cfg.chunks && !v->uses_tile && !v->splits_rows))
+    return std::nullopt;
+  AxisConfig out = cfg;
+  if (out.variant.empty()) {
+    out.variant = v->name;
+    filled.push_back("variant=" + v->name);
+  }
+  if (!out.wg && e.wg && v->uses_wg) {
+    out.wg = *e.wg;
+    filled.push_back("wg=" + std::to_string(*e.wg));
+  }
+  if (!out.row_width && e.row_width && v->uses_row_width) {
+    out.row_width = *e.row_width;
+    filled.push_back("row_width=" + std::to_string(*e.row_width));
+  }
+  if (!out.chunks && e.groups_per_cu && (v->uses_tile || v->splits_rows)) {
+    const std::size_t wg = out.wg.value_or(std::min<std::size_t>(v->default_wg, dev.max_work_group_size));
+    out.chunks = axis_chunks_for(*v, dev, m, n, wg, *e.groups_per_cu);
+    filled.push_back("chunks=" + std::to_string(*out.chunks) + " (" + std::to_string(*e.groups_per_cu) +
+                     " groups per CU)");
+  }
+  return out;
 }
 
 }  // namespace clreduce

@@ -11,4 +11,13 @@ namespace clreduce {
 // default_axis_variant(cfg.axis, m, n).
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n);
 
+// The lookup hook: `cfg` with a tuned axis entry applied, when it applies. It applies when cfg
+// names no variant or names the entry's variant, and every parameter cfg gives is one the entry's
+// variant takes (a caller's --wg with a tuned cols_tile: the caller's launch, not the entry's).
+// Then the variant and each parameter cfg leaves unset come from the entry (groups_per_cu turned
+// into chunks for this shape by axis_chunks_for) and `filled` names them ("variant=rows_sliced",
+// "wg=128", "row_width=8", "chunks=4 (16 groups per CU)"). Else returns nullopt.
+std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAxisEntry& e, const DeviceInfo& dev,
+                                            std::uint64_t m, std::uint64_t n, std::vector<std::string>& filled);
+
 }  // namespace clreduce

@@ -2,6 +2,7 @@
 // writing, where the file lives, loading that never fails, lookup, and the atomic merge-save.
 #include "clreduce/tuning.hpp"
 
+#include "clreduce/axis.hpp"
 #include "clreduce/error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -247,8 +248,95 @@ TuningEntry read_entry(const json& v, const std::string& path) {
   return e;
 }
 
+TunedAxisMeasurement read_axis_measurement(const json& v, const std::string& path) {
+  const Fields f(v, path, {"m", "n", "tuned_us", "default_us", "gbps"});
+  TunedAxisMeasurement m;
+  m.m = read_count(f.need("m"), f.at("m"));
+  m.n = read_count(f.need("n"), f.at("n"));
+  m.tuned_us = read_number(f.need("tuned_us"), f.at("tuned_us"), false);
+  m.default_us = read_number(f.need("default_us"), f.at("default_us"), false);
+  m.gbps = read_number(f.need("gbps"), f.at("gbps"), true);
+  return m;
+}
+
+// An axis entry: the names checked against the axis registry and its shape classes (unlike a
+// whole-array entry's variant names, which the lookup checks), each parameter against the
+// variant that takes it, so that a hand-edited entry fails here with its path rather than later
+// as a launch refused.
+TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
+  const Fields f(v, path,
+                 {"type", "op", "axis", "class", "date", "variant", "wg", "row_width", "groups_per_cu", "measurements",
+                  "gain_over_default"});
+  TunedAxisEntry e;
+  try {
+    e.type = parse_type(printable(read_string(f.need("type"), f.at("type"))));
+  } catch (const Error& err) {
+    fail(f.at("type"), err.what());
+  }
+  try {
+    e.op = parse_op(printable(read_string(f.need("op"), f.at("op"))));
+  } catch (const Error& err) {
+    fail(f.at("op"), err.what());
+  }
+  const std::string axis = read_string(f.need("axis"), f.at("axis"));
+  if (axis == "rows") e.axis = Axis::Rows;
+  else if (axis == "cols") e.axis = Axis::Cols;
+  else fail(f.at("axis"), "expected \"rows\" or \"cols\", got " + got(f.need("axis")));
+  e.shape_class = read_string(f.need("class"), f.at("class"));
+  if (!is_axis_shape_class(e.axis, e.shape_class))
+    fail(f.at("class"), "unknown shape class '" + printable(e.shape_class, 40) + "' for " + axis +
+                            "; valid: " + axis_shape_class_names(e.axis));
+  e.variant = read_string(f.need("variant"), f.at("variant"));
+  const AxisVariant* var = nullptr;
+  for (const auto& x : axis_variants())
+    if (x.name == e.variant && x.axis == e.axis) var = &x;
+  if (!var) {
+    std::vector<std::string> fitting;
+    for (const auto& x : axis_variants())
+      if (x.axis == e.axis) fitting.push_back(x.name);
+    fail(f.at("variant"), "unknown axis variant '" + printable(e.variant, 40) + "' for " + axis + "; valid: " +
+                              join(fitting));
+  }
+  if (const json* x = f.find("wg")) {
+    if (!var->uses_wg)
+      fail(f.at("wg"), "axis variant " + var->name + " takes no wg (its group is TILE_X x ROWS_Y)");
+    e.wg = static_cast<std::size_t>(read_power_of_two(*x, f.at("wg"), kTuningDbMaxAxisWg));
+  }
+  if (const json* x = f.find("row_width")) {
+    if (!var->uses_row_width) fail(f.at("row_width"), "axis variant " + var->name + " takes no row_width; rows_sliced does");
+    e.row_width = static_cast<unsigned>(read_power_of_two(*x, f.at("row_width"), kTuningDbMaxRowWidth));
+    if (e.wg && *e.row_width > *e.wg)
+      fail(f.at("row_width"), "row width " + std::to_string(*e.row_width) + " is more than wg " +
+                                  std::to_string(*e.wg) + "; it must divide the work-group");
+  }
+  if (const json* x = f.find("groups_per_cu")) {
+    if (!var->uses_tile && !var->splits_rows)
+      fail(f.at("groups_per_cu"),
+           "axis variant " + var->name + " does not split into chunks; cols_tile and rows_split take groups_per_cu");
+    const auto u = as_u64(*x);
+    if (!u || *u == 0 || *u > kTuningDbMaxAxisGroupsPerCu)
+      fail(f.at("groups_per_cu"),
+           "expected an integer from 1 to " + std::to_string(kTuningDbMaxAxisGroupsPerCu) + ", got " + got(*x));
+    e.groups_per_cu = static_cast<unsigned>(*u);
+  }
+  if (const json* x = f.find("date")) e.date = read_string(*x, f.at("date"));
+  if (const json* x = f.find("measurements")) {
+    const json& a = *read_array(*x, f.at("measurements"), kTuningDbMaxMeasurements, "measurements");
+    for (std::size_t i = 0; i < a.size(); ++i)
+      e.measurements.push_back(read_axis_measurement(a[i], index_path(f.at("measurements"), i)));
+  }
+  if (const json* x = f.find("gain_over_default"))
+    e.gain_over_default = read_number(*x, f.at("gain_over_default"), false);
+  return e;
+}
+
+std::string describe_axis_key(const AxisEntryKey& k) {
+  return std::string(name_of(k.type)) + " " + std::string(name_of(k.op)) + " " + std::string(name_of(k.axis)) + " " +
+         k.shape_class;
+}
+
 DeviceTuning read_device(const json& v, const std::string& path) {
-  const Fields f(v, path, {"platform", "device", "driver", "entries"});
+  const Fields f(v, path, {"platform", "device", "driver", "entries", "axis_entries"});
   DeviceTuning d;
   d.key.platform = read_string(f.need("platform"), f.at("platform"));
   d.key.device = read_string(f.need("device"), f.at("device"));
@@ -262,6 +350,18 @@ DeviceTuning read_device(const json& v, const std::string& path) {
         fail(at, "a second entry for " + std::string(name_of(e.type)) + " " + std::string(name_of(e.op)) +
                      " (the first is " + index_path(f.at("entries"), j) + ")");
     d.entries.push_back(std::move(e));
+  }
+  if (const json* x = f.find("axis_entries")) {
+    const json& ax = *read_array(*x, f.at("axis_entries"), kTuningDbMaxAxisEntries, "axis entries");
+    for (std::size_t i = 0; i < ax.size(); ++i) {
+      const std::string at = index_path(f.at("axis_entries"), i);
+      TunedAxisEntry e = read_axis_entry(ax[i], at);
+      for (std::size_t j = 0; j < d.axis_entries.size(); ++j)
+        if (key_of(d.axis_entries[j]) == key_of(e))
+          fail(at, "a second axis entry for " + describe_axis_key(key_of(e)) + " (the first is " +
+                       index_path(f.at("axis_entries"), j) + ")");
+      d.axis_entries.push_back(std::move(e));
+    }
   }
   return d;
 }
@@ -326,6 +426,31 @@ ordered_json entry_json(const TuningEntry& e) {
   j["best_variant"] = e.best_variant;
   j["variants"] = ordered_json::object();
   for (const auto& [name, v] : e.variants) j["variants"][name] = variant_json(v);
+  return j;
+}
+
+ordered_json axis_entry_json(const TunedAxisEntry& e) {
+  ordered_json j = ordered_json::object();
+  j["type"] = std::string(name_of(e.type));
+  j["op"] = std::string(name_of(e.op));
+  j["axis"] = std::string(name_of(e.axis));
+  j["class"] = e.shape_class;
+  j["date"] = e.date;
+  j["variant"] = e.variant;
+  if (e.wg) j["wg"] = *e.wg;
+  if (e.row_width) j["row_width"] = *e.row_width;
+  if (e.groups_per_cu) j["groups_per_cu"] = *e.groups_per_cu;
+  j["measurements"] = ordered_json::array();
+  for (const auto& m : e.measurements) {
+    ordered_json mj = ordered_json::object();
+    mj["m"] = m.m;
+    mj["n"] = m.n;
+    mj["tuned_us"] = m.tuned_us;
+    mj["default_us"] = m.default_us;
+    mj["gbps"] = m.gbps;
+    j["measurements"].push_back(std::move(mj));
+  }
+  j["gain_over_default"] = e.gain_over_default;
   return j;
 }
 
@@ -528,6 +653,10 @@ std::string tuning_db_json(const TuningDb& db) {
     dj["driver"] = d.key.driver;
     dj["entries"] = ordered_json::array();
     for (const auto& e : d.entries) dj["entries"].push_back(entry_json(e));
+    if (!d.axis_entries.empty()) {  // absent when empty: a file without axis tuning stays as it was
+      dj["axis_entries"] = ordered_json::array();
+      for (const auto& e : d.axis_entries) dj["axis_entries"].push_back(axis_entry_json(e));
+    }
     j["devices"].push_back(std::move(dj));
   }
   // Invalid UTF-8 in a name (from a driver) becomes U+FFFD rather than an exception.
@@ -582,10 +711,11 @@ TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceInfo& dev, ElemType
   return find_tuned(db, device_key(dev), type, op, variant);
 }
 
-TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType type, Op op,
-                       const std::string& variant) {
-  TunedLookup out;
-  if (!db.db) return out;
+namespace {
+// The device's tuning in `db` when its platform, name and driver all match; else null, with the
+// "stale driver" or "foreign device" warning appended (none without a database).
+const DeviceTuning* matching_device(const LoadedTuningDb& db, const DeviceKey& key, std::vector<std::string>& warnings) {
+  if (!db.db) return nullptr;
   std::vector<std::string> other_drivers;
   for (const auto& d : db.db->devices) {
     if (d.key.platform != key.platform || d.key.device != key.device) continue;
@@ -593,38 +723,74 @@ TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType 
       other_drivers.push_back(printable(d.key.driver, 60));
       continue;
     }
-    for (const auto& e : d.entries) {
-      if (e.type != type || e.op != op) continue;
-      out.entry = &e;
-      const auto it = e.variants.find(variant);
-      if (it != e.variants.end()) out.variant = &it->second;
-      break;
-    }
-    return out;
+    return &d;
   }
   const std::string named = "tuning database '" + db.path + "'";
   if (!other_drivers.empty()) {
-    out.warnings.push_back(named + " was tuned for " + printable(key.device, 120) + " (" +
-                           printable(key.platform, 120) + ") with driver" +
-                           (other_drivers.size() > 1 ? "s " : " ") + join(other_drivers) +
-                           ", this device runs driver " + printable(key.driver, 60) +
-                           ": ignored, defaults are used; run `clreduce tune` again");
-    return out;
+    warnings.push_back(named + " was tuned for " + printable(key.device, 120) + " (" +
+                       printable(key.platform, 120) + ") with driver" +
+                       (other_drivers.size() > 1 ? "s " : " ") + join(other_drivers) +
+                       ", this device runs driver " + printable(key.driver, 60) +
+                       ": ignored, defaults are used; run `clreduce tune` again");
+    return nullptr;
   }
-  out.warnings.push_back(named + " has no entry for " + printable(describe(key), 200) + " (" +
-                         list_devices_held(*db.db) + "); defaults are used");
+  warnings.push_back(named + " has no entry for " + printable(describe(key), 200) + " (" +
+                     list_devices_held(*db.db) + "); defaults are used");
+  return nullptr;
+}
+}  // namespace
+
+TunedLookup find_tuned(const LoadedTuningDb& db, const DeviceKey& key, ElemType type, Op op,
+                       const std::string& variant) {
+  TunedLookup out;
+  const DeviceTuning* d = matching_device(db, key, out.warnings);
+  if (!d) return out;
+  for (const auto& e : d->entries) {
+    if (e.type != type || e.op != op) continue;
+    out.entry = &e;
+    const auto it = e.variants.find(variant);
+    if (it != e.variants.end()) out.variant = &it->second;
+    break;
+  }
   return out;
 }
 
-void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
-                       std::vector<std::string>& warnings) {
-  const auto cannot = [&](const std::string& why) {
+AxisEntryKey key_of(const TunedAxisEntry& e) { return {e.type, e.op, e.axis, e.shape_class}; }
+
+std::string TunedAxisEntry::launch_label() const {
+  std::string s = variant;
+  if (wg) s += ", wg " + std::to_string(*wg);
+  if (row_width) s += ", row width " + std::to_string(*row_width);
+  if (groups_per_cu) s += ", " + std::to_string(*groups_per_cu) + " groups per CU";
+  return s;
+}
+
+TunedAxisLookup find_tuned_axis(const LoadedTuningDb& db, const DeviceKey& key, const AxisEntryKey& what) {
+  TunedAxisLookup out;
+  const DeviceTuning* d = matching_device(db, key, out.warnings);
+  if (!d) return out;
+  for (const auto& e : d->axis_entries)
+    if (key_of(e) == what) {
+      out.entry = &e;
+      break;
+    }
+  return out;
+}
+
+namespace {
+// Read-merge-write of the database at `path` under its lock: `alone` (the new entries by
+// themselves) must read back first; `merge` changes the device's tuning (created if missing).
+void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuning& alone_device,
+                 const std::function<void(DeviceTuning&, const std::function<Error(const std::string&)>&)>& merge,
+                 std::vector<std::string>& warnings) {
+  const std::function<Error(const std::string&)> cannot = [&](const std::string& why) {
     return Error(Param::TuningDb, "cannot write tuning database '" + path + "': " + why);
   };
   if (path.empty()) throw cannot("the path is empty");
   // The entry alone must read back, or the file would be unusable.
   TuningDb alone;
-  alone.devices.push_back({key, {entry}});
+  alone.devices.push_back(alone_device);
+  alone.devices.back().key = key;
   try {
     parse_tuning_db(tuning_db_json(alone));
   } catch (const Error& e) {
@@ -668,20 +834,10 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
     if (db.devices.size() >= kTuningDbMaxDevices)
       throw cannot("it already holds " + std::to_string(kTuningDbMaxDevices) +
                    " devices, the most a tuning database may hold");
-    db.devices.push_back({key, {}});
+    db.devices.push_back({key, {}, {}});
     dev = db.devices.end() - 1;
   }
-  auto same = std::find_if(dev->entries.begin(), dev->entries.end(), [&](const TuningEntry& e) {
-    return e.type == entry.type && e.op == entry.op;
-  });
-  if (same != dev->entries.end()) {
-    *same = entry;
-  } else {
-    if (dev->entries.size() >= kTuningDbMaxEntries)
-      throw cannot("the device already has " + std::to_string(kTuningDbMaxEntries) +
-                   " entries, the most a tuning database may hold");
-    dev->entries.push_back(entry);
-  }
+  merge(*dev, cannot);
 
   const std::string text_out = tuning_db_json(db);
   if (text_out.size() > kTuningDbMaxBytes)
@@ -689,6 +845,54 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
                  " MiB, more than a tuning database may be (remove the devices it no longer needs)");
   const std::string failed = write_atomically(target, text_out);
   if (!failed.empty()) throw cannot(failed);
+}
+}  // namespace
+
+void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
+                       std::vector<std::string>& warnings) {
+  DeviceTuning alone{key, {entry}, {}};
+  save_merged(
+      path, key, alone,
+      [&](DeviceTuning& dev, const std::function<Error(const std::string&)>& cannot) {
+        auto same = std::find_if(dev.entries.begin(), dev.entries.end(), [&](const TuningEntry& e) {
+          return e.type == entry.type && e.op == entry.op;
+        });
+        if (same != dev.entries.end()) {
+          *same = entry;
+          return;
+        }
+        if (dev.entries.size() >= kTuningDbMaxEntries)
+          throw cannot("the device already has " + std::to_string(kTuningDbMaxEntries) +
+                       " entries, the most a tuning database may hold");
+        dev.entries.push_back(entry);
+      },
+      warnings);
+}
+
+void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, const std::vector<TunedAxisEntry>& entries,
+                              const std::vector<AxisEntryKey>& cleared, std::vector<std::string>& warnings) {
+  DeviceTuning alone{key, {}, entries};
+  save_merged(
+      path, key, alone,
+      [&](DeviceTuning& dev, const std::function<Error(const std::string&)>& cannot) {
+        for (const AxisEntryKey& k : cleared)
+          dev.axis_entries.erase(std::remove_if(dev.axis_entries.begin(), dev.axis_entries.end(),
+                                                [&](const TunedAxisEntry& e) { return key_of(e) == k; }),
+                                 dev.axis_entries.end());
+        for (const TunedAxisEntry& entry : entries) {
+          auto same = std::find_if(dev.axis_entries.begin(), dev.axis_entries.end(),
+                                   [&](const TunedAxisEntry& e) { return key_of(e) == key_of(entry); });
+          if (same != dev.axis_entries.end()) {
+            *same = entry;
+            continue;
+          }
+          if (dev.axis_entries.size() >= kTuningDbMaxAxisEntries)
+            throw cannot("the device already has " + std::to_string(kTuningDbMaxAxisEntries) +
+                         " axis entries, the most a tuning database may hold");
+          dev.axis_entries.push_back(entry);
+        }
+      },
+      warnings);
 }
 
 }  // namespace clreduce

@@ -134,7 +134,9 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
         cfg.op = design.op;
         cfg.axis = axis;
         try {
-          row.report = run_axis(session, cfg, data, m, n, design.timing, design.user_op);
+          // The default launch takes the tuning database's launch for the shape's class (as reduce
+          // --axis does); a named variant is the caller's.
+          row.report = run_axis(session, cfg, data, m, n, design.timing, design.user_op, design.tuning);
           row.variant = row.report->plan.variant->name;
         } catch (const ConfigError& e) {
           row.refused = e.what();

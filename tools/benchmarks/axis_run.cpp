@@ -8,9 +8,11 @@
 namespace clreduce {
 
 AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& data, std::uint64_t m,
-                    std::uint64_t n, const TimingOptions& timing, const std::shared_ptr<const UserOperator>& user_op) {
+                    std::uint64_t n, const TimingOptions& timing, const std::shared_ptr<const UserOperator>& user_op,
+                    const TuningSource& tuning) {
   AxisReducerOptions opt;
   opt.params = cfg;
+  opt.tuning = tuning;
   opt.user_op = user_op;
   opt.device = rt.device();
   opt.kernel_dir = rt.kernel_dir();
@@ -25,6 +27,12 @@ AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& da
   r.plan = l->plan;
   r.data_origin = data.origin;
   r.clock_note = rt.timer().reason;
+  r.chosen_by = l->chosen_by;
+  r.shape_class = l->shape_class;
+  r.tuned = l->tuned;
+  r.tuned_date = l->tuned_date;
+  r.tuned_from = l->tuned_from;
+  r.warnings = l->warnings;
   const std::uint64_t rs = result_size(cfg.type, cfg.op);
   const std::uint64_t outputs = l->plan.outputs();
   std::vector<unsigned char> got(outputs * rs);

@@ -25,6 +25,14 @@ json plan_json(const AxisPlan& p) {
 }
 }  // namespace
 
+std::string axis_source_text(const AxisReport& r) {
+  if (r.chosen_by == "tuned")
+    return "tuned (class " + r.shape_class + (r.tuned_date.empty() ? std::string() : ", " + r.tuned_date) + "; " +
+           join(r.tuned) + " from " + r.tuned_from + ")";
+  if (r.chosen_by.empty()) return "class " + r.shape_class;
+  return r.chosen_by + " (class " + r.shape_class + ")";
+}
+
 std::string first_outputs_text(const Outputs& o, const std::string& what, std::size_t most) {
   std::string s;
   const std::size_t shown = std::min(most, o.size());
@@ -57,7 +65,8 @@ std::string axis_text(const AxisReport& r, const DeviceInfo& dev) {
       << name_of(r.config.type) << " matrix (M rows x N columns, row-major, " << r.data_origin << ") -> "
       << p.outputs() << " values\n"
       << "launch     " << p.launch_label() << ", " << p.passes.size() << (p.passes.size() == 1 ? " pass" : " passes")
-      << "\n";
+      << "\n"
+      << "chosen by  " << axis_source_text(r) << "\n";
   for (std::size_t i = 0; i < p.passes.size(); ++i)
     out << "pass " << i + 1 << "     groups " << p.passes[i].groups_x << "x" << p.passes[i].groups_y << ", options "
         << p.passes[i].options << "\n";
@@ -117,6 +126,11 @@ json axis_json(const AxisReport& r, const DeviceInfo& dev) {
          {"data", r.data_origin},
          {"bytes_read", r.plan.m * r.plan.n * size_of(r.config.type)},
          {"whole_array", r.whole_array},
+         {"chosen_by", r.chosen_by},
+         {"shape_class", r.shape_class},
+         {"tuned", r.tuned},
+         {"tuned_date", r.tuned_date},
+         {"tuned_from", r.tuned_from},
          {"first_outputs", first_outputs_json(r.outputs)}};
   j.update(timed_outputs_json(r.timing, r.gbps, r.check));
   return j;

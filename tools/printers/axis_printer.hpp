@@ -10,6 +10,9 @@
 namespace clreduce {
 
 std::string axis_text(const AxisReport& r, const DeviceInfo& dev);
+// Where the launch came from, for a person: "tuned (class rows.short.many, 2026-11-25T16:00:00Z;
+// variant=rows_sliced, wg=128 from PATH)", "default rule (class cols.wide)", "given (class ...)".
+std::string axis_source_text(const AxisReport& r);
 std::string axis_csv(const AxisReport& r);
 nlohmann::json axis_json(const AxisReport& r, const DeviceInfo& dev);
 // The fields a run with one checked value per output shares (axis and segmented reductions):
