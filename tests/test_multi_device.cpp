@@ -346,6 +346,14 @@ TEST_SUITE("multi_device") {
     CHECK(t.stdout_text.find("resident") != std::string::npos);
     CHECK(t.stdout_text.find("exact match") != std::string::npos);
 
+    // A device count whose weights are all 0 is not run, and said so.
+    const CliRun z = run_cli("bench multi --n 1000 --iterations 1 --format json --split 0,1" + std::string(d == 3 ? ",1" : ""));
+    REQUIRE_MESSAGE(z.code == 0, z.out);
+    const auto zdoc = nlohmann::json::parse(z.stdout_text);
+    CHECK(zdoc.at("skipped_device_counts") == nlohmann::json::array({1}));
+    REQUIRE(zdoc.at("rows").size() == d - 1);
+    CHECK(zdoc.at("rows")[0].at("shares")[0].at("n") == 0);
+
     const CliRun c = run_cli("bench multi --n 3 --iterations 1 --format csv --devices 1,0");
     REQUIRE_MESSAGE(c.code == 0, c.out);
     CHECK(c.stdout_text.rfind("devices,parts,", 0) == 0);

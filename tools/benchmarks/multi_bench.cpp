@@ -41,7 +41,10 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
     if (opt.split.kind == SplitKind::Weights) {
       opt.split.weights.resize(k);
       // The first k weights may all be 0 (e.g. 0,1): that count has no device to run on.
-      if (std::all_of(opt.split.weights.begin(), opt.split.weights.end(), [](double w) { return w == 0; })) continue;
+      if (std::all_of(opt.split.weights.begin(), opt.split.weights.end(), [](double w) { return w == 0; })) {
+        run.skipped.push_back(k);
+        continue;
+      }
     }
     opt.chunk_elements = d.chunk_elements;
     opt.reducer = d.reducer;

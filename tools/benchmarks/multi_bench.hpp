@@ -44,6 +44,8 @@ struct MultiBenchRun {
   std::uint64_t n = 0;
   std::string data_origin;
   std::vector<MultiBenchRow> rows;
+  // Device counts not run: their first k weights (--split w1,w2,...) are all 0.
+  std::vector<std::size_t> skipped;
   bool all_ok() const;
 };
 

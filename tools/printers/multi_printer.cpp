@@ -46,7 +46,13 @@ std::string multi_text(const MultiBenchRun& run) {
       << "; partials folded on the host in device order (the result does not depend on which device finishes first)\n"
       << "time:    host clock of the whole call, median of " << d.iterations << " (after " << d.warmup
       << " warm-up); GB/s = input bytes / median; efficiency = speedup over the first row / devices\n\n";
-  out << whole_table(run).render_text() << "\n";
+  out << whole_table(run).render_text();
+  for (std::size_t k : run.skipped)
+    out << k << " device" << (k == 1 ? "" : "s") << ": not run ("
+        << (k == 1 ? std::string("the first weight of the split is 0")
+                   : "the first " + std::to_string(k) + " weights of the split are all 0")
+        << "); speedup and efficiency are over the first row run\n";
+  out << "\n";
   TextTable t;
   t.headers = {"devices", "device", "name", "n", "chunks", "variant", "median µs", bandwidth_label(), "value"};
   for (const MultiBenchRow& r : run.rows)
@@ -110,6 +116,7 @@ json multi_json(const MultiBenchRun& run) {
               {"iterations", d.iterations},
               {"warmup", d.warmup},
               {"rows", rows},
+              {"skipped_device_counts", run.skipped},
               {"all_ok", run.all_ok()}};
 }
 
