@@ -71,6 +71,7 @@ void register_bench_commands(Cli& cli);      // bench, bench --sizes
 void register_explore_commands(Cli& cli);    // sweep, tune
 void register_transpose_commands(Cli& cli);  // transpose, bench transpose, bench access
 void register_axis_bench_command(Cli& cli);  // bench axis
+void register_multi_bench_command(Cli& cli); // bench multi
 void register_soak_command(Cli& cli);        // soak
 void register_explain_command(Cli& cli);     // explain, explain transpose
 void register_compare_command(Cli& cli);     // compare

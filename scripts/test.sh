@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Mesa's OpenCL ICD beside PoCL, as on a desktop: the suite must pass with both installed (the
 # ICD loader loads both; doctor probes both). scripts/test_rusticl.sh runs it on Rusticl itself.
-scripts/install_deps.sh mesa-opencl-icd
+# Open MPI: clreduce-mpi and its mpirun tests (built and registered only where CMake finds MPI).
+scripts/install_deps.sh mesa-opencl-icd openmpi-bin libopenmpi-dev
 scripts/setup.sh
 cd build
 ctest -j"$(nproc)" -LE full --output-on-failure "$@"

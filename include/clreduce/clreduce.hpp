@@ -17,6 +17,7 @@
 //   transpose.hpp  Transposer and the transpose family's registry
 //   axis.hpp       AxisReducer: one value per row or per column of a matrix, and its registry
 //   segmented.hpp  SegmentedReducer: one value per segment of an array (CSR offsets)
+//   multi_device.hpp  MultiReducer: one reduction over several devices, values folded in device order
 //   tuning.hpp     the per-device tuning database `clreduce tune` writes
 //   timing.hpp     timing device work as clreduce's benchmarks do
 #pragma once
@@ -25,6 +26,7 @@
 #include "clreduce/device.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
+#include "clreduce/multi_device.hpp"
 #include "clreduce/opencl.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/segmented.hpp"

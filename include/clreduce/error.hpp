@@ -42,6 +42,8 @@ enum class Param {
   Chunks,         // the row chunks of cols_tile
   Segments,       // the offsets of a segmented reduction's segments
   OpFile,         // a user operator's file (Op::User)
+  Devices,        // the device list of a multi-device reduction
+  Split,          // how a multi-device reduction splits its input
 };
 
 // How messages name the parameter: "work-group size", "TIMES", "n", ...

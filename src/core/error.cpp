@@ -32,6 +32,8 @@ std::string_view name_of(Param p) {
     case Param::Chunks: return "row chunks";
     case Param::Segments: return "segments";
     case Param::OpFile: return "operator file";
+    case Param::Devices: return "device list";
+    case Param::Split: return "split";
   }
   return "";
 }

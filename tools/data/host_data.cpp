@@ -51,9 +51,10 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 template <class T>
-void fill(T* out, std::uint64_t n, DataKind kind, std::uint64_t seed) {
+void fill(T* out, std::uint64_t first, std::uint64_t n, DataKind kind, std::uint64_t seed) {
   const std::uint64_t key = mix(seed);
-  for (std::uint64_t i = 0; i < n; ++i) {
+  for (std::uint64_t j = 0; j < n; ++j) {
+    const std::uint64_t i = first + j;
     T x{};
     switch (kind) {
       case DataKind::Random: {
@@ -70,22 +71,27 @@ void fill(T* out, std::uint64_t n, DataKind kind, std::uint64_t seed) {
       case DataKind::Ones: x = T(1); break;
       case DataKind::Max: x = std::numeric_limits<T>::max(); break;
     }
-    out[i] = x;
+    out[j] = x;
   }
 }
 }  // namespace
 
 HostData generate_data(ElemType t, std::uint64_t n, DataKind kind, std::uint64_t seed) {
+  return generate_data_range(t, 0, n, kind, seed);
+}
+
+HostData generate_data_range(ElemType t, std::uint64_t first, std::uint64_t n, DataKind kind, std::uint64_t seed) {
   HostData d;
   d.type = t;
   d.n = n;
   d.bytes.resize(n * size_of(t));
   d.origin = std::string(name_of(kind)) + (kind == DataKind::Random ? ", seed " + std::to_string(seed) : "");
+  if (first != 0) d.origin += ", elements from " + std::to_string(first);
   switch (t) {
-    case ElemType::Uint: fill(reinterpret_cast<std::uint32_t*>(d.bytes.data()), n, kind, seed); break;
-    case ElemType::Int: fill(reinterpret_cast<std::int32_t*>(d.bytes.data()), n, kind, seed); break;
-    case ElemType::Float: fill(reinterpret_cast<float*>(d.bytes.data()), n, kind, seed); break;
-    case ElemType::Double: fill(reinterpret_cast<double*>(d.bytes.data()), n, kind, seed); break;
+    case ElemType::Uint: fill(reinterpret_cast<std::uint32_t*>(d.bytes.data()), first, n, kind, seed); break;
+    case ElemType::Int: fill(reinterpret_cast<std::int32_t*>(d.bytes.data()), first, n, kind, seed); break;
+    case ElemType::Float: fill(reinterpret_cast<float*>(d.bytes.data()), first, n, kind, seed); break;
+    case ElemType::Double: fill(reinterpret_cast<double*>(d.bytes.data()), first, n, kind, seed); break;
   }
   return d;
 }

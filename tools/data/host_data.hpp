@@ -38,6 +38,9 @@ struct HostData {
 // float/double uniform in [-1, 1); iota: element i = i (converted); ones; max: the largest
 // finite value of the type.
 HostData generate_data(ElemType t, std::uint64_t n, DataKind kind, std::uint64_t seed);
+// Elements [first, first + n) of what generate_data(t, first + n, kind, seed) holds (element i
+// depends only on the seed and i): a shard of a larger array, e.g. one MPI rank's.
+HostData generate_data_range(ElemType t, std::uint64_t first, std::uint64_t n, DataKind kind, std::uint64_t seed);
 
 // Raw little-endian elements of type t. n is taken from the file size unless `n` says fewer.
 // Throws Error when the file is missing, empty, not a whole number of elements, or shorter

@@ -1,0 +1,164 @@
+// One reduction over several OpenCL devices: the input split between them (in proportion to each
+// device's measured bandwidth, evenly, or by the caller's weights), each part reduced by that
+// device's own Reducer concurrently (one host thread per device), the partial values folded on
+// the host in device index order. The input is either resident (one buffer per device, made by
+// the caller in the MultiReducer's context for that device) or host memory, copied to each device
+// in chunks with the copy of the next chunk overlapping the reduction of the current one.
+//
+// Determinism: the parts, the chunks and the order of every fold depend only on n, the split and
+// the chunk size, never on timing. Each device reduces its part chunk by chunk (one value per
+// chunk, by the device's launch for that chunk size); the chunk values are folded on the host in
+// chunk order, then the device values in device index order (device 0 first). So a float or
+// double sum is bit-identical from run to run for the same n, split, chunk size and launches; it
+// differs (within the rounding bound of MultiResult::depth) when any of them changes.
+//
+// Units: times in microseconds (host clock), bandwidth in GB/s (10^9 bytes per second: the
+// bytes of the part read over its time). Errors: clreduce::Error; Param::Devices for a device
+// list naming no device or a device that is not there, Param::Split for a bad split, Param::Op
+// for argmin/argmax (the multi-device path takes sum, min and max), Param::N for n = 0; an
+// OpenCL failure on one device is an Error naming that device, thrown after every device's
+// launched commands have finished (nothing is left running).
+// Thread-safety: one MultiReducer serves one thread at a time (it runs its own threads inside).
+#pragma once
+
+#include "clreduce/device.hpp"
+#include "clreduce/error.hpp"
+#include "clreduce/opencl.hpp"
+#include "clreduce/reduce.hpp"
+#include "clreduce/types.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clreduce {
+
+// How the input is split between the devices.
+enum class SplitKind {
+  Bandwidth,  // in proportion to each device's measured bandwidth (MultiReducer::bandwidths)
+  Even,       // equal parts (the first n mod D devices take one element more)
+  Weights,    // in proportion to the caller's weights, one per device
+};
+struct Split {
+  SplitKind kind = SplitKind::Bandwidth;
+  std::vector<double> weights;  // SplitKind::Weights: finite, >= 0, not all 0; one per device
+  std::string str() const;      // "bandwidth", "even", "3,1"
+};
+// "even", "bandwidth" or comma-separated weights "w1,w2,..." (non-negative numbers, one at least
+// positive). Throws Error (Param::Split) naming the text and the valid forms.
+Split parse_split(std::string_view text);
+
+// Elements per device for n elements: whole elements, summing to n, in proportion to `weights`
+// (largest remainders, ties to the lower device index; so deterministic). A device whose share
+// rounds to 0 gets none (it skips). Throws Error (Param::Split) when the weights are not one per
+// device, negative, not finite or all 0.
+std::vector<std::uint64_t> split_counts(std::uint64_t n, const std::vector<double>& weights);
+
+// The devices a multi-device reduction uses by default: every GPU of the platform the selector
+// names (its `platform`, else the platform of select_device(sel)); on a platform without GPUs,
+// every device of that platform. Throws what select_device throws.
+std::vector<DeviceInfo> default_devices(const DeviceSelector& sel = {});
+// The devices of platform `platform` (an index into the platform list) at `indices` (indices
+// within that platform, each once). Throws Error (Param::Devices) naming a missing index or a
+// repeated one and the valid indices with their names; (Param::Platform) for a bad platform.
+std::vector<DeviceInfo> devices_at(std::size_t platform, const std::vector<std::size_t>& indices);
+
+struct MultiDeviceOptions {
+  Split split;
+  // Host-copied input: elements per chunk (each device's part is copied and reduced chunk by
+  // chunk). 0: kDefaultChunkElements, lowered to the device's largest allocation. Any value
+  // works; it sets the fold order (see above), so keep it fixed where results are compared.
+  std::uint64_t chunk_elements = 0;
+  // For each device's Reducer (launch parameters, tuning database, kernel directory). Its
+  // `device` field is ignored (each reducer gets its own device's facts).
+  ReducerOptions reducer;
+};
+inline constexpr std::uint64_t kDefaultChunkElements = std::uint64_t{1} << 22;
+
+// What one device did in one reduction.
+struct DeviceShare {
+  std::size_t device = 0;      // index into MultiReducer::devices()
+  std::string name;            // the device's name
+  std::uint64_t offset = 0;    // its part: elements [offset, offset + n) of the whole input
+  std::uint64_t n = 0;         // 0: the device skipped
+  std::uint64_t chunks = 0;    // values the device produced (1 for a resident part)
+  Value value;                 // its partial (unset when n is 0)
+  std::string variant;         // the launch's variant (the first chunk's)
+  unsigned depth = 0;          // additions any element of the part goes through (chunks included)
+  double us = 0;               // host clock: first enqueue to its value on the host
+  double gbps = 0;             // n * element size / us
+};
+
+struct MultiResult {
+  Value value;                      // the folded result
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  std::uint64_t n = 0;
+  bool resident = false;            // the input was resident (no host copy timed)
+  std::vector<DeviceShare> shares;  // one per device, in device index order
+  // The most additions any element goes through: its part's depth plus the fold of the device
+  // values (each non-empty part after the first adds one). Bounds a float sum's rounding error
+  // (sum_tolerance in the tools, README "Checks").
+  unsigned depth = 0;
+  double us = 0;    // host clock: the call's first enqueue to the folded value
+  double gbps = 0;  // n * element size / us
+};
+
+class MultiReducer {
+ public:
+  // One context, in-order queue(s) and Reducer per device. Throws Error (Param::Devices) for an
+  // empty list or a device given twice, (Param::Split) for weights that are not one per device,
+  // or an OpenCL failure naming the device.
+  explicit MultiReducer(std::vector<DeviceInfo> devices, MultiDeviceOptions options = {});
+  MultiReducer(const MultiReducer&) = delete;
+  MultiReducer& operator=(const MultiReducer&) = delete;
+  MultiReducer(MultiReducer&&) noexcept;
+  MultiReducer& operator=(MultiReducer&&) noexcept;
+  ~MultiReducer();
+
+  const std::vector<DeviceInfo>& devices() const;
+  const MultiDeviceOptions& options() const;
+  // The context and queue of device i: make resident buffers there (cl::Buffer(context(i), ...)).
+  const cl::Context& context(std::size_t i) const;
+  const cl::CommandQueue& queue(std::size_t i) const;
+
+  // Each device's measured bandwidth in GB/s for the input's path (resident: its reduction of a
+  // buffer on the device; host-copied: its copy-and-reduce pipeline), one device at a time, the
+  // best of a few runs of kBandwidthProbeElements uint elements (fewer where the device's
+  // allocation is smaller). Measured on the first call for each path and kept.
+  std::vector<double> bandwidths(bool resident);
+  // The elements each device takes of n under the options' split (bandwidths(resident) for
+  // SplitKind::Bandwidth).
+  std::vector<std::uint64_t> counts(std::uint64_t n, bool resident);
+
+  // Host data: n elements of `type` at `data` (valid until the call returns), split by counts(n,
+  // false); each device copies its part chunk by chunk (non-blocking writes on a copy queue, the
+  // reductions on a compute queue, ordered by events: two device buffers alternate, so chunk k+1
+  // is written while chunk k is reduced) and reduces it. Throws Error (Param::N) for n = 0,
+  // (Param::Op) for argmin/argmax or Op::User, (Param::Type) for double on a device without
+  // cl_khr_fp64 (naming it).
+  MultiResult reduce(const void* data, ElemType type, std::uint64_t n, Op op);
+  template <class T>
+  MultiResult reduce(const std::vector<T>& data, Op op) {
+    return reduce(data.data(), element_type_of<T>(), data.size(), op);
+  }
+
+  // Resident data: buffers[i] holds counts[i] elements of `type` from element 0, in device i's
+  // context (context(i)); one buffer and one count per device, a count of 0 skips the device (its
+  // buffer may be empty). The whole input is the parts in device order. Throws as reduce, and
+  // Error (Param::Buffer) for a buffer too small for its count or a count list of the wrong size.
+  MultiResult reduce_resident(const std::vector<cl::Buffer>& buffers, const std::vector<std::uint64_t>& counts,
+                              ElemType type, Op op);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+inline constexpr std::uint64_t kBandwidthProbeElements = std::uint64_t{1} << 22;
+
+// The one line the multi-device path gives for argmin/argmax and user operators (Param::Op).
+void require_multi_device_op(Op op);
+
+}  // namespace clreduce

@@ -1,0 +1,507 @@
+// The multi-device reduction (clreduce/multi_device.hpp): the split of n between devices, the
+// device lists, and the MultiReducer that runs one Reducer per device in its own host thread and
+// folds their values in device order.
+//
+// Why one host thread per device rather than one thread enqueueing for all: each device's time is
+// then simply the host clock around its own work (enqueue to its value on the host), a device that
+// fails stops only its own thread (after waiting for what it launched), and the reducers keep
+// their one-thread-at-a-time contract. The concurrency that matters (devices working at once) is
+// the same either way.
+//
+// Why the host-copied path is a pipeline of chunks: a device's part copied whole and then reduced
+// takes copy + reduce; in chunks, with two device buffers alternating, the copy of chunk k+1 runs
+// while chunk k is reduced, so the part takes about max(copy, reduce) plus one chunk.
+#include "clreduce/multi_device.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <numeric>
+#include <sstream>
+#include <thread>
+
+namespace clreduce {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double us_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+double gbps_of(std::uint64_t bytes, double us) { return us > 0 ? static_cast<double>(bytes) / (us * 1e3) : 0; }
+
+const char* const kSplitForms = "even, bandwidth, or comma-separated non-negative weights such as 3,1 (one per device)";
+
+std::string device_label(std::size_t i, const DeviceInfo& d) {
+  return "device " + std::to_string(i) + " (" + d.name + ")";
+}
+}  // namespace
+
+std::string Split::str() const {
+  if (kind == SplitKind::Even) return "even";
+  if (kind == SplitKind::Bandwidth) return "bandwidth";
+  std::ostringstream s;
+  for (std::size_t i = 0; i < weights.size(); ++i) s << (i ? "," : "") << weights[i];
+  return s.str();
+}
+
+Split parse_split(std::string_view text) {
+  if (text == "even") return Split{SplitKind::Even, {}};
+  if (text == "bandwidth") return Split{SplitKind::Bandwidth, {}};
+  Split s{SplitKind::Weights, {}};
+  const std::string all(text);
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = all.find(',', start);
+    const std::string item = all.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    char* end = nullptr;
+    const double w = item.empty() ? std::nan("") : std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(w) || w < 0 ||
+        item.find_first_of(" \t\n") != std::string::npos)
+      throw Error(Param::Split, "invalid split '" + all + "': '" + item + "' is not a non-negative number; valid: " + kSplitForms,
+                  kSplitForms);
+    s.weights.push_back(w);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (std::all_of(s.weights.begin(), s.weights.end(), [](double w) { return w == 0; }))
+    throw Error(Param::Split, "invalid split '" + all + "': every weight is 0; valid: " + kSplitForms, kSplitForms);
+  return s;
+}
+
+std::vector<std::uint64_t> split_counts(std::uint64_t n, const std::vector<double>& weights) {
+  if (weights.empty()) throw Error(Param::Split, "a split needs one weight per device (got none)", kSplitForms);
+  long double total = 0;
+  for (double w : weights) {
+    if (!std::isfinite(w) || w < 0)
+      throw Error(Param::Split, "split weights must be finite and non-negative; valid: " + std::string(kSplitForms), kSplitForms);
+    total += w;
+  }
+  if (total <= 0) throw Error(Param::Split, "split weights are all 0; valid: " + std::string(kSplitForms), kSplitForms);
+  // Largest remainders: the floors of the exact shares, then one more element to each device in
+  // order of its remainder (ties to the lower index) until n is reached. Only the weights and n
+  // decide, so the same inputs always give the same parts.
+  const std::size_t d = weights.size();
+  std::vector<std::uint64_t> counts(d, 0);
+  std::vector<long double> rem(d, 0);
+  std::uint64_t given = 0;
+  for (std::size_t i = 0; i < d; ++i) {
+    const long double q = static_cast<long double>(n) * weights[i] / total;
+    const long double f = std::floor(q);
+    counts[i] = std::min<std::uint64_t>(n - given, static_cast<std::uint64_t>(f));
+    given += counts[i];
+    rem[i] = q - f;
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < d; ++i)
+    if (weights[i] > 0) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rem[a] > rem[b]; });
+  for (std::size_t k = 0; given < n; k = (k + 1) % order.size()) {
+    ++counts[order[k]];
+    ++given;
+  }
+  return counts;
+}
+
+std::vector<DeviceInfo> default_devices(const DeviceSelector& sel) {
+  const std::vector<DeviceInfo> all = list_devices();
+  std::size_t platform = 0;
+  if (sel.platform) {
+    platform = *sel.platform;
+  } else {
+    platform = select_device(all, sel).platform_index;
+  }
+  std::vector<DeviceInfo> on, gpus;
+  for (const DeviceInfo& d : all)
+    if (d.platform_index == platform) {
+      on.push_back(d);
+      if (d.is_gpu) gpus.push_back(d);
+    }
+  if (on.empty()) select_device(all, DeviceSelector{platform, std::nullopt});  // throws naming the platforms
+  return gpus.empty() ? on : gpus;
+}
+
+std::vector<DeviceInfo> devices_at(std::size_t platform, const std::vector<std::size_t>& indices) {
+  const std::vector<DeviceInfo> all = list_devices();
+  std::vector<DeviceInfo> on;
+  for (const DeviceInfo& d : all)
+    if (d.platform_index == platform) on.push_back(d);
+  if (on.empty()) select_device(all, DeviceSelector{platform, std::nullopt});  // throws naming the platforms
+  std::vector<std::string> valid;
+  for (const DeviceInfo& d : on) valid.push_back(std::to_string(d.device_index) + " (" + d.name + ")");
+  const std::string valid_text = join(valid);
+  if (indices.empty())
+    throw Error(Param::Devices, "the device list is empty; valid device indices on platform " +
+                                    std::to_string(platform) + ": " + valid_text, valid_text);
+  std::vector<DeviceInfo> out;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    const std::size_t i = indices[k];
+    if (std::find(indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(k), i) !=
+        indices.begin() + static_cast<std::ptrdiff_t>(k))
+      throw Error(Param::Devices, "device " + std::to_string(i) + " is listed twice; valid device indices on platform " +
+                                      std::to_string(platform) + ": " + valid_text, valid_text);
+    if (i >= on.size())
+      throw Error(Param::Devices, "no device " + std::to_string(i) + " on platform " + std::to_string(platform) + " (" +
+                                      on.front().platform_name + "); valid device indices: " + valid_text, valid_text);
+    out.push_back(on[i]);
+  }
+  return out;
+}
+
+void require_multi_device_op(Op op) {
+  if (op == Op::Sum || op == Op::Min || op == Op::Max) return;
+  throw Error(Param::Op,
+              "the multi-device reduction takes sum, min and max, not " + std::string(name_of(op)) +
+                  " (argmin/argmax run on one device: clreduce reduce --op " + std::string(name_of(op)) + ")",
+              "sum, min, max");
+}
+
+namespace {
+// One device's context, queues, reducer and the two buffers its host-copied chunks alternate in.
+struct Dev {
+  DeviceInfo info;
+  cl::Context context;
+  cl::CommandQueue compute;  // the reducer's in-order queue: passes, then each chunk's value read
+  cl::CommandQueue copy;     // in-order: the chunk writes, each after the chunk two before it was read
+  std::unique_ptr<Reducer> reducer;
+  cl::Buffer slots[2];
+  std::uint64_t slot_bytes = 0;
+};
+
+// What a device's thread brings back.
+struct PartOut {
+  Value value;
+  std::uint64_t chunks = 0;
+  unsigned depth = 0;
+  std::string variant;
+  double us = 0;
+};
+
+// Waits for everything already enqueued on the device's queues; used before an error leaves the
+// device's thread, so nothing it launched is still running (or writing into freed host memory).
+void drain(Dev& d) noexcept {
+  try { d.copy.finish(); } catch (...) {}
+  try { d.compute.finish(); } catch (...) {}
+}
+
+// Folds the chunk values read back (8 bytes each) in chunk order.
+Value fold_chunks(const std::vector<unsigned char>& bytes, std::uint64_t chunks, ElemType t, Op op) {
+  std::vector<Value> values;
+  values.reserve(chunks);
+  for (std::uint64_t k = 0; k < chunks; ++k) values.push_back(Value::from_bytes(t, bytes.data() + 8 * k));
+  return fold_values(values, op);
+}
+
+// Host part: chunk k is written into slots[k % 2] on the copy queue (non-blocking), reduced on the
+// compute queue once its write event has fired, and its value read (non-blocking) right after its
+// passes on the same in-order queue (so the reducer's scratch is free for the next chunk). The
+// write of chunk k+2 into the same slot waits for chunk k's first pass, the only pass that reads
+// the input. Both queues are flushed after each chunk so the device starts at once.
+PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint64_t n, Op op, std::uint64_t chunk) {
+  const std::uint64_t es = size_of(t);
+  chunk = std::max<std::uint64_t>(1, std::min({chunk, n, chunk_elements(t, d.info)}));
+  const std::uint64_t chunks = (n + chunk - 1) / chunk;
+  if (chunk * es > d.slot_bytes) {
+    for (cl::Buffer& s : d.slots) s = cl::Buffer(d.context, CL_MEM_READ_ONLY, chunk * es);
+    d.slot_bytes = chunk * es;
+  }
+  std::vector<unsigned char> values(8 * chunks, 0);
+  std::vector<cl::Event> first_pass(chunks);
+  PartOut out;
+  out.chunks = chunks;
+  const Clock::time_point t0 = Clock::now();
+  try {
+    for (std::uint64_t k = 0; k < chunks; ++k) {
+      const std::uint64_t count = std::min(chunk, n - k * chunk);
+      const std::shared_ptr<const Launch> launch = d.reducer->prepare(t, op, count, 0);
+      out.depth = std::max(out.depth, launch->plan.depth);
+      if (k == 0) out.variant = launch->plan.variant->name;
+      const cl::Buffer& slot = d.slots[k % 2];
+      std::vector<cl::Event> before;
+      if (k >= 2) before.push_back(first_pass[k - 2]);
+      std::vector<cl::Event> written(1);
+      d.copy.enqueueWriteBuffer(slot, CL_FALSE, 0, count * es, bytes + k * chunk * es,
+                                before.empty() ? nullptr : &before, &written[0]);
+      d.copy.flush();
+      const std::vector<cl::Event> passes = d.reducer->enqueue(*launch, slot, 0, nullptr, true, &written);
+      first_pass[k] = passes.front();
+      d.compute.enqueueReadBuffer(d.reducer->result_buffer(*launch), CL_FALSE, 0, es, values.data() + 8 * k);
+      d.compute.flush();
+    }
+    d.compute.finish();
+    d.copy.finish();
+  } catch (...) {
+    drain(d);
+    throw;
+  }
+  out.us = us_since(t0);
+  out.value = fold_chunks(values, chunks, t, op);
+  out.depth += static_cast<unsigned>(std::min<std::uint64_t>(chunks - 1, 0xffffffffu - out.depth));
+  return out;
+}
+
+PartOut run_resident_part(Dev& d, const cl::Buffer& in, ElemType t, std::uint64_t n, Op op) {
+  PartOut out;
+  out.chunks = 1;
+  const Clock::time_point t0 = Clock::now();
+  try {
+    const std::shared_ptr<const Launch> launch = d.reducer->prepare(t, op, n, 0);
+    out.depth = launch->plan.depth;
+    out.variant = launch->plan.variant->name;
+    d.reducer->enqueue(*launch, in, 0, nullptr, false);
+    out.value = d.reducer->read_result(*launch);
+  } catch (...) {
+    drain(d);
+    throw;
+  }
+  out.us = us_since(t0);
+  return out;
+}
+
+// The message of whatever a device's thread threw, for the one line that names the device.
+std::string message_of(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const cl::Error& x) {
+    return describe(x);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "unknown failure";
+  }
+}
+}  // namespace
+
+struct MultiReducer::State {
+  std::vector<DeviceInfo> devices;
+  MultiDeviceOptions options;
+  std::vector<Dev> devs;
+  std::optional<std::vector<double>> bandwidth[2];  // [resident]
+
+  void check_type(ElemType t) const {
+    if (t != ElemType::Double) return;
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      if (!devices[i].fp64)
+        throw Error(Param::Type, "double needs cl_khr_fp64, which " + device_label(i, devices[i]) +
+                                     " lacks; valid types there: uint, int, float", "uint, int, float", devices[i].name);
+  }
+
+  // Runs part(i) for every device i with work, each in its own thread; waits for all; then throws
+  // the first failure in device order, naming the device.
+  template <class F>
+  std::vector<PartOut> run_all(const std::vector<std::uint64_t>& counts, F&& part) {
+    std::vector<PartOut> outs(devs.size());
+    std::vector<std::exception_ptr> errors(devs.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < devs.size(); ++i) {
+      if (counts[i] == 0) continue;
+      threads.emplace_back([&, i] {
+        try {
+          outs[i] = part(i);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+    }
+    for (std::thread& th : threads) th.join();
+    for (std::size_t i = 0; i < devs.size(); ++i)
+      if (errors[i]) {
+        std::string what = message_of(errors[i]);
+        Param param = Param::None;
+        try {
+          std::rethrow_exception(errors[i]);
+        } catch (const Error& e) {
+          param = e.param();
+        } catch (...) {
+        }
+        throw Error(param, device_label(i, devices[i]) + " failed: " + what, "", devices[i].name);
+      }
+    return outs;
+  }
+
+  MultiResult assemble(std::vector<PartOut> outs, const std::vector<std::uint64_t>& counts, ElemType t, Op op,
+                       bool resident, Clock::time_point t0) {
+    MultiResult r;
+    r.type = t;
+    r.op = op;
+    r.resident = resident;
+    std::vector<Value> values;
+    std::uint64_t offset = 0;
+    unsigned deepest = 0;
+    for (std::size_t i = 0; i < devs.size(); ++i) {
+      DeviceShare s;
+      s.device = i;
+      s.name = devices[i].name;
+      s.offset = offset;
+      s.n = counts[i];
+      offset += counts[i];
+      if (s.n > 0) {
+        s.chunks = outs[i].chunks;
+        s.value = outs[i].value;
+        s.variant = outs[i].variant;
+        s.depth = outs[i].depth;
+        s.us = outs[i].us;
+        s.gbps = gbps_of(s.n * size_of(t), s.us);
+        values.push_back(s.value);
+        deepest = std::max(deepest, s.depth);
+      }
+      r.shares.push_back(std::move(s));
+    }
+    // Device values folded in device index order: the order that makes the result independent of
+    // which device finished first.
+    r.value = fold_values(values, op);
+    r.us = us_since(t0);
+    r.n = offset;
+    r.depth = deepest + static_cast<unsigned>(values.size() - 1);
+    r.gbps = gbps_of(r.n * size_of(t), r.us);
+    return r;
+  }
+
+  // One device at a time, the best of a few runs of the probe on that device alone.
+  std::vector<double> measure_bandwidths(bool resident) {
+    std::vector<double> out;
+    for (std::size_t i = 0; i < devs.size(); ++i) {
+      Dev& d = devs[i];
+      const std::uint64_t n = std::min(kBandwidthProbeElements, chunk_elements(ElemType::Uint, d.info));
+      const std::vector<std::uint32_t> ones(n, 1u);
+      double best = 0;
+      try {
+        cl::Buffer in;
+        if (resident) {
+          in = cl::Buffer(d.context, CL_MEM_READ_ONLY, n * 4);
+          d.compute.enqueueWriteBuffer(in, CL_TRUE, 0, n * 4, ones.data());
+        }
+        for (int rep = 0; rep < 4; ++rep) {  // the first run builds the kernels: not counted
+          const PartOut p = resident ? run_resident_part(d, in, ElemType::Uint, n, Op::Sum)
+                                     : run_host_part(d, reinterpret_cast<const unsigned char*>(ones.data()),
+                                                     ElemType::Uint, n, Op::Sum, chunk_of(n));
+          if (rep > 0) best = std::max(best, gbps_of(n * 4, p.us));
+        }
+      } catch (const cl::Error& e) {
+        drain(d);
+        throw Error(device_label(i, devices[i]) + " failed measuring its bandwidth: " + describe(e));
+      } catch (const Error& e) {
+        throw Error(e.param(), device_label(i, devices[i]) + " failed measuring its bandwidth: " + e.what(), "",
+                    devices[i].name);
+      }
+      out.push_back(best);
+    }
+    return out;
+  }
+
+  // The probe is split in 4 chunks whatever the options' chunk size, so that it measures the
+  // pipeline (not one copy then one reduction) at a cost that does not grow with small chunks.
+  static std::uint64_t chunk_of(std::uint64_t n) { return std::max<std::uint64_t>(1, n / 4); }
+};
+
+MultiReducer::MultiReducer(std::vector<DeviceInfo> devices, MultiDeviceOptions options)
+    : s_(std::make_unique<State>()) {
+  if (devices.empty()) throw Error(Param::Devices, "the device list is empty; give at least one device", "one device or more");
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (devices[i].device() == devices[j].device())
+        throw Error(Param::Devices, "device " + devices[i].name + " is listed twice (positions " + std::to_string(j) +
+                                        " and " + std::to_string(i) + "); list each device once",
+                    "each device once");
+  if (options.split.kind == SplitKind::Weights && options.split.weights.size() != devices.size())
+    throw Error(Param::Split,
+                "the split gives " + std::to_string(options.split.weights.size()) + " weights for " +
+                    std::to_string(devices.size()) + " devices; give one weight per device, or even, or bandwidth",
+                kSplitForms);
+  s_->devices = std::move(devices);
+  s_->options = std::move(options);
+  for (std::size_t i = 0; i < s_->devices.size(); ++i) {
+    const DeviceInfo& info = s_->devices[i];
+    Dev d;
+    d.info = info;
+    with_cl_context("creating a context and queues on " + device_label(i, info), [&] {
+      d.context = cl::Context(info.device);
+      d.compute = cl::CommandQueue(d.context, info.device);
+      d.copy = cl::CommandQueue(d.context, info.device);
+    });
+    ReducerOptions ro = s_->options.reducer;
+    ro.device = info;
+    d.reducer = std::make_unique<Reducer>(d.compute, ro);
+    s_->devs.push_back(std::move(d));
+  }
+}
+
+MultiReducer::MultiReducer(MultiReducer&&) noexcept = default;
+MultiReducer& MultiReducer::operator=(MultiReducer&&) noexcept = default;
+MultiReducer::~MultiReducer() = default;
+
+const std::vector<DeviceInfo>& MultiReducer::devices() const { return s_->devices; }
+const MultiDeviceOptions& MultiReducer::options() const { return s_->options; }
+const cl::Context& MultiReducer::context(std::size_t i) const { return s_->devs.at(i).context; }
+const cl::CommandQueue& MultiReducer::queue(std::size_t i) const { return s_->devs.at(i).compute; }
+
+std::vector<double> MultiReducer::bandwidths(bool resident) {
+  auto& kept = s_->bandwidth[resident ? 1 : 0];
+  if (!kept) kept = s_->measure_bandwidths(resident);
+  return *kept;
+}
+
+std::vector<std::uint64_t> MultiReducer::counts(std::uint64_t n, bool resident) {
+  const Split& split = s_->options.split;
+  if (split.kind == SplitKind::Weights) return split_counts(n, split.weights);
+  if (split.kind == SplitKind::Even) return split_counts(n, std::vector<double>(s_->devices.size(), 1.0));
+  // Bandwidths rounded to sixteenths of the fastest: the parts follow the devices' speeds but stay
+  // the same through small changes of the measurement (a device measured at 0 gets the smallest step).
+  const std::vector<double> bw = bandwidths(resident);
+  const double top = *std::max_element(bw.begin(), bw.end());
+  std::vector<double> w;
+  for (double b : bw) w.push_back(top > 0 ? std::max(1.0, std::round(16.0 * b / top)) : 1.0);
+  return split_counts(n, w);
+}
+
+MultiResult MultiReducer::reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
+  require_multi_device_op(op);
+  if (n == 0) throw Error(Param::N, "n must be at least 1 (got 0)", ">= 1");
+  if (!data) throw Error(Param::Buffer, "the host data pointer is null", "a pointer to n elements");
+  s_->check_type(type);
+  const std::vector<std::uint64_t> c = counts(n, false);
+  std::vector<std::uint64_t> offsets(c.size(), 0);
+  for (std::size_t i = 1; i < c.size(); ++i) offsets[i] = offsets[i - 1] + c[i - 1];
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  const std::uint64_t es = size_of(type);
+  const std::uint64_t chunk = s_->options.chunk_elements ? s_->options.chunk_elements : kDefaultChunkElements;
+  const Clock::time_point t0 = Clock::now();
+  std::vector<PartOut> outs = s_->run_all(c, [&](std::size_t i) {
+    return run_host_part(s_->devs[i], bytes + offsets[i] * es, type, c[i], op, chunk);
+  });
+  return s_->assemble(std::move(outs), c, type, op, false, t0);
+}
+
+MultiResult MultiReducer::reduce_resident(const std::vector<cl::Buffer>& buffers, const std::vector<std::uint64_t>& counts,
+                                          ElemType type, Op op) {
+  require_multi_device_op(op);
+  const std::size_t d = s_->devices.size();
+  if (buffers.size() != d || counts.size() != d)
+    throw Error(Param::Buffer,
+                "resident input needs one buffer and one count per device (" + std::to_string(d) + "); got " +
+                    std::to_string(buffers.size()) + " buffers and " + std::to_string(counts.size()) + " counts",
+                "one buffer and one count per device");
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < d; ++i) {
+    n += counts[i];
+    if (counts[i] == 0) continue;
+    const std::uint64_t have =
+        with_cl_context("querying a buffer's size", [&] { return buffers[i].getInfo<CL_MEM_SIZE>(); });
+    if (have < counts[i] * size_of(type))
+      throw Error(Param::Buffer,
+                  "the buffer of " + device_label(i, s_->devices[i]) + " holds " + std::to_string(have) +
+                      " bytes, fewer than its " + std::to_string(counts[i]) + " " + std::string(name_of(type)) +
+                      " elements need",
+                  "a buffer of at least count elements", s_->devices[i].name);
+  }
+  if (n == 0) throw Error(Param::N, "n must be at least 1 (every count is 0)", ">= 1");
+  s_->check_type(type);
+  const Clock::time_point t0 = Clock::now();
+  std::vector<PartOut> outs =
+      s_->run_all(counts, [&](std::size_t i) { return run_resident_part(s_->devs[i], buffers[i], type, counts[i], op); });
+  return s_->assemble(std::move(outs), counts, type, op, true, t0);
+}
+
+}  // namespace clreduce

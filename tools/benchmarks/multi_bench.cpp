@@ -1,0 +1,91 @@
+// The `bench multi` runs: a MultiReducer per device count (its own contexts, so each count starts
+// from the same state), warm-ups that also build the kernels, then timed iterations; each result
+// is checked against the host reference and against the first iteration's bits.
+#include "benchmarks/multi_bench.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+bool MultiBenchRun::all_ok() const {
+  return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const MultiBenchRow& r) { return r.ok(); });
+}
+
+namespace {
+// Resident input: each device's part written into a buffer of its own context, outside the timing.
+std::vector<cl::Buffer> upload_parts(const MultiReducer& mr, const HostData& data, const std::vector<std::uint64_t>& counts) {
+  std::vector<cl::Buffer> out;
+  const std::uint64_t es = size_of(data.type);
+  std::uint64_t offset = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const std::uint64_t bytes = std::max<std::uint64_t>(counts[i] * es, es);
+    out.push_back(with_cl_context("writing the part of device " + std::to_string(i) + " (" + mr.devices()[i].name + ")", [&] {
+      cl::Buffer b(mr.context(i), CL_MEM_READ_ONLY, bytes);
+      if (counts[i] > 0) mr.queue(i).enqueueWriteBuffer(b, CL_TRUE, 0, counts[i] * es, data.bytes.data() + offset * es);
+      return b;
+    }));
+    offset += counts[i];
+  }
+  return out;
+}
+}  // namespace
+
+MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, const Reference& ref) {
+  MultiBenchRun run;
+  run.design = d;
+  run.n = data.n;
+  run.data_origin = data.origin;
+  for (std::size_t k = 1; k <= d.devices.size(); ++k) {
+    MultiDeviceOptions opt;
+    opt.split = d.split;
+    if (opt.split.kind == SplitKind::Weights) {
+      opt.split.weights.resize(k);
+      // The first k weights may all be 0 (e.g. 0,1): that count has no device to run on.
+      if (std::all_of(opt.split.weights.begin(), opt.split.weights.end(), [](double w) { return w == 0; })) {
+        run.skipped.push_back(k);
+        continue;
+      }
+    }
+    opt.chunk_elements = d.chunk_elements;
+    opt.reducer = d.reducer;
+    MultiReducer mr(std::vector<DeviceInfo>(d.devices.begin(), d.devices.begin() + static_cast<std::ptrdiff_t>(k)), opt);
+    std::vector<cl::Buffer> buffers;
+    std::vector<std::uint64_t> counts;
+    if (d.resident) {
+      counts = mr.counts(data.n, true);
+      buffers = upload_parts(mr, data, counts);
+    }
+    const auto once = [&] {
+      return d.resident ? mr.reduce_resident(buffers, counts, data.type, d.op)
+                        : mr.reduce(data.data(), data.type, data.n, d.op);
+    };
+    MultiBenchRow row;
+    row.devices = k;
+    for (unsigned w = 0; w < std::max(1u, d.warmup); ++w) row.last = once();
+    const Value first = row.last.value;
+    std::vector<double> whole;
+    std::vector<std::vector<double>> parts(k);
+    for (unsigned it = 0; it < std::max(1u, d.iterations); ++it) {
+      row.last = once();
+      whole.push_back(row.last.us);
+      for (std::size_t i = 0; i < k; ++i) parts[i].push_back(row.last.shares[i].us);
+      if (!same_result(row.last.value, first)) row.repeatable = false;
+    }
+    row.us = stats_of(whole);
+    for (auto& p : parts) row.device_us.push_back(stats_of(p));
+    row.check = check_result(row.last.value, ref, d.op, row.last.depth);
+    row.gbps = row.us.median > 0 ? static_cast<double>(data.n * size_of(data.type)) / (row.us.median * 1e3) : 0;
+    run.rows.push_back(std::move(row));
+  }
+  if (!run.rows.empty()) {
+    const double one = run.rows.front().us.median;
+    const std::size_t base = run.rows.front().devices;
+    for (MultiBenchRow& r : run.rows) {
+      r.speedup = r.us.median > 0 ? one / r.us.median : 0;
+      r.efficiency_pct = 100.0 * r.speedup * static_cast<double>(base) / static_cast<double>(r.devices);
+    }
+  }
+  return run;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,56 @@
+// `clreduce bench multi`: one reduction of the same n on the first 1, 2, ... D devices of a list
+// (MultiReducer), each run checked against the host reference, with the time, GB/s, speedup and
+// scaling efficiency over one device. Times in microseconds (host clock), bandwidth in GB/s.
+#pragma once
+
+#include "clreduce/multi_device.hpp"
+#include "clreduce/timing.hpp"
+#include "data/host_data.hpp"
+#include "data/reference.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+struct MultiBenchDesign {
+  std::vector<DeviceInfo> devices;  // the list; runs use its first 1, 2, ... all
+  ElemType type = ElemType::Uint;
+  Op op = Op::Sum;
+  Split split;                      // weights: one per device of the list (a run takes its first k)
+  bool resident = false;            // one buffer per device, written before timing
+  std::uint64_t chunk_elements = 0; // host-copied chunks; 0: the library's default
+  unsigned warmup = 1, iterations = 5;
+  ReducerOptions reducer;
+};
+
+// One device count's run.
+struct MultiBenchRow {
+  std::size_t devices = 0;
+  Stats us;                       // the whole reduction, per iteration
+  std::vector<Stats> device_us;   // each device's part (empty parts: all 0)
+  MultiResult last;               // the last iteration's result (shares: parts, values, variants)
+  Check check;                    // against the host reference at last.depth
+  bool repeatable = true;         // every iteration gave the same bits (two NaNs agree)
+  double gbps = 0;                // n bytes over the median
+  double speedup = 0;             // one device's median over this one's
+  double efficiency_pct = 0;      // speedup / devices * 100
+  bool ok() const { return check.ok && repeatable; }
+};
+
+struct MultiBenchRun {
+  MultiBenchDesign design;
+  std::uint64_t n = 0;
+  std::string data_origin;
+  std::vector<MultiBenchRow> rows;
+  // Device counts not run: their first k weights (--split w1,w2,...) are all 0.
+  std::vector<std::size_t> skipped;
+  bool all_ok() const;
+};
+
+// Runs every device count on `data` (checked against `ref`). Throws Error for a device failure
+// (naming it) or a configuration the library refuses.
+MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, const Reference& ref);
+
+}  // namespace clreduce
