@@ -9,3 +9,29 @@ gpu_build() {
   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build build-gpu -j"${JOBS:-16}" 2>&1 | grep -E "error:|warning:" || true
 }
+
+# The frame of a device call whose files come back as one tarball: gpu_begin makes $R
+# ($OUT/r), builds (gpu_build) with its output in $R/log.txt; gpu_end packs $R into $OUT/all.tgz.
+gpu_begin() {
+  OUT=${OUT:-bench/out}
+  R=$OUT/r
+  mkdir -p "$R"
+  gpu_build >"$R/log.txt" 2>&1
+  echo "built at ${SECONDS}s" >>"$R/log.txt"
+}
+gpu_end() {
+  echo "done at ${SECONDS}s" >>"$R/log.txt"
+  tar czf "$OUT/all.tgz" -C "$OUT" r && rm -rf "$R"
+}
+
+# A sweep: each `sweep_run LABEL ARGS...` runs `clreduce reduce --iterations 10 ARGS` (10 samples
+# back-to-back) and appends one line to $R/sweep.txt: the label, the launch, the median in µs, the
+# bandwidth and the check (or the error).
+sweep_run() {
+  local label=$1
+  shift
+  local t
+  [ -f "$R/sweep.txt" ] || echo "label | launch | median µs (b2b) | bandwidth | check" >"$R/sweep.txt"
+  t=$(timeout 60 build-gpu/clreduce reduce --iterations 10 "$@" 2>&1)
+  echo "$label | $(grep -m1 '^launch' <<<"$t" | cut -c12-) | $(grep -m1 '^time' <<<"$t" | sed 's/.*median \([0-9.]*\) µs.*/\1/') | $(grep -m1 '^bandwidth' <<<"$t" | cut -c12- | cut -d' ' -f1-2) | $(grep -m1 '^check' <<<"$t" | cut -c12-40)$(grep -m1 -i 'error' <<<"$t")" >>"$R/sweep.txt"
+}

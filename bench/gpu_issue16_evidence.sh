@@ -5,12 +5,8 @@
 # call. First the axis and arg suites on the GPU. The table: bench/tools/axis_table.py.
 #   OUT=/path bash bench/gpu_issue16_evidence.sh   (everything in $OUT/all.tgz)
 set -uo pipefail
-OUT=${OUT:-bench/out}
-R=$OUT/r
-mkdir -p "$R"
 source bench/gpu_build.sh
-gpu_build >"$R/log.txt" 2>&1
-echo "built at ${SECONDS}s" >>"$R/log.txt"
+gpu_begin
 (cd build-gpu && timeout 200 ctest -j4 -R "^(axis_[01]|arg)$" --output-on-failure) >"$R/ctest.txt" 2>&1
 echo "ctest exit $? at ${SECONDS}s" >>"$R/log.txt"
 for to in "float sum" "uint sum" "float min" "uint min" "float max" "uint max" "float argmax" "int argmin"; do
@@ -21,4 +17,4 @@ for to in "float sum" "uint sum" "float min" "uint min" "float max" "uint max" "
 done
 timeout 300 python3 bench/tools/axis_peers_ops.py >"$R/peers.txt" 2>&1
 echo "peers exit $? at ${SECONDS}s" >>"$R/log.txt"
-tar czf "$OUT/all.tgz" -C "$OUT" r && rm -rf "$R"
+gpu_end

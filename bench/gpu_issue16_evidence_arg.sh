@@ -4,12 +4,8 @@
 # CuPy's argmin/argmax (bench/tools/axis_peers_ops.py argmin argmax) in the same call.
 #   OUT=/path bash bench/gpu_issue16_evidence_arg.sh   (everything in $OUT/all.tgz)
 set -uo pipefail
-OUT=${OUT:-bench/out}
-R=$OUT/r
-mkdir -p "$R"
 source bench/gpu_build.sh
-gpu_build >"$R/log.txt" 2>&1
-echo "built at ${SECONDS}s" >>"$R/log.txt"
+gpu_begin
 (cd build-gpu && timeout 200 ctest -j4 -R "^(axis_[01]|arg)$" --output-on-failure) >"$R/ctest.txt" 2>&1
 echo "ctest exit $? at ${SECONDS}s" >>"$R/log.txt"
 for to in "float argmax" "int argmin"; do
@@ -20,4 +16,4 @@ for to in "float argmax" "int argmin"; do
 done
 timeout 200 python3 bench/tools/axis_peers_ops.py argmin argmax >"$R/peers.txt" 2>&1
 echo "peers exit $? at ${SECONDS}s" >>"$R/log.txt"
-tar czf "$OUT/all.tgz" -C "$OUT" r && rm -rf "$R"
+gpu_end

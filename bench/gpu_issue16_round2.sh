@@ -6,12 +6,8 @@
 # floats (default launch). Everything lands in $OUT/all.tgz (one file comes back).
 #   OUT=/path bash bench/gpu_issue16_round2.sh
 set -uo pipefail
-OUT=${OUT:-bench/out}
-R=$OUT/r
-mkdir -p "$R"
 source bench/gpu_build.sh
-gpu_build >"$R/log.txt" 2>&1
-echo "built at ${SECONDS}s" >>"$R/log.txt"
+gpu_begin
 (cd build-gpu && timeout 150 ctest -j4 -R "^(arg|user_op|segmented|axis_[01])$" --output-on-failure) >"$R/ctest.txt" 2>&1
 echo "ctest exit $? at ${SECONDS}s" >>"$R/log.txt"
 E=kernels_cl/examples
@@ -40,4 +36,4 @@ print(' '.join(str(i * step) if i < c else str(n) for i in range(c + 1)))" >"$R/
   echo "segments $count exit $? at ${SECONDS}s" >>"$R/log.txt"
 done
 rm -f "$R"/offsets_*.txt
-tar czf "$OUT/all.tgz" -C "$OUT" r && rm -rf "$R"
+gpu_end
