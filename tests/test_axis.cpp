@@ -51,7 +51,7 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   base.op = op;
   AxisConfig other = base;
   const std::size_t half = std::max<std::size_t>(1, kernel_allows(base) / 2);
-  if (v.name == "rows_group") other.wg = std::min<std::size_t>(64, half);
+  if (v.name == "rows_group" || v.name == "rows_tile") other.wg = std::min<std::size_t>(64, half);
   if (v.name == "rows_sliced") other.wg = std::min<std::size_t>(64, half), other.row_width = 4;
   if (v.name == "cols_item") other.wg = std::min<std::size_t>(32, half);
   if (v.name == "cols_tile" || v.name == "cols_fused") other.chunks = 3;  // capped at M below
@@ -227,7 +227,7 @@ TEST_SUITE("unit") {
     cfg.variant = "cols_tile";
     refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_split");
     cfg.variant = "nope";
-    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, rows_split, cols_item, cols_tile, cols_fused");
+    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, rows_tile, rows_split, cols_item, cols_tile, cols_fused");
     cfg.variant = "rows_sliced";
     cfg.row_width = 3;
     refuses(cfg, 5, 5, Param::RowWidth, "power of two");

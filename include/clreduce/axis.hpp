@@ -6,6 +6,8 @@
 //   rows_group   one work-group per row: every work-item strides along the row, then the tree
 //   rows_sliced  ROW_WIDTH work-items per row, WG_SIZE / ROW_WIDTH rows per group: for many
 //                short rows, where a whole group per row would leave most of it idle
+//   rows_tile    one work-item per row: the group's WG_SIZE rows staged TILE_N columns at a time
+//                in local memory (coalesced reads), each work-item folding its own row there
 //   rows_split   each row split into chunks, one group per chunk, then a second pass
 //                (rows_sliced) over the chunks' values: for few, long rows
 //   cols_item    one work-item per column, down the whole column: a warp's loads read one

@@ -47,6 +47,16 @@ std::vector<AxisVariant> build_registry() {
   }
   {
     AxisVariant v;
+    v.name = "rows_tile";
+    v.axis = Axis::Rows;
+    v.predecessor = "rows_sliced";
+    v.summary = "one work-item per row: the group's rows staged TILE_N columns at a time in local memory, then each folds its own";
+    v.tradeoff = "coalesced reads and no tree for short rows; local memory per group, and one work-item per long row";
+    v.uses_wg = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
     v.name = "rows_split";
     v.axis = Axis::Rows;
     v.predecessor = "rows_group";
@@ -299,6 +309,20 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
 
   p.wg = cfg.wg.value_or(std::min<std::size_t>(v.default_wg, dev.max_work_group_size));
   check_wg(p.wg);
+  // rows_tile's local tile: WG_SIZE rows of TILE_N + 1 elements. A work-group nobody chose
+  // halves until the tile fits the device's local memory; a chosen one that does not fit is refused.
+  const std::uint64_t tile_n = size_of(cfg.type) > 4 ? 16 : 32;
+  const auto tile_bytes = [&](std::uint64_t wg) { return wg * (tile_n + 1) * size_of(cfg.type); };
+  if (v.name == "rows_tile" && dev.local_mem_bytes) {
+    if (cfg.wg && tile_bytes(p.wg) > dev.local_mem_bytes)
+      throw ConfigError(Param::WorkGroupSize,
+                        "rows_tile with a work-group of " + std::to_string(p.wg) + " needs " +
+                            std::to_string(tile_bytes(p.wg)) + " bytes of local memory; " + dev.name + " has " +
+                            std::to_string(dev.local_mem_bytes),
+                        "a power of two up to " + std::to_string(dev.local_mem_bytes / ((tile_n + 1) * size_of(cfg.type))),
+                        dev.name);
+    while (tile_bytes(p.wg) > dev.local_mem_bytes && p.wg > 1) p.wg /= 2;
+  }
   BuildOptions o = base_options(cfg, true);
   o.set("WG_SIZE", p.wg);
   AxisPassPlan a;
@@ -361,7 +385,12 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     }
     return p;
   }
-  if (v.name == "rows_group") {
+  if (v.name == "rows_tile") {
+    o.set("TILE_N", tile_n);  // wg 256: 33.8 KiB for 4-byte types, 34.8 KiB for 8-byte ones
+    a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
+    a.values_out = m;
+    p.depth = clamp_depth(n);
+  } else if (v.name == "rows_group") {
     set_lockstep(o, cfg.op, dev);
     a.groups_x = std::min(m, kMaxGroupsX);
     a.values_out = m;
