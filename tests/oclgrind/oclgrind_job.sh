@@ -62,6 +62,7 @@ else
     for o in sum max argmax; do
       cases+=("reduce --axis rows --variant rows_group --shape 17x333 --type $t --op $o --wg 64")
       cases+=("reduce --axis rows --variant rows_sliced --shape 37x29 --type $t --op $o --wg 64 --row-width 8")
+      cases+=("reduce --axis rows --variant rows_tile --shape 131x37 --type $t --op $o --wg 64")
       cases+=("reduce --axis rows --variant rows_split --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
       cases+=("reduce --axis cols --variant cols_item --shape 29x37 --type $t --op $o --wg 32")
       cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
