@@ -225,7 +225,7 @@ TEST_SUITE("unit") {
     };
     refuses(cfg, 0, 5, Param::Shape, "1..4294967295");
     cfg.variant = "cols_tile";
-    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_split");
+    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_split");
     cfg.variant = "nope";
     refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, rows_tile, rows_split, cols_item, cols_tile, cols_fused");
     cfg.variant = "rows_sliced";
@@ -262,7 +262,8 @@ TEST_SUITE("cli") {
     CliRun r = run_cli("reduce --axis cols --shape 300x7 --type float --op max --iterations 2");
     INFO(r.out);
     CHECK(r.code == 0);
-    CHECK(r.stdout_text.find("cols_tile: max of every column of a 300x7 float matrix") != std::string::npos);
+    // 2 row chunks (a work-item folds at least 16 rows): they meet in one launch, cols_fused.
+    CHECK(r.stdout_text.find("cols_fused: max of every column of a 300x7 float matrix") != std::string::npos);
     CHECK(r.stdout_text.find("check      ok: all 7 columns") != std::string::npos);
     r = run_cli("reduce --axis rows --shape 5x9 --variant rows_group --format json --iterations 1");
     CHECK(r.code == 0);

@@ -157,8 +157,8 @@ TEST_SUITE("unit") {
     AxisConfig cols;
     cols.axis = Axis::Cols;
     CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 8) == plan_axis(rows, d, 32, 1048576).chunks);
-    CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 8) == 25);
-    CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 16) == 50);
+    CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 8) == 16);   // 25 rounded down to a power of two
+    CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 16) == 32);  // 50 rounded down
     CHECK(axis_chunks_for(tile, d, 4096, 4096, 0, 8) == plan_axis(cols, d, 4096, 4096).chunks);
     CHECK(axis_chunks_for(tile, d, 4096, 4096, 0, 16) == 8);  // 13 rounded down to a power of two
     CHECK(axis_chunks_for(tile, d, 1048576, 32, 0, 8) == plan_axis(cols, d, 1048576, 32).chunks);
@@ -324,7 +324,7 @@ TEST_SUITE("unit") {
          at + ".class: unknown shape class 'cols.thin' for rows; valid: rows.narrow.few, rows.narrow.many, "
               "rows.short.few, rows.short.many, rows.long.few, rows.long.many"},
         {db_with_axis_entries(axis_entry("", "cols_item")),
-         at + ".variant: unknown axis variant 'cols_item' for rows; valid: rows_group, rows_sliced, rows_split"},
+         at + ".variant: unknown axis variant 'cols_item' for rows; valid: rows_group, rows_sliced, rows_tile, rows_split"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 300)", "rows_group")),
          at + ".wg: expected a power of two from 1 to 65536, got 300"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 131072)", "rows_group")),
@@ -574,8 +574,8 @@ TEST_SUITE("cli") {
     CHECK(j["ok"] == true);
     REQUIRE(j["shapes"].size() == 2);
     // The default first, then every candidate: rows_group x 2 wg, rows_sliced x 2 wg x 2 row
-    // widths, rows_split x 2 wg x 2 groups per CU.
-    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 4);
+    // widths, rows_tile x 2 wg, rows_split x 2 wg x 2 groups per CU.
+    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 4);
     CHECK(j["shapes"][0]["points"][0]["candidate"] == "default");
     for (const auto& s : j["shapes"])
       for (const auto& p : s["points"])

@@ -229,7 +229,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
   if (cfg.wg && !v.uses_wg)
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
-                      "none for " + v.name + "; rows_group, rows_sliced, rows_split and cols_item take one");
+                      "none for " + v.name + "; rows_group, rows_sliced, rows_tile, rows_split and cols_item take one");
   if (cfg.row_width && !v.uses_row_width)
     throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced does",
                       "rows_sliced");
