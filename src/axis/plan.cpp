@@ -136,16 +136,29 @@ constexpr unsigned kArgItems = 1;
 // The work-items of a group when judging whether one work-item per column fills the device.
 constexpr std::uint64_t kFillGroup = 256;
 
-// cols_tile's row chunks when none are named: about enough groups to fill the device (kGroupsPerCu
-// per compute unit) over the ceil(n / tile_x) column tiles, each work-item folding at least
+// cols_tile's row chunks for `groups_per_cu` groups per compute unit (the planner: kGroupsPerCu;
+// a tuned entry: its own) over the ceil(n / tile_x) column tiles, each work-item folding at least
 // kMinRowsPerItem rows, rounded down to a power of two: on the H100 5 and 9 chunks of 8192 and
 // 4096 rows ran 10-17% slower than 4 or 8 (bench/results/2026-11-25_h100_axis/chunk_sweep.txt).
-std::uint64_t default_tile_chunks(std::uint64_t m, std::uint64_t n, unsigned tile_x, unsigned rows_y,
-                                  unsigned compute_units) {
+std::uint64_t tile_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t tile_x, std::uint64_t rows_y,
+                          unsigned compute_units, std::uint64_t groups_per_cu) {
   const std::uint64_t groups_x = std::min(ceil_div(n, tile_x), kMaxGroupsX);
-  const std::uint64_t target = kGroupsPerCu * std::max<std::uint64_t>(compute_units, 1);
-  const std::uint64_t most = std::max<std::uint64_t>(1, m / (std::uint64_t{rows_y} * kMinRowsPerItem));
+  const std::uint64_t target = std::max<std::uint64_t>(groups_per_cu, 1) * std::max<std::uint64_t>(compute_units, 1);
+  const std::uint64_t most = std::max<std::uint64_t>(1, m / (rows_y * kMinRowsPerItem));
   std::uint64_t chunks = std::clamp<std::uint64_t>(ceil_div(target, groups_x), 1, std::min({most, m, kMaxChunks}));
+  while (chunks & (chunks - 1)) chunks &= chunks - 1;
+  return chunks;
+}
+
+// rows_split's chunks of each row for `groups_per_cu` groups per compute unit over the m rows,
+// each work-item folding at least kMinRowsPerItem elements, rounded down to a power of two: on
+// the H100 32 chunks of 32x1048576 floats took 50.5 µs against 51.2-52.6 for the 33 of the
+// unrounded rule (bench/results/2026-11-25_h100_issue16_round3).
+std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, unsigned compute_units,
+                           std::uint64_t groups_per_cu) {
+  const std::uint64_t target = std::max<std::uint64_t>(groups_per_cu, 1) * std::max<std::uint64_t>(compute_units, 1);
+  const std::uint64_t most = std::max<std::uint64_t>(1, n / (std::max<std::uint64_t>(wg, 1) * kMinRowsPerItem));
+  std::uint64_t chunks = std::clamp<std::uint64_t>(ceil_div(target, std::max<std::uint64_t>(m, 1)), 1, std::min(most, kMaxGroupsX));
   while (chunks & (chunks - 1)) chunks &= chunks - 1;
   return chunks;
 }
@@ -195,7 +208,8 @@ const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_
   if (axis == Axis::Cols) {
     if (n >= kGroupsPerCu * kFillGroup * std::max(compute_units, 1u)) return find_axis_variant("cols_item");
     const AxisVariant& tile = find_axis_variant("cols_tile");
-    const std::uint64_t chunks = default_tile_chunks(m, n, tile.default_tile_x, tile.default_rows_y, compute_units);
+    const std::uint64_t chunks =
+        tile_chunks(m, n, tile.default_tile_x, tile.default_rows_y, compute_units, kGroupsPerCu);
     return find_axis_variant(chunks >= 2 && chunks <= kFusedMaxChunks ? "cols_fused" : "cols_tile");
   }
   if (n <= kShortRow) return find_axis_variant("rows_sliced");
@@ -267,7 +281,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                           "1.." + std::to_string(most_chunks));
       p.chunks = *cfg.chunks;
     } else {
-      p.chunks = default_tile_chunks(m, n, p.tile_x, p.rows_y, dev.compute_units);
+      p.chunks = tile_chunks(m, n, p.tile_x, p.rows_y, dev.compute_units, kGroupsPerCu);
     }
     const std::uint64_t rows_per_chunk = ceil_div(m, p.chunks);
     p.chunks = ceil_div(m, rows_per_chunk);  // no empty chunk
@@ -335,7 +349,6 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     // Each row in `chunks` parts of one group each: enough groups for the device, each work-item
     // folding at least kMinRowsPerItem elements; the rows go along the grid's second dimension.
     set_lockstep(o, cfg.op, dev);
-    const std::uint64_t most = std::max<std::uint64_t>(1, n / (p.wg * kMinRowsPerItem));
     if (cfg.chunks) {
       if (*cfg.chunks == 0 || *cfg.chunks > std::min(n, kMaxGroupsX))
         throw ConfigError(Param::Chunks,
@@ -344,12 +357,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                           "1.." + std::to_string(std::min(n, kMaxGroupsX)));
       p.chunks = *cfg.chunks;
     } else {
-      const std::uint64_t wanted = ceil_div(kGroupsPerCu * std::max<std::uint64_t>(dev.compute_units, 1), m);
-      p.chunks = std::clamp<std::uint64_t>(wanted, 1, std::min(most, kMaxGroupsX));
-      // A power of two, rounded down, as for cols_tile: on the H100 32 chunks of 32x1048576
-      // floats took 50.5 µs against 51.2-52.6 for the 33 the rule gives
-      // (bench/results/2026-11-25_h100_issue16_round3).
-      while (p.chunks & (p.chunks - 1)) p.chunks &= p.chunks - 1;
+      p.chunks = split_chunks(m, n, p.wg, dev.compute_units, kGroupsPerCu);
     }
     const std::uint64_t per_chunk = ceil_div(n, p.chunks);
     p.chunks = ceil_div(n, per_chunk);  // no empty chunk
@@ -481,26 +489,14 @@ std::string axis_shape_class_names(Axis axis) {
 
 std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n,
                               std::size_t wg, unsigned groups_per_cu) {
-  const std::uint64_t target = std::uint64_t{std::max(groups_per_cu, 1u)} * std::max<std::uint64_t>(dev.compute_units, 1);
   if (v.uses_tile) {
     // As plan_axis: the tile shrunk to the device's group limit, then chunks for the target.
     std::uint64_t tile_x = v.default_tile_x, rows_y = v.default_rows_y;
     while (tile_x * rows_y > dev.max_work_group_size && rows_y > 1) rows_y /= 2;
     while (tile_x * rows_y > dev.max_work_group_size && tile_x > 1) tile_x /= 2;
-    const std::uint64_t groups_x = std::min(ceil_div(n, tile_x), kMaxGroupsX);
-    const std::uint64_t most = std::max<std::uint64_t>(1, m / (rows_y * kMinRowsPerItem));
-    std::uint64_t chunks =
-        std::clamp<std::uint64_t>(ceil_div(target, groups_x), 1, std::min(most, std::min<std::uint64_t>(m, kMaxChunks)));
-    while (chunks & (chunks - 1)) chunks &= chunks - 1;
-    return chunks;
+    return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
-  if (v.splits_rows) {
-    const std::uint64_t most = std::max<std::uint64_t>(1, n / (std::max<std::size_t>(wg, 1) * kMinRowsPerItem));
-    std::uint64_t chunks =
-        std::clamp<std::uint64_t>(ceil_div(target, std::max<std::uint64_t>(m, 1)), 1, std::min(most, kMaxGroupsX));
-    while (chunks & (chunks - 1)) chunks &= chunks - 1;  // as plan_axis
-    return chunks;
-  }
+  if (v.splits_rows) return split_chunks(m, n, wg, dev.compute_units, groups_per_cu);
   throw ConfigError(Param::Variant,
                     "axis variant " + v.name + " does not split into chunks; cols_tile, cols_fused and rows_split do",
                     "cols_tile, cols_fused, rows_split");
