@@ -18,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -80,10 +81,12 @@ void register_report_command(Cli& cli);      // report
 // The `meta` object every JSON output carries (cli/meta.cpp): the tool's version and git commit
 // (read at build time; "unknown" outside a checkout), the date the command started (ISO 8601,
 // UTC), the command line, the device, platform and driver and the FNV-1a 64-bit hash of the
-// kernel directory's .cl/.clh files (names and contents, in name order) once a session is made,
-// and the units. emit() adds it to a JSON object that has none.
+// kernel directory's .cl/.clh files (names and contents, in name order) once a session is made
+// (note_session) or the devices of a multi-device run are chosen (note_devices: "devices", one
+// entry each, in place of "device"), and the units. emit() adds it to a JSON object that has none.
 void note_command_line(int argc, char** argv);
 void note_session(const Session& s);
+void note_devices(const std::vector<DeviceInfo>& devices, const std::filesystem::path& kernel_dir);
 nlohmann::json meta_json();
 
 // This program's option for a library parameter ("--wg" for Param::WorkGroupSize), or "".

@@ -1,6 +1,6 @@
 // The `meta` object of every JSON document the command line writes: the tool's version and
-// commit, the date, the command line, the device, platform and driver, the hash of the kernel
-// files, and the units.
+// commit, the date, the command line, the device (or, for bench multi, each device), platform and
+// driver, the hash of the kernel files, and the units.
 #include "cli.hpp"
 
 #include "clreduce_git_commit.h"
@@ -18,7 +18,8 @@ namespace {
 struct MetaState {
   std::string command_line;
   std::string date;
-  nlohmann::json device;  // null until a session is made
+  nlohmann::json device;   // null until a session is made
+  nlohmann::json devices;  // null unless a command runs on several devices (bench multi)
   std::string kernel_dir, kernel_hash;
   std::size_t kernel_files = 0;
 };
@@ -78,12 +79,24 @@ void note_command_line(int argc, char** argv) {
   m.date = buf;
 }
 
+namespace {
+nlohmann::json device_meta(const DeviceInfo& d) {
+  return nlohmann::json{{"name", d.name}, {"platform", d.platform_name}, {"driver", d.driver_version},
+                        {"device_version", d.device_version}};
+}
+}  // namespace
+
 void note_session(const Session& s) {
   MetaState& m = state();
-  const DeviceInfo& d = s.device();
-  m.device = nlohmann::json{{"name", d.name}, {"platform", d.platform_name}, {"driver", d.driver_version},
-                            {"device_version", d.device_version}};
+  m.device = device_meta(s.device());
   hash_kernels(s.kernel_dir(), m);
+}
+
+void note_devices(const std::vector<DeviceInfo>& devices, const std::filesystem::path& kernel_dir) {
+  MetaState& m = state();
+  m.devices = nlohmann::json::array();
+  for (const DeviceInfo& d : devices) m.devices.push_back(device_meta(d));
+  hash_kernels(kernel_dir, m);
 }
 
 nlohmann::json meta_json() {
@@ -97,8 +110,9 @@ nlohmann::json meta_json() {
                               {"bandwidth", "GB/s (10^9 bytes per second) in JSON"},
                               {"text_bandwidth", bandwidth_label()},
                               {"spread", "interquartile range / median, percent"}}}};
-  if (!m.device.is_null()) {
-    j["device"] = m.device;
+  if (!m.devices.is_null()) j["devices"] = m.devices;
+  if (!m.device.is_null()) j["device"] = m.device;
+  if (!m.device.is_null() || !m.devices.is_null()) {
     j["kernel_dir"] = m.kernel_dir;
     j["kernel_files"] = m.kernel_files;
     j["kernels_fnv1a64"] = m.kernel_hash;

@@ -5,6 +5,7 @@
 
 #include "benchmarks/family.hpp"
 #include "benchmarks/multi_bench.hpp"
+#include "clreduce/kernels.hpp"
 #include "clreduce/multi_device.hpp"
 #include "parse.hpp"
 #include "printers/multi_printer.hpp"
@@ -81,6 +82,7 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
     }
   }
   d.resident = o.resident;
+  note_devices(d.devices, find_kernel_dir(d.reducer.kernel_dir).path);
 
   const HostData data = generate_data(d.type, n, kind, o.data.seed);
   const Reference ref = host_reference(data, d.op);

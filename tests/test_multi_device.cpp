@@ -151,6 +151,36 @@ TEST_SUITE("unit") {
       }
   }
 
+  TEST_CASE("same_model_means: one mean per model (platform, name, driver, compute units, memory), in device order") {
+    const auto dev = [](const std::string& name, unsigned cus, std::uint64_t mem) {
+      DeviceInfo d;
+      d.platform_name = "P";
+      d.name = name;
+      d.driver_version = "1.0";
+      d.compute_units = cus;
+      d.global_mem_bytes = mem;
+      return d;
+    };
+    const std::vector<DeviceInfo> devs{dev("A", 132, 80), dev("B", 132, 80), dev("A", 132, 80), dev("A", 114, 80),
+                                       dev("A", 132, 96)};
+    CHECK(same_model(devs[0], devs[2]));
+    CHECK_FALSE(same_model(devs[0], devs[1]));  // name
+    CHECK_FALSE(same_model(devs[0], devs[3]));  // compute units
+    CHECK_FALSE(same_model(devs[0], devs[4]));  // memory
+    DeviceInfo other_driver = devs[0];
+    other_driver.driver_version = "2.0";
+    CHECK_FALSE(same_model(devs[0], other_driver));
+    const std::vector<double> m = same_model_means({10, 7, 14, 5, 3}, devs);
+    CHECK(m == std::vector<double>{12, 7, 12, 5, 3});
+    CHECK(same_model_means({4}, {devs[0]}) == std::vector<double>{4});
+    try {
+      same_model_means({1, 2}, devs);
+      FAIL("accepted 2 measurements for 5 devices");
+    } catch (const Error& e) {
+      CHECK(e.param() == Param::Devices);
+    }
+  }
+
   TEST_CASE("parse_split: even, bandwidth, weights; anything else one line naming the valid forms") {
     CHECK(parse_split("even").kind == SplitKind::Even);
     CHECK(parse_split("bandwidth").kind == SplitKind::Bandwidth);
@@ -223,6 +253,12 @@ TEST_SUITE("multi_device") {
     check_multi(b, data, Op::Max, bw.counts(data.n, false));
     CHECK(b.gbps > 0);
     CHECK(b.us > 0);
+    // PoCL's devices here are one model: whatever the probes read, they split n evenly.
+    for (bool resident : {false, true}) {
+      const std::vector<std::uint64_t> c = bw.counts(data.n, resident);
+      CAPTURE(resident);
+      CHECK(*std::max_element(c.begin(), c.end()) - *std::min_element(c.begin(), c.end()) <= 1);
+    }
   }
 
   TEST_CASE("float and double sums are bit-identical from run to run, resident and host-copied") {
@@ -320,6 +356,40 @@ TEST_SUITE("multi_device") {
     }
   }
 
+  TEST_CASE("one device failing while the others reduce is named, and the reducer works again after it") {
+    // A kernel directory whose contiguous_blocks.cl refuses to build as a second pass: a device
+    // whose part needs two passes fails inside its own thread (its build fails, log and all),
+    // while the devices whose parts take one pass reduce theirs. The weights give the last device
+    // almost all of n. The error names that device, comes after every thread has ended, and the
+    // MultiReducer works again for an n whose parts all take one pass.
+    const auto dir = test::copy_kernels("multi_one_fails");
+    test::replace_in_file(dir / "contiguous_blocks.cl", "#include \"reduce_common.clh\"",
+                          "#include \"reduce_common.clh\"\n#if !FIRST_PASS\n#error injected failure of a second pass\n#endif");
+    const std::vector<DeviceInfo> devs = test_devices();
+    std::vector<double> w(devs.size(), 1.0);
+    w.back() = 1000;
+    MultiDeviceOptions o = options(Split{SplitKind::Weights, w});
+    o.reducer.kernel_dir = dir;
+    o.reducer.params.variant = "contiguous_blocks";
+    MultiReducer mr(devs, o);
+    const HostData big = generate_data(ElemType::Uint, 1000000, DataKind::Random, test::seed());
+    const std::vector<std::uint64_t> counts = mr.counts(big.n, true);
+    const std::size_t last = devs.size() - 1;
+    try {
+      mr.reduce_resident(upload_parts(mr, big, counts), counts, ElemType::Uint, Op::Sum);
+      FAIL("accepted");
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CHECK_MESSAGE(what.rfind("device " + std::to_string(last) + " (" + devs[last].name + ") failed: ", 0) == 0, what);
+      CHECK_MESSAGE(what.find("injected failure of a second pass") != std::string::npos, what);
+      CHECK(e.device() == devs[last].name);
+    }
+    const HostData small = generate_data(ElemType::Uint, 2000, DataKind::Random, test::seed() + 1);
+    const std::vector<std::uint64_t> few = mr.counts(small.n, true);
+    check_multi(mr.reduce_resident(upload_parts(mr, small, few), few, ElemType::Uint, Op::Sum), small, Op::Sum, few);
+    std::filesystem::remove_all(dir);
+  }
+
   TEST_CASE("bench multi: a row per device count, checked, JSON and CSV") {
     const std::size_t d = test_devices().size();
     const CliRun j = run_cli("bench multi --n 100003 --type float --split even --iterations 2 --format json");
@@ -327,7 +397,16 @@ TEST_SUITE("multi_device") {
     const auto doc = nlohmann::json::parse(j.stdout_text);
     CHECK(doc.at("kind") == "bench multi");
     CHECK(doc.at("all_ok") == true);
-    CHECK(doc.contains("meta"));
+    // meta names every device with its driver, and hashes the kernels the run read.
+    const auto& meta = doc.at("meta");
+    REQUIRE(meta.at("devices").size() == d);
+    for (std::size_t k = 0; k < d; ++k) {
+      CHECK(meta.at("devices")[k].at("name") == test_devices()[k].name);
+      CHECK(meta.at("devices")[k].at("driver") == test_devices()[k].driver_version);
+    }
+    CHECK(!meta.contains("device"));
+    CHECK(meta.at("kernels_fnv1a64").get<std::string>().size() == 16);
+    CHECK(meta.at("kernel_files").get<std::size_t>() > 0);
     REQUIRE(doc.at("rows").size() == d);
     for (std::size_t k = 0; k < d; ++k) {
       const auto& row = doc.at("rows")[k];

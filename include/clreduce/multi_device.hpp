@@ -37,7 +37,7 @@ namespace clreduce {
 
 // How the input is split between the devices.
 enum class SplitKind {
-  Bandwidth,  // in proportion to each device's measured bandwidth (MultiReducer::bandwidths)
+  Bandwidth,  // in proportion to each device's measured bandwidth (MultiReducer::bandwidths), one weight per model
   Even,       // equal parts (the first n mod D devices take one element more)
   Weights,    // in proportion to the caller's weights, one per device
 };
@@ -55,6 +55,17 @@ Split parse_split(std::string_view text);
 // rounds to 0 gets none (it skips). Throws Error (Param::Split) when the weights are not one per
 // device, negative, not finite or all 0.
 std::vector<std::uint64_t> split_counts(std::uint64_t n, const std::vector<double>& weights);
+
+// Whether two devices are of one model: the same platform, name, driver, compute units and global
+// memory size. The bandwidth split gives such devices one weight (see same_model_means).
+bool same_model(const DeviceInfo& a, const DeviceInfo& b);
+// Each device's measurement replaced by the mean over the devices of its model (same_model), in
+// device order. Why: one model's devices differ in a probe by the probe's noise, not by their
+// hardware (two H200s' host-copied probes read 12-14% apart, in opposite directions from run to
+// run: bench/NOTES.md, "Issue 18"), and an uneven split of equal devices makes the call wait for
+// the one given more. Devices of one model that truly differ (another PCIe or NUMA path) take a
+// weights split. Throws Error (Param::Devices) when the sizes differ.
+std::vector<double> same_model_means(const std::vector<double>& measured, const std::vector<DeviceInfo>& devices);
 
 // The devices a multi-device reduction uses by default: every GPU of the platform the selector
 // names (its `platform`, else the platform of select_device(sel)); on a platform without GPUs,
@@ -129,8 +140,9 @@ class MultiReducer {
   // best of a few runs of kBandwidthProbeElements uint elements (fewer where the device's
   // allocation is smaller). Measured on the first call for each path and kept.
   std::vector<double> bandwidths(bool resident);
-  // The elements each device takes of n under the options' split (bandwidths(resident) for
-  // SplitKind::Bandwidth).
+  // The elements each device takes of n under the options' split (for SplitKind::Bandwidth:
+  // bandwidths(resident), averaged over the devices of one model, rounded to sixteenths of the
+  // fastest).
   std::vector<std::uint64_t> counts(std::uint64_t n, bool resident);
 
   // Host data: n elements of `type` at `data` (valid until the call returns), split by counts(n,

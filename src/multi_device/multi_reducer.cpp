@@ -432,6 +432,29 @@ MultiReducer::MultiReducer(MultiReducer&&) noexcept = default;
 MultiReducer& MultiReducer::operator=(MultiReducer&&) noexcept = default;
 MultiReducer::~MultiReducer() = default;
 
+bool same_model(const DeviceInfo& a, const DeviceInfo& b) {
+  return a.platform_name == b.platform_name && a.name == b.name && a.driver_version == b.driver_version &&
+         a.compute_units == b.compute_units && a.global_mem_bytes == b.global_mem_bytes;
+}
+
+std::vector<double> same_model_means(const std::vector<double>& measured, const std::vector<DeviceInfo>& devices) {
+  if (measured.size() != devices.size())
+    throw Error(Param::Devices, "same_model_means: " + std::to_string(measured.size()) + " measurements for " +
+                                    std::to_string(devices.size()) + " devices", "one measurement per device");
+  std::vector<double> out(measured.size());
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    double sum = 0;
+    std::size_t count = 0;
+    for (std::size_t j = 0; j < devices.size(); ++j)
+      if (same_model(devices[i], devices[j])) {
+        sum += measured[j];
+        ++count;
+      }
+    out[i] = sum / static_cast<double>(count);
+  }
+  return out;
+}
+
 const std::vector<DeviceInfo>& MultiReducer::devices() const { return s_->devices; }
 const MultiDeviceOptions& MultiReducer::options() const { return s_->options; }
 const cl::Context& MultiReducer::context(std::size_t i) const { return s_->devs.at(i).context; }
@@ -449,7 +472,7 @@ std::vector<std::uint64_t> MultiReducer::counts(std::uint64_t n, bool resident) 
   if (split.kind == SplitKind::Even) return split_counts(n, std::vector<double>(s_->devices.size(), 1.0));
   // Bandwidths rounded to sixteenths of the fastest: the parts follow the devices' speeds but stay
   // the same through small changes of the measurement (a device measured at 0 gets the smallest step).
-  const std::vector<double> bw = bandwidths(resident);
+  const std::vector<double> bw = same_model_means(bandwidths(resident), s_->devices);
   const double top = *std::max_element(bw.begin(), bw.end());
   std::vector<double> w;
   for (double b : bw) w.push_back(top > 0 ? std::max(1.0, std::round(16.0 * b / top)) : 1.0);
