@@ -56,6 +56,10 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   if (v.name == "cols_item") other.wg = std::min<std::size_t>(32, half);
   if (v.name == "cols_tile" || v.name == "cols_fused") other.chunks = 3;  // capped at M below
   if (v.name == "rows_split") other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // capped at N below
+  if (v.name == "rows_vector") other.wg = std::min<std::size_t>(64, half);
+  // cols_stream: 3 groups (capped at M below) and one element per load (its default loads VEC 4,
+  // or 2 for doubles, whatever N is).
+  if (v.name == "cols_stream") other.wg = std::min<std::size_t>(64, half), other.chunks = 3, other.defines = {{"VEC", "1"}};
   if (other.row_width && *other.row_width > *other.wg) other.row_width = static_cast<unsigned>(*other.wg);
   return {base, other};
 }
@@ -203,6 +207,53 @@ TEST_SUITE("unit") {
     p = plan_axis(cfg, d, 100, 5);
     CHECK(p.chunks == 7);
     CHECK(p.passes[0].chunk_len == 15);
+    // rows_vector: the widest vector dividing the row, one work-item per row.
+    cfg = AxisConfig{};
+    cfg.variant = "rows_vector";
+    p = plan_axis(cfg, d, 1048576, 32);
+    CHECK(p.vec == 4);
+    CHECK(p.passes.size() == 1);
+    CHECK(p.passes[0].groups_x == 1048576 / 256);
+    CHECK(p.passes[0].options.find("-D VEC=4") != std::string::npos);
+    CHECK(p.depth == 32);
+    CHECK(p.launch_label() == "wg 256, VEC 4");
+    CHECK(plan_axis(cfg, d, 100, 3).vec == 1);
+    CHECK(plan_axis(cfg, d, 100, 6).vec == 2);
+    cfg.type = ElemType::Double;
+    DeviceInfo fp64 = d;
+    fp64.fp64 = true;
+    CHECK(plan_axis(cfg, fp64, 100, 8).vec == 2);  // 16 bytes
+    // cols_stream: 4 groups per compute unit (400 here), whole rows per step, then cols_tile over
+    // the groups' partial rows in one chunk, 32 x 32.
+    cfg = AxisConfig{};
+    cfg.axis = Axis::Cols;
+    cfg.variant = "cols_stream";
+    p = plan_axis(cfg, d, 1048576, 32);
+    CHECK(p.vec == 4);
+    CHECK(p.chunks == 400);
+    CHECK(p.rows_per_step == 400 * 256 * 4 / 32);
+    REQUIRE(p.passes.size() == 2);
+    CHECK(p.passes[0].chunk_len == p.rows_per_step);
+    CHECK(p.passes[0].values_out == 400 * 32);
+    CHECK(p.passes[1].kernel == "axis_cols_tile");
+    CHECK(p.passes[1].m == 400);
+    CHECK(p.passes[1].chunk_len == 400);
+    CHECK(p.passes[1].wg_x * p.passes[1].wg_y == 1024);
+    CHECK(p.passes[1].options.find("-D FIRST_PASS=0") != std::string::npos);
+    CHECK(p.depth == (82 + 32) + (13 + 5));
+    CHECK(p.launch_label() == "wg 256, VEC 4, 400 groups");
+    // Seven columns: a step of whole vectors takes a multiple of 4 rows; here the whole matrix.
+    p = plan_axis(cfg, d, 1000, 7);
+    CHECK(p.rows_per_step == 1000);
+    CHECK(p.chunks == 7);  // 1750 work-items
+    CHECK(p.depth == (1 + 147) + (1 + 5));
+    p = plan_axis(cfg, d, 1001, 7);
+    CHECK(p.rows_per_step == 1004);  // rounded up to whole vectors; the kernel checks each element
+    cfg.chunks = 1;
+    p = plan_axis(cfg, d, 1000, 32);
+    CHECK(p.passes.size() == 1);
+    CHECK(p.passes[0].values_out == 32);
+    cfg.chunks.reset();
     // A device of 64 work-items per group: fewer row-slices.
     DeviceInfo small = d;
     small.max_work_group_size = 64;
@@ -225,9 +276,11 @@ TEST_SUITE("unit") {
     };
     refuses(cfg, 0, 5, Param::Shape, "1..4294967295");
     cfg.variant = "cols_tile";
-    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_split");
+    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_vector, rows_split");
     cfg.variant = "nope";
-    refuses(cfg, 5, 5, Param::Variant, "valid axis variants: rows_group, rows_sliced, rows_tile, rows_split, cols_item, cols_tile, cols_fused");
+    refuses(cfg, 5, 5, Param::Variant,
+            "valid axis variants: rows_group, rows_sliced, rows_tile, rows_vector, rows_split, cols_item, cols_tile, "
+            "cols_fused, cols_stream");
     cfg.variant = "rows_sliced";
     cfg.row_width = 3;
     refuses(cfg, 5, 5, Param::RowWidth, "power of two");
@@ -235,7 +288,7 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
     cfg.row_width.reset();
     cfg.chunks = 2;
-    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused and rows_split do");
+    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused, cols_stream and rows_split do");
     cfg = AxisConfig{};
     cfg.axis = Axis::Cols;
     cfg.variant = "cols_tile";
@@ -252,6 +305,35 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::Type, "cl_khr_fp64");
     cfg.type = ElemType::Float;
     refuses(cfg, 1ULL << 20, 1ULL << 11, Param::Shape, "largest single allocation");
+    // rows_vector's and cols_stream's VEC from a -D: 1, 2 or 4 within 16 bytes, dividing the row.
+    cfg = AxisConfig{};
+    cfg.variant = "rows_vector";
+    cfg.defines = {{"VEC", "4"}};
+    refuses(cfg, 5, 6, Param::Vec, "does not divide the row of 6 elements");
+    cfg.defines = {{"VEC", "3"}};
+    refuses(cfg, 5, 6, Param::Vec, "valid 1, 2 or 4");
+    cfg.defines = {{"VEC", "4"}};
+    cfg.type = ElemType::Double;
+    DeviceInfo fp64 = d;
+    fp64.fp64 = true;
+    try {
+      plan_axis(cfg, fp64, 5, 8);
+      FAIL("VEC 4 of doubles accepted");
+    } catch (const ConfigError& e) {
+      CHECK(e.param() == Param::Vec);
+      CHECK_MESSAGE(std::string(e.what()).find("valid 1 or 2 (16 bytes at most)") != std::string::npos, e.what());
+    }
+    cfg = AxisConfig{};
+    cfg.axis = Axis::Cols;
+    cfg.variant = "cols_stream";
+    cfg.chunks = (1u << 20) + 1;
+    refuses(cfg, 5, 5, Param::Chunks, "valid: 1..1048576");
+    cfg.chunks.reset();
+    // A row too wide for a thin-matrix stream: a work-item per 4 elements of 4 rows over 2^20 groups.
+    refuses(cfg, 1, (1u << 29) + 1, Param::Variant, "valid for these columns: cols_item, cols_tile, cols_fused");
+    cfg.wg = 1024;
+    cfg.op = Op::ArgMax;  // 1024 x 4 pairs of 16 bytes: 64 KiB of local memory
+    refuses(cfg, 5, 5, Param::WorkGroupSize, "needs 65536 bytes of local memory");
     CHECK(parse_axis("Columns") == Axis::Cols);
     CHECK_THROWS_WITH_AS(parse_axis("diagonal"), "unknown axis 'diagonal'; valid: rows, cols", ConfigError);
   }

@@ -205,6 +205,16 @@ TEST_SUITE("unit") {
     CHECK(t->chunks == 8u);
     CHECK(filled == std::vector<std::string>{"variant=cols_tile", "chunks=8 (16 groups per CU)"});
     CHECK(plan_axis(*t, d, 4096, 4096).chunks == 8);
+    // cols_stream's groups per compute unit are its groups, whatever the shape.
+    const TunedAxisEntry stream = entry_of(ElemType::Float, Op::Sum, Axis::Cols, "cols.thin", "cols_stream", 128, {}, 2);
+    t = tuned_axis_config(c, stream, d, 1048576, 32, filled);
+    REQUIRE(t);
+    CHECK(t->chunks == 2u * d.compute_units);
+    CHECK(filled == std::vector<std::string>{"variant=cols_stream", "wg=128",
+                                             "chunks=" + std::to_string(2 * d.compute_units) + " (2 groups per CU)"});
+    const AxisPlan sp = plan_axis(*t, d, 1048576, 32);
+    CHECK(sp.chunks == 2u * d.compute_units);
+    CHECK(sp.wg == 128);
   }
 
   TEST_CASE("choose_axis_tuning: the best verified candidate, kept only above the noise; ties to the first measured") {
@@ -324,7 +334,8 @@ TEST_SUITE("unit") {
          at + ".class: unknown shape class 'cols.thin' for rows; valid: rows.narrow.few, rows.narrow.many, "
               "rows.short.few, rows.short.many, rows.long.few, rows.long.many"},
         {db_with_axis_entries(axis_entry("", "cols_item")),
-         at + ".variant: unknown axis variant 'cols_item' for rows; valid: rows_group, rows_sliced, rows_tile, rows_split"},
+         at + ".variant: unknown axis variant 'cols_item' for rows; valid: rows_group, rows_sliced, rows_tile, rows_vector, "
+              "rows_split"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 300)", "rows_group")),
          at + ".wg: expected a power of two from 1 to 65536, got 300"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 131072)", "rows_group")),
@@ -338,8 +349,8 @@ TEST_SUITE("unit") {
         {db_with_axis_entries(axis_entry(R"(, "wg": 64, "row_width": 128)")),
          at + ".row_width: row width 128 is more than wg 64; it must divide the work-group"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 8)")),
-         at + ".groups_per_cu: axis variant rows_sliced does not split into chunks; cols_tile and rows_split take "
-              "groups_per_cu"},
+         at + ".groups_per_cu: axis variant rows_sliced does not split into chunks; cols_tile, cols_fused, cols_stream "
+              "and rows_split take groups_per_cu"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 0)", "rows_split")),
          at + ".groups_per_cu: expected an integer from 1 to 4096, got 0"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 4097)", "rows_split")),
@@ -574,8 +585,8 @@ TEST_SUITE("cli") {
     CHECK(j["ok"] == true);
     REQUIRE(j["shapes"].size() == 2);
     // The default first, then every candidate: rows_group x 2 wg, rows_sliced x 2 wg x 2 row
-    // widths, rows_tile x 2 wg, rows_split x 2 wg x 2 groups per CU.
-    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 4);
+    // widths, rows_tile x 2 wg, rows_vector x 2 wg, rows_split x 2 wg x 2 groups per CU.
+    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 2 + 4);
     CHECK(j["shapes"][0]["points"][0]["candidate"] == "default");
     for (const auto& s : j["shapes"])
       for (const auto& p : s["points"])

@@ -8,6 +8,8 @@
 //                short rows, where a whole group per row would leave most of it idle
 //   rows_tile    one work-item per row: the group's WG_SIZE rows staged TILE_N columns at a time
 //                in local memory (coalesced reads), each work-item folding its own row there
+//   rows_vector  one work-item per row, the row read VEC elements (16 bytes) per load and folded
+//                in registers: no tree, no local memory, no barrier
 //   rows_split   each row split into chunks, one group per chunk, then a second pass
 //                (rows_sliced) over the chunks' values: for few, long rows
 //   cols_item    one work-item per column, down the whole column: a warp's loads read one
@@ -17,6 +19,11 @@
 //                rows) so that a tall matrix with few columns still fills the device
 //   cols_fused   cols_tile in one launch: the last group to finish a column tile's chunks folds
 //                their partial rows (a ticket per tile), so no second launch
+//   cols_stream  the matrix read as one flat array in VEC-wide loads, with a stride of whole rows
+//                so that each work-item's lanes keep their columns; each group folds its lanes
+//                per column into a partial row, which cols_tile then adds: for thin matrices
+// rows_vector and cols_stream are named variants (and candidates of `clreduce tune axis`); the
+// rules below do not pick them until a GPU has measured them (bench/NOTES.md, issue 16).
 // With no variant named, rows of at most 1024 elements go to rows_sliced (a work-item per about
 // 8 elements of the row, a row width of 1 to 32); longer rows to rows_split when there are fewer than 4 rows per
 // compute unit, else to rows_group; columns to cols_item where there are columns enough for 8
@@ -74,6 +81,8 @@ struct AxisVariant {
   bool uses_tile = false;       // TILE_X x ROWS_Y groups and row chunks
   bool splits_rows = false;     // row chunks of one group each, and a second pass
   bool fused = false;           // uses_tile's chunks meet in the same launch (partials and tickets)
+  bool uses_vec = false;        // VEC-wide loads (the planner's VEC: AxisPlan::vec)
+  bool streams = false;         // reads the matrix as one stream; its groups (chunks) write partial rows
   std::size_t default_wg = 256;
   unsigned default_row_width = 32;
   unsigned default_tile_x = 32, default_rows_y = 8;
@@ -87,9 +96,11 @@ const AxisVariant& find_axis_variant(std::string_view name);
 // The parameters a caller may fix; each unset one is the variant's default (or the planner's).
 struct AxisParams {
   std::string variant;                  // an axis variant; empty: chosen by shape
-  std::optional<std::size_t> wg;        // WG_SIZE: rows_group, rows_sliced, cols_item
+  std::optional<std::size_t> wg;        // WG_SIZE: rows_group, rows_sliced, rows_tile, rows_vector, rows_split,
+                                        // cols_item, cols_stream
   std::optional<unsigned> row_width;    // ROW_WIDTH: rows_sliced (a power of two dividing WG_SIZE)
-  std::optional<std::uint64_t> chunks;  // cols_tile: chunks of the rows; rows_split: of each row (1: one pass)
+  std::optional<std::uint64_t> chunks;  // cols_tile: chunks of the rows; rows_split: of each row;
+                                        // cols_stream: its groups (partial rows) (1: one pass)
   std::vector<Define> defines;          // -D NAME[=VALUE], untouched
 };
 
@@ -121,6 +132,8 @@ struct AxisPlan {
   std::uint64_t m = 0, n = 0;
   std::size_t wg = 0;             // WG_SIZE, or TILE_X * ROWS_Y
   unsigned row_width = 0;         // rows_sliced
+  unsigned vec = 0;               // rows_vector, cols_stream: elements per load
+  std::uint64_t rows_per_step = 0;  // cols_stream: whole rows the grid's loads cover per step
   unsigned tile_x = 0, rows_y = 0;
   std::uint64_t chunks = 1;       // cols_tile's or rows_split's chunks (passes: 2 when above 1)
   std::vector<AxisPassPlan> passes;
@@ -128,7 +141,7 @@ struct AxisPlan {
   // bounds the rounding of a float sum.
   unsigned depth = 0;
   std::uint64_t outputs() const { return axis == Axis::Rows ? m : n; }
-  std::string launch_label() const;  // "wg 256", "wg 256, row width 8", "32x8, 4 chunks"
+  std::string launch_label() const;  // "wg 256", "wg 256, row width 8", "32x8, 4 chunks", "wg 256, VEC 4, 528 groups"
 };
 
 // The variant the planner picks for a shape when none is named (see the file comment), on a

@@ -7,6 +7,7 @@
 #include "axis/plan.hpp"
 #include "core/bound_queue.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 namespace clreduce {
@@ -38,8 +39,9 @@ struct AxisReducer::State : BoundQueue {
   }
 
   // Plans `cfg` and builds its passes into `l`. A work-group nobody chose (`wg_chosen` false)
-  // follows the built kernel: where it allows fewer work-items than the plan's, the group halves
-  // until it fits. A chosen size over the limit is refused (LimitError).
+  // follows the built kernels: where one allows fewer work-items than the plan's largest group
+  // (cols_stream's second pass has a group of its own), the device's limit halves for the planner
+  // until they fit. A chosen size over the limit is refused (LimitError).
   void plan_and_build(AxisLaunch& l, const AxisConfig& cfg, std::uint64_t m, std::uint64_t n, bool wg_chosen,
                       const UserOperator* user_op) {
     l.config = cfg;
@@ -53,13 +55,17 @@ struct AxisReducer::State : BoundQueue {
         allowed = std::min(allowed, kernel_limits(l.kernels_.back(), device.device).max_work_group_size);
       }
       l.kernel_max_wg = allowed;
-      if (l.plan.wg <= allowed || wg_chosen || l.plan.wg == 1) {
-        for (const cl::Kernel& k : l.kernels_)
-          check_kernel_limits(l.plan.variant->kernel + " (" + l.plan.launch_label() + ")", l.plan.wg,
-                              kernel_limits(k, device.device), device);
+      std::size_t biggest = l.plan.wg;
+      for (const AxisPassPlan& pass : l.plan.passes) biggest = std::max(biggest, pass.wg_x * pass.wg_y);
+      if (biggest <= allowed || (wg_chosen && l.plan.wg > allowed) || biggest == 1) {
+        for (std::size_t i = 0; i < l.kernels_.size(); ++i) {
+          const AxisPassPlan& pass = l.plan.passes[i];
+          check_kernel_limits(pass.kernel + " (" + l.plan.launch_label() + ")", pass.wg_x * pass.wg_y,
+                              kernel_limits(l.kernels_[i], device.device), device);
+        }
         return;
       }
-      dev.max_work_group_size = l.plan.wg / 2;
+      dev.max_work_group_size = biggest / 2;
     }
   }
 };

@@ -57,6 +57,17 @@ std::vector<AxisVariant> build_registry() {
   }
   {
     AxisVariant v;
+    v.name = "rows_vector";
+    v.axis = Axis::Rows;
+    v.predecessor = "rows_sliced";
+    v.summary = "one work-item per row, the row read VEC elements (up to 16 bytes) per load and folded in registers";
+    v.tradeoff = "no tree, no local memory and no barrier for narrow rows; one work-item per long row";
+    v.uses_wg = true;
+    v.uses_vec = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
     v.name = "rows_split";
     v.axis = Axis::Rows;
     v.predecessor = "rows_group";
@@ -96,6 +107,20 @@ std::vector<AxisVariant> build_registry() {
     v.fused = true;
     r.push_back(v);
   }
+  {
+    AxisVariant v;
+    v.name = "cols_stream";
+    v.axis = Axis::Cols;
+    v.predecessor = "cols_tile";
+    v.summary =
+        "the matrix streamed as one array in VEC-wide loads, a stride of whole rows keeping each work-item's columns; "
+        "a partial row per group, then cols_tile adds them";
+    v.tradeoff = "whole-array loads for thin matrices; each group writes N partials, which wide matrices pay for";
+    v.uses_wg = true;
+    v.uses_vec = true;
+    v.streams = true;
+    r.push_back(v);
+  }
   for (AxisVariant& v : r) {
     v.file = "axis_" + v.name + ".cl";
     v.kernel = "axis_" + v.name;
@@ -133,6 +158,10 @@ constexpr std::uint64_t kGroupsPerCu = 8;
 // against 102.4 (four pairs in registers cost the kernel more than the loads in flight gain).
 constexpr unsigned kItems = 4;
 constexpr unsigned kArgItems = 1;
+// cols_stream's groups per compute unit when no chunk count is given: each group writes a partial
+// row that the second pass folds, so fewer, longer-running groups than cols_tile's chunks (not yet
+// measured on a GPU: bench/NOTES.md, issue 16, round 9's prediction).
+constexpr std::uint64_t kStreamGroupsPerCu = 4;
 // The work-items of a group when judging whether one work-item per column fills the device.
 constexpr std::uint64_t kFillGroup = 256;
 
@@ -170,6 +199,58 @@ std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, u
 // 57.41, argmax 71.5 -> 83.7: 1024 groups take turns at one ticket, and the last folds 1024
 // partial rows alone) and at 1 chunk (nothing to meet: 1024x65536 91.5 -> 95.1).
 constexpr std::uint64_t kFusedMaxChunks = 64;
+
+// rows_vector's and cols_stream's VEC: the widest of 4, 2, 1 elements within 16 bytes that
+// divides `divides` (rows_vector: N, so that every row starts on a whole vector; cols_stream: 0,
+// any, since its stride is made a multiple of VEC instead), unless the caller's -D VEC names one, which must
+// be 1, 2 or 4, within 16 bytes and dividing `divides`.
+unsigned vec_width(const AxisConfig& cfg, const std::string& variant, std::uint64_t divides) {
+  const std::uint64_t es = size_of(cfg.type);
+  for (const Define& d : cfg.defines)
+    if (d.name == "VEC") {
+      const std::string valid = es > 4 ? "1 or 2 (16 bytes at most)" : "1, 2 or 4 (16 bytes at most)";
+      const std::string text = d.value.value_or("");
+      const unsigned vec = text == "1" ? 1 : text == "2" ? 2 : text == "4" ? 4 : 0;
+      if (vec == 0 || vec * es > 16)
+        throw ConfigError(Param::Vec, "-D VEC=" + text + " for " + variant + ": valid " + valid, valid);
+      if (divides % vec)
+        throw ConfigError(Param::Vec,
+                          "-D VEC=" + text + " for " + variant + " does not divide the row of " +
+                              std::to_string(divides) + " elements (a vector would straddle two rows)",
+                          "a width dividing N: " + valid);
+      return vec;
+    }
+  for (unsigned vec = 4; vec > 1; vec /= 2)
+    if (vec * es <= 16 && divides % vec == 0) return vec;
+  return 1;
+}
+
+// cols_stream's groups for `groups_per_cu` groups per compute unit (the planner's: kStreamGroupsPerCu),
+// and the rows each step covers: the grid's work-items x VEC elements rounded down to whole rows,
+// then to a multiple of VEC / gcd(N, VEC) rows so that the stride stays whole vectors, at most the
+// matrix (rounded up to that multiple) and at least one such unit.
+struct StreamShape {
+  std::uint64_t groups = 1, rows_per_step = 1;
+};
+std::uint64_t gcd_of(std::uint64_t a, std::uint64_t b) {
+  while (b) {
+    const std::uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+StreamShape stream_shape(std::uint64_t m, std::uint64_t n, std::uint64_t wg, unsigned vec, std::uint64_t groups) {
+  const std::uint64_t unit = vec / gcd_of(n, vec);  // rows whose elements make whole vectors
+  const std::uint64_t most = ceil_div(m, unit) * unit;
+  std::uint64_t rows = std::max<std::uint64_t>(groups, 1) * wg * vec / n;
+  rows = std::clamp<std::uint64_t>(rows / unit * unit, unit, most);
+  rows = std::min<std::uint64_t>(rows, 0xffffffffu / unit * unit);  // the kernel's uint argument
+  StreamShape s;
+  s.rows_per_step = rows;
+  s.groups = ceil_div(rows * n / vec, wg);  // every active lane has a work-item (checked by the planner)
+  return s;
+}
 
 BuildOptions base_options(const AxisConfig& cfg, bool first_pass) {
   BuildOptions o;
@@ -222,7 +303,9 @@ std::string AxisPlan::launch_label() const {
            (chunks == 1 ? " chunk" : " chunks");
   std::string s = "wg " + std::to_string(wg);
   if (variant && variant->uses_row_width) s += ", row width " + std::to_string(row_width);
+  if (variant && variant->uses_vec) s += ", VEC " + std::to_string(vec);
   if (variant && variant->splits_rows) s += ", " + std::to_string(chunks) + (chunks == 1 ? " chunk" : " chunks");
+  if (variant && variant->streams) s += ", " + std::to_string(chunks) + (chunks == 1 ? " group" : " groups");
   return s;
 }
 
@@ -243,14 +326,16 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
   if (cfg.wg && !v.uses_wg)
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
-                      "none for " + v.name + "; rows_group, rows_sliced, rows_tile, rows_split and cols_item take one");
+                      "none for " + v.name +
+                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_split, cols_item and cols_stream take one");
   if (cfg.row_width && !v.uses_row_width)
     throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced does",
                       "rows_sliced");
-  if (cfg.chunks && !v.uses_tile && !v.splits_rows)
+  if (cfg.chunks && !v.uses_tile && !v.splits_rows && !v.streams)
     throw ConfigError(Param::Chunks,
-                      "axis variant " + v.name + " does not split into chunks; cols_tile, cols_fused and rows_split do",
-                      "cols_tile, cols_fused, rows_split");
+                      "axis variant " + v.name +
+                          " does not split into chunks; cols_tile, cols_fused, cols_stream and rows_split do",
+                      "cols_tile, cols_fused, cols_stream, rows_split");
 
   AxisPlan p;
   p.variant = &v;
@@ -393,8 +478,92 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     }
     return p;
   }
+  if (v.streams) {
+    // cols_stream: its groups (the chunks: each writes a partial row of N values), the rows each
+    // step of the grid covers, then cols_tile over the groups' partial rows in one chunk with the
+    // largest tile the device allows (a work-item per column and 32 row-slices at most).
+    p.vec = vec_width(cfg, v.name, 0);  // any VEC: the stride is made whole vectors instead
+    // Its lanes in local memory: WG_SIZE * VEC accumulators. A work-group nobody chose halves
+    // until they fit; a chosen one that does not fit is refused.
+    const std::uint64_t lane_bytes = p.vec * result_size(cfg.type, cfg.op);
+    if (dev.local_mem_bytes) {
+      if (cfg.wg && p.wg * lane_bytes > dev.local_mem_bytes)
+        throw ConfigError(Param::WorkGroupSize,
+                          "cols_stream with a work-group of " + std::to_string(p.wg) + " needs " +
+                              std::to_string(p.wg * lane_bytes) + " bytes of local memory; " + dev.name + " has " +
+                              std::to_string(dev.local_mem_bytes),
+                          "a power of two up to " + std::to_string(dev.local_mem_bytes / lane_bytes), dev.name);
+      while (p.wg * lane_bytes > dev.local_mem_bytes && p.wg > 1) p.wg /= 2;
+    }
+    std::uint64_t groups = kStreamGroupsPerCu * std::max(dev.compute_units, 1u);
+    if (cfg.chunks) {
+      if (*cfg.chunks == 0 || *cfg.chunks > kMaxGroupsX)
+        throw ConfigError(Param::Chunks,
+                          "cols_stream groups " + std::to_string(*cfg.chunks) + "; valid: 1.." + std::to_string(kMaxGroupsX),
+                          "1.." + std::to_string(kMaxGroupsX));
+      groups = *cfg.chunks;
+    }
+    const StreamShape shape = stream_shape(m, n, p.wg, p.vec, groups);
+    if (shape.groups > kMaxGroupsX)
+      throw ConfigError(Param::Variant,
+                        "cols_stream needs a work-item per " + std::to_string(p.vec) + " elements of " +
+                            std::to_string(shape.rows_per_step) + " rows of " + std::to_string(n) +
+                            " columns, more than its grid of " + std::to_string(kMaxGroupsX) +
+                            " groups; it is for thin matrices: valid for these columns: cols_item, cols_tile, cols_fused",
+                        "cols_item, cols_tile, cols_fused");
+    p.chunks = shape.groups;
+    p.rows_per_step = shape.rows_per_step;
+    o.set("WG_SIZE", p.wg);
+    o.set("VEC", p.vec);
+    o.add_user(cfg.defines);
+    a.options = o.str();
+    a.chunk_len = p.rows_per_step;
+    a.groups_x = p.chunks;
+    a.values_out = p.chunks * n;
+    // A lane's elements (one per step), then the group's lanes of a column, then the second pass.
+    p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + ceil_div(p.wg * p.vec, n));
+    p.passes.push_back(a);
+    if (p.chunks > 1) {
+      const AxisVariant& tile = find_axis_variant("cols_tile");
+      unsigned tx = tile.default_tile_x, ry = 32;
+      while (std::uint64_t{tx} * ry > dev.max_work_group_size && ry > 1) ry /= 2;
+      while (std::uint64_t{tx} * ry > dev.max_work_group_size && tx > 1) tx /= 2;
+      if (dev.local_mem_bytes)
+        while (std::uint64_t{tx} * ry * result_size(cfg.type, cfg.op) > dev.local_mem_bytes && ry > 1) ry /= 2;
+      BuildOptions o2 = base_options(cfg, false);
+      o2.set("TILE_X", tx);
+      o2.set("ROWS_Y", ry);
+      o2.add_user(cfg.defines);
+      AxisPassPlan b;
+      b.file = tile.file;
+      b.kernel = tile.kernel;
+      b.m = p.chunks;
+      b.n = n;
+      b.chunk_len = p.chunks;  // one chunk: all the partial rows
+      b.groups_x = std::min(ceil_div(n, tx), kMaxGroupsX);
+      b.groups_y = 1;
+      b.wg_x = tx;
+      b.wg_y = ry;
+      b.values_out = n;
+      b.options = o2.str();
+      p.passes.push_back(b);
+      p.tile_x = tx;
+      p.rows_y = ry;
+      p.depth += clamp_depth(ceil_div(p.chunks, ry) + log2_of(ry));
+    } else {
+      p.passes.back().values_out = n;
+    }
+    return p;
+  }
   if (v.name == "rows_tile") {
     o.set("TILE_N", tile_n);  // wg 256: 33.8 KiB for 4-byte types, 34.8 KiB for 8-byte ones
+    a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
+    a.values_out = m;
+    p.depth = clamp_depth(n);
+  } else if (v.name == "rows_vector") {
+    // The row's elements one after another through ITEMS accumulators: at most N operations.
+    p.vec = vec_width(cfg, v.name, n);
+    o.set("VEC", p.vec);
     a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
     a.values_out = m;
     p.depth = clamp_depth(n);
@@ -497,9 +666,11 @@ std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, std::
     return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
   if (v.splits_rows) return split_chunks(m, n, wg, dev.compute_units, groups_per_cu);
+  if (v.streams) return std::min<std::uint64_t>(std::uint64_t{std::max(groups_per_cu, 1u)} * std::max(dev.compute_units, 1u), kMaxGroupsX);
   throw ConfigError(Param::Variant,
-                    "axis variant " + v.name + " does not split into chunks; cols_tile, cols_fused and rows_split do",
-                    "cols_tile, cols_fused, rows_split");
+                    "axis variant " + v.name +
+                        " does not split into chunks; cols_tile, cols_fused, cols_stream and rows_split do",
+                    "cols_tile, cols_fused, cols_stream, rows_split");
 }
 
 std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAxisEntry& e, const DeviceInfo& dev,
@@ -515,7 +686,7 @@ std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAx
   if (v->axis != cfg.axis) return std::nullopt;
   if (!cfg.variant.empty() && cfg.variant != v->name) return std::nullopt;
   if ((cfg.wg && !v->uses_wg) || (cfg.row_width && !v->uses_row_width) ||
-      (cfg.chunks && !v->uses_tile && !v->splits_rows))
+      (cfg.chunks && !v->uses_tile && !v->splits_rows && !v->streams))
     return std::nullopt;
   AxisConfig out = cfg;
   if (out.variant.empty()) {
@@ -530,7 +701,7 @@ std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAx
     out.row_width = *e.row_width;
     filled.push_back("row_width=" + std::to_string(*e.row_width));
   }
-  if (!out.chunks && e.groups_per_cu && (v->uses_tile || v->splits_rows)) {
+  if (!out.chunks && e.groups_per_cu && (v->uses_tile || v->splits_rows || v->streams)) {
     const std::size_t wg = out.wg.value_or(std::min<std::size_t>(v->default_wg, dev.max_work_group_size));
     out.chunks = axis_chunks_for(*v, dev, m, n, wg, *e.groups_per_cu);
     filled.push_back("chunks=" + std::to_string(*out.chunks) + " (" + std::to_string(*e.groups_per_cu) +

@@ -67,6 +67,13 @@ else
       cases+=("reduce --axis cols --variant cols_item --shape 29x37 --type $t --op $o --wg 32")
       cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
       cases+=("reduce --axis cols --variant cols_fused --shape 301x37 --type $t --op $o --chunks 3")
+      # rows_vector at VEC 4 (2 for doubles) and at VEC 1 (29 columns); cols_stream with 37
+      # columns (a step of 4 rows, the matrix's last 1 element by the lane-by-lane tail) and 36,
+      # its groups' partial rows folded by cols_tile.
+      cases+=("reduce --axis rows --variant rows_vector --shape 131x36 --type $t --op $o --wg 64")
+      cases+=("reduce --axis rows --variant rows_vector --shape 37x29 --type $t --op $o --wg 64")
+      cases+=("reduce --axis cols --variant cols_stream --shape 301x37 --type $t --op $o --wg 64 --chunks 3")
+      cases+=("reduce --axis cols --variant cols_stream --shape 301x36 --type $t --op $o --wg 64 --chunks 2")
     done
   done
   # The segmented reduction: empty segments first, between and last, one-element segments, a
