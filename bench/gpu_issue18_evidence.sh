@@ -5,7 +5,10 @@
 #   OUT=/path bash bench/gpu_issue18_evidence.sh
 # Binaries: a prebuilt `.gpurun/` (clreduce, clreduce-mpi, libclreduce.so.0 from a Release build
 # on the development machine: saves the build's minute) is used when it runs there; else the
-# script builds clreduce in build-gpu/ (bench/gpu_build.sh). Open MPI comes from .gpu/debs
+# script builds clreduce in build-gpu/ (bench/gpu_build.sh). Made from the project root with
+#   echo /.gpurun/ >>.git/info/exclude; mkdir -p .gpurun && cp build/clreduce build/clreduce-mpi .gpurun/ &&
+#   cp -L build/libclreduce.so.0 .gpurun/ && strip .gpurun/* && git rev-parse HEAD >.gpurun/COMMIT
+# and carried with .gpu (Debian 12's build needs glibc 2.34 and GLIBCXX 3.4.29 there). Open MPI comes from .gpu/debs
 # (../shared/gpu/bundle.sh openmpi-bin libopenmpi3 openmpi-common libpmix2 libhwloc15
 # libevent-core-2.1-7 libevent-pthreads-2.1-7), unpacked by .gpu/env.sh under /tmp/gpu-root and
 # relocated there with OPAL_PREFIX and PMIX_INSTALL_PREFIX.
