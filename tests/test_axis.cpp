@@ -309,9 +309,9 @@ TEST_SUITE("unit") {
     cfg = AxisConfig{};
     cfg.variant = "rows_vector";
     cfg.defines = {{"VEC", "4"}};
-    refuses(cfg, 5, 6, Param::Vec, "does not divide the row of 6 elements");
+    refuses(cfg, 5, 6, Param::Define, "does not divide the row of 6 elements");
     cfg.defines = {{"VEC", "3"}};
-    refuses(cfg, 5, 6, Param::Vec, "valid 1, 2 or 4");
+    refuses(cfg, 5, 6, Param::Define, "valid 1, 2 or 4");
     cfg.defines = {{"VEC", "4"}};
     cfg.type = ElemType::Double;
     DeviceInfo fp64 = d;
@@ -320,7 +320,7 @@ TEST_SUITE("unit") {
       plan_axis(cfg, fp64, 5, 8);
       FAIL("VEC 4 of doubles accepted");
     } catch (const ConfigError& e) {
-      CHECK(e.param() == Param::Vec);
+      CHECK(e.param() == Param::Define);
       CHECK_MESSAGE(std::string(e.what()).find("valid 1 or 2 (16 bytes at most)") != std::string::npos, e.what());
     }
     cfg = AxisConfig{};
@@ -366,6 +366,9 @@ TEST_SUITE("cli") {
     refused("reduce --axis rows --shape 4x4 --variant cols_item", "reduces cols, not rows");
     refused("reduce --axis rows --shape 4x4 -D ROW_WIDTH=4", "use --row-width");
     refused("reduce --axis cols --shape 4x4 --chunks 9", "valid: 1..4");
+    refused("reduce --axis rows --shape 6x6 --variant rows_vector -D VEC=4",
+            "clreduce: error: -D: VEC=4 for rows_vector does not divide the row of 6 elements");
+    refused("reduce --axis cols --shape 6x6 --variant cols_stream --chunks 0", "cols_stream groups 0; valid: 1..1048576");
     refused("reduce --axis rows --shape 4x0", "");
   }
 

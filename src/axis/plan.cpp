@@ -212,10 +212,10 @@ unsigned vec_width(const AxisConfig& cfg, const std::string& variant, std::uint6
       const std::string text = d.value.value_or("");
       const unsigned vec = text == "1" ? 1 : text == "2" ? 2 : text == "4" ? 4 : 0;
       if (vec == 0 || vec * es > 16)
-        throw ConfigError(Param::Vec, "-D VEC=" + text + " for " + variant + ": valid " + valid, valid);
+        throw ConfigError(Param::Define, "VEC=" + text + " for " + variant + ": valid " + valid, valid);
       if (divides % vec)
-        throw ConfigError(Param::Vec,
-                          "-D VEC=" + text + " for " + variant + " does not divide the row of " +
+        throw ConfigError(Param::Define,
+                          "VEC=" + text + " for " + variant + " does not divide the row of " +
                               std::to_string(divides) + " elements (a vector would straddle two rows)",
                           "a width dividing N: " + valid);
       return vec;
