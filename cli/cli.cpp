@@ -264,6 +264,14 @@ namespace {
 
 void check_output_path(const std::string& option, const std::string& path) {
   if (path.empty()) cannot_write(option, path, "the path is empty");
+  // "-" means standard output to many tools; here it would silently become a file named "-".
+  if (path == "-") {
+    const std::string print = option == "--output-json" ? "--format json prints JSON to standard output; "
+                              : option == "--output-csv" ? "--format csv prints CSV to standard output; "
+                                                         : "";
+    throw Error(option + ": '-' is not standard output here (it would be a file named '-'); " + print +
+                "give ./- for a file of that name");
+  }
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) cannot_write(option, path, "it is a directory");

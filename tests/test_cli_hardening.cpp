@@ -126,6 +126,13 @@ TEST_SUITE("cli") {
                     "--output-json: cannot write '/dev/full': No space left on device");
     last_line_error("reduce --variant naive --n 1000 --output-csv /dev/full",
                     "--output-csv: cannot write '/dev/full': No space left on device");
+    // "-" is not taken for standard output (nor written as a file named "-"): refused at once.
+    last_line_error("reduce --variant naive --n 1000 --output-json -",
+                    "--output-json: '-' is not standard output here (it would be a file named '-'); --format json "
+                    "prints JSON to standard output; give ./- for a file of that name");
+    last_line_error("bench --sizes 1Ki..4Ki --output-csv -", "--output-csv: '-' is not standard output here");
+    last_line_error("bench --variants naive --n 1000 --chart -", "--chart: '-' is not standard output here");
+    CHECK_FALSE(std::filesystem::exists("-"));
     last_line_error("bench --variants naive --n 1000 --iterations 2 --warmup 0 --chart /dev/full",
                     "--chart: cannot write '/dev/full': No space left on device");
     // /proc/version opens for writing as root and refuses the write; elsewhere it refuses the open
