@@ -86,6 +86,16 @@ void check_multi(const MultiResult& r, const HostData& data, Op op, const std::v
   }
   CHECK(offset == data.n);
   CHECK(r.n == data.n);
+  // The call's time: every part inside it, then the tail.
+  double last_end = 0;
+  for (const DeviceShare& s : r.shares)
+    if (s.n) {
+      CHECK(s.start_us >= 0);
+      last_end = std::max(last_end, s.start_us + s.us);
+    }
+  CHECK(r.tail_us >= 0);
+  CHECK(last_end <= r.us * (1 + 1e-9) + 1e-6);
+  CHECK(r.tail_us == doctest::Approx(r.us - last_end).epsilon(1e-6));
   CHECK(fold_values(values, op) == r.value);  // device order, bit for bit
 }
 
@@ -415,6 +425,8 @@ TEST_SUITE("multi_device") {
       CHECK(row.at("gbps").get<double>() > 0);
       CHECK(row.at("efficiency_pct").get<double>() > 0);
       CHECK(row.at("shares").size() == k + 1);
+      CHECK(row.at("tail_us").at("median").get<double>() >= 0);
+      for (const auto& share : row.at("shares")) CHECK(share.at("start_us").at("median").get<double>() >= 0);
     }
     CHECK(doc.at("rows")[0].at("efficiency_pct").get<double>() == doctest::Approx(100.0));
 

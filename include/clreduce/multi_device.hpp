@@ -100,6 +100,7 @@ struct DeviceShare {
   unsigned depth = 0;          // additions any element of the part goes through (chunks included)
   double us = 0;               // host clock: first enqueue to its value on the host
   double gbps = 0;             // n * element size / us
+  double start_us = 0;         // host clock: the call's start to this part's start (its thread's start included)
 };
 
 struct MultiResult {
@@ -115,6 +116,9 @@ struct MultiResult {
   unsigned depth = 0;
   double us = 0;    // host clock: the call's first enqueue to the folded value
   double gbps = 0;  // n * element size / us
+  // Host clock: the last part's value to the call's return (the threads' join and the fold). With
+  // each share's start_us, the call's time outside its parts: us = max(start_us + share us) + tail_us.
+  double tail_us = 0;
 };
 
 class MultiReducer {

@@ -177,6 +177,7 @@ struct PartOut {
   unsigned depth = 0;
   std::string variant;
   double us = 0;
+  Clock::time_point began;  // when the part started (its thread running)
 };
 
 // Waits for everything already enqueued on the device's queues; used before an error leaves the
@@ -212,6 +213,7 @@ PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint6
   PartOut out;
   out.chunks = chunks;
   const Clock::time_point t0 = Clock::now();
+  out.began = t0;
   try {
     for (std::uint64_t k = 0; k < chunks; ++k) {
       const std::uint64_t count = std::min(chunk, n - k * chunk);
@@ -246,6 +248,7 @@ PartOut run_resident_part(Dev& d, const cl::Buffer& in, ElemType t, std::uint64_
   PartOut out;
   out.chunks = 1;
   const Clock::time_point t0 = Clock::now();
+  out.began = t0;
   try {
     const std::shared_ptr<const Launch> launch = d.reducer->prepare(t, op, n, 0);
     out.depth = launch->plan.depth;
@@ -330,6 +333,7 @@ struct MultiReducer::State {
     std::vector<Value> values;
     std::uint64_t offset = 0;
     unsigned deepest = 0;
+    double last_end = 0;  // the latest part's value, from t0
     for (std::size_t i = 0; i < devs.size(); ++i) {
       DeviceShare s;
       s.device = i;
@@ -344,6 +348,8 @@ struct MultiReducer::State {
         s.depth = outs[i].depth;
         s.us = outs[i].us;
         s.gbps = gbps_of(s.n * size_of(t), s.us);
+        s.start_us = std::max(0.0, std::chrono::duration<double, std::micro>(outs[i].began - t0).count());
+        last_end = std::max(last_end, s.start_us + s.us);
         values.push_back(s.value);
         deepest = std::max(deepest, s.depth);
       }
@@ -353,6 +359,7 @@ struct MultiReducer::State {
     // which device finished first.
     r.value = fold_values(values, op);
     r.us = us_since(t0);
+    r.tail_us = std::max(0.0, r.us - last_end);
     r.n = offset;
     r.depth = deepest + static_cast<unsigned>(values.size() - 1);
     r.gbps = gbps_of(r.n * size_of(t), r.us);

@@ -63,16 +63,22 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
     row.devices = k;
     for (unsigned w = 0; w < std::max(1u, d.warmup); ++w) row.last = once();
     const Value first = row.last.value;
-    std::vector<double> whole;
-    std::vector<std::vector<double>> parts(k);
+    std::vector<double> whole, tails;
+    std::vector<std::vector<double>> parts(k), starts(k);
     for (unsigned it = 0; it < std::max(1u, d.iterations); ++it) {
       row.last = once();
       whole.push_back(row.last.us);
-      for (std::size_t i = 0; i < k; ++i) parts[i].push_back(row.last.shares[i].us);
+      tails.push_back(row.last.tail_us);
+      for (std::size_t i = 0; i < k; ++i) {
+        parts[i].push_back(row.last.shares[i].us);
+        starts[i].push_back(row.last.shares[i].start_us);
+      }
       if (!same_result(row.last.value, first)) row.repeatable = false;
     }
     row.us = stats_of(whole);
+    row.tail_us = stats_of(tails);
     for (auto& p : parts) row.device_us.push_back(stats_of(p));
+    for (auto& st : starts) row.device_start_us.push_back(stats_of(st));
     row.check = check_result(row.last.value, ref, d.op, row.last.depth);
     row.gbps = row.us.median > 0 ? static_cast<double>(data.n * size_of(data.type)) / (row.us.median * 1e3) : 0;
     run.rows.push_back(std::move(row));

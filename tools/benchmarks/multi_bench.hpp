@@ -30,6 +30,8 @@ struct MultiBenchRow {
   std::size_t devices = 0;
   Stats us;                       // the whole reduction, per iteration
   std::vector<Stats> device_us;   // each device's part (empty parts: all 0)
+  std::vector<Stats> device_start_us;  // the call's start to each part's start (DeviceShare::start_us)
+  Stats tail_us;                  // the last part's value to the call's return (MultiResult::tail_us)
   MultiResult last;               // the last iteration's result (shares: parts, values, variants)
   Check check;                    // against the host reference at last.depth
   bool repeatable = true;         // every iteration gave the same bits (two NaNs agree)

@@ -20,13 +20,13 @@ std::string check_cell(const MultiBenchRow& r) {
 TextTable whole_table(const MultiBenchRun& run) {
   TextTable t;
   t.headers = {"devices", "parts", "median µs", "spread", "min µs", "max µs", bandwidth_label(), "speedup",
-               "efficiency", "check"};
+               "efficiency", "tail µs", "check"};
   for (const MultiBenchRow& r : run.rows) {
     std::vector<std::string> parts;
     for (const DeviceShare& s : r.last.shares) parts.push_back(std::to_string(s.n));
     t.rows.push_back({std::to_string(r.devices), join(parts, "/"), stats_cell(r.us.median), spread_cell(r.us),
                       stats_cell(r.us.min), stats_cell(r.us.max), bandwidth_cell(r.gbps, 2), fixed(r.speedup, 2) + "x",
-                      fixed(r.efficiency_pct, 1) + "%", check_cell(r)});
+                      fixed(r.efficiency_pct, 1) + "%", stats_cell(r.tail_us.median), check_cell(r)});
   }
   return t;
 }
@@ -45,7 +45,9 @@ std::string multi_text(const MultiBenchRun& run) {
       << "\nsplit:   " << d.split.str()
       << "; partials folded on the host in device order (the result does not depend on which device finishes first)\n"
       << "time:    host clock of the whole call, median of " << d.iterations << " (after " << d.warmup
-      << " warm-up); GB/s = input bytes / median; efficiency = speedup over the first row / devices\n\n";
+      << " warm-up); GB/s = input bytes / median; efficiency = speedup over the first row / devices;\n"
+      << "         tail = the last part's value to the call's return (threads joined, values folded), median;\n"
+      << "         start (below) = the call's start to the part's start (its thread started), median\n\n";
   out << whole_table(run).render_text();
   for (std::size_t k : run.skipped)
     out << k << " device" << (k == 1 ? "" : "s") << ": not run ("
@@ -54,11 +56,12 @@ std::string multi_text(const MultiBenchRun& run) {
         << "); speedup and efficiency are over the first row run\n";
   out << "\n";
   TextTable t;
-  t.headers = {"devices", "device", "name", "n", "chunks", "variant", "median µs", bandwidth_label(), "value"};
+  t.headers = {"devices", "device", "name", "n", "chunks", "variant", "start µs", "median µs", bandwidth_label(), "value"};
   for (const MultiBenchRow& r : run.rows)
     for (const DeviceShare& s : r.last.shares)
       t.rows.push_back({std::to_string(r.devices), std::to_string(s.device), s.name, std::to_string(s.n),
                         std::to_string(s.chunks), s.n ? s.variant : "(skipped)",
+                        s.n ? stats_cell(r.device_start_us[s.device].median) : "-",
                         s.n ? stats_cell(r.device_us[s.device].median) : "-",
                         s.n && r.device_us[s.device].median > 0
                             ? bandwidth_cell(static_cast<double>(s.n * size_of(d.type)) / (r.device_us[s.device].median * 1e3), 2)
@@ -90,6 +93,7 @@ json multi_json(const MultiBenchRun& run) {
                         {"variant", s.variant},
                         {"value", s.n ? s.value.str() : ""},
                         {"time_us", stats_json(st)},
+                        {"start_us", stats_json(r.device_start_us[s.device])},
                         {"gbps", s.n && st.median > 0 ? static_cast<double>(s.n * size_of(d.type)) / (st.median * 1e3) : 0.0}});
     }
     rows.push_back({{"devices", r.devices},
@@ -97,6 +101,7 @@ json multi_json(const MultiBenchRun& run) {
                     {"gbps", r.gbps},
                     {"speedup", r.speedup},
                     {"efficiency_pct", r.efficiency_pct},
+                    {"tail_us", stats_json(r.tail_us)},
                     {"value", r.last.value.str()},
                     {"depth", r.last.depth},
                     {"check", r.check.detail},
