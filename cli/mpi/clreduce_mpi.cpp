@@ -14,6 +14,7 @@
 // argument, an OpenCL error, a device that fails) prints one line with its rank and calls
 // MPI_Abort, which ends every rank of the job (none waits forever in a collective).
 #include "clreduce/multi_device.hpp"
+#include "clreduce/timing.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
 #include "parse.hpp"
@@ -30,6 +31,7 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 namespace {
 using namespace clreduce;
@@ -180,7 +182,7 @@ int run(int argc, char** argv, int ranks) {
   const HostData shard = generate_data_range(a.type, first, count, DataKind::Random, a.seed);
   Value value = identity(a.type, a.op);
   unsigned depth = 0;
-  double best_us = 0;
+  std::vector<double> times_us;  // rank 0: each timed run's slowest rank
   Reference ref;
   try {
     ref = count ? host_reference(shard, a.op) : Reference{identity(a.type, a.op)};
@@ -197,7 +199,7 @@ int run(int argc, char** argv, int ranks) {
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       double slowest = 0;
       MPI_Reduce(&us, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-      if (it > 0 && (best_us == 0 || slowest < best_us)) best_us = slowest;  // the first run builds the kernels
+      if (it > 0 && g_rank == 0) times_us.push_back(slowest);  // the first run builds the kernels
     }
   } catch (const Error& e) {
     fail(e.what());
@@ -224,13 +226,14 @@ int run(int argc, char** argv, int ranks) {
     const unsigned bound_depth = deepest + static_cast<unsigned>(ranks - 1);
     const Check c = check_result(got, all, a.op, bound_depth);
     ok = c.ok ? 1 : 0;
-    const double gbps = best_us > 0 ? static_cast<double>(a.n * size_of(a.type)) / (best_us * 1e3) : 0;
+    const Stats t = stats_of(times_us);
+    const double gbps = t.median > 0 ? static_cast<double>(a.n * size_of(a.type)) / (t.median * 1e3) : 0;
     std::ostringstream s;
     s << "clreduce-mpi: " << ranks << " rank" << (ranks == 1 ? "" : "s") << ", n = " << a.n << " " << name_of(a.type)
       << " (random, seed " << a.seed << "), " << name_of(a.op) << " = " << got.str() << "\n"
       << "check: " << c.detail << (c.ok ? "" : "  <-- FAILED") << "\n"
-      << "time: " << best_us << " us (best of " << a.iterations
-      << ", slowest rank incl. MPI_Reduce), " << gbps << " GB/s over all ranks\n";
+      << "time: median " << t.median << " us, best " << t.min << " us, of " << a.iterations
+      << " runs (each the slowest rank's, MPI_Reduce included); " << gbps << " GB/s over all ranks at the median\n";
     std::cout << s.str() << std::flush;
   }
   // Each rank's line (its elements and devices), gathered to the root and printed there in rank
