@@ -74,14 +74,15 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
   for (const CLI::Option* opt : o.not_segmented)
     if (opt->count() > 0)
       throw Error(opt->get_name() + " is not for segmented reductions; --segments takes --n or --input, --type, --op, "
-                                    "--wg, --chunks (parts per segment), -D, --data, --seed, the timing and the output "
-                                    "options");
+                                    "--wg, --chunks (parts per segment), --row-width (work-items per segment), -D, "
+                                    "--data, --seed, the timing and the output options");
   SegmentedConfig cfg;
   const OpChoice choice = op_choice(o);
   cfg.type = choice.type;
   cfg.op = choice.op;
   if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
   cfg.parts = o.chunks;
+  cfg.slice = o.row_width;
   cfg.defines = axis_defines_of(o.launch.defines);
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
@@ -248,11 +249,14 @@ void register_reduce_command(Cli& cli) {
   c->add_option("--axis", o->axis,
                 "rows or cols: one value per row or per column of an M x N matrix (--shape) instead of one in all");
   c->add_option("--shape", o->shape, "with --axis: M x N, the matrix's rows x columns, row-major (e.g. 8192x8192)");
-  c->add_option("--row-width", o->row_width, "with --axis rows and rows_sliced: work-items per row (a power of two)")
+  c->add_option("--row-width", o->row_width,
+                "with --axis rows and rows_sliced: work-items per row; with --segments: work-items per segment "
+                "(segments_sliced, several segments per group) (a power of two)")
       ->check(whole_number(kMaxU32, "1, 2, 4, ... up to the work-group size"));
   c->add_option("--chunks", o->chunks,
-                "with --axis and cols_tile or rows_split: the chunks of the rows or of each row (1: one pass); with "
-                "--segments: parts per segment (1: segments_group, more: segments_split)")
+                "with --axis and cols_tile, cols_fused or rows_split: the chunks of the rows or of each row (1: one "
+                "pass), cols_stream: its groups; with --segments: parts per segment (1: segments_group, more: "
+                "segments_split)")
       ->check(whole_number(65535, "1..65535 and at most M"));
   c->add_option("--segments", o->segments,
                 "FILE of S + 1 offsets (whitespace-separated unsigned integers: the first 0, non-decreasing, the "
@@ -261,8 +265,7 @@ void register_reduce_command(Cli& cli) {
   for (const char* name : {"--n", "--times", "--groups-per-cu", "--vec"})
     o->whole_array_only.push_back(c->get_option(name));
   for (const char* name : {"--db", "--no-tuning"}) o->tuning_options.push_back(c->get_option(name));
-  for (const char* name : {"--shape", "--row-width", "--variant", "--times", "--groups-per-cu", "--vec", "--db",
-                           "--no-tuning"})
+  for (const char* name : {"--shape", "--variant", "--times", "--groups-per-cu", "--vec", "--db", "--no-tuning"})
     o->not_segmented.push_back(c->get_option(name));
 }
 

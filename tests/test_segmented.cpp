@@ -2,8 +2,9 @@
 // segments given by CSR offsets, against the host reference on the device under test, every
 // output buffer poisoned before the run.
 //
-// The matrix: {uint, int, float, double if cl_khr_fp64} x {sum, min, max, argmin, argmax} x both
-// kernels (segments_group; segments_split at 7 parts per segment) x the layouts {one
+// The matrix: {uint, int, float, double if cl_khr_fp64} x {sum, min, max, argmin, argmax} x the
+// three kernels (segments_group; segments_split at 7 parts per segment; segments_sliced at 4
+// work-items per segment) x the layouts {one
 // segment of n = 1; all segments empty but one; empty first and last; lengths 1, 2, 3, ...; one
 // segment of 1,000,003 elements among small ones; 1000 random lengths 0..300 from the printed
 // seed}. Then a kernel that skips a segment (the poison catches it), the empty-segment values of
@@ -81,7 +82,7 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
 }  // namespace
 
 TEST_SUITE("segmented") {
-  TEST_CASE("matrix: every type, operator, segment layout and kernel (one group per segment, split) against the host reference") {
+  TEST_CASE("matrix: every type, operator, segment layout and kernel (one group per segment, split, sliced) against the host reference") {
     MESSAGE("random segment lengths from seed " << seed());
     std::size_t runs = 0;
     for (ElemType t : types_under_test())
@@ -89,20 +90,23 @@ TEST_SUITE("segmented") {
         const Layout& layout = layouts_under_test()[li];
         const HostData data = generate_data(t, layout.offsets.back(), DataKind::Random, seed() + li);
         for (Op op : {Op::Sum, Op::Min, Op::Max, Op::ArgMin, Op::ArgMax})
-          for (std::uint64_t parts : {1, 7}) {  // segments_group; segments_split, 7 parts per segment
+          // segments_group; segments_split, 7 parts per segment; segments_sliced, 4 work-items per
+          // segment (64 segments per group of 256: small layouts leave slices past the last one).
+          for (int kernel = 0; kernel < 3; ++kernel) {
             SegmentedConfig cfg;
             cfg.type = t;
             cfg.op = op;
-            cfg.parts = parts;
+            cfg.parts = kernel == 1 ? 7 : 1;
+            if (kernel == 2) cfg.slice = 4;
             CAPTURE(std::string(name_of(t)));
             CAPTURE(std::string(name_of(op)));
             CAPTURE(layout.name);
-            CAPTURE(parts);
+            CAPTURE(kernel);
             const SegmentedReport r = run_segmented(session(), cfg, data, layout.offsets, quick_timing(0, 1));
             INFO(r.check.detail << " (launch " << r.plan.launch_label() << ")");
             CHECK(r.ok());
             CHECK(r.plan.segments + 1 == layout.offsets.size());
-            CHECK(r.plan.kernel == (parts == 1 ? "segments_group" : "segments_split"));
+            CHECK(r.plan.kernel == (kernel == 0 ? "segments_group" : kernel == 1 ? "segments_split" : "segments_sliced"));
             ++runs;
           }
       }
@@ -161,6 +165,23 @@ TEST_SUITE("segmented") {
       CHECK_THROWS_WITH_AS(run_segmented(session(), cfg, big, {0, 1u << 20}, quick_timing(0, 1)),
                            doctest::Contains("valid: 1..65535"), ConfigError);
     }
+    // A slice and parts contradict each other; a slice must be a power of two up to the group.
+    cfg.parts = 2;
+    cfg.slice = 4;
+    CHECK_THROWS_WITH_AS(run_segmented(session(), cfg, big, {0, 1u << 20}, quick_timing(0, 1)),
+                         doctest::Contains("contradict each other"), ConfigError);
+    cfg.parts.reset();
+    cfg.slice = 3;
+    CHECK_THROWS_WITH_AS(run_segmented(session(), cfg, big, {0, 1u << 20}, quick_timing(0, 1)),
+                         doctest::Contains("must be a power of two up to the work-group size"), ConfigError);
+    // A slice as wide as the group is no slice: the planner's own kernel (here, one long segment:
+    // split into parts).
+    cfg.wg = 16;
+    cfg.slice = 16;
+    const SegmentedReport whole = run_segmented(session(), cfg, big, {0, 1u << 20}, quick_timing(0, 1));
+    CHECK(whole.ok());
+    CHECK(whole.plan.slice == 0);
+    CHECK(whole.plan.kernel == "segments_split");
   }
 
   TEST_CASE("the poisoned output catches a segment segments_split_finish never writes") {
@@ -328,6 +349,13 @@ TEST_SUITE("cli") {
     r = run_cli("reduce --segments " + good.string() + " --n 1000 --iterations 1");
     CHECK(r.code == 0);
     CHECK(r.stdout_text.find("check      ok: all 6 segments exact") != std::string::npos);
+    // --row-width: work-items per segment (segments_sliced).
+    r = run_cli("reduce --segments " + good.string() + " --row-width 8 --type int --op argmax --iterations 1");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.stdout_text.find("segments_sliced") != std::string::npos);
+    CHECK(r.stdout_text.find("slice 8") != std::string::npos);
+    CHECK(r.stdout_text.find("check      ok: all 6 segments") != std::string::npos);
     const std::filesystem::path bad = write_temp("cli_bad.txt", "0 5\n7 six 9\n");
     const auto refused = [](const std::string& args, const std::string& text) {
       const CliRun e = run_cli(args);
@@ -344,6 +372,8 @@ TEST_SUITE("cli") {
     refused("reduce --segments " + good.string() + " --axis rows --shape 4x4",
             "--segments and --axis contradict each other");
     refused("reduce --segments " + good.string() + " --vec 4", "--vec is not for segmented reductions");
+    refused("reduce --segments " + good.string() + " --row-width 4 --chunks 3",
+            "--row-width: a slice of 4 work-items per segment and 3 parts per segment contradict each other");
     refused("reduce --segments /nonexistent/offsets.txt", "cannot read offsets file '/nonexistent/offsets.txt'");
     std::filesystem::remove(good);
     std::filesystem::remove(bad);

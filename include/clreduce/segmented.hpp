@@ -12,7 +12,8 @@
 // AxisReducer. Its kernels: kernels_cl/segments_group.cl (one work-group per segment: the group
 // strides along its segment, then the tree) where there are segments enough to fill the device,
 // else kernels_cl/segments_split.cl (each segment split into `parts` parts of one group each, then
-// a second kernel folding each segment's parts). argmin/argmax give ArgValue<T> per segment, the
+// a second kernel folding each segment's parts); kernels_cl/segments_sliced.cl (a slice of a few
+// work-items per segment, several segments per group) when the caller sets a slice. argmin/argmax give ArgValue<T> per segment, the
 // index within the segment (kNoIndex for an empty one).
 //
 // Errors: clreduce::Error naming the parameter: ConfigError (Param::Segments) for offsets that
@@ -58,6 +59,10 @@ struct SegmentedParams {
   // about 32 groups per compute unit, each work-item folding at least 16 elements of an average
   // segment.
   std::optional<std::uint64_t> parts;
+  // Work-items per segment, a power of two below WG_SIZE: segments_sliced (WG_SIZE / slice
+  // segments per group, for many short segments). Unset (or WG_SIZE): one group per segment.
+  // Not with parts above 1. The rules do not choose it yet (bench/NOTES.md, issue 16, round 9).
+  std::optional<unsigned> slice;
   std::vector<Define> defines;    // -D NAME[=VALUE], untouched
 };
 
@@ -69,15 +74,17 @@ struct SegmentedPlan {
   std::uint64_t n = 0, segments = 0;
   std::size_t wg = 0;
   std::uint64_t parts = 1;     // parts per segment
+  unsigned slice = 0;          // segments_sliced: work-items per segment (0: not sliced)
   unsigned items = 1;          // segments_split: elements each work-item loads per trip (ITEMS)
   std::uint64_t groups = 0;    // work-groups launched along the segments (they loop when there are more)
   std::string options;         // the build option string (the program cache key)
   // The most operations an element of a segment of `length` elements goes through on its way to
   // the segment's value, the depth that bounds the rounding of a float sum: ceil(length / WG_SIZE)
-  // + log2(WG_SIZE) for segments_group; for segments_split the same over a part, plus ITEMS for the
-  // work-item's accumulators, plus the finish's ceil(parts / WG_SIZE) + log2(WG_SIZE).
+  // + log2(WG_SIZE) for segments_group; ceil(length / slice) + log2(slice) for segments_sliced;
+  // for segments_split the same over a part, plus ITEMS for the work-item's accumulators, plus the
+  // finish's ceil(parts / WG_SIZE) + log2(WG_SIZE).
   unsigned depth_of(std::uint64_t length) const;
-  std::string launch_label() const;  // "wg 256, 1024 groups" or "wg 256, 16 parts x 1000 segments"
+  std::string launch_label() const;  // "wg 256, 1024 groups", "wg 256, slice 8, 32 groups" or "wg 256, 16 parts x ..."
 };
 
 // A resolved launch for one (type, op, n, S).

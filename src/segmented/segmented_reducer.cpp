@@ -77,7 +77,25 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
     const std::uint64_t most = std::max<std::uint64_t>(1, average / (p.wg * kMinPerItem));
     p.parts = std::clamp<std::uint64_t>((kGroupsPerCu * cus + segments - 1) / segments, 1, std::min(most, kMaxParts));
   }
-  if (p.parts > 1) {
+  if (params.slice && *params.slice != p.wg) {
+    const unsigned sl = *params.slice;
+    if (!power_of_two(sl) || sl > p.wg)
+      throw ConfigError(Param::RowWidth,
+                        "slice " + std::to_string(sl) + " must be a power of two up to the work-group size " +
+                            std::to_string(p.wg) + " (work-items per segment)",
+                        "1, 2, 4, ... " + std::to_string(p.wg));
+    if (p.parts > 1)
+      throw ConfigError(Param::RowWidth,
+                        "a slice of " + std::to_string(sl) + " work-items per segment and " + std::to_string(p.parts) +
+                            " parts per segment contradict each other: slices share a group among segments, parts "
+                            "give a segment several groups",
+                        "a slice, or parts, not both");
+    p.slice = sl;
+    p.file = "segments_sliced.cl";
+    p.kernel = "segments_sliced";
+    const std::uint64_t per_group = p.wg / sl;
+    p.groups = std::min((segments + per_group - 1) / per_group, kMaxGroups);
+  } else if (p.parts > 1) {
     p.file = "segments_split.cl";
     p.kernel = "segments_split";
     p.finish_kernel = "segments_split_finish";
@@ -92,7 +110,12 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
   o.set("FIRST_PASS", 1ULL);
   o.set("WG_SIZE", p.wg);
   if (p.parts > 1) o.set("ITEMS", p.items);
-  set_lockstep(o, op, dev);
+  if (p.slice) {
+    o.set("SLICE", p.slice);
+    o.set("ITEMS", is_arg_op(op) ? 1U : kItems);  // as the axis kernels: pairs fold best one at a time
+  } else {
+    set_lockstep(o, op, dev);
+  }
   o.add_user(params.defines);
   p.options = o.str();
   return p;
@@ -124,6 +147,7 @@ void validate_segment_offsets(const std::uint64_t* offsets, std::size_t count, s
 }
 
 unsigned SegmentedPlan::depth_of(std::uint64_t length) const {
+  if (slice) return static_cast<unsigned>(std::min<std::uint64_t>((length + slice - 1) / slice + log2_of(slice), 0xffffffffu));
   const std::uint64_t part = (length + parts - 1) / parts;
   std::uint64_t d = (part + wg - 1) / wg + log2_of(wg);
   if (parts > 1) d += items + (parts + wg - 1) / wg + log2_of(wg);
@@ -134,7 +158,8 @@ std::string SegmentedPlan::launch_label() const {
   if (parts > 1)
     return "wg " + std::to_string(wg) + ", " + std::to_string(parts) + " parts x " + std::to_string(groups) +
            (groups == 1 ? " segment group" : " segment groups") + ", items " + std::to_string(items);
-  return "wg " + std::to_string(wg) + ", " + std::to_string(groups) + (groups == 1 ? " group" : " groups");
+  return "wg " + std::to_string(wg) + (slice ? ", slice " + std::to_string(slice) : std::string()) + ", " +
+         std::to_string(groups) + (groups == 1 ? " group" : " groups");
 }
 
 struct SegmentedReducer::State : BoundQueue {

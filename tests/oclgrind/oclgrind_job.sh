@@ -82,6 +82,8 @@ else
     for o in sum min max argmin; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64"); done
     # segments_split: 3 parts per segment (empty parts included), then its finish kernel.
     for o in sum argmax; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --chunks 3"); done
+    # segments_sliced: 4 work-items per segment, 16 segments per group (the 9 segments leave 7 slices idle).
+    for o in sum argmin; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --row-width 4"); done
   done
   # A user operator (--op-file): the product through a tree variant, a vector variant, the
   # single-pass finish, an axis and a split segmented reduction, and its in-order reference kernel.
