@@ -118,11 +118,12 @@ TEST_SUITE("user_op") {
         CHECK(b.ok());
       }
     const std::vector<std::uint64_t> offsets{0, 0, 1, 300, 300, 5000, 5001};
-    for (std::uint64_t parts : {1, 5}) {
+    for (std::uint64_t parts : {1, 5, 0}) {  // segments_group, segments_split, segments_sliced (0: a slice of 8)
       SegmentedConfig cfg;
       cfg.op = Op::User;
       cfg.type = ElemType::Float;
-      cfg.parts = parts;
+      cfg.parts = parts ? parts : 1;
+      if (parts == 0) cfg.slice = 8;
       const SegmentedReport s = run_segmented(session(), cfg, data_for(cfg.type, 5001, seed()), offsets,
                                               quick_timing(0, 1), "", squares);
       INFO(s.check.detail);
