@@ -7,11 +7,16 @@
 
 #include "support.hpp"
 #include "clreduce/multi_device.hpp"
+#include "multi_device/device_workers.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <mutex>
+#include <thread>
 
 namespace {
 using namespace clreduce;
@@ -132,6 +137,44 @@ void matrix(const Split& split) {
 }  // namespace
 
 TEST_SUITE("unit") {
+  TEST_CASE("DeviceWorkers: each chosen index once per round, the first on the caller, the others on kept threads") {
+    DeviceWorkers w;
+    std::mutex mu;
+    std::vector<int> runs(4, 0);
+    std::vector<std::thread::id> where(4);
+    const auto task = [&](std::size_t i) {
+      std::lock_guard<std::mutex> lock(mu);
+      ++runs[i];
+      where[i] = std::this_thread::get_id();
+    };
+    w.run({false, false, false, false}, task);  // nothing chosen: nothing runs
+    CHECK(runs == std::vector<int>{0, 0, 0, 0});
+    w.run({false, true, false, true}, task);
+    CHECK(runs == std::vector<int>{0, 1, 0, 1});
+    CHECK(where[1] == std::this_thread::get_id());  // the first chosen, on the caller
+    CHECK(where[3] != std::this_thread::get_id());
+    const std::thread::id kept = where[3];
+    // Many rounds, every pattern of 4: no round lost or run twice, the same thread per index.
+    std::vector<int> expect = runs;
+    for (int round = 0; round < 2000; ++round) {
+      std::vector<bool> which(4);
+      for (std::size_t i = 0; i < 4; ++i) which[i] = ((round + 1) >> i) & 1;
+      w.run(which, task);
+      for (std::size_t i = 0; i < 4; ++i) expect[i] += which[i] ? 1 : 0;
+    }
+    CHECK(runs == expect);
+    w.run({false, false, true, true}, task);
+    CHECK(where[3] == kept);
+    // Tasks that take time on some threads and none on others: run returns after the slowest.
+    std::atomic<int> done{0};
+    w.run({true, true, true, true}, [&](std::size_t i) {
+      if (i % 2) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ++done;
+    });
+    CHECK(done.load() == 4);
+  }
+
+
   TEST_CASE("split_counts: whole elements summing to n, largest remainders, ties to the lower device") {
     CHECK(split_counts(10, {1, 1}) == std::vector<std::uint64_t>{5, 5});
     CHECK(split_counts(11, {1, 1, 1}) == std::vector<std::uint64_t>{4, 4, 3});

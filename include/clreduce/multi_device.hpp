@@ -1,6 +1,7 @@
 // One reduction over several OpenCL devices: the input split between them (in proportion to each
 // device's measured bandwidth, evenly, or by the caller's weights), each part reduced by that
-// device's own Reducer concurrently (one host thread per device), the partial values folded on
+// device's own Reducer concurrently (one host thread per device: the caller's for the first, and
+// threads the MultiReducer keeps for the others), the partial values folded on
 // the host in device index order. The input is either resident (one buffer per device, made by
 // the caller in the MultiReducer's context for that device) or host memory, copied to each device
 // in chunks with the copy of the next chunk overlapping the reduction of the current one.
@@ -100,7 +101,7 @@ struct DeviceShare {
   unsigned depth = 0;          // additions any element of the part goes through (chunks included)
   double us = 0;               // host clock: first enqueue to its value on the host
   double gbps = 0;             // n * element size / us
-  double start_us = 0;         // host clock: the call's start to this part's start (its thread's start included)
+  double start_us = 0;         // host clock: the call's start to this part's start (handing it to its thread included)
 };
 
 struct MultiResult {

@@ -6,12 +6,15 @@
 // then simply the host clock around its own work (enqueue to its value on the host), a device that
 // fails stops only its own thread (after waiting for what it launched), and the reducers keep
 // their one-thread-at-a-time contract. The concurrency that matters (devices working at once) is
-// the same either way.
+// the same either way. The threads are kept between calls (device_workers.hpp), the calling
+// thread taking the first device's part.
 //
 // Why the host-copied path is a pipeline of chunks: a device's part copied whole and then reduced
 // takes copy + reduce; in chunks, with two device buffers alternating, the copy of chunk k+1 runs
 // while chunk k is reduced, so the part takes about max(copy, reduce) plus one chunk.
 #include "clreduce/multi_device.hpp"
+
+#include "multi_device/device_workers.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -282,6 +285,7 @@ struct MultiReducer::State {
   MultiDeviceOptions options;
   std::vector<Dev> devs;
   std::optional<std::vector<double>> bandwidth[2];  // [resident]
+  DeviceWorkers workers;  // the devices' host threads, kept between calls (declared last: joined first)
 
   void check_type(ElemType t) const {
     if (t != ElemType::Double) return;
@@ -291,24 +295,22 @@ struct MultiReducer::State {
                                      " lacks; valid types there: uint, int, float", "uint, int, float", devices[i].name);
   }
 
-  // Runs part(i) for every device i with work, each in its own thread; waits for all; then throws
-  // the first failure in device order, naming the device.
+  // Runs part(i) for every device i with work, each on its own thread (the calling thread takes
+  // the first, DeviceWorkers the others); waits for all; then throws the first failure in device
+  // order, naming the device.
   template <class F>
   std::vector<PartOut> run_all(const std::vector<std::uint64_t>& counts, F&& part) {
     std::vector<PartOut> outs(devs.size());
     std::vector<std::exception_ptr> errors(devs.size());
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < devs.size(); ++i) {
-      if (counts[i] == 0) continue;
-      threads.emplace_back([&, i] {
-        try {
-          outs[i] = part(i);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    }
-    for (std::thread& th : threads) th.join();
+    std::vector<bool> which(devs.size());
+    for (std::size_t i = 0; i < devs.size(); ++i) which[i] = counts[i] > 0;
+    workers.run(which, [&](std::size_t i) {
+      try {
+        outs[i] = part(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
     for (std::size_t i = 0; i < devs.size(); ++i)
       if (errors[i]) {
         std::string what = message_of(errors[i]);

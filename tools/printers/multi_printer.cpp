@@ -46,8 +46,8 @@ std::string multi_text(const MultiBenchRun& run) {
       << "; partials folded on the host in device order (the result does not depend on which device finishes first)\n"
       << "time:    host clock of the whole call, median of " << d.iterations << " (after " << d.warmup
       << " warm-up); GB/s = input bytes / median; efficiency = speedup over the first row / devices;\n"
-      << "         tail = the last part's value to the call's return (threads joined, values folded), median;\n"
-      << "         start (below) = the call's start to the part's start (its thread started), median\n\n";
+      << "         tail = the last part's value to the call's return (the other threads waited for, values folded), median;\n"
+      << "         start (below) = the call's start to the part's start (handed to its thread), median\n\n";
   out << whole_table(run).render_text();
   for (std::size_t k : run.skipped)
     out << k << " device" << (k == 1 ? "" : "s") << ": not run ("
