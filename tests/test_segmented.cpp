@@ -102,6 +102,14 @@ TEST_SUITE("segmented") {
             CAPTURE(std::string(name_of(op)));
             CAPTURE(layout.name);
             CAPTURE(kernel);
+            // A device that ends long loops (llvmpipe: 65535 iterations) refuses a slice whose
+            // work-items could loop longer, naming the limit, instead of giving wrong values.
+            const std::uint64_t limit = session().device().loop_trip_limit;
+            if (kernel == 2 && limit && layout.offsets.back() / 4 > limit) {
+              CHECK_THROWS_WITH_AS(run_segmented(session(), cfg, data, layout.offsets, quick_timing(0, 1)),
+                                   doctest::Contains("ends a kernel's loops after 65535 iterations"), ConfigError);
+              continue;
+            }
             const SegmentedReport r = run_segmented(session(), cfg, data, layout.offsets, quick_timing(0, 1));
             INFO(r.check.detail << " (launch " << r.plan.launch_label() << ")");
             CHECK(r.ok());

@@ -42,6 +42,12 @@ struct DeviceInfo {
   std::string occupancy_source;
   bool fp64 = false;
   bool is_nvidia = false;  // platform vendor is NVIDIA (inline PTX available)
+  // Loop iterations one kernel invocation may run before the implementation ends its loops
+  // silently; 0 when none is known. Mesa's llvmpipe (Rusticl's CPU device) runs a group's
+  // work-items in SIMD vectors and ends every loop of a kernel after 65535 iterations in all
+  // (LP_MAX_TGSI_LOOP_ITERATIONS, shared by the kernel's loops): a work-item whose loops run
+  // longer gives a wrong value. Not an OpenCL query: known by the device's name.
+  std::uint64_t loop_trip_limit = 0;
 
   bool has_extension(const std::string& ext) const;
   std::string label() const;  // "NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver 580.x)"

@@ -106,6 +106,7 @@ DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size
       info.lockstep_source = "CL_DEVICE_WAVEFRONT_WIDTH_AMD";
     }
   }
+  if (lower(info.name).find("llvmpipe") != std::string::npos) info.loop_trip_limit = 65535;
   info.occupancy_source = "none (not a GPU: one group per core at a time)";
   if (info.is_gpu) {
     const unsigned major = info.has_extension("cl_nv_device_attribute_query")

@@ -72,7 +72,7 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
                                            std::to_string(kMaxParts) + " (1: one work-group per segment)",
                         "1.." + std::to_string(kMaxParts));
     p.parts = *params.parts;
-  } else if (segments < kFewPerCu * cus) {
+  } else if (segments < kFewPerCu * cus && !(params.slice && *params.slice != p.wg)) {  // a slice: one pass
     const std::uint64_t average = n / segments;
     const std::uint64_t most = std::max<std::uint64_t>(1, average / (p.wg * kMinPerItem));
     p.parts = std::clamp<std::uint64_t>((kGroupsPerCu * cus + segments - 1) / segments, 1, std::min(most, kMaxParts));
@@ -95,6 +95,22 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
     p.kernel = "segments_sliced";
     const std::uint64_t per_group = p.wg / sl;
     p.groups = std::min((segments + per_group - 1) / per_group, kMaxGroups);
+    // A device that ends long loops (llvmpipe): the loops of a slice's work-items may run up to
+    // n / slice times in all (every segment it meets, one element per trip at most) plus the
+    // trips over its segments and their trees.
+    if (dev.loop_trip_limit) {
+      const std::uint64_t trips = (segments + p.groups * per_group - 1) / (p.groups * per_group);
+      const std::uint64_t worst = (n + sl - 1) / sl + trips * (2 + log2_of(sl));
+      if (worst > dev.loop_trip_limit)
+        throw ConfigError(Param::RowWidth,
+                          "a slice of " + std::to_string(sl) + " work-items per segment may loop " +
+                              std::to_string(worst) + " times over " + std::to_string(n) + " elements, and " +
+                              dev.name + " ends a kernel's loops after " + std::to_string(dev.loop_trip_limit) +
+                              " iterations; give a slice of at least " +
+                              std::to_string(std::uint64_t{1} << log2_of((n + dev.loop_trip_limit / 2 - 1) / (dev.loop_trip_limit / 2))) +
+                              ", or no slice (one group per segment, or parts)",
+                          "a wider slice, or none", dev.name);
+    }
   } else if (p.parts > 1) {
     p.file = "segments_split.cl";
     p.kernel = "segments_split";

@@ -28,6 +28,7 @@ json device_json(const DeviceInfo& d) {
               {"global_mem_bytes", d.global_mem_bytes},
               {"lockstep_width", d.lockstep_width},
               {"lockstep_source", d.lockstep_source},
+              {"loop_trip_limit", d.loop_trip_limit},
               {"timer_resolution_ns", d.timer_resolution_ns},
               {"resident_items_per_cu", d.resident_items_per_cu},
               {"resident_groups_limit", d.resident_groups_limit},
@@ -55,6 +56,9 @@ std::string devices_text(const std::vector<DeviceInfo>& all) {
                              : std::string("unknown (none reported: lockstep tails keep barriers)"))
         << ", timer resolution " << d.timer_resolution_ns << " ns, fp64 "
         << (d.fp64 ? "yes" : "no") << "\n";
+    if (d.loop_trip_limit)
+      out << "    loops end after " << d.loop_trip_limit
+          << " iterations per kernel invocation (Mesa's llvmpipe): a work-item that loops longer gives a wrong value\n";
   }
   return out.str();
 }
