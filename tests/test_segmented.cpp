@@ -364,6 +364,14 @@ TEST_SUITE("cli") {
     CHECK(r.stdout_text.find("segments_sliced") != std::string::npos);
     CHECK(r.stdout_text.find("slice 8") != std::string::npos);
     CHECK(r.stdout_text.find("check      ok: all 6 segments") != std::string::npos);
+    // Few long segments, where the rules would split each into parts: a slice given is one pass.
+    const std::filesystem::path two = write_temp("cli_two.txt", "0 100000 200000\n");
+    r = run_cli("reduce --segments " + two.string() + " --row-width 8 --iterations 1");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.stdout_text.find("segments_sliced") != std::string::npos);
+    CHECK(r.stdout_text.find("check      ok: all 2 segments") != std::string::npos);
+    std::filesystem::remove(two);
     const std::filesystem::path bad = write_temp("cli_bad.txt", "0 5\n7 six 9\n");
     const auto refused = [](const std::string& args, const std::string& text) {
       const CliRun e = run_cli(args);
