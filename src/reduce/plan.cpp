@@ -258,6 +258,25 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     // one scalar tail step).
     if (p.last_group_finishes)
       plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 3 + log2u(vec) + group_depth;
+    // A device that ends a kernel's loops after a number of iterations (Mesa's llvmpipe: 65535,
+    // shared by all the kernel's loops): a work-item's loop trips, estimated as its sequential
+    // steps, the group's tree and the last group's loop over the partials, must stay well under
+    // it (half: the estimate counts steps, not every loop the compiler makes). Found by `clreduce
+    // soak` on Rusticl: stride_global over 763478 elements in 8 groups of 2 (47717 steps) read wrong.
+    if (dev.loop_trip_limit) {
+      const std::uint64_t loops = std::uint64_t{sequential} + log2u(wg) +
+                                  (p.last_group_finishes ? ceil_div(p.groups, wg) + log2u(wg) : 0);
+      if (loops > dev.loop_trip_limit / 2)
+        throw ConfigError(Param::WorkGroupSize,
+                          "variant " + v.name + " with work-group size " + std::to_string(wg) + " over " +
+                              std::to_string(count) + " elements would loop about " + std::to_string(loops) +
+                              " times in a work-item, and " + dev.name + " ends a kernel's loops after " +
+                              std::to_string(dev.loop_trip_limit) +
+                              " iterations; give more groups (--groups-per-cu), a smaller TIMES or a larger work-group",
+                          "a launch whose work-items loop fewer than " + std::to_string(dev.loop_trip_limit / 2) +
+                              " times",
+                          dev.name);
+    }
     plan.passes.push_back(p);
     // A pass that leaves as many values as it read would repeat forever (one element per
     // work-item in groups of one: found by `clreduce soak`).
