@@ -252,6 +252,28 @@ StreamShape stream_shape(std::uint64_t m, std::uint64_t n, std::uint64_t wg, uns
   return s;
 }
 
+// A TILE_X x ROWS_Y group shrunk to the device's work-group limit: fewer row-slices first, then
+// fewer columns (cols_tile, cols_fused and cols_stream's second pass).
+void fit_tile(unsigned& tile_x, unsigned& rows_y, std::uint64_t max_wg) {
+  while (std::uint64_t{tile_x} * rows_y > max_wg && rows_y > 1) rows_y /= 2;
+  while (std::uint64_t{tile_x} * rows_y > max_wg && tile_x > 1) tile_x /= 2;
+}
+
+// A one-dimensional group whose work-items each need `bytes_per_item` of local memory (rows_tile's
+// tile rows, cols_stream's lanes): a work-group nobody chose halves until it fits the device's
+// local memory; a chosen one that does not fit is refused, naming the largest that does.
+void fit_local_memory(std::size_t& wg, bool chosen, std::uint64_t bytes_per_item, const std::string& variant,
+                      const DeviceInfo& dev) {
+  if (!dev.local_mem_bytes) return;
+  if (chosen && wg * bytes_per_item > dev.local_mem_bytes)
+    throw ConfigError(Param::WorkGroupSize,
+                      variant + " with a work-group of " + std::to_string(wg) + " needs " +
+                          std::to_string(wg * bytes_per_item) + " bytes of local memory; " + dev.name + " has " +
+                          std::to_string(dev.local_mem_bytes),
+                      "a power of two up to " + std::to_string(dev.local_mem_bytes / bytes_per_item), dev.name);
+  while (wg * bytes_per_item > dev.local_mem_bytes && wg > 1) wg /= 2;
+}
+
 BuildOptions base_options(const AxisConfig& cfg, bool first_pass) {
   BuildOptions o;
   o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
@@ -353,8 +375,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     p.tile_x = v.default_tile_x;
     p.rows_y = v.default_rows_y;
     // A device allowing fewer work-items per group than TILE_X * ROWS_Y: fewer row-slices first.
-    while (std::uint64_t{p.tile_x} * p.rows_y > dev.max_work_group_size && p.rows_y > 1) p.rows_y /= 2;
-    while (std::uint64_t{p.tile_x} * p.rows_y > dev.max_work_group_size && p.tile_x > 1) p.tile_x /= 2;
+    fit_tile(p.tile_x, p.rows_y, dev.max_work_group_size);
     p.wg = std::size_t{p.tile_x} * p.rows_y;
     const std::uint64_t groups_x = std::min(ceil_div(n, p.tile_x), kMaxGroupsX);
     const std::uint64_t most_chunks = std::min<std::uint64_t>(m, kMaxChunks);
@@ -408,20 +429,9 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
 
   p.wg = cfg.wg.value_or(std::min<std::size_t>(v.default_wg, dev.max_work_group_size));
   check_wg(p.wg);
-  // rows_tile's local tile: WG_SIZE rows of TILE_N + 1 elements. A work-group nobody chose
-  // halves until the tile fits the device's local memory; a chosen one that does not fit is refused.
+  // rows_tile's local tile: WG_SIZE rows of TILE_N + 1 elements.
   const std::uint64_t tile_n = size_of(cfg.type) > 4 ? 16 : 32;
-  const auto tile_bytes = [&](std::uint64_t wg) { return wg * (tile_n + 1) * size_of(cfg.type); };
-  if (v.name == "rows_tile" && dev.local_mem_bytes) {
-    if (cfg.wg && tile_bytes(p.wg) > dev.local_mem_bytes)
-      throw ConfigError(Param::WorkGroupSize,
-                        "rows_tile with a work-group of " + std::to_string(p.wg) + " needs " +
-                            std::to_string(tile_bytes(p.wg)) + " bytes of local memory; " + dev.name + " has " +
-                            std::to_string(dev.local_mem_bytes),
-                        "a power of two up to " + std::to_string(dev.local_mem_bytes / ((tile_n + 1) * size_of(cfg.type))),
-                        dev.name);
-    while (tile_bytes(p.wg) > dev.local_mem_bytes && p.wg > 1) p.wg /= 2;
-  }
+  if (v.name == "rows_tile") fit_local_memory(p.wg, cfg.wg.has_value(), (tile_n + 1) * size_of(cfg.type), v.name, dev);
   BuildOptions o = base_options(cfg, true);
   o.set("WG_SIZE", p.wg);
   AxisPassPlan a;
@@ -483,18 +493,8 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     // step of the grid covers, then cols_tile over the groups' partial rows in one chunk with the
     // largest tile the device allows (a work-item per column and 32 row-slices at most).
     p.vec = vec_width(cfg, v.name, 0);  // any VEC: the stride is made whole vectors instead
-    // Its lanes in local memory: WG_SIZE * VEC accumulators. A work-group nobody chose halves
-    // until they fit; a chosen one that does not fit is refused.
-    const std::uint64_t lane_bytes = p.vec * result_size(cfg.type, cfg.op);
-    if (dev.local_mem_bytes) {
-      if (cfg.wg && p.wg * lane_bytes > dev.local_mem_bytes)
-        throw ConfigError(Param::WorkGroupSize,
-                          "cols_stream with a work-group of " + std::to_string(p.wg) + " needs " +
-                              std::to_string(p.wg * lane_bytes) + " bytes of local memory; " + dev.name + " has " +
-                              std::to_string(dev.local_mem_bytes),
-                          "a power of two up to " + std::to_string(dev.local_mem_bytes / lane_bytes), dev.name);
-      while (p.wg * lane_bytes > dev.local_mem_bytes && p.wg > 1) p.wg /= 2;
-    }
+    // Its lanes in local memory: WG_SIZE * VEC accumulators.
+    fit_local_memory(p.wg, cfg.wg.has_value(), p.vec * result_size(cfg.type, cfg.op), v.name, dev);
     std::uint64_t groups = kStreamGroupsPerCu * std::max(dev.compute_units, 1u);
     if (cfg.chunks) {
       if (*cfg.chunks == 0 || *cfg.chunks > kMaxGroupsX)
@@ -526,8 +526,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     if (p.chunks > 1) {
       const AxisVariant& tile = find_axis_variant("cols_tile");
       unsigned tx = tile.default_tile_x, ry = 32;
-      while (std::uint64_t{tx} * ry > dev.max_work_group_size && ry > 1) ry /= 2;
-      while (std::uint64_t{tx} * ry > dev.max_work_group_size && tx > 1) tx /= 2;
+      fit_tile(tx, ry, dev.max_work_group_size);
       if (dev.local_mem_bytes)
         while (std::uint64_t{tx} * ry * result_size(cfg.type, cfg.op) > dev.local_mem_bytes && ry > 1) ry /= 2;
       BuildOptions o2 = base_options(cfg, false);
@@ -660,9 +659,8 @@ std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, std::
                               std::size_t wg, unsigned groups_per_cu) {
   if (v.uses_tile) {
     // As plan_axis: the tile shrunk to the device's group limit, then chunks for the target.
-    std::uint64_t tile_x = v.default_tile_x, rows_y = v.default_rows_y;
-    while (tile_x * rows_y > dev.max_work_group_size && rows_y > 1) rows_y /= 2;
-    while (tile_x * rows_y > dev.max_work_group_size && tile_x > 1) tile_x /= 2;
+    unsigned tile_x = v.default_tile_x, rows_y = v.default_rows_y;
+    fit_tile(tile_x, rows_y, dev.max_work_group_size);
     return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
   if (v.splits_rows) return split_chunks(m, n, wg, dev.compute_units, groups_per_cu);
