@@ -163,7 +163,7 @@ struct Reader {
     d.lockstep_width = get<unsigned>(j, "lockstep_width", w);
     d.lockstep_source = get<std::string>(j, "lockstep_source", w);
     // Written since 2026-11-26; files from before it have none (no limit known then).
-    if (j.contains("loop_trip_limit")) d.loop_trip_limit = get<std::uint64_t>(j, "loop_trip_limit", w);
+    d.loop_trip_limit = get_or<std::uint64_t>(j, "loop_trip_limit", w, 0);
     d.timer_resolution_ns = get<std::uint64_t>(j, "timer_resolution_ns", w);
     d.resident_items_per_cu = get<unsigned>(j, "resident_items_per_cu", w);
     d.resident_groups_limit = get<unsigned>(j, "resident_groups_limit", w);
