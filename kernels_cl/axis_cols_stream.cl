@@ -18,6 +18,14 @@
 // group_id of a (groups x N) matrix that a second pass (cols_tile, one chunk) folds, or the
 // output itself when there is one group. An argmin/argmax pair carries its row, counted along
 // the lane (a lane's row grows by rows_per_step each step), so no division per element.
+//
+// FUSED 1 (the variant cols_stream_fused): one launch, as single_pass.cl is after the two-launch
+// family. Each group writes its partial row to `partials` and takes a ticket; the group drawing
+// the last folds the groups' partial rows, streamed exactly as the matrix was (whole rows per
+// step, so each work-item's lanes keep their columns, VEC-wide volatile loads), and sets the ticket
+// back to 0 for the next launch. The meeting is cols_fused.cl's: a device-wide fence between a
+// partial and the ticket. Sums, min and max only: the finish reads VEC values of T per load,
+// where an argmin/argmax partial is a pair.
 #include "reduce_common.clh"
 
 #ifndef VEC
@@ -28,6 +36,20 @@
 #endif
 #if !FIRST_PASS
 #error "cols_stream reads the matrix (FIRST_PASS 1); its partials are folded by cols_tile"
+#endif
+#ifndef FUSED
+#define FUSED 0 // 1: one launch, the last group folds the groups' partial rows (cols_stream_fused)
+#endif
+#ifndef NV_PTX
+#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
+#endif
+#if FUSED && ARG_OP
+#error "cols_stream's fused finish folds VEC values of T per load; argmin/argmax keep the second pass (FUSED 0)"
+#endif
+#if NV_PTX
+#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
 #ifndef ITEMS
@@ -61,10 +83,74 @@ typedef VTYPE(4) VT;
   for (uint j = 0; j < VEC; ++j) acc[j] = ACC_NEXT(acc[j], LANE((v), j), 0);
 #endif
 
+#if FUSED
+// The last group's fold of the G x N partial rows (sums, min, max: ACC is T). Streamed as the
+// matrix is: frows whole rows per step (frows * N a multiple of VEC, so the loads stay aligned and
+// each work-item's lanes keep their columns), then the group's lanes folded per column in l.
+// Where one step of whole rows needs more lanes than the group has (N over WG_SIZE * VEC / unit),
+// each work-item folds whole columns instead.
+void finish_partials(__local ACC* l, const volatile __global T* partials, __global ACC* out, const uint g,
+                     const uint n) {
+  const uint lid = get_local_id(0);
+  uint a = n, b = VEC;  // unit: the rows whose elements make whole vectors, VEC / gcd(N, VEC)
+  while (b) {
+    const uint t = a % b;
+    a = b;
+    b = t;
+  }
+  const uint unit = VEC / a;
+  const uint frows = (WG_SIZE * VEC / n) / unit * unit;
+  // Both ways meet the one barrier below: a barrier behind an early return is one some compilers
+  // (PoCL's) cannot place, although every work-item takes the same way.
+  ACC acc[VEC];
+  for (uint j = 0; j < VEC; ++j) acc[j] = ACC_IDENTITY;
+  if (frows == 0) {
+    for (uint c = lid; c < n; c += WG_SIZE) {
+      ACC x = ACC_IDENTITY;
+      for (uint r = 0; r < g; ++r) x = ACC_OP(x, partials[(ulong)r * n + c]);
+      out[c] = x;
+    }
+  } else {
+    const ulong total = (ulong)g * n, stride = (ulong)frows * n;
+    if (lid < stride / VEC) {
+      ulong e = (ulong)lid * VEC;
+      for (; e + (ulong)(ITEMS - 1) * stride + VEC <= total; e += (ulong)ITEMS * stride) {
+        VT v[ITEMS];
+        for (uint k = 0; k < ITEMS; ++k) v[k] = *(const volatile __global VT*)(partials + e + k * stride);
+        for (uint k = 0; k < ITEMS; ++k)
+          for (uint j = 0; j < VEC; ++j) acc[j] = ACC_OP(acc[j], LANE(v[k], j));
+      }
+      for (; e + VEC <= total; e += stride) {
+        const VT v = *(const volatile __global VT*)(partials + e);
+        for (uint j = 0; j < VEC; ++j) acc[j] = ACC_OP(acc[j], LANE(v, j));
+      }
+      for (uint j = 0; j < VEC; ++j)
+        if (e + j < total) acc[j] = ACC_OP(acc[j], partials[e + j]);  // G * N not a multiple of VEC
+    }
+  }
+  for (uint j = 0; j < VEC; ++j) l[lid * VEC + j] = acc[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (frows != 0)
+    for (uint c = lid; c < n; c += WG_SIZE) {
+      ACC x = ACC_IDENTITY;
+      for (uint i = c; i < WG_SIZE * VEC; i += n) x = ACC_OP(x, l[i]);
+      out[c] = x;
+    }
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+#if FUSED
+void axis_cols_stream(__global const T* restrict in, __global ACC* restrict out, const uint m, const uint n,
+                      const uint rows_per_step, __global ACC* partials, volatile __global uint* tickets) {
+#else
 void axis_cols_stream(__global const T* restrict in, __global ACC* restrict out, const uint m, const uint n,
                       const uint rows_per_step) {
+#endif
   __local ACC l[WG_SIZE * VEC];
+#if FUSED
+  __local uint is_last;  // whether this group drew the last ticket
+#endif
   const ulong total = (ulong)m * n;
   const ulong stride = (ulong)rows_per_step * n;  // elements per step: a multiple of N and of VEC
   const ulong lanes_total = stride / VEC;          // active work-items
@@ -105,9 +191,27 @@ void axis_cols_stream(__global const T* restrict in, __global ACC* restrict out,
   barrier(CLK_LOCAL_MEM_FENCE);
   // Column c's lanes in this group: local lane i holds column (base + i) mod N.
   const uint base = (uint)(((ulong)get_group_id(0) * WG_SIZE * VEC) % n);
+#if FUSED
+  __global ACC* rows_out = partials;  // the partial rows the last group folds
+#else
+  __global ACC* rows_out = out;       // the partial rows of the second pass (or the output: one group)
+#endif
   for (uint c = lid; c < n; c += WG_SIZE) {
     ACC a = ACC_IDENTITY;
     for (uint i = c >= base ? c - base : c + (n - base); i < WG_SIZE * VEC; i += n) a = ACC_OP(a, l[i]);
-    out[(ulong)get_group_id(0) * n + c] = a;
+    rows_out[(ulong)get_group_id(0) * n + c] = a;
   }
+#if FUSED
+  GLOBAL_FENCE();  // this work-item's partials visible device-wide before the group's ticket
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);  // every partial of the group written and fenced
+  if (lid == 0) {
+    is_last = atomic_inc(tickets) == get_num_groups(0) - 1;
+    GLOBAL_FENCE();  // and the last group's reads of the partials come after its ticket
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);  // is_last set; every read of l above done before the finish rewrites it
+  if (is_last) {  // the same for the whole group, so the finish's barrier is reached by all
+    finish_partials(l, (const volatile __global T*)partials, out, get_num_groups(0), n);
+    if (lid == 0) atomic_xchg(tickets, 0u);  // ready for the next launch
+  }
+#endif
 }

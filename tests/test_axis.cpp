@@ -59,7 +59,10 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   if (v.name == "rows_vector") other.wg = std::min<std::size_t>(64, half);
   // cols_stream: 3 groups (capped at M below) and one element per load (its default loads VEC 4,
   // or 2 for doubles, whatever N is).
-  if (v.name == "cols_stream") other.wg = std::min<std::size_t>(64, half), other.chunks = 3, other.defines = {{"VEC", "1"}};
+  if (v.name == "cols_stream" || v.name == "cols_stream_fused")
+    other.wg = std::min<std::size_t>(64, half), other.chunks = 3, other.defines = {{"VEC", "1"}};
+  // rows_warp: a smaller group, 4 lanes per row (however many vectors the row has), and ITEMS 2.
+  if (v.name == "rows_warp") other.wg = std::min<std::size_t>(64, half), other.row_width = 4, other.defines = {{"ITEMS", "2"}};
   if (other.row_width && *other.row_width > *other.wg) other.row_width = static_cast<unsigned>(*other.wg);
   return {base, other};
 }
@@ -91,6 +94,17 @@ TEST_SUITE("axis") {
         for (std::size_t which = 0; which < 2; ++which) {
           if (!in_shard(item++)) continue;
           for (Op op : {Op::Sum, Op::Min, Op::Max, Op::ArgMin, Op::ArgMax}) {
+            if (is_arg_op(op) && !v.arg_ops) {  // refused before any kernel is built, naming the ones that take it
+              AxisConfig refused;
+              refused.variant = v.name;
+              refused.axis = v.axis;
+              refused.type = t;
+              refused.op = op;
+              CAPTURE(v.name);
+              CHECK_THROWS_WITH_AS(plan_axis(refused, session().device(), 17, 33),
+                                   doctest::Contains(("valid for columns with " + std::string(name_of(op))).c_str()), ConfigError);
+              continue;
+            }
             const AxisConfig launch = launches_of(v, t, op)[which];
             for (const auto& shape : shapes_under_test()) {
               const std::uint64_t m = shape.first, n = shape.second;  // CAPTURE takes them by reference
@@ -170,6 +184,23 @@ TEST_SUITE("unit") {
     CHECK(p.passes[1].n == 16);
     CHECK(p.row_width == 16);
     CHECK(p.depth == (ceil_div_test(65536, 256) + 8) + (1 + 4));
+    {  // A device with NVIDIA's warp shuffle: short rows by rows_warp, enough lanes for the row's vectors.
+      DeviceInfo nv = d;
+      nv.is_nvidia = true;
+      nv.lockstep_width = 32;
+      nv.lockstep_source = "CL_DEVICE_WARP_SIZE_NV";
+      AxisPlan w = plan_axis(cfg, nv, 1048576, 32);
+      CHECK(w.variant->name == "rows_warp");
+      CHECK(w.row_width == 8);
+      CHECK(w.vec == 4);
+      CHECK(w.depth == 4 + 3);  // one vector per lane, then 3 shuffle levels
+      CHECK(w.passes[0].groups_x == 1048576 / (32 * 4));  // 32 rows per group x ITEMS 4 per trip
+      CHECK(w.passes[0].options.find("-D NV_PTX=1") != std::string::npos);
+      CHECK(plan_axis(cfg, nv, 100, 1024).row_width == 32);  // 256 vectors: a warp
+      CHECK(plan_axis(cfg, nv, 100, 6).row_width == 2);      // VEC 2, 3 vectors
+      CHECK(plan_axis(cfg, nv, 8192, 1025).variant->name == "rows_group");
+      CHECK(&default_axis_variant(Axis::Rows, cfg.type, cfg.op, 1048576, 32, nv) == w.variant);
+    }
     p = plan_axis(cfg, d, 8192, 8192);
     CHECK(p.variant->name == "rows_group");
     CHECK(p.wg == 256);
@@ -177,12 +208,39 @@ TEST_SUITE("unit") {
     CHECK(p.passes.size() == 1);
     CHECK(p.passes[0].options.find("-D LOCKSTEP=") != std::string::npos);
     cfg.axis = Axis::Cols;
+    // Thin columns (rows of at most 128 bytes) that tiles would split into more than 64 chunks:
+    // streamed in one launch, 4 groups per compute unit; argmin/argmax by cols_stream's two passes.
     p = plan_axis(cfg, d, 1048576, 32);
-    CHECK(p.variant->name == "cols_tile");
-    CHECK(p.chunks == 512);  // 8 groups per compute unit (800), rounded down to a power of two
+    CHECK(p.variant->name == "cols_stream_fused");
+    CHECK(p.chunks == 400);
+    CHECK(p.rows_per_step == 12800);  // 400 groups x 256 work-items x VEC 4 / 32 columns
+    REQUIRE(p.passes.size() == 1);
+    CHECK(p.passes[0].fused_partials == 400 * 32);
+    CHECK(p.passes[0].tickets == 1);
+    CHECK(p.passes[0].values_out == 32);
+    CHECK(p.passes[0].options.find("-D FUSED=1") != std::string::npos);
+    // A lane's 82 steps and the group's 32 lanes of a column, then the finish: 13 steps of 32
+    // partial rows and its 32 lanes of a column.
+    CHECK(p.depth == (82 + 32) + (13 + 32));
+    AxisConfig arg = cfg;
+    arg.op = Op::ArgMax;
+    p = plan_axis(arg, d, 1048576, 32);
+    CHECK(p.variant->name == "cols_stream");
     CHECK(p.passes.size() == 2);
-    CHECK(p.passes[1].m == 512);
+    CHECK(p.passes[1].kernel == "axis_cols_tile");
+    CHECK(p.passes[1].m == 400);
+    p = plan_axis(cfg, d, 1048576, 64);  // 256-byte rows: tiles
+    CHECK(p.variant->name == "cols_tile");
+    CHECK(p.chunks == 256);  // 8 groups per compute unit (800) over 2 column tiles, rounded down to a power of two
+    CHECK(p.passes.size() == 2);
+    CHECK(p.passes[1].m == 256);
     CHECK(p.passes[1].options.find("-D FIRST_PASS=0") != std::string::npos);
+    AxisConfig dbl = cfg;
+    dbl.type = ElemType::Double;
+    DeviceInfo d64 = d;
+    d64.fp64 = true;
+    CHECK(plan_axis(dbl, d64, 1048576, 16).variant->name == "cols_stream_fused");  // 128 bytes
+    CHECK(plan_axis(dbl, d64, 1048576, 17).variant->name == "cols_tile");
     // A few chunks meet in one launch: 128 column tiles, 7 chunks for 800 groups, rounded down to 4.
     p = plan_axis(cfg, d, 4096, 4096);
     CHECK(p.variant->name == "cols_fused");
@@ -193,7 +251,7 @@ TEST_SUITE("unit") {
     CHECK(p.passes[0].values_out == 4096);
     CHECK(p.passes[0].options.find("-D NV_PTX=0") != std::string::npos);
     CHECK(p.depth == (1024 / 8 + 3) + (1 + 3));
-    CHECK(&default_axis_variant(Axis::Cols, 4096, 4096, d.compute_units) == p.variant);
+    CHECK(&default_axis_variant(Axis::Cols, cfg.type, cfg.op, 4096, 4096, d) == p.variant);
     p = plan_axis(cfg, d, 32, 1048576);  // columns enough for 8 groups of 256 per compute unit
     CHECK(p.variant->name == "cols_item");
     CHECK(p.passes.size() == 1);
@@ -276,11 +334,11 @@ TEST_SUITE("unit") {
     };
     refuses(cfg, 0, 5, Param::Shape, "1..4294967295");
     cfg.variant = "cols_tile";
-    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_vector, rows_split");
+    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split");
     cfg.variant = "nope";
     refuses(cfg, 5, 5, Param::Variant,
-            "valid axis variants: rows_group, rows_sliced, rows_tile, rows_vector, rows_split, cols_item, cols_tile, "
-            "cols_fused, cols_stream");
+            "valid axis variants: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, cols_item, cols_tile, "
+            "cols_fused, cols_stream, cols_stream_fused");
     cfg.variant = "rows_sliced";
     cfg.row_width = 3;
     refuses(cfg, 5, 5, Param::RowWidth, "power of two");

@@ -161,7 +161,7 @@ TEST_SUITE("unit") {
     CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 16) == 32);  // 50 rounded down
     CHECK(axis_chunks_for(tile, d, 4096, 4096, 0, 8) == plan_axis(cols, d, 4096, 4096).chunks);
     CHECK(axis_chunks_for(tile, d, 4096, 4096, 0, 16) == 8);  // 13 rounded down to a power of two
-    CHECK(axis_chunks_for(tile, d, 1048576, 32, 0, 8) == plan_axis(cols, d, 1048576, 32).chunks);
+    CHECK(axis_chunks_for(tile, d, 1048576, 64, 0, 8) == plan_axis(cols, d, 1048576, 64).chunks);
     CHECK_THROWS_AS(axis_chunks_for(find_axis_variant("rows_group"), d, 4, 4, 64, 8), ConfigError);
   }
 
@@ -334,8 +334,13 @@ TEST_SUITE("unit") {
          at + ".class: unknown shape class 'cols.thin' for rows; valid: rows.narrow.few, rows.narrow.many, "
               "rows.short.few, rows.short.many, rows.long.few, rows.long.many"},
         {db_with_axis_entries(axis_entry("", "cols_item")),
-         at + ".variant: unknown axis variant 'cols_item' for rows; valid: rows_group, rows_sliced, rows_tile, rows_vector, "
+         at + ".variant: unknown axis variant 'cols_item' for rows; valid: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, "
               "rows_split"},
+        {db_with_axis_entries(R"({"type": "float", "op": "argmax", "axis": "cols", "class": "cols.thin", "variant": "cols_stream_fused"})"),
+         at + ".variant: axis variant cols_stream_fused does not take argmax; valid: cols_item, cols_tile, cols_fused, "
+              "cols_stream"},
+        {db_with_axis_entries(axis_entry(R"(, "row_width": 64)", "rows_warp")),
+         at + ".row_width: row width 64 for rows_warp is more than a warp's 32 lanes; expected a power of two from 1 to 32"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 300)", "rows_group")),
          at + ".wg: expected a power of two from 1 to 65536, got 300"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 131072)", "rows_group")),
@@ -343,7 +348,7 @@ TEST_SUITE("unit") {
         {db_with_axis_entries(R"({"type": "float", "op": "sum", "axis": "cols", "class": "cols.thin", "variant": "cols_tile", "wg": 256})"),
          at + ".wg: axis variant cols_tile takes no wg (its group is TILE_X x ROWS_Y)"},
         {db_with_axis_entries(axis_entry(R"(, "row_width": 4)", "rows_group")),
-         at + ".row_width: axis variant rows_group takes no row_width; rows_sliced does"},
+         at + ".row_width: axis variant rows_group takes no row_width; rows_sliced and rows_warp do"},
         {db_with_axis_entries(axis_entry(R"(, "row_width": 3)")),
          at + ".row_width: expected a power of two from 1 to 1024, got 3"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 64, "row_width": 128)")),
@@ -585,8 +590,9 @@ TEST_SUITE("cli") {
     CHECK(j["ok"] == true);
     REQUIRE(j["shapes"].size() == 2);
     // The default first, then every candidate: rows_group x 2 wg, rows_sliced x 2 wg x 2 row
-    // widths, rows_tile x 2 wg, rows_vector x 2 wg, rows_split x 2 wg x 2 groups per CU.
-    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 2 + 4);
+    // widths, rows_tile x 2 wg, rows_vector x 2 wg, rows_warp x 2 wg x 2 row widths, rows_split x
+    // 2 wg x 2 groups per CU.
+    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 2 + 4 + 4);
     CHECK(j["shapes"][0]["points"][0]["candidate"] == "default");
     for (const auto& s : j["shapes"])
       for (const auto& p : s["points"])

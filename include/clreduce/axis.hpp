@@ -10,6 +10,9 @@
 //                in local memory (coalesced reads), each work-item folding its own row there
 //   rows_vector  one work-item per row, the row read VEC elements (16 bytes) per load and folded
 //                in registers: no tree, no local memory, no barrier
+//   rows_warp    ROW_WIDTH lanes of one warp per row, each reading consecutive VEC-element
+//                vectors (a warp's load is one contiguous run), ITEMS rows per trip, the lanes
+//                folded by warp shuffles (PTX shfl.sync on NVIDIA; elsewhere through local memory)
 //   rows_split   each row split into chunks, one group per chunk, then a second pass
 //                (rows_sliced) over the chunks' values: for few, long rows
 //   cols_item    one work-item per column, down the whole column: a warp's loads read one
@@ -22,14 +25,18 @@
 //   cols_stream  the matrix read as one flat array in VEC-wide loads, with a stride of whole rows
 //                so that each work-item's lanes keep their columns; each group folds its lanes
 //                per column into a partial row, which cols_tile then adds: for thin matrices
-// rows_vector and cols_stream are named variants (and candidates of `clreduce tune axis`); the
-// rules below do not pick them until a GPU has measured them (bench/NOTES.md, issue 16).
-// With no variant named, rows of at most 1024 elements go to rows_sliced (a work-item per about
-// 8 elements of the row, a row width of 1 to 32); longer rows to rows_split when there are fewer than 4 rows per
-// compute unit, else to rows_group; columns to cols_item where there are columns enough for 8
-// groups of 256 work-items per compute unit, else to cols_fused when that gives 2 to 64 row chunks
-// and to cols_tile otherwise. rows_split and cols_tile make enough chunks for about 8 groups per
-// compute unit, rounded down to a power of two (measured on the H100: bench/NOTES.md, issue 16).
+//   cols_stream_fused  cols_stream in one launch: the last group to finish streams the groups'
+//                partial rows (a ticket and a device-wide fence per group); sums, min and max
+// With no variant named (measured on the H100: bench/NOTES.md, issue 16): rows of at most 1024
+// elements go to rows_warp on a device with NVIDIA's warp shuffle, else to rows_sliced (a
+// work-item per about 8 elements of the row, a row width of 1 to 32); longer rows to rows_split
+// when there are fewer than 4 rows per compute unit, else to rows_group. Columns go to cols_item
+// where there are columns enough for 8 groups of 256 work-items per compute unit; else to
+// cols_fused when that gives 2 to 64 row chunks; thin matrices (rows of at most 128 bytes) that
+// would need more chunks are streamed (cols_stream_fused, cols_stream for argmin/argmax); the
+// rest go to cols_tile. rows_split and cols_tile make enough chunks for about 8 groups per
+// compute unit, rounded down to a power of two. rows_tile and rows_vector are named variants
+// (and candidates of `clreduce tune axis`).
 //
 // Shape classes and the tuning database: shape_class_of() sorts a shape into one of a few named
 // classes (below) that want the same launch. `clreduce tune axis` stores the best launch per
@@ -83,6 +90,7 @@ struct AxisVariant {
   bool fused = false;           // uses_tile's chunks meet in the same launch (partials and tickets)
   bool uses_vec = false;        // VEC-wide loads (the planner's VEC: AxisPlan::vec)
   bool streams = false;         // reads the matrix as one stream; its groups (chunks) write partial rows
+  bool arg_ops = true;          // takes argmin/argmax (cols_stream_fused does not: its finish folds values)
   std::size_t default_wg = 256;
   unsigned default_row_width = 32;
   unsigned default_tile_x = 32, default_rows_y = 8;
@@ -96,9 +104,10 @@ const AxisVariant& find_axis_variant(std::string_view name);
 // The parameters a caller may fix; each unset one is the variant's default (or the planner's).
 struct AxisParams {
   std::string variant;                  // an axis variant; empty: chosen by shape
-  std::optional<std::size_t> wg;        // WG_SIZE: rows_group, rows_sliced, rows_tile, rows_vector, rows_split,
-                                        // cols_item, cols_stream
-  std::optional<unsigned> row_width;    // ROW_WIDTH: rows_sliced (a power of two dividing WG_SIZE)
+  std::optional<std::size_t> wg;        // WG_SIZE: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split,
+                                        // cols_item, cols_stream, cols_stream_fused
+  std::optional<unsigned> row_width;    // ROW_WIDTH: rows_sliced (a power of two dividing WG_SIZE), rows_warp
+                                        // (a power of two up to 32 and WG_SIZE)
   std::optional<std::uint64_t> chunks;  // cols_tile: chunks of the rows; rows_split: of each row;
                                         // cols_stream: its groups (partial rows) (1: one pass)
   std::vector<Define> defines;          // -D NAME[=VALUE], untouched
@@ -131,8 +140,8 @@ struct AxisPlan {
   Axis axis = Axis::Rows;
   std::uint64_t m = 0, n = 0;
   std::size_t wg = 0;             // WG_SIZE, or TILE_X * ROWS_Y
-  unsigned row_width = 0;         // rows_sliced
-  unsigned vec = 0;               // rows_vector, cols_stream: elements per load
+  unsigned row_width = 0;         // rows_sliced, rows_warp
+  unsigned vec = 0;               // rows_vector, rows_warp, cols_stream(_fused): elements per load
   std::uint64_t rows_per_step = 0;  // cols_stream: whole rows the grid's loads cover per step
   unsigned tile_x = 0, rows_y = 0;
   std::uint64_t chunks = 1;       // cols_tile's or rows_split's chunks (passes: 2 when above 1)
@@ -144,9 +153,10 @@ struct AxisPlan {
   std::string launch_label() const;  // "wg 256", "wg 256, row width 8", "32x8, 4 chunks", "wg 256, VEC 4, 528 groups"
 };
 
-// The variant the planner picks for a shape when none is named (see the file comment), on a
-// device of `compute_units` compute units.
-const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_t n, unsigned compute_units);
+// The variant the planner picks for a shape when none is named (see the file comment) for this
+// type and operator on `dev` (its compute units, and whether it has NVIDIA's warp shuffle).
+const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::uint64_t m, std::uint64_t n,
+                                        const DeviceInfo& dev);
 
 // ---- Shape classes ----
 // Shapes that want the same launch share a class; the tuning database keeps one launch per class.

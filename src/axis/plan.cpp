@@ -5,6 +5,7 @@
 #include "core/matrix.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/variants.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -68,6 +69,20 @@ std::vector<AxisVariant> build_registry() {
   }
   {
     AxisVariant v;
+    v.name = "rows_warp";
+    v.axis = Axis::Rows;
+    v.predecessor = "rows_sliced";
+    v.summary =
+        "ROW_WIDTH lanes of a warp per row reading consecutive VEC-element vectors, ITEMS rows per trip, "
+        "folded by warp shuffles";
+    v.tradeoff = "coalesced loads and no local memory or barrier on NVIDIA; elsewhere its shuffle goes through local memory, slowly";
+    v.uses_wg = true;
+    v.uses_row_width = true;
+    v.uses_vec = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
     v.name = "rows_split";
     v.axis = Axis::Rows;
     v.predecessor = "rows_group";
@@ -121,9 +136,26 @@ std::vector<AxisVariant> build_registry() {
     v.streams = true;
     r.push_back(v);
   }
+  {
+    AxisVariant v;
+    v.name = "cols_stream_fused";
+    v.axis = Axis::Cols;
+    v.predecessor = "cols_stream";
+    v.summary = "cols_stream in one launch: the last group to finish streams the groups' partial rows";
+    v.tradeoff =
+        "no second launch; a ticket and a device-wide fence per group; sums, min and max (an argmin/argmax partial is a pair)";
+    v.uses_wg = true;
+    v.uses_vec = true;
+    v.streams = true;
+    v.fused = true;
+    v.arg_ops = false;
+    v.file = "axis_cols_stream.cl";  // cols_stream's kernel with FUSED 1
+    v.kernel = "axis_cols_stream";
+    r.push_back(v);
+  }
   for (AxisVariant& v : r) {
-    v.file = "axis_" + v.name + ".cl";
-    v.kernel = "axis_" + v.name;
+    if (v.file.empty()) v.file = "axis_" + v.name + ".cl";
+    if (v.kernel.empty()) v.kernel = "axis_" + v.name;
   }
   return r;
 }
@@ -164,6 +196,15 @@ constexpr unsigned kArgItems = 1;
 constexpr std::uint64_t kStreamGroupsPerCu = 4;
 // The work-items of a group when judging whether one work-item per column fills the device.
 constexpr std::uint64_t kFillGroup = 256;
+// Thin matrices (rows of at most this many bytes) whose tiles would need more than kFusedMaxChunks
+// row chunks are streamed (cols_stream) when no variant is named. On the H100
+// (bench/results/2026-11-26_h100_issue16_round9) against cols_tile's 1024 chunks: 1048576x32 float
+// sum 53.06 against 54.76 µs, uint min 54.88 against 58.38, int argmin 66.80 against 76.68;
+// 2097152x16 float sum 53.62 against 58.08, float argmax 70.78 against 99.78; at 64 columns
+// (256 bytes) it tied or lost (float argmax 524288x64 68.96 against 61.65).
+constexpr std::uint64_t kStreamRowBytes = 128;
+// rows_warp's most lanes per row: a warp on NVIDIA, whose lanes shuffle together.
+constexpr std::uint64_t kWarpRowWidth = 32;
 
 // cols_tile's row chunks for `groups_per_cu` groups per compute unit (the planner: kGroupsPerCu;
 // a tuned entry: its own) over the ceil(n / tile_x) column tiles, each work-item folding at least
@@ -303,20 +344,27 @@ const AxisVariant& find_axis_variant(std::string_view name) {
                     join(axis_variant_names()));
 }
 
-const AxisVariant& default_axis_variant(Axis axis, std::uint64_t m, std::uint64_t n, unsigned compute_units) {
+const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::uint64_t m, std::uint64_t n,
+                                        const DeviceInfo& dev) {
+  const unsigned cus = std::max(dev.compute_units, 1u);
   // Columns: one work-item per column (cols_item, no local memory, no second pass) once the
   // columns alone give every compute unit kGroupsPerCu groups of kFillGroup work-items (H100,
   // 32x1048576: 51.1 µs against cols_tile's 57.3); else tiles over row chunks fill the device.
-  // Tiles: in one launch (cols_fused) where a few chunks meet, else cols_tile (kFusedMaxChunks).
+  // Tiles: in one launch (cols_fused) where a few chunks meet; thin matrices that need more
+  // chunks than that are streamed (cols_stream, in one launch for sums, min and max); else cols_tile.
   if (axis == Axis::Cols) {
-    if (n >= kGroupsPerCu * kFillGroup * std::max(compute_units, 1u)) return find_axis_variant("cols_item");
+    if (n >= kGroupsPerCu * kFillGroup * cus) return find_axis_variant("cols_item");
     const AxisVariant& tile = find_axis_variant("cols_tile");
-    const std::uint64_t chunks =
-        tile_chunks(m, n, tile.default_tile_x, tile.default_rows_y, compute_units, kGroupsPerCu);
-    return find_axis_variant(chunks >= 2 && chunks <= kFusedMaxChunks ? "cols_fused" : "cols_tile");
+    const std::uint64_t chunks = tile_chunks(m, n, tile.default_tile_x, tile.default_rows_y, cus, kGroupsPerCu);
+    if (chunks >= 2 && chunks <= kFusedMaxChunks) return find_axis_variant("cols_fused");
+    if (chunks > kFusedMaxChunks && n * size_of(type) <= kStreamRowBytes)
+      return find_axis_variant(is_arg_op(op) ? "cols_stream" : "cols_stream_fused");
+    return tile;
   }
-  if (n <= kShortRow) return find_axis_variant("rows_sliced");
-  return find_axis_variant(m < std::uint64_t{kFewRowsPerCu} * std::max(compute_units, 1u) ? "rows_split" : "rows_group");
+  // Short rows: a warp's lanes per row folded by shuffles (rows_warp) where the device has them,
+  // else rows_sliced's tree in local memory.
+  if (n <= kShortRow) return find_axis_variant(has_nv_shuffle(dev) ? "rows_warp" : "rows_sliced");
+  return find_axis_variant(m < std::uint64_t{kFewRowsPerCu} * cus ? "rows_split" : "rows_group");
 }
 
 std::string AxisPlan::launch_label() const {
@@ -334,7 +382,7 @@ std::string AxisPlan::launch_label() const {
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
   check_matrix(dev, cfg.type, m, n);
   const AxisVariant& v =
-      cfg.variant.empty() ? default_axis_variant(cfg.axis, m, n, dev.compute_units) : find_axis_variant(cfg.variant);
+      cfg.variant.empty() ? default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev) : find_axis_variant(cfg.variant);
   if (v.axis != cfg.axis) {
     std::vector<std::string> fitting;
     for (const auto& x : axis_variants())
@@ -349,10 +397,10 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
                       "none for " + v.name +
-                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_split, cols_item and cols_stream take one");
+                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, cols_item and cols_stream take one");
   if (cfg.row_width && !v.uses_row_width)
-    throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced does",
-                      "rows_sliced");
+    throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced and rows_warp do",
+                      "rows_sliced, rows_warp");
   if (cfg.chunks && !v.uses_tile && !v.splits_rows && !v.streams)
     throw ConfigError(Param::Chunks,
                       "axis variant " + v.name +
@@ -489,6 +537,11 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     return p;
   }
   if (v.streams) {
+    if (!v.arg_ops && is_arg_op(cfg.op))
+      throw ConfigError(Param::Variant,
+                        "axis variant " + v.name + " folds the groups' partial rows as values, not argmin/argmax pairs; "
+                        "valid for columns with " + std::string(name_of(cfg.op)) + ": cols_item, cols_tile, cols_fused, cols_stream",
+                        "cols_item, cols_tile, cols_fused, cols_stream");
     // cols_stream: its groups (the chunks: each writes a partial row of N values), the rows each
     // step of the grid covers, then cols_tile over the groups' partial rows in one chunk with the
     // largest tile the device allows (a work-item per column and 32 row-slices at most).
@@ -513,7 +566,6 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                         "cols_item, cols_tile, cols_fused");
     p.chunks = shape.groups;
     p.rows_per_step = shape.rows_per_step;
-    o.set("WG_SIZE", p.wg);
     o.set("VEC", p.vec);
     o.add_user(cfg.defines);
     a.options = o.str();
@@ -522,6 +574,25 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     a.values_out = p.chunks * n;
     // A lane's elements (one per step), then the group's lanes of a column, then the second pass.
     p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + ceil_div(p.wg * p.vec, n));
+    if (v.fused && p.chunks > 1) {
+      // One launch: the groups' partial rows (chunks x N) meet through one ticket; the last group
+      // streams them in steps of whole rows that fit its lanes (or by columns where none fit).
+      BuildOptions of = base_options(cfg, true);
+      of.set("WG_SIZE", p.wg);
+      of.set("VEC", p.vec);
+      of.set("FUSED", 1ULL);
+      of.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+      of.add_user(cfg.defines);
+      a.options = of.str();
+      a.fused_partials = p.chunks * n;
+      a.tickets = 1;
+      a.values_out = n;
+      const std::uint64_t unit = p.vec / gcd_of(n, p.vec);
+      const std::uint64_t frows = (p.wg * p.vec / n) / unit * unit;
+      p.depth += clamp_depth(frows ? ceil_div(p.chunks, frows) + ceil_div(p.wg * p.vec, n) : p.chunks);
+      p.passes.push_back(a);
+      return p;
+    }
     p.passes.push_back(a);
     if (p.chunks > 1) {
       const AxisVariant& tile = find_axis_variant("cols_tile");
@@ -566,6 +637,35 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
     a.values_out = m;
     p.depth = clamp_depth(n);
+  } else if (v.name == "rows_warp") {
+    // ROW_WIDTH lanes per row: enough for the row's vectors, a power of two up to 32 (a warp on
+    // NVIDIA, where the lanes shuffle within one) and the group. Each lane folds its vectors one
+    // after another, then log2(ROW_WIDTH) levels of shuffles.
+    p.vec = vec_width(cfg, v.name, n);
+    const std::uint64_t vectors = n / p.vec;
+    const std::uint64_t most = std::min<std::uint64_t>(kWarpRowWidth, p.wg);
+    if (cfg.row_width) {
+      p.row_width = *cfg.row_width;
+      if (!power_of_two(p.row_width) || p.row_width > most)
+        throw ConfigError(Param::RowWidth,
+                          "ROW_WIDTH " + std::to_string(p.row_width) + " for rows_warp must be a power of two up to " +
+                              std::to_string(most) + " (a warp's lanes, within the work-group of " +
+                              std::to_string(p.wg) + ")",
+                          "1, 2, 4, ... " + std::to_string(most));
+    } else {
+      unsigned w = 1;
+      while (2 * w <= vectors && 2 * w <= most) w *= 2;
+      p.row_width = w;
+    }
+    const unsigned rows_per_trip = static_cast<unsigned>(p.wg / p.row_width) * (is_arg_op(cfg.op) ? kArgItems : kItems);
+    o.set("ROW_WIDTH", p.row_width);
+    o.set("VEC", p.vec);
+    // The PTX shuffle where the device says its warp is 32 lanes; the emulation elsewhere.
+    o.set("NV_PTX", has_nv_shuffle(dev) ? 1ULL : 0ULL);
+    o.set("WARP", kWarpRowWidth);
+    a.groups_x = std::min(ceil_div(m, rows_per_trip), kMaxGroupsX);
+    a.values_out = m;
+    p.depth = clamp_depth(ceil_div(vectors, p.row_width) * p.vec + log2_of(p.row_width));
   } else if (v.name == "rows_group") {
     set_lockstep(o, cfg.op, dev);
     a.groups_x = std::min(m, kMaxGroupsX);

@@ -297,14 +297,25 @@ TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
     fail(f.at("variant"), "unknown axis variant '" + printable(e.variant, 40) + "' for " + axis + "; valid: " +
                               join(fitting));
   }
+  if (!var->arg_ops && is_arg_op(e.op)) {
+    std::vector<std::string> fitting;
+    for (const auto& x : axis_variants())
+      if (x.axis == e.axis && x.arg_ops) fitting.push_back(x.name);
+    fail(f.at("variant"), "axis variant " + var->name + " does not take " + std::string(name_of(e.op)) + "; valid: " +
+                              join(fitting));
+  }
   if (const json* x = f.find("wg")) {
     if (!var->uses_wg)
       fail(f.at("wg"), "axis variant " + var->name + " takes no wg (its group is TILE_X x ROWS_Y)");
     e.wg = static_cast<std::size_t>(read_power_of_two(*x, f.at("wg"), kTuningDbMaxAxisWg));
   }
   if (const json* x = f.find("row_width")) {
-    if (!var->uses_row_width) fail(f.at("row_width"), "axis variant " + var->name + " takes no row_width; rows_sliced does");
+    if (!var->uses_row_width)
+      fail(f.at("row_width"), "axis variant " + var->name + " takes no row_width; rows_sliced and rows_warp do");
     e.row_width = static_cast<unsigned>(read_power_of_two(*x, f.at("row_width"), kTuningDbMaxRowWidth));
+    if (var->name == "rows_warp" && *e.row_width > 32)
+      fail(f.at("row_width"), "row width " + std::to_string(*e.row_width) +
+                                  " for rows_warp is more than a warp's 32 lanes; expected a power of two from 1 to 32");
     if (e.wg && *e.row_width > *e.wg)
       fail(f.at("row_width"), "row width " + std::to_string(*e.row_width) + " is more than wg " +
                                   std::to_string(*e.wg) + "; it must divide the work-group");

@@ -29,8 +29,8 @@ bool AxisBenchRun::all_ok() const {
 std::vector<std::string> axis_bench_variants(const AxisBenchDesign& design, Axis axis) {
   std::vector<std::string> names;
   if (design.variants.empty()) {
-    for (const auto& v : axis_variants())
-      if (v.axis == axis) names.push_back(v.name);
+    for (const auto& v : axis_variants())  // every one that takes the operator
+      if (v.axis == axis && (v.arg_ops || !is_arg_op(design.op))) names.push_back(v.name);
   } else {
     for (const auto& name : design.variants)
       if (find_axis_variant(name).axis == axis) names.push_back(name);
@@ -126,7 +126,7 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
         AxisBenchRow row;
         row.axis = axis;
         row.chosen_by = variant.empty() ? "default" : variant;
-        row.variant = variant.empty() ? default_axis_variant(axis, m, n, dev.compute_units).name : variant;
+        row.variant = variant.empty() ? default_axis_variant(axis, design.type, design.op, m, n, dev).name : variant;
         next(shape + " " + std::string(name_of(axis)) + ": " + row.chosen_by, m * n);
         AxisConfig cfg;
         cfg.variant = variant;

@@ -112,6 +112,7 @@ std::vector<AxisCandidate> axis_tune_candidates(const AxisTuneDesign& d, const D
   for (const AxisVariant& v : axis_variants()) {
     if (v.axis != axis) continue;
     if (!d.variants.empty() && std::find(d.variants.begin(), d.variants.end(), v.name) == d.variants.end()) continue;
+    if (is_arg_op(d.op) && !v.arg_ops) continue;  // refused for argmin/argmax: nothing to measure
     if (v.uses_tile) {
       for (unsigned g : gpcs) out.push_back({v.name, std::nullopt, std::nullopt, g});
       continue;
