@@ -126,6 +126,7 @@ TEST_SUITE("segmented") {
     cfg.type = ElemType::Uint;
     cfg.op = Op::Sum;
     cfg.wg = 16;
+    cfg.slice = 16;  // one group per segment (the rules would slice segments this short)
     std::vector<std::uint64_t> lengths;
     for (std::uint64_t i = 0; i < (1u << 20) + 4099; ++i) lengths.push_back(i % 3);
     const std::vector<std::uint64_t> offsets = offsets_of(lengths);
@@ -154,7 +155,34 @@ TEST_SUITE("segmented") {
     const SegmentedReport r = run_segmented(session(), cfg, generate_data(cfg.type, many.back(), DataKind::Random, seed()),
                                             many, quick_timing(0, 1));
     CHECK(r.ok());
-    CHECK(r.plan.kernel == "segments_group");
+    CHECK(r.plan.kernel == "segments_sliced");  // short on average (1000): a slice of 32
+    CHECK(r.plan.slice == std::min<std::size_t>(32, r.plan.wg / 2));
+    // Many short segments: a slice by their average length, about 8 elements per work-item (4 for
+    // 32 elements, 16 for 128), except where the device ends loops the slice could pass
+    // (llvmpipe: 2^19 elements by slices of 4 would loop over 2^17 times).
+    for (const auto& [len, want] : std::vector<std::pair<std::uint64_t, unsigned>>{{32, 4}, {128, 16}}) {
+      std::vector<std::uint64_t> shorts((1u << 19) / len, len);
+      const std::vector<std::uint64_t> offs = offsets_of(shorts);
+      const SegmentedReport sr = run_segmented(
+          session(), cfg, generate_data(cfg.type, offs.back(), DataKind::Random, seed()), offs, quick_timing(0, 1));
+      CAPTURE(len);
+      INFO(sr.check.detail);
+      CHECK(sr.ok());
+      const std::uint64_t limit = session().device().loop_trip_limit;
+      if (2 * want > sr.plan.wg || (limit && (1u << 19) / want > limit)) {
+        CHECK(sr.plan.kernel == "segments_group");
+      } else {
+        CHECK(sr.plan.kernel == "segments_sliced");
+        CHECK(sr.plan.slice == want);
+      }
+    }
+    // 4 segments per compute unit of more than 2048 elements on average: one group per segment.
+    std::vector<std::uint64_t> longer(4 * cus, 2049);
+    const std::vector<std::uint64_t> many_long = offsets_of(longer);
+    const SegmentedReport g = run_segmented(
+        session(), cfg, generate_data(cfg.type, many_long.back(), DataKind::Random, seed()), many_long, quick_timing(0, 1));
+    CHECK(g.ok());
+    CHECK(g.plan.kernel == "segments_group");
     // 70000 segments, 2 parts each: the segments loop past the grid's 65535 groups along y.
     std::vector<std::uint64_t> small;
     for (std::uint64_t i = 0; i < 70000; ++i) small.push_back(i % 5);
@@ -214,6 +242,8 @@ TEST_SUITE("segmented") {
     const Session s(session().device(), dir);
     SegmentedConfig cfg;
     cfg.type = ElemType::Uint;
+    cfg.wg = 16;
+    cfg.slice = 16;  // segments_group (the rules would slice segments this short)
     const std::vector<std::uint64_t> offsets{0, 3, 3, 40, 41};
     const HostData data = generate_data(ElemType::Uint, 41, DataKind::Random, seed());
     const SegmentedReport r = run_segmented(s, cfg, data, offsets, quick_timing(0, 1));

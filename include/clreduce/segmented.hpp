@@ -13,7 +13,9 @@
 // strides along its segment, then the tree) where there are segments enough to fill the device,
 // else kernels_cl/segments_split.cl (each segment split into `parts` parts of one group each, then
 // a second kernel folding each segment's parts); kernels_cl/segments_sliced.cl (a slice of a few
-// work-items per segment, several segments per group) when the caller sets a slice. argmin/argmax give ArgValue<T> per segment, the
+// work-items per segment, several segments per group) when the caller sets a slice, or when
+// neither slice nor parts is set and the segments average 2048 elements or fewer (measured on the
+// H100: bench/NOTES.md, issue 16, round 10). argmin/argmax give ArgValue<T> per segment, the
 // index within the segment (kNoIndex for an empty one).
 //
 // Errors: clreduce::Error naming the parameter: ConfigError (Param::Segments) for offsets that
@@ -60,8 +62,11 @@ struct SegmentedParams {
   // segment.
   std::optional<std::uint64_t> parts;
   // Work-items per segment, a power of two below WG_SIZE: segments_sliced (WG_SIZE / slice
-  // segments per group, for many short segments). Unset (or WG_SIZE): one group per segment.
-  // Not with parts above 1. The rules do not choose it yet (bench/NOTES.md, issue 16, round 9).
+  // segments per group, for many short segments). WG_SIZE: one group per segment. Not with parts
+  // above 1. Unset (and parts unset): where one group per segment is planned and the segments
+  // average at most 2048 elements, about one work-item per 8 elements of the average segment, a
+  // power of two from 4 to 32 and at most half the work-group (none on a device whose loop limit
+  // that slice could pass).
   std::optional<unsigned> slice;
   std::vector<Define> defines;    // -D NAME[=VALUE], untouched
 };

@@ -7,6 +7,7 @@
 #include "core/matrix.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 namespace clreduce {
@@ -27,6 +28,17 @@ constexpr std::uint64_t kFewPerCu = 4;
 constexpr std::uint64_t kGroupsPerCu = 32;
 constexpr std::uint64_t kMinPerItem = 16;
 constexpr unsigned kItems = 4;  // segments_split's ITEMS
+// Segments of at most this many elements on average (no slice or parts named, one group per
+// segment planned) go to segments_sliced, a slice of about one work-item per kSliceElementsPerItem
+// elements, a power of two from kMinAutoSlice to kMaxAutoSlice. On the H100 (2^26 floats,
+// bench/results/2026-11-26_h100_issue16_round10; round9 for 671): length 32 took 104.3 µs at a
+// slice of 4 against segments_group's 2585.6; 128: 97.8 at 16 against 737.8; 512: 92.7 at 32
+// against 197.9; 671: 98.5 at 16 and 98.8 at 32 against 157.5; 2048: 91.8 at 32 against 94.2;
+// 8192: segments_group's 91.0 against 95.0 at 32. The best slice was the one giving each
+// work-item 8 to 64 elements, narrower ones leaving the group's slices too long.
+constexpr std::uint64_t kSlicedMaxAverage = 2048;
+constexpr std::uint64_t kSliceElementsPerItem = 8;
+constexpr unsigned kMinAutoSlice = 4, kMaxAutoSlice = 32;
 
 bool power_of_two(std::uint64_t x) { return x && !(x & (x - 1)); }
 unsigned log2_of(std::uint64_t x) {
@@ -77,8 +89,24 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
     const std::uint64_t most = std::max<std::uint64_t>(1, average / (p.wg * kMinPerItem));
     p.parts = std::clamp<std::uint64_t>((kGroupsPerCu * cus + segments - 1) / segments, 1, std::min(most, kMaxParts));
   }
-  if (params.slice && *params.slice != p.wg) {
-    const unsigned sl = *params.slice;
+  // The loops a slice's work-items may run in all: up to n / slice trips (every segment it meets,
+  // one element per trip at most) plus the trips over its segments and their trees.
+  const auto sliced_groups = [&](unsigned sl) { return std::min((segments + p.wg / sl - 1) / (p.wg / sl), kMaxGroups); };
+  const auto sliced_loops = [&](unsigned sl) {
+    const std::uint64_t per_group = p.wg / sl;
+    const std::uint64_t trips = (segments + sliced_groups(sl) * per_group - 1) / (sliced_groups(sl) * per_group);
+    return (n + sl - 1) / sl + trips * (2 + log2_of(sl));
+  };
+  // No slice or parts named, one group per segment planned, and short segments on average: a
+  // slice of work-items per segment (see kSlicedMaxAverage), unless the device would end its loops.
+  std::optional<unsigned> slice = params.slice;
+  if (!slice && !params.parts && p.parts <= 1 && n / segments <= kSlicedMaxAverage) {
+    unsigned sl = kMinAutoSlice;  // and at most half the group, so that a group holds two segments or more
+    while (2 * sl * kSliceElementsPerItem <= n / segments && 2 * sl <= kMaxAutoSlice && 4 * sl <= p.wg) sl *= 2;
+    if (2 * sl <= p.wg && !(dev.loop_trip_limit && sliced_loops(sl) > dev.loop_trip_limit)) slice = sl;
+  }
+  if (slice && *slice != p.wg) {
+    const unsigned sl = *slice;
     if (!power_of_two(sl) || sl > p.wg)
       throw ConfigError(Param::RowWidth,
                         "slice " + std::to_string(sl) + " must be a power of two up to the work-group size " +
@@ -93,14 +121,10 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
     p.slice = sl;
     p.file = "segments_sliced.cl";
     p.kernel = "segments_sliced";
-    const std::uint64_t per_group = p.wg / sl;
-    p.groups = std::min((segments + per_group - 1) / per_group, kMaxGroups);
-    // A device that ends long loops (llvmpipe): the loops of a slice's work-items may run up to
-    // n / slice times in all (every segment it meets, one element per trip at most) plus the
-    // trips over its segments and their trees.
+    p.groups = sliced_groups(sl);
+    // A device that ends long loops (llvmpipe): refused when the slice's work-items may loop past it.
     if (dev.loop_trip_limit) {
-      const std::uint64_t trips = (segments + p.groups * per_group - 1) / (p.groups * per_group);
-      const std::uint64_t worst = (n + sl - 1) / sl + trips * (2 + log2_of(sl));
+      const std::uint64_t worst = sliced_loops(sl);
       if (worst > dev.loop_trip_limit)
         throw ConfigError(Param::RowWidth,
                           "a slice of " + std::to_string(sl) + " work-items per segment may loop " +
