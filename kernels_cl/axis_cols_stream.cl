@@ -14,7 +14,7 @@
 // stays aligned. Work-items past lanes_total (the last group's rest) fold nothing.
 //
 // Then each group folds its lanes per column in local memory (the lanes of column c are the
-// group's lanes i with (first lane + i) mod N = c) and writes one partial row of N values: row
+// group's lanes i with (first lane + i) mod N = c; fold_lane_rows, a tree) and writes one partial row of N values: row
 // group_id of a (groups x N) matrix that a second pass (cols_tile, one chunk) folds, or the
 // output itself when there is one group. An argmin/argmax pair carries its row, counted along
 // the lane (a lane's row grows by rows_per_step each step), so no division per element.
@@ -83,8 +83,24 @@ typedef VTYPE(4) VT;
   for (uint j = 0; j < VEC; ++j) acc[j] = ACC_NEXT(acc[j], LANE((v), j), 0);
 #endif
 
+// The group's WG_SIZE * VEC lanes in l as rows of N: lane i sits at place i mod N of row i / N, and
+// the lanes at one place hold one column. Half the rows folded onto the other half, level after
+// level behind barriers, leave each place's fold in l[0..N): log2(rows) steps where a loop down
+// each place took `rows` (the lanes past WG_SIZE * VEC of a last, partial row count as identities).
+// Every work-item calls it (the trips depend on N alone).
+void fold_lane_rows(__local ACC* l, const uint lid, const uint n) {
+  uint rows = (WG_SIZE * VEC + n - 1) / n;
+  while (rows > 1) {
+    const uint kept = (rows + 1) / 2;  // rows [kept, rows) fold onto rows [0, rows - kept)
+    for (uint i = lid; i < (rows - kept) * n; i += WG_SIZE)
+      if (kept * n + i < WG_SIZE * VEC) l[i] = ACC_OP(l[i], l[kept * n + i]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    rows = kept;
+  }
+}
+
 #if FUSED
-// The last group's fold of the G x N partial rows (sums, min, max: ACC is T). Streamed as the
+// The last group's fold's fold of the G x N partial rows (sums, min, max: ACC is T). Streamed as the
 // matrix is: frows whole rows per step (frows * N a multiple of VEC, so the loads stay aligned and
 // each work-item's lanes keep their columns), then the group's lanes folded per column in l.
 // Where one step of whole rows needs more lanes than the group has (N over WG_SIZE * VEC / unit),
@@ -130,12 +146,9 @@ void finish_partials(__local ACC* l, const volatile __global T* partials, __glob
   }
   for (uint j = 0; j < VEC; ++j) l[lid * VEC + j] = acc[j];
   barrier(CLK_LOCAL_MEM_FENCE);
+  fold_lane_rows(l, lid, n);
   if (frows != 0)
-    for (uint c = lid; c < n; c += WG_SIZE) {
-      ACC x = ACC_IDENTITY;
-      for (uint i = c; i < WG_SIZE * VEC; i += n) x = ACC_OP(x, l[i]);
-      out[c] = x;
-    }
+    for (uint c = lid; c < n; c += WG_SIZE) out[c] = l[c];  // frows >= 1: N <= WG_SIZE * VEC
 }
 #endif
 
@@ -196,10 +209,10 @@ void axis_cols_stream(__global const T* restrict in, __global ACC* restrict out,
 #else
   __global ACC* rows_out = out;       // the partial rows of the second pass (or the output: one group)
 #endif
+  fold_lane_rows(l, lid, n);
   for (uint c = lid; c < n; c += WG_SIZE) {
-    ACC a = ACC_IDENTITY;
-    for (uint i = c >= base ? c - base : c + (n - base); i < WG_SIZE * VEC; i += n) a = ACC_OP(a, l[i]);
-    rows_out[(ulong)get_group_id(0) * n + c] = a;
+    const uint i = c >= base ? c - base : c + (n - base);  // column c's place
+    rows_out[(ulong)get_group_id(0) * n + c] = i < WG_SIZE * VEC ? l[i] : ACC_IDENTITY;
   }
 #if FUSED
   GLOBAL_FENCE();  // this work-item's partials visible device-wide before the group's ticket

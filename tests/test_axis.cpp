@@ -219,9 +219,9 @@ TEST_SUITE("unit") {
     CHECK(p.passes[0].tickets == 1);
     CHECK(p.passes[0].values_out == 32);
     CHECK(p.passes[0].options.find("-D FUSED=1") != std::string::npos);
-    // A lane's 82 steps and the group's 32 lanes of a column, then the finish: 13 steps of 32
-    // partial rows and its 32 lanes of a column.
-    CHECK(p.depth == (82 + 32) + (13 + 32));
+    // A lane's 82 steps and the tree over the group's 32 lanes of a column, then the finish: 13
+    // steps of 32 partial rows and the same tree.
+    CHECK(p.depth == (82 + 5) + (13 + 5));
     AxisConfig arg = cfg;
     arg.op = Op::ArgMax;
     p = plan_axis(arg, d, 1048576, 32);
@@ -298,13 +298,13 @@ TEST_SUITE("unit") {
     CHECK(p.passes[1].chunk_len == 400);
     CHECK(p.passes[1].wg_x * p.passes[1].wg_y == 1024);
     CHECK(p.passes[1].options.find("-D FIRST_PASS=0") != std::string::npos);
-    CHECK(p.depth == (82 + 32) + (13 + 5));
+    CHECK(p.depth == (82 + 5) + (13 + 5));  // the tree over 32 lanes of a column: 5 levels
     CHECK(p.launch_label() == "wg 256, VEC 4, 400 groups");
     // Seven columns: a step of whole vectors takes a multiple of 4 rows; here the whole matrix.
     p = plan_axis(cfg, d, 1000, 7);
     CHECK(p.rows_per_step == 1000);
     CHECK(p.chunks == 7);  // 1750 work-items
-    CHECK(p.depth == (1 + 147) + (1 + 5));
+    CHECK(p.depth == (1 + 8) + (1 + 5));  // 147 lanes of a column (1024 / 7, ceil): 8 levels
     p = plan_axis(cfg, d, 1001, 7);
     CHECK(p.rows_per_step == 1004);  // rounded up to whole vectors; the kernel checks each element
     cfg.chunks = 1;

@@ -573,7 +573,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     a.groups_x = p.chunks;
     a.values_out = p.chunks * n;
     // A lane's elements (one per step), then the group's lanes of a column, then the second pass.
-    p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + ceil_div(p.wg * p.vec, n));
+    p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + log2_of(ceil_div(p.wg * p.vec, n)));
     if (v.fused && p.chunks > 1) {
       // One launch: the groups' partial rows (chunks x N) meet through one ticket; the last group
       // streams them in steps of whole rows that fit its lanes (or by columns where none fit).
@@ -589,7 +589,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
       a.values_out = n;
       const std::uint64_t unit = p.vec / gcd_of(n, p.vec);
       const std::uint64_t frows = (p.wg * p.vec / n) / unit * unit;
-      p.depth += clamp_depth(frows ? ceil_div(p.chunks, frows) + ceil_div(p.wg * p.vec, n) : p.chunks);
+      p.depth += clamp_depth(frows ? ceil_div(p.chunks, frows) + log2_of(ceil_div(p.wg * p.vec, n)) : p.chunks);
       p.passes.push_back(a);
       return p;
     }
