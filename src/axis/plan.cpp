@@ -190,6 +190,11 @@ constexpr std::uint64_t kGroupsPerCu = 8;
 // against 102.4 (four pairs in registers cost the kernel more than the loads in flight gain).
 constexpr unsigned kItems = 4;
 constexpr unsigned kArgItems = 1;
+// cols_stream's (and cols_stream_fused's) loads in flight for sums, min and max: on the H100
+// (bench/results/2026-11-26_h100_issue16_round12) ITEMS 2 against 4 took cols_stream_fused over
+// 1048576x32 floats from 53.31 to 52.28 µs, uint min 53.39 -> 52.52, 2097152x16 float sum 52.34 ->
+// 51.49; ITEMS 8 was no better than 4 (round 11: 53.09).
+constexpr unsigned kStreamItems = 2;
 // cols_stream's groups per compute unit when no chunk count is given: each group writes a partial
 // row that the second pass folds, so fewer, longer-running groups than cols_tile's chunks (not yet
 // measured on a GPU: bench/NOTES.md, issue 16, round 9's prediction).
@@ -315,12 +320,14 @@ void fit_local_memory(std::size_t& wg, bool chosen, std::uint64_t bytes_per_item
   while (wg * bytes_per_item > dev.local_mem_bytes && wg > 1) wg /= 2;
 }
 
-BuildOptions base_options(const AxisConfig& cfg, bool first_pass) {
+// `items`: the pass's ITEMS where it differs from every axis kernel's default (0: kItems, or
+// kArgItems for argmin/argmax).
+BuildOptions base_options(const AxisConfig& cfg, bool first_pass, unsigned items = 0) {
   BuildOptions o;
   o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
   o.set("OP_ID", static_cast<unsigned long long>(cfg.op));
   o.set("FIRST_PASS", first_pass ? 1ULL : 0ULL);
-  o.set("ITEMS", is_arg_op(cfg.op) ? kArgItems : kItems);
+  o.set("ITEMS", items ? items : is_arg_op(cfg.op) ? kArgItems : kItems);
   return o;
 }
 }  // namespace
@@ -566,6 +573,8 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
                         "cols_item, cols_tile, cols_fused");
     p.chunks = shape.groups;
     p.rows_per_step = shape.rows_per_step;
+    o = base_options(cfg, true, is_arg_op(cfg.op) ? 0 : kStreamItems);
+    o.set("WG_SIZE", p.wg);
     o.set("VEC", p.vec);
     o.add_user(cfg.defines);
     a.options = o.str();
@@ -577,7 +586,7 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
     if (v.fused && p.chunks > 1) {
       // One launch: the groups' partial rows (chunks x N) meet through one ticket; the last group
       // streams them in steps of whole rows that fit its lanes (or by columns where none fit).
-      BuildOptions of = base_options(cfg, true);
+      BuildOptions of = base_options(cfg, true, kStreamItems);  // sums, min and max only
       of.set("WG_SIZE", p.wg);
       of.set("VEC", p.vec);
       of.set("FUSED", 1ULL);
