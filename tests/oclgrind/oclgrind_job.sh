@@ -74,6 +74,16 @@ else
       cases+=("reduce --axis rows --variant rows_vector --shape 37x29 --type $t --op $o --wg 64")
       cases+=("reduce --axis cols --variant cols_stream --shape 301x37 --type $t --op $o --wg 64 --chunks 3")
       cases+=("reduce --axis cols --variant cols_stream --shape 301x36 --type $t --op $o --wg 64 --chunks 2")
+      # rows_warp: 8 lanes per row of 36 (VEC 4: 9 vectors, lane 0 takes two), 4 rows per trip; 29
+      # columns at VEC 1; its shuffle emulated through local memory (NV_PTX 0 off NVIDIA).
+      cases+=("reduce --axis rows --variant rows_warp --shape 131x36 --type $t --op $o --wg 64 --row-width 8")
+      cases+=("reduce --axis rows --variant rows_warp --shape 37x29 --type $t --op $o --wg 32")
+      # cols_stream_fused (sums, min and max): 3 groups meeting at the ticket; 37 columns stream the
+      # finish in steps of 4 rows; 3000 columns with VEC 1 fold the partials by columns.
+      if [ "$o" != argmax ]; then
+        cases+=("reduce --axis cols --variant cols_stream_fused --shape 301x37 --type $t --op $o --wg 64 --chunks 3")
+        cases+=("reduce --axis cols --variant cols_stream_fused --shape 40x3000 --type $t --op $o --wg 32 --chunks 2 -D VEC=1")
+      fi
     done
   done
   # The segmented reduction: empty segments first, between and last, one-element segments, a
