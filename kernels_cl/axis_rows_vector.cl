@@ -21,36 +21,14 @@
 #ifndef ITEMS
 #define ITEMS 4 // loads each work-item issues per trip, into as many accumulators (1, 2, 4 or 8)
 #endif
-#if VEC != 1 && VEC != 2 && VEC != 4
-#error "VEC must be 1, 2 or 4"
-#endif
 #if ITEMS != 1 && ITEMS != 2 && ITEMS != 4 && ITEMS != 8
 #error "ITEMS must be 1, 2, 4 or 8"
 #endif
 #if !FIRST_PASS
 #error "rows_vector is a single first pass (FIRST_PASS 1)"
 #endif
+#include "axis_row_vector.clh"
 
-#if VEC == 1
-typedef T VT;
-#define FOLD_VECTOR(acc, v, i) (acc) = ACC_NEXT((acc), (v), (i))
-#elif VEC == 2
-typedef VTYPE(2) VT;
-#define FOLD_VECTOR(acc, v, i)                \
-  do {                                        \
-    (acc) = ACC_NEXT((acc), (v).s0, (i));     \
-    (acc) = ACC_NEXT((acc), (v).s1, (i) + 1); \
-  } while (0)
-#else
-typedef VTYPE(4) VT;
-#define FOLD_VECTOR(acc, v, i)                \
-  do {                                        \
-    (acc) = ACC_NEXT((acc), (v).s0, (i));     \
-    (acc) = ACC_NEXT((acc), (v).s1, (i) + 1); \
-    (acc) = ACC_NEXT((acc), (v).s2, (i) + 2); \
-    (acc) = ACC_NEXT((acc), (v).s3, (i) + 3); \
-  } while (0)
-#endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void axis_rows_vector(__global const T* restrict in, __global ACC* restrict out, const uint m, const uint n) {

@@ -36,9 +36,6 @@
 #ifndef WARP
 #define WARP 32 // lanes of a warp: the most ROW_WIDTH may be where the shuffle is PTX
 #endif
-#if VEC != 1 && VEC != 2 && VEC != 4
-#error "VEC must be 1, 2 or 4"
-#endif
 #if ITEMS != 1 && ITEMS != 2 && ITEMS != 4 && ITEMS != 8
 #error "ITEMS must be 1, 2, 4 or 8"
 #endif
@@ -51,31 +48,12 @@
 #if !FIRST_PASS
 #error "rows_warp is a single first pass (FIRST_PASS 1)"
 #endif
+#include "axis_row_vector.clh"
 #define ROWS_PER_GROUP (WG_SIZE / ROW_WIDTH)
 // The lanes of a warp that exist: a group smaller than a warp has only WG_SIZE of them.
 #define WARP_LANES (WG_SIZE < 32 ? WG_SIZE : 32)
 #define WARP_MASK (WARP_LANES >= 32 ? 0xffffffffu : ((1u << WARP_LANES) - 1u))
 
-#if VEC == 1
-typedef T VT;
-#define FOLD_VECTOR(acc, v, i) (acc) = ACC_NEXT((acc), (v), (i))
-#elif VEC == 2
-typedef VTYPE(2) VT;
-#define FOLD_VECTOR(acc, v, i)                \
-  do {                                        \
-    (acc) = ACC_NEXT((acc), (v).s0, (i));     \
-    (acc) = ACC_NEXT((acc), (v).s1, (i) + 1); \
-  } while (0)
-#else
-typedef VTYPE(4) VT;
-#define FOLD_VECTOR(acc, v, i)                \
-  do {                                        \
-    (acc) = ACC_NEXT((acc), (v).s0, (i));     \
-    (acc) = ACC_NEXT((acc), (v).s1, (i) + 1); \
-    (acc) = ACC_NEXT((acc), (v).s2, (i) + 2); \
-    (acc) = ACC_NEXT((acc), (v).s3, (i) + 3); \
-  } while (0)
-#endif
 
 // The accumulator as 32-bit words, for the shuffle (every ACC is 4, 8 or 16 bytes).
 #define ACC_WORDS (sizeof(ACC) / 4)
