@@ -320,6 +320,34 @@ TEST_SUITE("unit") {
     CHECK(p.tile_x * p.rows_y == 64);
   }
 
+  TEST_CASE("axis planner: a device that ends long loops (llvmpipe) gets no launch that loops past it") {
+    DeviceInfo d = fake_gpu();
+    d.max_work_group_size = 32;  // llvmpipe's kernels
+    d.max_work_item_sizes = {32, 32, 32};
+    d.loop_trip_limit = 65535;
+    AxisConfig cfg;
+    cfg.axis = Axis::Cols;
+    cfg.variant = "cols_item";  // one work-item per column: 3000000 trips each
+    CHECK_THROWS_WITH_AS(plan_axis(cfg, d, 3000000, 3),
+                         doctest::Contains("would loop about 3000000 times in a work-item of axis_cols_item"), ConfigError);
+    cfg.variant = "rows_group";  // a group of 32 along one row of 3000000: 93750 trips
+    cfg.axis = Axis::Rows;
+    CHECK_THROWS_WITH_AS(plan_axis(cfg, d, 1, 3000000), doctest::Contains("ends a kernel's loops after 65535"),
+                         ConfigError);
+    // The rules' own launches: enough chunks (cols_fused: 3000000 rows in chunks of at most 57344).
+    cfg.variant.clear();
+    cfg.axis = Axis::Cols;
+    const AxisPlan c = plan_axis(cfg, d, 3000000, 3);
+    CHECK(c.chunks * 57344 >= 3000000);
+    cfg.axis = Axis::Rows;
+    CHECK_NOTHROW(plan_axis(cfg, d, 3, 3000000));
+    // Without a loop limit the same launches plan.
+    d.loop_trip_limit = 0;
+    cfg.variant = "cols_item";
+    cfg.axis = Axis::Cols;
+    CHECK_NOTHROW(plan_axis(cfg, d, 3000000, 3));
+  }
+
   TEST_CASE("axis planner: every refusal names the parameter and the valid choices") {
     const DeviceInfo d = fake_gpu();
     AxisConfig cfg;

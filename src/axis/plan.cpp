@@ -386,7 +386,13 @@ std::string AxisPlan::launch_label() const {
   return s;
 }
 
-AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
+namespace {
+// The most loop trips pass_loop_trips' estimate (below) may reach on a device with a loop limit
+// (llvmpipe): an eighth of the limit kept for the loops it leaves out (the trees' levels, a tail,
+// the finish of a fused launch).
+std::uint64_t loop_trips_allowed(const DeviceInfo& dev) { return dev.loop_trip_limit - dev.loop_trip_limit / 8; }
+
+AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
   check_matrix(dev, cfg.type, m, n);
   const AxisVariant& v =
       cfg.variant.empty() ? default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev) : find_axis_variant(cfg.variant);
@@ -443,6 +449,10 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
       p.chunks = *cfg.chunks;
     } else {
       p.chunks = tile_chunks(m, n, p.tile_x, p.rows_y, dev.compute_units, kGroupsPerCu);
+      // Where the device ends long loops, chunks enough that no work-item loops past it.
+      if (dev.loop_trip_limit)
+        p.chunks = std::clamp<std::uint64_t>(ceil_div(m, std::uint64_t{p.rows_y} * loop_trips_allowed(dev)), p.chunks,
+                                             most_chunks);
     }
     const std::uint64_t rows_per_chunk = ceil_div(m, p.chunks);
     p.chunks = ceil_div(m, rows_per_chunk);  // no empty chunk
@@ -709,6 +719,41 @@ AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m
   o.add_user(cfg.defines);
   a.options = o.str();
   p.passes.push_back(a);
+  return p;
+}
+
+
+// The loop trips a work-item of a pass runs, about: the pass's elements over the work-items that
+// have some (cols_item: one per column; the tile variants: the columns of their tiles times the
+// row-slices and chunks; the others: every work-item launched).
+std::uint64_t pass_loop_trips(const AxisPassPlan& a) {
+  const std::uint64_t launched = a.groups_x * a.wg_x * a.groups_y * a.wg_y;
+  std::uint64_t active = launched;
+  if (a.kernel == "axis_cols_item") active = std::min<std::uint64_t>(launched, a.n);
+  if (a.kernel == "axis_cols_tile" || a.kernel == "axis_cols_fused")
+    active = std::min<std::uint64_t>(a.n, a.groups_x * a.wg_x) * a.wg_y * a.groups_y;
+  const std::uint64_t trips = ceil_div(a.m * a.n, std::max<std::uint64_t>(active, 1));
+  return a.kernel == "axis_rows_tile" ? 2 * trips : trips;  // each element copied, then folded
+}
+}  // namespace
+
+AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
+  AxisPlan p = plan_passes(cfg, dev, m, n);
+  // A device that ends a kernel's loops (llvmpipe: 65535 iterations in all) would return wrong
+  // values from a launch whose work-items loop longer: refused, as the whole-array planner does.
+  if (dev.loop_trip_limit)
+    for (const AxisPassPlan& a : p.passes)
+      if (pass_loop_trips(a) > loop_trips_allowed(dev))
+        throw ConfigError(Param::Variant,
+                          "axis variant " + p.variant->name + " (" + p.launch_label() + ") over " + std::to_string(m) +
+                              "x" + std::to_string(n) + " would loop about " + std::to_string(pass_loop_trips(a)) +
+                              " times in a work-item of " + a.kernel + ", and " + dev.name +
+                              " ends a kernel's loops after " + std::to_string(dev.loop_trip_limit) +
+                              " iterations; give it more work-items (--wg, --chunks) or another variant" +
+                              (cfg.variant.empty() ? " (this is the planner's choice: none was named)" : ""),
+                          "a launch whose work-items loop fewer than " + std::to_string(loop_trips_allowed(dev)) +
+                              " times",
+                          dev.name);
   return p;
 }
 

@@ -7,8 +7,9 @@
 
 namespace clreduce {
 
-// Throws ConfigError naming the parameter (see AxisReducer::prepare). An empty cfg.variant plans
-// default_axis_variant(cfg.axis, m, n).
+// Throws ConfigError naming the parameter (see AxisReducer::prepare), also for a launch whose
+// work-items would loop past the device's loop_trip_limit (llvmpipe). An empty cfg.variant plans
+// default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev).
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n);
 
 // The lookup hook: `cfg` with a tuned axis entry applied, when it applies. It applies when cfg
