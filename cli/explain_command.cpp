@@ -1,9 +1,11 @@
-// `clreduce explain VARIANT` and `clreduce explain transpose VARIANT`: one teaching step of a
+// `clreduce explain VARIANT`, `clreduce explain axis VARIANT` and `clreduce explain transpose
+// VARIANT`: one teaching step of a
 // family (tools/explain/explain.hpp): its account, the host's options for it on this device, the
 // diff against its predecessor's kernel file, with --run the pair measured and with --binary the
 // program the device's compiler made of it.
 #include "cli.hpp"
 
+#include "clreduce/axis.hpp"
 #include "clreduce/transpose.hpp"
 #include "clreduce/variants.hpp"
 #include "explain/explain.hpp"
@@ -32,19 +34,21 @@ struct ExplainTexts {
 };
 
 int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
-  const bool reduction = family == Family::Reduction;
-  const std::string command = reduction ? "explain" : "explain transpose";
-  if (o.variant.empty())
-    throw Error("`" + command + "` needs a variant; valid: " +
-                join(reduction ? variant_names() : transpose_variant_names()));
+  const bool reduction = family == Family::Reduction, axis = family == Family::Axis;
+  const std::string command = reduction ? "explain" : axis ? "explain axis" : "explain transpose";
+  const std::string kind = reduction ? "reduction" : axis ? "axis" : "transpose";
+  const std::vector<std::string> names =
+      reduction ? variant_names() : axis ? axis_variant_names() : transpose_variant_names();
+  if (o.variant.empty()) throw Error("`" + command + "` needs a variant; valid: " + join(names));
   // Everything the user typed is checked before a device is opened or a kernel built.
-  const std::vector<std::string> names = reduction ? variant_names() : transpose_variant_names();
   if (std::find(names.begin(), names.end(), o.variant) == names.end())
-    throw Error("`" + command + "`: unknown " + (reduction ? "reduction" : "transpose") + " variant '" +
-                printable(o.variant) + "'; valid: " + join(names));
+    throw Error("`" + command + "`: unknown " + kind + " variant '" + printable(o.variant) + "'; valid: " + join(names));
   const std::string& name = o.variant;
   const ElemType type = parse_type(o.type.empty() ? (reduction ? "uint" : "float") : o.type);
-  const Op op = whole_array_op(o.op);
+  const Op op = axis ? parse_op(o.op) : whole_array_op(o.op);
+  if (axis && op == Op::User)
+    throw Error("`explain axis` --op: a user's operator is given with --op-file to `reduce` and `bench axis`; valid "
+                "here: sum, min, max, argmin, argmax");
   std::uint64_t n = 0, m = 0;
   if (reduction) {
     n = parse_size(o.n);
@@ -56,11 +60,13 @@ int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
 
   const Session session = make_session(g);
   const Explanation e = explain_variant(family, name, session.kernel_dir());
-  const DeviceOptions options =
-      reduction ? reduction_options(session, name, type, op, n) : transpose_options(session, name, type, m, n);
+  const DeviceOptions options = reduction ? reduction_options(session, name, type, op, n)
+                                : axis    ? axis_options(session, name, type, op, m, n)
+                                          : transpose_options(session, name, type, m, n);
   std::optional<StepMeasurement> measured;
   if (o.run)
     measured = reduction ? measure_reduction_step(session, e, type, op, n, timing)
+               : axis    ? measure_axis_step(session, e, type, op, m, n, timing)
                          : measure_transpose_step(session, e, type, m, n, timing);
   std::cout << explanation_text(e, &options, measured ? &*measured : nullptr);
   if (o.binary) {
@@ -132,12 +138,17 @@ int explain_docs(const DocsTexts& o) {
 void add_explain_options(CLI::App* c, ExplainTexts& o, Family family) {
   const bool reduction = family == Family::Reduction;
   c->add_option("variant", o.variant,
-                reduction ? "reduction variant (see `clreduce variants`)" : "transpose variant (see `clreduce variants`)");
+                reduction                   ? "reduction variant (see `clreduce variants`)"
+                : family == Family::Axis ? "axis variant (see `clreduce variants`)"
+                                            : "transpose variant (see `clreduce variants`)");
   c->add_option("--type", o.type, reduction ? "element type: uint, int, float, double (default uint)"
                                             : "element type: uint, int, float, double (default float)");
   if (reduction) {
     c->add_option("--op", o.op, "operator: sum, min, max")->capture_default_str();
     c->add_option("--n", o.n, "elements: for the options shown and for --run")->capture_default_str();
+  } else if (family == Family::Axis) {
+    c->add_option("--op", o.op, "operator: sum, min, max, argmin, argmax")->capture_default_str();
+    c->add_option("--shape", o.shape, "M x N: for the options shown and for --run")->capture_default_str();
   } else {
     c->add_option("--shape", o.shape, "M x N: for the options shown and for --run")->capture_default_str();
   }
@@ -167,6 +178,18 @@ void register_explain_command(Cli& cli) {
       },
       ex);
   add_explain_options(et, *t, Family::Transpose);
+  auto a = std::make_shared<ExplainTexts>();
+  CLI::App* ea = cli.add(
+      "axis", "one teaching step of the axis family (rows and columns of a matrix; as `explain` for the reductions)",
+      [&cli, ex, a] {
+        for (const CLI::Option* opt : ex->get_options())
+          if (opt->count() > 0 && opt->get_name() != "--help")
+            throw Error("option " + opt->get_name() + " goes after the variant of `explain axis`; see "
+                        "`clreduce explain axis --help`");
+        return explain(cli.global(), Family::Axis, *a);
+      },
+      ex);
+  add_explain_options(ea, *a, Family::Axis);
   auto d = std::make_shared<DocsTexts>();
   CLI::App* ed = cli.add(
       "docs",

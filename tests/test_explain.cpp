@@ -3,6 +3,7 @@
 // the kernel's name), and `clreduce explain` for every registered variant.
 #include "support.hpp"
 
+#include "clreduce/axis.hpp"
 #include "clreduce/transpose.hpp"
 #include "clreduce/variants.hpp"
 #include "explain/unified_diff.hpp"
@@ -215,6 +216,24 @@ TEST_SUITE("cli") {
               std::string::npos);
       }
     }
+    for (const auto& v : clreduce::axis_variants()) {
+      const CliRun r = run_cli("explain axis " + v.name + " --shape 33x17");
+      INFO(v.name << "\n" << r.out);
+      CHECK(r.code == 0);
+      CHECK(r.stdout_text.rfind(v.name + " (axis variant; kernel " + v.kernel + " in " + v.file + ")\n", 0) == 0);
+      CHECK(r.out.find("options the host passes on ") != std::string::npos);
+      CHECK_FALSE(v.literature.empty());
+      CHECK_FALSE(v.step.empty());
+      if (v.predecessor.empty()) {
+        CHECK(r.out.find("no diff: " + v.name + " is the first step of its axis") != std::string::npos);
+      } else if (clreduce::find_axis_variant(v.predecessor).file == v.file) {  // cols_stream_fused: FUSED 1
+        CHECK(r.out.find("are one kernel file") != std::string::npos);
+      } else {
+        CHECK(r.out.find("step after:  " + v.predecessor + "\n") != std::string::npos);
+        CHECK(r.out.find("--- " + clreduce::find_axis_variant(v.predecessor).file + "\n+++ " + v.file + "\n@@ ") !=
+              std::string::npos);
+      }
+    }
     for (const auto& v : clreduce::transpose_variants()) {
       const CliRun r = run_cli("explain transpose " + v.name + " --shape 33x17");
       INFO(v.name << "\n" << r.out);
@@ -253,6 +272,16 @@ TEST_SUITE("cli") {
     CHECK(r.code == 0);
     CHECK(r.out.find("measured: uint 65x33") != std::string::npos);
     CHECK(r.out.find("\nlocal_tile_padded ") != std::string::npos);
+    r = run_cli("explain axis rows_warp --run --shape 257x36 --op argmax --iterations 2 --warmup 0");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("measured: float argmax of every row of 257x36") != std::string::npos);
+    CHECK(r.out.find("\nrows_sliced ") != std::string::npos);
+    CHECK(r.out.find("x | ok\n") != std::string::npos);  // the step's speedup, both checked
+    r = run_cli("explain axis cols_stream_fused --op argmin --shape 64x32");
+    CHECK(r.code == 0);
+    CHECK(r.out.find("not available") != std::string::npos);
+    CHECK(r.out.find("not argmin/argmax pairs") != std::string::npos);
 
     const fs::path bin = fs::temp_directory_path() / ("clreduce_explain_" + std::to_string(getpid()) + ".bin");
     r = run_cli("explain complete_unroll --n 1000 --binary " + bin.string());
@@ -274,6 +303,14 @@ TEST_SUITE("cli") {
     r = run_cli("explain naive --binary /nonexistent_dir/x.bin");
     CHECK(r.code == 2);
     CHECK(r.out.find("--binary") != std::string::npos);
+    r = run_cli("explain axis rows_warp --op product");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("product") != std::string::npos);
+    r = run_cli("explain axis cols_nope");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("unknown axis variant 'cols_nope'; valid: rows_group,") != std::string::npos);
+    r = run_cli("explain axis rows_warp --shape 0x5");
+    CHECK(r.code == 2);
     r = run_cli("explain --run transpose naive");
     CHECK(r.code == 2);
     CHECK(r.out.find("option --run goes after the variant of `explain transpose`") != std::string::npos);

@@ -83,6 +83,8 @@ struct AxisVariant {
   std::string summary;   // one line: what it does
   std::string tradeoff;  // what it gains and what it costs
   std::string predecessor;  // the variant this one is a step after ("" for the first of its axis)
+  std::string literature;   // where the idea comes from
+  std::string step;         // what it changes from its predecessor, and why that should help
   bool uses_wg = false;         // WG_SIZE (one-dimensional groups)
   bool uses_row_width = false;  // ROW_WIDTH
   bool uses_tile = false;       // TILE_X x ROWS_Y groups and row chunks

@@ -4,7 +4,9 @@
 // here and in a benchmark table mean the same thing.
 #include "explain/explain.hpp"
 
+#include "benchmarks/axis_bench.hpp"
 #include "benchmarks/transpose_bench.hpp"
+#include "clreduce/axis.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/transpose.hpp"
@@ -44,6 +46,12 @@ Explanation explain_variant(Family family, const std::string& name, const std::f
     e.summary = v.summary, e.literature = v.literature, e.tradeoff = v.tradeoff;
     e.predecessor = v.predecessor, e.step = v.step;
     if (!v.predecessor.empty()) e.predecessor_file = find_variant(v.predecessor).file;
+  } else if (family == Family::Axis) {
+    const AxisVariant& v = find_axis_variant(name);
+    e.name = v.name, e.file = v.file, e.kernel = v.kernel;
+    e.summary = v.summary, e.literature = v.literature, e.tradeoff = v.tradeoff;
+    e.predecessor = v.predecessor, e.step = v.step;
+    if (!v.predecessor.empty()) e.predecessor_file = find_axis_variant(v.predecessor).file;
   } else {
     const TransposeVariant& v = find_transpose_variant(name);
     e.name = v.name, e.file = v.file, e.kernel = v.kernel;
@@ -85,6 +93,28 @@ DeviceOptions transpose_options(const Session& s, const std::string& name, ElemT
   to.params.variant = find_transpose_variant(name).name;
   Transposer transposer = s.transposer(to);
   o.passes.push_back(transposer.prepare(type, m, n)->plan.options);
+  return o;
+}
+
+DeviceOptions axis_options(const Session& s, const std::string& name, ElemType type, Op op, std::uint64_t m,
+                           std::uint64_t n) {
+  DeviceOptions o;
+  o.device = s.device().name;
+  o.what = std::string(name_of(type)) + " " + std::string(name_of(op)) + ", " + std::to_string(m) + "x" +
+           std::to_string(n);
+  const AxisVariant& v = find_axis_variant(name);
+  AxisReducerOptions ao;
+  ao.params.variant = v.name;
+  ao.tuning.enabled = false;
+  ao.device = s.device();
+  ao.kernel_dir = s.kernel_dir();
+  try {
+    AxisReducer reducer(s.queue(), ao);
+    for (const auto& pass : reducer.prepare(type, op, v.axis, m, n)->plan.passes) o.passes.push_back(pass.options);
+  } catch (const ConfigError& refused) {  // the variant refusing the operator (cols_stream_fused
+    if (refused.param() != Param::Variant) throw;  // for argmin/argmax); a bad shape is the caller's error
+    o.unavailable = refused.what();
+  }
   return o;
 }
 
@@ -149,6 +179,50 @@ StepMeasurement measure_reduction_step(const Session& s, const Explanation& e, E
   return m;
 }
 
+StepMeasurement measure_axis_step(const Session& s, const Explanation& e, ElemType type, Op op, std::uint64_t m,
+                                  std::uint64_t n, const TimingOptions& timing) {
+  AxisBenchDesign d;
+  d.type = type;
+  d.op = op;
+  d.shapes = {{m, n}};
+  d.axes = {find_axis_variant(e.name).axis};
+  if (!e.predecessor.empty()) d.variants.push_back(e.predecessor);
+  d.variants.push_back(e.name);
+  d.timing = timing;
+  d.tuning.enabled = false;
+  const AxisBenchRun run = measure_axis_bench(s, d, {});
+  const AxisBenchShape& shape = run.shapes.front();
+  StepMeasurement out;
+  out.what = std::string(name_of(type)) + " " + std::string(name_of(op)) + " of every " +
+             std::string(name_of(d.axes.front()) == "rows" ? "row" : "column") + " of " + std::to_string(m) + "x" +
+             std::to_string(n) + " (" + shape.data_origin + ")";
+  out.how = "each variant's default launch, median of " + std::to_string(timing.repetitions) +
+            " back-to-back samples (" + (run.clock == TimeSource::DeviceEvents ? "device events" : "host clock") +
+            "); GB/s = bytes read / median; % of the read peak of the same bytes (" +
+            (shape.peak ? fixed(shape.peak->gbps, 1) : std::string("not measured")) + " GB/s)";
+  double before_us = 0;
+  for (const AxisBenchRow& row : shape.rows) {
+    if (row.chosen_by == "default") continue;  // the planner's launch: not part of the step
+    StepRow r;
+    r.variant = row.variant;
+    if (!row.refused.empty()) {
+      r.note = "not available: " + row.refused;
+    } else if (!row.error.empty() || !row.report) {
+      r.note = row.error.empty() ? "not measured" : row.error;
+    } else {
+      r.ok = row.report->ok();
+      if (!r.ok) r.note = "check failed";
+      r.us = row.report->timing.whole_us.median;
+      r.gbps = row.report->gbps;
+      r.pct = row.pct_of_peak;
+    }
+    if (row.variant == e.predecessor) before_us = r.ok ? r.us : 0;
+    else if (before_us > 0 && r.ok && r.us > 0) r.speedup = before_us / r.us;
+    out.rows.push_back(r);
+  }
+  return out;
+}
+
 StepMeasurement measure_transpose_step(const Session& s, const Explanation& e, ElemType type, std::uint64_t m,
                                        std::uint64_t n, const TimingOptions& timing) {
   TransposeBenchOptions opt;
@@ -188,7 +262,8 @@ StepMeasurement measure_transpose_step(const Session& s, const Explanation& e, E
 
 std::string explanation_text(const Explanation& e, const DeviceOptions* options, const StepMeasurement* measured) {
   std::ostringstream out;
-  const std::string family = e.family == Family::Reduction ? "reduction" : "transpose";
+  const std::string family =
+      e.family == Family::Reduction ? "reduction" : e.family == Family::Axis ? "axis" : "transpose";
   out << e.name << " (" << family << " variant; kernel " << e.kernel << " in " << e.file << ")\n";
   out << "what it is:  " << e.summary << "\n";
   out << "literature:  " << e.literature << "\n";
@@ -212,7 +287,7 @@ std::string explanation_text(const Explanation& e, const DeviceOptions* options,
   if (measured) {
     out << "\nmeasured: " << measured->what << "\n";
     TextTable t;
-    t.headers = {"variant", "median µs", "GB/s", e.family == Family::Reduction ? "% of read peak" : "% of copy",
+    t.headers = {"variant", "median µs", "GB/s", e.family == Family::Transpose ? "% of copy" : "% of read peak",
                  "speedup", "check"};
     for (const StepRow& r : measured->rows) {
       if (!r.ok && r.us == 0) {
@@ -226,8 +301,12 @@ std::string explanation_text(const Explanation& e, const DeviceOptions* options,
     out << "how: " << measured->how << "\n";
   }
   if (e.predecessor.empty()) {
-    out << "\nno diff: " << e.name << " is the first step of the family (" << (e.kernel_dir / e.file).string()
-        << ")\n";
+    out << "\nno diff: " << e.name << " is the first step of " << (e.family == Family::Axis ? "its axis" : "the family")
+        << " (" << (e.kernel_dir / e.file).string() << ")\n";
+  } else if (e.predecessor_file == e.file) {
+    out << "\nno diff: " << e.name << " and " << e.predecessor << " are one kernel file, "
+        << (e.kernel_dir / e.file).string() << ", built with different options (above): the parts those options "
+        << "select are the step\n";
   } else {
     out << "\ndiff " << (e.kernel_dir / e.predecessor_file).string() << " " << (e.kernel_dir / e.file).string()
         << " (" << e.counts.removed << " lines removed, " << e.counts.added << " added):\n";

@@ -1,4 +1,4 @@
-// `clreduce explain`: one teaching step of the reduction or transpose family. What the variant is,
+// `clreduce explain`: one teaching step of the reduction, axis or transpose family. What the variant is,
 // the literature step it follows, what it changes from its predecessor and why that should help,
 // the diff of its kernel file against its predecessor's as they are in the kernel directory now
 // (a user's edit shows), the -D options the host passes for it on a device, its device program
@@ -17,7 +17,7 @@
 
 namespace clreduce {
 
-enum class Family { Reduction, Transpose };
+enum class Family { Reduction, Axis, Transpose };
 
 struct Explanation {
   Family family = Family::Reduction;
@@ -46,6 +46,9 @@ struct DeviceOptions {
 DeviceOptions reduction_options(const Session& s, const std::string& name, ElemType type, Op op, std::uint64_t n);
 DeviceOptions transpose_options(const Session& s, const std::string& name, ElemType type, std::uint64_t m,
                                 std::uint64_t n);
+// The axis variant's passes over an m x n matrix (no tuning database), or why it does not run.
+DeviceOptions axis_options(const Session& s, const std::string& name, ElemType type, Op op, std::uint64_t m,
+                           std::uint64_t n);
 
 // The program binary the device's compiler built for the first pass (PTX text on NVIDIA).
 std::vector<unsigned char> program_binary(const Session& s, const Explanation& e, const DeviceOptions& o);
@@ -69,6 +72,10 @@ struct StepMeasurement {
 };
 StepMeasurement measure_reduction_step(const Session& s, const Explanation& e, ElemType type, Op op,
                                        std::uint64_t n, const TimingOptions& timing);
+// An axis variant and its predecessor (the same axis) over one m x n matrix, through `bench
+// axis`'s engine: each verified, % of the read peak of the same bytes.
+StepMeasurement measure_axis_step(const Session& s, const Explanation& e, ElemType type, Op op, std::uint64_t m,
+                                  std::uint64_t n, const TimingOptions& timing);
 StepMeasurement measure_transpose_step(const Session& s, const Explanation& e, ElemType type, std::uint64_t m,
                                        std::uint64_t n, const TimingOptions& timing);
 
