@@ -166,30 +166,27 @@ void register_explain_command(Cli& cli) {
                          "their kernel files, the options on this device; --run measures both",
                          [&cli, r] { return explain(cli.global(), Family::Reduction, *r); });
   add_explain_options(ex, *r, Family::Reduction);
-  auto t = std::make_shared<ExplainTexts>();
-  CLI::App* et = cli.add(
-      "transpose", "one teaching step of the transpose family (as `explain` for the reductions)",
-      [&cli, ex, t] {
-        for (const CLI::Option* opt : ex->get_options())
-          if (opt->count() > 0 && opt->get_name() != "--help")
-            throw Error("option " + opt->get_name() + " goes after the variant of `explain transpose`; see "
-                        "`clreduce explain transpose --help`");
-        return explain(cli.global(), Family::Transpose, *t);
-      },
-      ex);
-  add_explain_options(et, *t, Family::Transpose);
-  auto a = std::make_shared<ExplainTexts>();
-  CLI::App* ea = cli.add(
-      "axis", "one teaching step of the axis family (rows and columns of a matrix; as `explain` for the reductions)",
-      [&cli, ex, a] {
-        for (const CLI::Option* opt : ex->get_options())
-          if (opt->count() > 0 && opt->get_name() != "--help")
-            throw Error("option " + opt->get_name() + " goes after the variant of `explain axis`; see "
-                        "`clreduce explain axis --help`");
-        return explain(cli.global(), Family::Axis, *a);
-      },
-      ex);
-  add_explain_options(ea, *a, Family::Axis);
+  // `explain transpose VARIANT` and `explain axis VARIANT`: the same step for another family; an
+  // option typed before the family's name belongs to `explain` and is refused.
+  const auto family_command = [&cli, ex](const std::string& name, const std::string& description, Family family) {
+    auto texts = std::make_shared<ExplainTexts>();
+    CLI::App* c = cli.add(
+        name, description,
+        [&cli, ex, texts, name, family] {
+          for (const CLI::Option* opt : ex->get_options())
+            if (opt->count() > 0 && opt->get_name() != "--help")
+              throw Error("option " + opt->get_name() + " goes after the variant of `explain " + name + "`; see " +
+                          "`clreduce explain " + name + " --help`");
+          return explain(cli.global(), family, *texts);
+        },
+        ex);
+    add_explain_options(c, *texts, family);
+  };
+  family_command("transpose", "one teaching step of the transpose family (as `explain` for the reductions)",
+                 Family::Transpose);
+  family_command("axis",
+                 "one teaching step of the axis family (rows and columns of a matrix; as `explain` for the reductions)",
+                 Family::Axis);
   auto d = std::make_shared<DocsTexts>();
   CLI::App* ed = cli.add(
       "docs",
