@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16, thirteenth round (2026-11-26, run once at commit 7c5f0e1 plus a FINISH_ITEMS macro in
+# Issue 16, thirteenth round (2026-11-26, run once at commit 6996449 plus a FINISH_ITEMS macro in
 # axis_cols_stream.cl's finish, since reverted: it lost): cols_stream_fused's finish with more loads
 # in flight (FINISH_ITEMS, the last group's loads per trip over the groups' partial rows; it is the
 # kernel's ITEMS, 2). Prediction: the finish reads 528 x 32 partials in 16.5 vector loads per work-item, 8
