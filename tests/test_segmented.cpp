@@ -160,7 +160,9 @@ TEST_SUITE("segmented") {
     // Many short segments: a slice by their average length, about 8 elements per work-item (4 for
     // 32 elements, 16 for 128), except where the device ends loops the slice could pass
     // (llvmpipe: 2^19 elements by slices of 4 would loop over 2^17 times).
-    for (const auto& [len, want] : std::vector<std::pair<std::uint64_t, unsigned>>{{32, 4}, {128, 16}}) {
+    for (const auto& len_want : std::vector<std::pair<std::uint64_t, unsigned>>{{32, 4}, {128, 16}}) {
+      const std::uint64_t len = len_want.first;  // not a structured binding: CAPTURE takes it in a lambda
+      const unsigned want = len_want.second;
       std::vector<std::uint64_t> shorts((1u << 19) / len, len);
       const std::vector<std::uint64_t> offs = offsets_of(shorts);
       const SegmentedReport sr = run_segmented(
