@@ -605,9 +605,17 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
                         "cols_item, cols_tile, cols_fused");
     p.chunks = shape.groups;
     p.rows_per_step = shape.rows_per_step;
+    // cols_stream_fused with more than one group: one launch, the groups' partial rows (chunks x N)
+    // meet through one ticket, and the last group streams them in steps of whole rows that fit its
+    // lanes (or by columns where none fit). Sums, min and max only (argmin/argmax refused above).
+    const bool fused = v.fused && p.chunks > 1;
     o = base_options(cfg, true, is_arg_op(cfg.op) ? 0 : kStreamItems);
     o.set("WG_SIZE", p.wg);
     o.set("VEC", p.vec);
+    if (fused) {
+      o.set("FUSED", 1ULL);
+      o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+    }
     o.add_user(cfg.defines);
     a.options = o.str();
     a.chunk_len = p.rows_per_step;
@@ -615,16 +623,7 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     a.values_out = p.chunks * n;
     // A lane's elements (one per step), then the group's lanes of a column, then the second pass.
     p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + log2_of(ceil_div(p.wg * p.vec, n)));
-    if (v.fused && p.chunks > 1) {
-      // One launch: the groups' partial rows (chunks x N) meet through one ticket; the last group
-      // streams them in steps of whole rows that fit its lanes (or by columns where none fit).
-      BuildOptions of = base_options(cfg, true, kStreamItems);  // sums, min and max only
-      of.set("WG_SIZE", p.wg);
-      of.set("VEC", p.vec);
-      of.set("FUSED", 1ULL);
-      of.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
-      of.add_user(cfg.defines);
-      a.options = of.str();
+    if (fused) {
       a.fused_partials = p.chunks * n;
       a.tickets = 1;
       a.values_out = n;
