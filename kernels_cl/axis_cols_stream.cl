@@ -14,7 +14,11 @@
 // stays aligned. Work-items past lanes_total (the last group's rest) fold nothing.
 //
 // Then each group folds its lanes per column in local memory (the lanes of column c are the
-// group's lanes i with (first lane + i) mod N = c; fold_lane_rows, a tree) and writes one partial row of N values: row
+// group's lanes i with (first lane + i) mod N = c; fold_lane_rows, a tree), or on NVIDIA, where a
+// row's lanes are a power of two of work-items within a warp (WARP_FOLD), by shuffles inside each
+// warp and one pass down the warps' rows (1048576x32 floats on the H100: 50.8-51.0 µs against
+// 52.0 with the tree's five levels behind barriers, bench/results/2026-11-26_h100_issue16_round17),
+// and writes one partial row of N values: row
 // group_id of a (groups x N) matrix that a second pass (cols_tile, one chunk) folds, or the
 // output itself when there is one group. An argmin/argmax pair carries its row, counted along
 // the lane (a lane's row grows by rows_per_step each step), so no division per element.
@@ -42,6 +46,12 @@
 #endif
 #ifndef NV_PTX
 #define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
+#endif
+#ifndef WARP_FOLD
+#define WARP_FOLD NV_PTX // 1: a group's lanes folded per column by warp shuffles (shfl.sync, NVIDIA PTX) where N allows
+#endif
+#if WARP_FOLD && !NV_PTX
+#error "WARP_FOLD needs NVIDIA's PTX shuffle (NV_PTX 1)"
 #endif
 #if FUSED && ARG_OP
 #error "cols_stream's fused finish folds VEC values of T per load; argmin/argmax keep the second pass (FUSED 0)"
@@ -99,6 +109,52 @@ void fold_lane_rows(__local ACC* l, const uint lid, const uint n) {
   }
 }
 
+#if WARP_FOLD
+// The accumulator as 32-bit words, for the shuffle (every ACC is 4, 8 or 16 bytes).
+#define ACC_WORDS (sizeof(ACC) / 4)
+typedef union {
+  ACC a;
+  uint w[ACC_WORDS];
+} acc_words;
+
+// x of the lane lid ^ off of this warp (every lane of the warp calls it).
+ACC shuffle_xor(const ACC x, const uint off) {
+  acc_words mine, theirs;
+  mine.a = x;
+  for (uint k = 0; k < ACC_WORDS; ++k)
+    __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;"
+                     : "=r"(theirs.w[k])
+                     : "r"(mine.w[k]), "r"(off), "r"(0x1fu), "r"(0xffffffffu));
+  return theirs.a;
+}
+
+// Whether the warps can fold N columns: the lanes of one row are N / VEC consecutive work-items,
+// a power of two of at most a warp, so that in every warp of 32 the lanes lid and lid ^ off hold
+// the same VEC columns for off = N / VEC, ..., 16; and one work-item per column at the end.
+bool warp_fold_fits(const uint n) {
+  const uint q = n / VEC;
+  return WG_SIZE % 32 == 0 && n % VEC == 0 && q >= 1 && q <= 32 && (q & (q - 1)) == 0 && n <= WG_SIZE;
+}
+
+// The group's lanes (acc[j] of work-item lid is column (lid * VEC + j) mod N) folded per column:
+// the butterfly inside each warp leaves the warp's row in its lanes 0 .. N / VEC - 1, which write
+// it to row `warp` of l; after one barrier work-item c < N folds column c down the WG_SIZE / 32
+// rows and returns it (the others return the identity). In place of fold_lane_rows' log2(rows)
+// levels behind barriers, where warp_fold_fits(N). Every work-item of the group calls it.
+ACC fold_lanes_by_warps(__local ACC* l, ACC* acc, const uint lid, const uint n) {
+  for (uint off = n / VEC; off < 32; off <<= 1)
+    for (uint j = 0; j < VEC; ++j) acc[j] = ACC_OP(acc[j], shuffle_xor(acc[j], off));
+  const uint lane = lid % 32, warp = lid / 32;
+  if (lane < n / VEC)
+    for (uint j = 0; j < VEC; ++j) l[warp * n + lane * VEC + j] = acc[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ACC x = ACC_IDENTITY;
+  if (lid < n)
+    for (uint w = 0; w < WG_SIZE / 32; ++w) x = ACC_OP(x, l[w * n + lid]);
+  return x;
+}
+#endif
+
 #if FUSED
 // The last group's fold's fold of the G x N partial rows (sums, min, max: ACC is T). Streamed as the
 // matrix is: frows whole rows per step (frows * N a multiple of VEC, so the loads stay aligned and
@@ -144,11 +200,19 @@ void finish_partials(__local ACC* l, const volatile __global T* partials, __glob
         if (e + j < total) acc[j] = ACC_OP(acc[j], partials[e + j]);  // G * N not a multiple of VEC
     }
   }
-  for (uint j = 0; j < VEC; ++j) l[lid * VEC + j] = acc[j];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  fold_lane_rows(l, lid, n);
-  if (frows != 0)
-    for (uint c = lid; c < n; c += WG_SIZE) out[c] = l[c];  // frows >= 1: N <= WG_SIZE * VEC
+#if WARP_FOLD
+  if (warp_fold_fits(n)) {  // then frows = WG_SIZE * VEC / N: every work-item loaded whole rows' lanes
+    const ACC x = fold_lanes_by_warps(l, acc, lid, n);
+    if (lid < n) out[lid] = x;
+  } else
+#endif
+  {
+    for (uint j = 0; j < VEC; ++j) l[lid * VEC + j] = acc[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    fold_lane_rows(l, lid, n);
+    if (frows != 0)
+      for (uint c = lid; c < n; c += WG_SIZE) out[c] = l[c];  // frows >= 1: N <= WG_SIZE * VEC
+  }
 }
 #endif
 
@@ -200,19 +264,27 @@ void axis_cols_stream(__global const T* restrict in, __global ACC* restrict out,
 #endif
         }
   }
-  for (uint j = 0; j < VEC; ++j) l[lid * VEC + j] = acc[j];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  // Column c's lanes in this group: local lane i holds column (base + i) mod N.
-  const uint base = (uint)(((ulong)get_group_id(0) * WG_SIZE * VEC) % n);
 #if FUSED
   __global ACC* rows_out = partials;  // the partial rows the last group folds
 #else
   __global ACC* rows_out = out;       // the partial rows of the second pass (or the output: one group)
 #endif
-  fold_lane_rows(l, lid, n);
-  for (uint c = lid; c < n; c += WG_SIZE) {
-    const uint i = c >= base ? c - base : c + (n - base);  // column c's place
-    rows_out[(ulong)get_group_id(0) * n + c] = i < WG_SIZE * VEC ? l[i] : ACC_IDENTITY;
+#if WARP_FOLD
+  if (warp_fold_fits(n)) {  // the same for the whole group; N divides WG_SIZE * VEC, so the group's first lane is column 0
+    const ACC x = fold_lanes_by_warps(l, acc, lid, n);
+    if (lid < n) rows_out[(ulong)get_group_id(0) * n + lid] = x;
+  } else
+#endif
+  {
+    for (uint j = 0; j < VEC; ++j) l[lid * VEC + j] = acc[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Column c's lanes in this group: local lane i holds column (base + i) mod N.
+    const uint base = (uint)(((ulong)get_group_id(0) * WG_SIZE * VEC) % n);
+    fold_lane_rows(l, lid, n);
+    for (uint c = lid; c < n; c += WG_SIZE) {
+      const uint i = c >= base ? c - base : c + (n - base);  // column c's place
+      rows_out[(ulong)get_group_id(0) * n + c] = i < WG_SIZE * VEC ? l[i] : ACC_IDENTITY;
+    }
   }
 #if FUSED
   GLOBAL_FENCE();  // this work-item's partials visible device-wide before the group's ticket

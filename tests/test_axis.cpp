@@ -128,6 +128,45 @@ TEST_SUITE("axis") {
     MESSAGE(runs << " axis reductions checked in this shard");
   }
 
+  TEST_CASE("cols_stream at the widths whose lanes NVIDIA folds by warp shuffles (N / VEC a power of two up to 32)") {
+    // The shapes above reach the tree of lanes; these reach the butterfly where the device runs
+    // NVIDIA PTX (WARP_FOLD), and the tree elsewhere: N = VEC ... 32 VEC, M odd, three groups and the
+    // planner's, groups of 64 (two warps) and the default. Sums' depth then counts the warps.
+    std::size_t item = 0, runs = 0;
+    const std::vector<ElemType> types = session().device().fp64
+                                            ? std::vector<ElemType>{ElemType::Uint, ElemType::Int, ElemType::Float, ElemType::Double}
+                                            : std::vector<ElemType>{ElemType::Uint, ElemType::Int, ElemType::Float};
+    for (const char* name : {"cols_stream", "cols_stream_fused"})
+      for (ElemType t : types) {
+        if (!in_shard(item++)) continue;
+        const AxisVariant& v = find_axis_variant(name);
+        for (Op op : {Op::Sum, Op::Min, Op::Max, Op::ArgMin, Op::ArgMax}) {
+          if (is_arg_op(op) && !v.arg_ops) continue;  // refused: the matrix case above checks how
+          for (std::uint64_t n : {2, 4, 8, 16, 32, 64, 128})
+            for (std::size_t which = 0; which < 2; ++which) {
+              const std::uint64_t m = 1001;
+              AxisConfig cfg;
+              cfg.variant = name;
+              cfg.axis = Axis::Cols;
+              cfg.type = t;
+              cfg.op = op;
+              if (which == 1) cfg.wg = std::min<std::size_t>(64, kernel_allows(cfg)), cfg.chunks = 3;
+              const HostData data = generate_data(t, m * n, DataKind::Random, seed() + n * 7 + which);
+              CAPTURE(std::string(name));
+              CAPTURE(std::string(name_of(t)));
+              CAPTURE(std::string(name_of(op)));
+              CAPTURE(n);
+              CAPTURE(which);
+              const AxisReport r = run_axis(session(), cfg, data, m, n, quick_timing(0, 1));
+              INFO(r.check.detail << " (launch " << r.plan.launch_label() << ")");
+              CHECK(r.ok());
+              ++runs;
+            }
+        }
+      }
+    MESSAGE(runs << " cols_stream reductions at warp-foldable widths checked in this shard");
+  }
+
   TEST_CASE("the poisoned output catches a value the kernel never writes") {
     // A kernel that skips the last row: its output keeps the poison, and the check says so.
     const std::filesystem::path dir = copy_kernels("axis_poison");
@@ -252,6 +291,43 @@ TEST_SUITE("unit") {
     CHECK(p.passes[0].options.find("-D NV_PTX=0") != std::string::npos);
     CHECK(p.depth == (1024 / 8 + 3) + (1 + 3));
     CHECK(&default_axis_variant(Axis::Cols, cfg.type, cfg.op, 4096, 4096, d) == p.variant);
+    {  // NVIDIA: cols_fused's tile policy (128 x 2 at 2 groups per compute unit up to 64 MiB, 64 x 4
+       // at 8 above), and cols_stream's lanes folded by warps, whose depth counts the warps.
+      DeviceInfo nv = d;
+      nv.is_nvidia = true;
+      nv.compute_units = 132;
+      AxisPlan f = plan_axis(cfg, nv, 4096, 4096);  // 64 MiB
+      CHECK(f.variant->name == "cols_fused");
+      CHECK(f.launch_label() == "128x2, 8 chunks");  // 264 groups over 32 tiles (9), rounded down
+      CHECK(f.passes[0].tickets == 32);
+      CHECK(f.depth == (512 / 2 + 1) + (4 + 1));
+      CHECK(axis_chunks_for(*f.variant, nv, cfg.type, cfg.op, 4096, 4096, 0, 2) == f.chunks);
+      f = plan_axis(cfg, nv, 8192, 8192);
+      CHECK(f.launch_label() == "64x4, 8 chunks");  // 1056 groups over 128 tiles (8.25)
+      CHECK(axis_chunks_for(*f.variant, nv, cfg.type, cfg.op, 8192, 8192, 0, 8) == f.chunks);
+      AxisConfig dbl64 = cfg;
+      dbl64.type = ElemType::Double;
+      nv.fp64 = true;
+      CHECK(plan_axis(dbl64, nv, 4096, 4096).launch_label() == "64x4, 16 chunks");  // 128 MiB
+      AxisConfig argmax = cfg;
+      argmax.op = Op::ArgMax;  // pairs: the registry's tile (the wider ones lost)
+      CHECK(plan_axis(argmax, nv, 4096, 4096).launch_label() == "32x8, 8 chunks");
+      CHECK(plan_axis(argmax, nv, 8192, 8192).launch_label() == "32x8, 4 chunks");
+      CHECK(axis_chunks_for(*f.variant, nv, cfg.type, Op::ArgMax, 4096, 4096, 0, 8) == 8);
+      AxisConfig tile = cfg;
+      tile.variant = "cols_tile";  // the policy is cols_fused's, measured; cols_tile keeps 32 x 8
+      CHECK(plan_axis(tile, nv, 4096, 4096).launch_label().rfind("32x8, ", 0) == 0);
+      AxisPlan st = plan_axis(cfg, nv, 1048576, 32);
+      CHECK(st.variant->name == "cols_stream_fused");
+      CHECK(st.chunks == 528);
+      CHECK(st.passes[0].options.find("-D NV_PTX=1") != std::string::npos);
+      // 62 steps (16896 rows each) of a lane; the warps' fold: 2 butterfly levels and 8 warps, not
+      // the tree's 5; the finish's 17 steps of 32 partial rows and the same fold.
+      CHECK(st.depth == (63 + 2 + 8) + (17 + 2 + 8));
+      DeviceInfo same = nv;
+      same.is_nvidia = false;
+      CHECK(plan_axis(cfg, nv, 1048576, 24).depth == plan_axis(cfg, same, 1048576, 24).depth);  // 6 lanes a row: the tree
+    }
     p = plan_axis(cfg, d, 32, 1048576);  // columns enough for 8 groups of 256 per compute unit
     CHECK(p.variant->name == "cols_item");
     CHECK(p.passes.size() == 1);

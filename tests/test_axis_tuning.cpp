@@ -156,13 +156,13 @@ TEST_SUITE("unit") {
     rows.axis = Axis::Rows;
     AxisConfig cols;
     cols.axis = Axis::Cols;
-    CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 8) == plan_axis(rows, d, 32, 1048576).chunks);
-    CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 8) == 16);   // 25 rounded down to a power of two
-    CHECK(axis_chunks_for(split, d, 32, 1048576, 256, 16) == 32);  // 50 rounded down
-    CHECK(axis_chunks_for(tile, d, 4096, 4096, 0, 8) == plan_axis(cols, d, 4096, 4096).chunks);
-    CHECK(axis_chunks_for(tile, d, 4096, 4096, 0, 16) == 8);  // 13 rounded down to a power of two
-    CHECK(axis_chunks_for(tile, d, 1048576, 64, 0, 8) == plan_axis(cols, d, 1048576, 64).chunks);
-    CHECK_THROWS_AS(axis_chunks_for(find_axis_variant("rows_group"), d, 4, 4, 64, 8), ConfigError);
+    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::Sum, 32, 1048576, 256, 8) == plan_axis(rows, d, 32, 1048576).chunks);
+    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::Sum, 32, 1048576, 256, 8) == 16);   // 25 rounded down to a power of two
+    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::Sum, 32, 1048576, 256, 16) == 32);  // 50 rounded down
+    CHECK(axis_chunks_for(tile, d, ElemType::Float, Op::Sum, 4096, 4096, 0, 8) == plan_axis(cols, d, 4096, 4096).chunks);
+    CHECK(axis_chunks_for(tile, d, ElemType::Float, Op::Sum, 4096, 4096, 0, 16) == 8);  // 13 rounded down to a power of two
+    CHECK(axis_chunks_for(tile, d, ElemType::Float, Op::Sum, 1048576, 64, 0, 8) == plan_axis(cols, d, 1048576, 64).chunks);
+    CHECK_THROWS_AS(axis_chunks_for(find_axis_variant("rows_group"), d, ElemType::Float, Op::Sum, 4, 4, 64, 8), ConfigError);
   }
 
   TEST_CASE("tuned_axis_config: the entry's launch for its shape, the caller's options first") {

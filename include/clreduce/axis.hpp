@@ -201,12 +201,14 @@ std::string axis_shape_class_names(Axis axis);
 
 // The row chunks (rows_split: of each row; cols_tile: of the rows) that give about
 // `groups_per_cu` groups per compute unit for an M x N shape, with the same limits as the
-// planner's own choice (which is this at 8 groups per compute unit): how a tuned groups-per-CU
-// count, which transfers across the shapes of a class, becomes a launch. `wg` is rows_split's
-// work-group size (ignored for cols_tile). Throws ConfigError (Param::Variant) for a variant
-// that does not split into chunks.
-std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n,
-                              std::size_t wg, unsigned groups_per_cu);
+// planner's own choice (which is this at 8 groups per compute unit, or for cols_fused on NVIDIA at
+// its tile policy's count for sums, min and max: 2 up to 64 MiB): how a tuned groups-per-CU count,
+// which transfers across the shapes of a class, becomes a launch. The tile is the planner's for this
+// type, operator and shape. `wg`
+// is rows_split's work-group size (ignored for cols_tile). Throws ConfigError (Param::Variant) for
+// a variant that does not split into chunks.
+std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemType type, Op op, std::uint64_t m,
+                              std::uint64_t n, std::size_t wg, unsigned groups_per_cu);
 
 // A resolved axis launch for one (type, op, axis, M, N).
 class AxisLaunch {

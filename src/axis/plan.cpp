@@ -268,6 +268,30 @@ std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, u
 // partial rows alone) and at 1 chunk (nothing to meet: 1024x65536 91.5 -> 95.1).
 constexpr std::uint64_t kFusedMaxChunks = 64;
 
+// cols_fused's tile (TILE_X columns x ROWS_Y row-slices) and its groups per compute unit when no
+// chunk count is given. A warp of the registry's 32 x 8 tile reads 128 bytes of a row per load;
+// wider tiles read longer runs of each row. On the H100 (float sums, b2b,
+// bench/results/2026-11-26_h100_issue16_round16; 1024 groups unless said):
+//   64 x 4: 8192x8192 91.74 µs against 32 x 8's 92.40, 16384x16384 358.6 against 364.7,
+//     65536x1024 93.58 against 93.88; 4096x4096 27.61 against 27.54.
+//   128 x 2 at 2 groups per compute unit (256): 4096x4096 27.25-27.34 against 27.54-27.65 (rounds
+//     14 and 16); it lost on the larger matrices (8192x8192 93.20, 16384x16384 363.3).
+// So on NVIDIA: 128 x 2 at 2 per compute unit up to 64 MiB, 64 x 4 at kGroupsPerCu above; elsewhere
+// (not measured) the registry's tile and kGroupsPerCu. Not for argmin/argmax, whose pairs fold one
+// load in flight per work-item (kArgItems): 128 x 2 took float argmax over 4096x4096 columns from
+// 29.3 to 48.8 µs and int argmin to 42.4, 64 x 4 over 65536x1024 from 96.8 to 100.7
+// (bench/results/2026-11-26_h100_issue16_evidence4).
+struct ColumnTilePolicy {
+  unsigned tile_x, rows_y;
+  std::uint64_t groups_per_cu;
+};
+constexpr std::uint64_t kSmallTileBytes = 64ULL << 20;
+ColumnTilePolicy column_tile_policy(const AxisVariant& v, Op op, std::uint64_t bytes, const DeviceInfo& dev) {
+  if (v.name != "cols_fused" || !dev.is_nvidia || is_arg_op(op)) return {v.default_tile_x, v.default_rows_y, kGroupsPerCu};
+  if (bytes <= kSmallTileBytes) return {128, 2, 2};
+  return {64, 4, kGroupsPerCu};
+}
+
 // rows_vector's and cols_stream's VEC: the widest of 4, 2, 1 elements within 16 bytes that
 // divides `divides` (rows_vector: N, so that every row starts on a whole vector; cols_stream: 0,
 // any, since its stride is made a multiple of VEC instead), unless the caller's -D VEC names one, which must
@@ -291,6 +315,17 @@ unsigned vec_width(const AxisConfig& cfg, const std::string& variant, std::uint6
   for (unsigned vec = 4; vec > 1; vec /= 2)
     if (vec * es <= 16 && divides % vec == 0) return vec;
   return 1;
+}
+
+// The depth of a cols_stream group's fold of its lanes per column: a tree of log2(lanes of a
+// column) levels, or, where the kernel may fold by warps (NVIDIA: WARP_FOLD follows NV_PTX; a user's
+// -D can turn it off), the butterfly inside a warp and then the group's warps one after another:
+// the deeper of the two, which bounds either.
+std::uint64_t stream_lanes_depth(std::uint64_t wg, std::uint64_t vec, std::uint64_t n, bool warps) {
+  const std::uint64_t tree = log2_of(ceil_div(wg * vec, n));
+  const std::uint64_t q = n / vec;  // a row's lanes: the kernel's warp_fold_fits
+  if (!warps || n % vec != 0 || q > 32 || (q & (q - 1)) != 0 || n > wg || wg % 32 != 0) return tree;
+  return std::max(tree, log2_of(ceil_div(32 * vec, n)) + wg / 32);
 }
 
 // cols_stream's groups for `groups_per_cu` groups per compute unit (the planner's: kStreamGroupsPerCu),
@@ -455,8 +490,9 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
                         "1, 2, 4, ... " + std::to_string(dev.max_work_group_size), dev.name);
   };
   if (v.uses_tile) {
-    p.tile_x = v.default_tile_x;
-    p.rows_y = v.default_rows_y;
+    const ColumnTilePolicy policy = column_tile_policy(v, cfg.op, m * n * size_of(cfg.type), dev);
+    p.tile_x = policy.tile_x;
+    p.rows_y = policy.rows_y;
     // A device allowing fewer work-items per group than TILE_X * ROWS_Y: fewer row-slices first.
     fit_tile(p.tile_x, p.rows_y, dev.max_work_group_size);
     p.wg = std::size_t{p.tile_x} * p.rows_y;
@@ -470,7 +506,7 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
                           "1.." + std::to_string(most_chunks));
       p.chunks = *cfg.chunks;
     } else {
-      p.chunks = tile_chunks(m, n, p.tile_x, p.rows_y, dev.compute_units, kGroupsPerCu);
+      p.chunks = tile_chunks(m, n, p.tile_x, p.rows_y, dev.compute_units, policy.groups_per_cu);
       // Where the device ends long loops, chunks enough that no work-item loops past it.
       if (dev.loop_trip_limit)
         p.chunks = std::clamp<std::uint64_t>(ceil_div(m, std::uint64_t{p.rows_y} * loop_trips_allowed(dev)), p.chunks,
@@ -612,24 +648,23 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     o = base_options(cfg, true, is_arg_op(cfg.op) ? 0 : kStreamItems);
     o.set("WG_SIZE", p.wg);
     o.set("VEC", p.vec);
-    if (fused) {
-      o.set("FUSED", 1ULL);
-      o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
-    }
+    if (fused) o.set("FUSED", 1ULL);
+    o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);  // the fence, and the lanes folded by warp shuffles
     o.add_user(cfg.defines);
     a.options = o.str();
     a.chunk_len = p.rows_per_step;
     a.groups_x = p.chunks;
     a.values_out = p.chunks * n;
     // A lane's elements (one per step), then the group's lanes of a column, then the second pass.
-    p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + log2_of(ceil_div(p.wg * p.vec, n)));
+    const std::uint64_t lanes_depth = stream_lanes_depth(p.wg, p.vec, n, dev.is_nvidia);
+    p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + lanes_depth);
     if (fused) {
       a.fused_partials = p.chunks * n;
       a.tickets = 1;
       a.values_out = n;
       const std::uint64_t unit = p.vec / gcd_of(n, p.vec);
       const std::uint64_t frows = (p.wg * p.vec / n) / unit * unit;
-      p.depth += clamp_depth(frows ? ceil_div(p.chunks, frows) + log2_of(ceil_div(p.wg * p.vec, n)) : p.chunks);
+      p.depth += clamp_depth(frows ? ceil_div(p.chunks, frows) + lanes_depth : p.chunks);
       p.passes.push_back(a);
       return p;
     }
@@ -830,11 +865,12 @@ std::string axis_shape_class_names(Axis axis) {
   return join(ids);
 }
 
-std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n,
-                              std::size_t wg, unsigned groups_per_cu) {
+std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemType type, Op op, std::uint64_t m,
+                              std::uint64_t n, std::size_t wg, unsigned groups_per_cu) {
   if (v.uses_tile) {
-    // As plan_axis: the tile shrunk to the device's group limit, then chunks for the target.
-    unsigned tile_x = v.default_tile_x, rows_y = v.default_rows_y;
+    // As plan_axis: the policy's tile shrunk to the device's group limit, then chunks for the target.
+    const ColumnTilePolicy policy = column_tile_policy(v, op, m * n * size_of(type), dev);
+    unsigned tile_x = policy.tile_x, rows_y = policy.rows_y;
     fit_tile(tile_x, rows_y, dev.max_work_group_size);
     return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
@@ -876,7 +912,7 @@ std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAx
   }
   if (!out.chunks && e.groups_per_cu && (v->uses_tile || v->splits_rows || v->streams)) {
     const std::size_t wg = out.wg.value_or(std::min<std::size_t>(v->default_wg, dev.max_work_group_size));
-    out.chunks = axis_chunks_for(*v, dev, m, n, wg, *e.groups_per_cu);
+    out.chunks = axis_chunks_for(*v, dev, cfg.type, cfg.op, m, n, wg, *e.groups_per_cu);
     filled.push_back("chunks=" + std::to_string(*out.chunks) + " (" + std::to_string(*e.groups_per_cu) +
                      " groups per CU)");
   }

@@ -50,7 +50,7 @@ AxisConfig config_of(const AxisTuneDesign& d, Axis axis, const AxisCandidate* c,
   if (c->groups_per_cu) {
     const AxisVariant& v = find_axis_variant(c->variant);
     const std::size_t wg = c->wg.value_or(std::min<std::size_t>(v.default_wg, dev.max_work_group_size));
-    cfg.chunks = axis_chunks_for(v, dev, m, n, wg, *c->groups_per_cu);
+    cfg.chunks = axis_chunks_for(v, dev, d.type, d.op, m, n, wg, *c->groups_per_cu);
   }
   return cfg;
 }
