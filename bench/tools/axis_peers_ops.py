@@ -5,9 +5,11 @@
 # int32 and uint32 (CUPY_ACCELERATORS=cub unless set: CUB's segmented reduce where CuPy uses it);
 # the whole array's argmax, and torch.segment_reduce over CSR lengths. CUDA events around one call
 # (CuPy and torch both on the legacy default stream), median of 50 after 5 warm-ups;
-# GB/s = bytes read / time.
+# GB/s = bytes read / time. Torch's axis reductions also by the host clock around one call and
+# torch.cuda.synchronize() (median of 50, the device idle before each): the method of clreduce's
+# one-call figure, which CUDA events do not match (they start when the GPU meets the first event).
 #   python3 bench/tools/axis_peers_ops.py [ops...]   (default: sum amin amax argmin argmax)
-import os, sys
+import os, sys, time
 os.environ.setdefault("CUPY_ACCELERATORS", "cub")
 import torch
 try:
@@ -23,6 +25,13 @@ def bench(fn, reps=50):
         s.record(); fn(); e.record(); e.synchronize(); ts.append(s.elapsed_time(e))
     ts.sort(); return ts[len(ts) // 2] * 1e-3
 
+def bench_host(fn, reps=50):
+    for _ in range(5): fn()
+    torch.cuda.synchronize(); ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter(); fn(); torch.cuda.synchronize(); ts.append(time.perf_counter() - t0)
+    ts.sort(); return ts[len(ts) // 2]
+
 ops = sys.argv[1:] or ["sum", "amin", "amax", "argmin", "argmax"]
 print("device", torch.cuda.get_device_name(), "torch", torch.__version__)
 shapes = [(8192, 8192), (16384, 16384), (1 << 20, 32), (32, 1 << 20), (1 << 16, 1024), (1024, 1 << 16), (4096, 4096)]
@@ -35,7 +44,8 @@ for dtype in [torch.float32, torch.int32]:
             f = getattr(torch, op)
             for dim, name in [(1, "rows"), (0, "cols")]:
                 t = bench(lambda: f(a, dim=dim))
-                print(f"{str(dtype)[6:]} {op} {m}x{n} {name}: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s")
+                th = bench_host(lambda: f(a, dim=dim))
+                print(f"{str(dtype)[6:]} {op} {m}x{n} {name}: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s; host clock {th*1e6:8.1f} us")
                 if cp is not None:
                     ac = cp.asarray(a)
                     for cdt in ([ac] if dtype == torch.float32 else [ac, ac.astype(cp.uint32)]):

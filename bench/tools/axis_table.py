@@ -7,6 +7,8 @@
 # read peak of the same bytes. Where the same launch was also measured by name in the same file
 # (bench axis measures every variant), its one-call median is given too: a default row measured
 # first after the scalar run has shown a slower one call than the identical launch after it.
+# Where peers.txt also gives torch's one call by the host clock (enqueue to synchronize, as
+# clreduce's), that figure and the ratio of the two host clocks follow.
 #   python3 bench/tools/axis_table.py peers.txt bench_axis_*.json > table.md
 import json, re, sys
 
@@ -16,12 +18,15 @@ for line in open(sys.argv[1]):
     if m:
         dt, op, mm, nn, axis, who, us = m.groups()
         peers[(dt, op, int(mm), int(nn), axis, who)] = float(us)
+        h = re.search(r"host clock\s+([\d.]+) us", line)
+        if h:
+            peers[(dt, op, int(mm), int(nn), axis, who + "_host")] = float(h.group(1))
 TORCH_OP = {"sum": "sum", "min": "amin", "max": "amax", "argmin": "argmin", "argmax": "argmax"}
 TORCH_DT = {"float": "float32", "uint": "int32", "int": "int32"}
 CUPY_DT = {"float": "float32", "uint": "uint32", "int": "int32"}
 
-print("| type op | shape | axis | default launch | b2b median µs | 1 call µs host (events) | same launch by name, 1 call µs | torch µs | cupy µs | 1 call / torch | 1 call / cupy | % of read peak |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| type op | shape | axis | default launch | b2b median µs | 1 call µs host (events) | same launch by name, 1 call µs | torch µs | cupy µs | 1 call / torch | 1 call / cupy | torch 1 call µs, host clock | 1 call / torch, both host clock | % of read peak |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for path in sys.argv[2:]:
     d = json.load(open(path))
     t, op = d["type"], d["op"]
@@ -36,6 +41,7 @@ for path in sys.argv[2:]:
             tw = f'{twin[0]["single_call_us"]["median"]:.1f}' if twin else "-"
             tor = peers.get((TORCH_DT.get(t, t), TORCH_OP[op], m, n, r["axis"], "torch"))
             cup = peers.get((CUPY_DT.get(t, t), TORCH_OP[op], m, n, r["axis"], "cupy"))
+            toh = peers.get((TORCH_DT.get(t, t), TORCH_OP[op], m, n, r["axis"], "torch_host"))
             f = lambda x: f"{x:.1f}" if x else "-"
             ratio = lambda p: f"{one / p:.2f}" if p else "-"
-            print(f'| {t} {op} | {m}x{n} | {r["axis"]} | {r["variant"]} {r["launch"]} | {r["time_us"]["median"]:.1f} | {one:.1f} ({ev:.1f}) | {tw} | {f(tor)} | {f(cup)} | {ratio(tor)} | {ratio(cup)} | {r["pct_of_peak"]:.1f}% |')
+            print(f'| {t} {op} | {m}x{n} | {r["axis"]} | {r["variant"]} {r["launch"]} | {r["time_us"]["median"]:.1f} | {one:.1f} ({ev:.1f}) | {tw} | {f(tor)} | {f(cup)} | {ratio(tor)} | {ratio(cup)} | {f(toh)} | {ratio(toh)} | {r["pct_of_peak"]:.1f}% |')
