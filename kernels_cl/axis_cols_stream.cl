@@ -45,8 +45,9 @@
 #define FUSED 0 // 1: one launch, the last group folds the groups' partial rows (cols_stream_fused)
 #endif
 #ifndef NV_PTX
-#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
+#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl, the lanes fold by shfl.sync)
 #endif
+#include "axis_shuffle.clh"
 #ifndef WARP_FOLD
 #define WARP_FOLD NV_PTX // 1: a group's lanes folded per column by warp shuffles (shfl.sync, NVIDIA PTX) where N allows
 #endif
@@ -110,23 +111,6 @@ void fold_lane_rows(__local ACC* l, const uint lid, const uint n) {
 }
 
 #if WARP_FOLD
-// The accumulator as 32-bit words, for the shuffle (every ACC is 4, 8 or 16 bytes).
-#define ACC_WORDS (sizeof(ACC) / 4)
-typedef union {
-  ACC a;
-  uint w[ACC_WORDS];
-} acc_words;
-
-// x of the lane lid ^ off of this warp (every lane of the warp calls it).
-ACC shuffle_xor(const ACC x, const uint off) {
-  acc_words mine, theirs;
-  mine.a = x;
-  for (uint k = 0; k < ACC_WORDS; ++k)
-    __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;"
-                     : "=r"(theirs.w[k])
-                     : "r"(mine.w[k]), "r"(off), "r"(0x1fu), "r"(0xffffffffu));
-  return theirs.a;
-}
 
 // Whether the warps can fold N columns: the lanes of one row are N / VEC consecutive work-items,
 // a power of two of at most a warp, so that in every warp of 32 the lanes lid and lid ^ off hold
@@ -143,7 +127,7 @@ bool warp_fold_fits(const uint n) {
 // levels behind barriers, where warp_fold_fits(N). Every work-item of the group calls it.
 ACC fold_lanes_by_warps(__local ACC* l, ACC* acc, const uint lid, const uint n) {
   for (uint off = n / VEC; off < 32; off <<= 1)
-    for (uint j = 0; j < VEC; ++j) acc[j] = ACC_OP(acc[j], shuffle_xor(acc[j], off));
+    for (uint j = 0; j < VEC; ++j) acc[j] = ACC_OP(acc[j], acc_shuffle_xor(acc[j], off, 0xffffffffu));
   const uint lane = lid % 32, warp = lid / 32;
   if (lane < n / VEC)
     for (uint j = 0; j < VEC; ++j) l[warp * n + lane * VEC + j] = acc[j];

@@ -55,12 +55,7 @@
 #define WARP_MASK (WARP_LANES >= 32 ? 0xffffffffu : ((1u << WARP_LANES) - 1u))
 
 
-// The accumulator as 32-bit words, for the shuffle (every ACC is 4, 8 or 16 bytes).
-#define ACC_WORDS (sizeof(ACC) / 4)
-typedef union {
-  ACC a;
-  uint w[ACC_WORDS];
-} acc_words;
+#include "axis_shuffle.clh"
 
 // The row's lanes folded: after it every lane of the slice holds the fold of all of them (the
 // butterfly: lane l takes lane l ^ off for off = ROW_WIDTH / 2, ..., 1, which stays inside its
@@ -68,13 +63,7 @@ typedef union {
 ACC fold_lanes(__local ACC* scratch, const uint lid, ACC x) {
   for (uint off = ROW_WIDTH / 2; off > 0; off >>= 1) {
 #if NV_PTX
-    acc_words mine, theirs;
-    mine.a = x;
-    for (uint k = 0; k < ACC_WORDS; ++k)
-      __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;"
-                       : "=r"(theirs.w[k])
-                       : "r"(mine.w[k]), "r"(off), "r"(0x1fu), "r"(WARP_MASK));
-    x = ACC_OP(x, theirs.a);
+    x = ACC_OP(x, acc_shuffle_xor(x, off, WARP_MASK));
 #else
     scratch[lid] = x;
     barrier(CLK_LOCAL_MEM_FENCE);
