@@ -20,4 +20,27 @@ pocl_icd=$(ls /etc/OpenCL/vendors/pocl*.icd 2>/dev/null | head -1)
 [ -n "$pocl_icd" ] || { echo "test_sanitized.sh: no PoCL ICD file under /etc/OpenCL/vendors" >&2; exit 1; }
 export OCL_ICD_VENDORS="$pocl_icd"
 # PoCL's second work-group method (label pocl_method) runs the same host code: not again here.
-ctest -j"$(nproc)" -LE "full|pocl_method" --output-on-failure "$@"
+rc=0
+ctest -j"$(nproc)" -LE "full|pocl_method" --output-on-failure "$@" || rc=$?
+[ "$rc" -eq 0 ] && exit 0
+# One fault is not clreduce's: LeakSanitizer's own tracer, which stops the process's threads at
+# exit to scan them, at times dies of SIGSEGV ("Tracer caught signal 11", then "LeakSanitizer has
+# encountered a fatal error"), the tests having passed (clean-clone CI on this project's 2-core
+# machine, 2026-11-26: the runtime suite after all 13 of its cases passed, and a `clreduce soak`
+# child of the cli suite after "no mismatch"; neither came back in four runs of the runtime suite
+# alone or beside the cli suite). Only when every failed test's output carries that line are those tests run
+# once more, and the run says so; any other failure, or the same tests failing again, fails.
+failed=$(sed -n 's/^[0-9]*:\(.*\)$/\1/p' Testing/Temporary/LastTestsFailed.log 2>/dev/null)
+[ -n "$failed" ] || exit "$rc"
+for t in $failed; do
+  # The test's section of the log: from "<i>/<n> Testing: <name>" to ""<name>" end time: ...".
+  if ! awk -v t="$t" '$0 ~ "^[0-9]+/[0-9]+ Testing: " t "$" {on = 1}
+                       on && /^Tracer caught signal/ {hit = 1}
+                       on && index($0, "\"" t "\" end time:") == 1 {on = 0}
+                       END {exit !hit}' Testing/Temporary/LastTest.log; then
+    echo "test_sanitized.sh: $t failed, and not by LeakSanitizer's tracer" >&2
+    exit "$rc"
+  fi
+done
+echo "test_sanitized.sh: LeakSanitizer's tracer crashed at exit in: $(echo $failed); running them once more" >&2
+ctest --rerun-failed --output-on-failure
