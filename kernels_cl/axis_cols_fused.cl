@@ -19,26 +19,7 @@
 #ifndef ROWS_Y
 #define ROWS_Y 8 // row-slices per work-group: a power of two, folded in local memory
 #endif
-#ifndef NV_PTX
-#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
-#endif
-
-// Orders this work-item's global writes before its later global accesses, across the device.
-#if NV_PTX
-#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
-#else
-#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-
-// A partial another group published: volatile loads (a pair field by field: the value at offset
-// 0, the index at offset 8, as reduce_common.clh lays it out).
-ACC load_published(__global const ACC* p) {
-#if ARG_OP
-  return arg_make(((const volatile __global T*)p)[0], ((const volatile __global ulong*)p)[1]);
-#else
-  return *(const volatile __global ACC*)p;
-#endif
-}
+#include "axis_ticket.clh"
 
 // The ROWS_Y values of each column in l folded into l[0][x] (every level behind a barrier).
 void fold_rows_y(__local ACC (*l)[TILE_X], const uint x, const uint y) {

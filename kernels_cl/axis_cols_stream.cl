@@ -57,11 +57,7 @@
 #if FUSED && ARG_OP
 #error "cols_stream's fused finish folds VEC values of T per load; argmin/argmax keep the second pass (FUSED 0)"
 #endif
-#if NV_PTX
-#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
-#else
-#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
+#include "axis_ticket.clh"
 
 #ifndef ITEMS
 #define ITEMS 4 // steps each work-item loads before it folds them (1, 2, 4 or 8)

@@ -55,8 +55,10 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   if (v.name == "rows_sliced") other.wg = std::min<std::size_t>(64, half), other.row_width = 4;
   if (v.name == "cols_item") other.wg = std::min<std::size_t>(32, half);
   if (v.name == "cols_tile" || v.name == "cols_fused") other.chunks = 3;  // capped at M below
-  if (v.name == "rows_split") other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // capped at N below
+  if (v.name == "rows_split" || v.name == "rows_split_fused")
+    other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // capped at N below
   if (v.name == "rows_vector") other.wg = std::min<std::size_t>(64, half);
+  if (v.name == "rows_even") other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // 5 shares (fewer when M * N is small)
   // cols_stream: 3 groups (capped at M below) and one element per load (its default loads VEC 4,
   // or 2 for doubles, whatever N is).
   if (v.name == "cols_stream" || v.name == "cols_stream_fused")
@@ -167,6 +169,53 @@ TEST_SUITE("axis") {
     MESSAGE(runs << " cols_stream reductions at warp-foldable widths checked in this shard");
   }
 
+  TEST_CASE("fused launches back to back on alternating inputs: every ticket back at 0, each result right") {
+    // cols_fused, cols_stream_fused, rows_split_fused and rows_even leave their counters at 0 for the next
+    // launch (no host work between launches). Six launches alternate two inputs, the output
+    // poisoned before each; uint sums, so each result is exact, and a launch whose last group never
+    // finished (a counter left short) leaves the poison.
+    struct Case {
+      const char* variant;
+      Axis axis;
+      std::uint64_t m, n, chunks;
+      std::size_t wg;
+    };
+    for (const Case& c : {Case{"cols_fused", Axis::Cols, 301, 37, 3, 0}, Case{"cols_stream_fused", Axis::Cols, 301, 37, 3, 64},
+                          Case{"rows_split_fused", Axis::Rows, 7, 3001, 5, 32}, Case{"rows_split_fused", Axis::Rows, 3, 1000, 64, 0},
+                          Case{"rows_even", Axis::Rows, 7, 3001, 5, 32}, Case{"rows_even", Axis::Rows, 37, 290, 41, 0}}) {
+      CAPTURE(std::string(c.variant));
+      AxisReducerOptions o;
+      o.device = session().device();
+      o.kernel_dir = session().kernel_dir();
+      o.params.variant = c.variant;
+      o.params.chunks = c.chunks;
+      if (c.wg) o.params.wg = std::min<std::size_t>(c.wg, session().device().max_work_group_size);
+      AxisReducer r(session().queue(), o);
+      const std::uint64_t outs = c.axis == Axis::Rows ? c.m : c.n;
+      std::vector<std::vector<cl_uint>> in(2, std::vector<cl_uint>(c.m * c.n)), want(2, std::vector<cl_uint>(outs, 0));
+      for (int k = 0; k < 2; ++k)
+        for (std::uint64_t i = 0; i < c.m; ++i)
+          for (std::uint64_t j = 0; j < c.n; ++j) {
+            const cl_uint x = static_cast<cl_uint>((i * 2654435761u + j * 40503u + static_cast<std::uint64_t>(k) * 977u) % 100000u);
+            in[k][i * c.n + j] = x;
+            want[k][c.axis == Axis::Rows ? i : j] += x;
+          }
+      const cl::Buffer a(session().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4 * in[0].size(), in[0].data());
+      const cl::Buffer b(session().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4 * in[1].size(), in[1].data());
+      const cl::Buffer out(session().context(), CL_MEM_READ_WRITE, 4 * outs);
+      CHECK(r.prepare(ElemType::Uint, Op::Sum, c.axis, c.m, c.n)->plan.passes.size() == 1);  // one launch: fused
+      for (int launch = 0; launch < 6; ++launch) {
+        CAPTURE(launch);
+        const cl_uint poison = 0xdeadbeefu;
+        session().queue().enqueueFillBuffer(out, poison, 0, 4 * outs);
+        r.reduce<cl_uint>(launch % 2 ? b : a, out, Op::Sum, c.axis, c.m, c.n);
+        std::vector<cl_uint> got(outs);
+        session().queue().enqueueReadBuffer(out, CL_TRUE, 0, 4 * outs, got.data());
+        CHECK(got == want[launch % 2]);
+      }
+    }
+  }
+
   TEST_CASE("the poisoned output catches a value the kernel never writes") {
     // A kernel that skips the last row: its output keeps the poison, and the check says so.
     const std::filesystem::path dir = copy_kernels("axis_poison");
@@ -213,9 +262,26 @@ TEST_SUITE("unit") {
     CHECK(p.row_width == 1);
     p = plan_axis(cfg, d, 100, 1024);
     CHECK(p.row_width == 32);  // capped at a warp
-    p = plan_axis(cfg, d, 32, 1048576);  // few long rows: split, 8 groups per compute unit
-    CHECK(p.variant->name == "rows_split");
+    p = plan_axis(cfg, d, 32, 1048576);  // few long rows: split in one launch, 8 groups per compute unit
+    CHECK(p.variant->name == "rows_split_fused");
     CHECK(p.chunks == 16);  // 8 groups per compute unit over 32 rows (25), rounded down to a power of two
+    REQUIRE(p.passes.size() == 1);
+    CHECK(p.passes[0].groups_x == 16);
+    CHECK(p.passes[0].groups_y == 32);
+    CHECK(p.passes[0].tickets == 32);  // one per row
+    CHECK(p.passes[0].fused_partials == 32 * 16);
+    CHECK(p.passes[0].values_out == 32);
+    CHECK(p.passes[0].options.find("-D FUSED=1") != std::string::npos);
+    CHECK(p.depth == (ceil_div_test(65536, 256) + 8) + (1 + 8));  // the chunks' values strided over the group, then its tree
+    {  // argmin/argmax keep the second launch (round 21: no gain from one launch for them)
+      AxisConfig arg = cfg;
+      arg.op = Op::ArgMax;
+      CHECK(plan_axis(arg, d, 32, 1048576).variant->name == "rows_split");
+    }
+    cfg.variant = "rows_split";  // the two-launch form, named
+    p = plan_axis(cfg, d, 32, 1048576);
+    cfg.variant.clear();
+    CHECK(p.chunks == 16);
     CHECK(p.passes.size() == 2);
     CHECK(p.passes[0].groups_x == 16);
     CHECK(p.passes[0].groups_y == 32);
@@ -438,10 +504,11 @@ TEST_SUITE("unit") {
     };
     refuses(cfg, 0, 5, Param::Shape, "1..4294967295");
     cfg.variant = "cols_tile";
-    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split");
+    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, rows_even");
     cfg.variant = "nope";
     refuses(cfg, 5, 5, Param::Variant,
-            "valid axis variants: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, cols_item, cols_tile, "
+            "valid axis variants: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, rows_even, "
+            "cols_item, cols_tile, "
             "cols_fused, cols_stream, cols_stream_fused");
     cfg.variant = "rows_sliced";
     cfg.row_width = 3;
@@ -450,7 +517,7 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
     cfg.row_width.reset();
     cfg.chunks = 2;
-    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused, cols_stream and rows_split do");
+    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused and rows_even do");
     cfg = AxisConfig{};
     cfg.axis = Axis::Cols;
     cfg.variant = "cols_tile";

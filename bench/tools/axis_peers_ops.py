@@ -8,6 +8,9 @@
 # GB/s = bytes read / time. Torch's axis reductions also by the host clock around one call and
 # torch.cuda.synchronize() (median of 50, the device idle before each): the method of clreduce's
 # one-call figure, which CUDA events do not match (they start when the GPU meets the first event).
+# And torch back to back: CUDA events around 20 calls in a row, divided by 20, median of 11 such
+# batches: the method of clreduce's back-to-back median (no launch gap between calls), so the two
+# kernels' times compare directly.
 #   python3 bench/tools/axis_peers_ops.py [ops...]   (default: sum amin amax argmin argmax)
 import os, sys, time
 os.environ.setdefault("CUPY_ACCELERATORS", "cub")
@@ -32,6 +35,16 @@ def bench_host(fn, reps=50):
         t0 = time.perf_counter(); fn(); torch.cuda.synchronize(); ts.append(time.perf_counter() - t0)
     ts.sort(); return ts[len(ts) // 2]
 
+def bench_b2b(fn, calls=20, batches=11):
+    for _ in range(5): fn()
+    torch.cuda.synchronize(); ts = []
+    for _ in range(batches):
+        s, e = torch.cuda.Event(True), torch.cuda.Event(True)
+        s.record()
+        for _ in range(calls): fn()
+        e.record(); e.synchronize(); ts.append(s.elapsed_time(e) / calls)
+    ts.sort(); return ts[len(ts) // 2] * 1e-3
+
 ops = sys.argv[1:] or ["sum", "amin", "amax", "argmin", "argmax"]
 print("device", torch.cuda.get_device_name(), "torch", torch.__version__)
 shapes = [(8192, 8192), (16384, 16384), (1 << 20, 32), (32, 1 << 20), (1 << 16, 1024), (1024, 1 << 16), (4096, 4096)]
@@ -45,7 +58,8 @@ for dtype in [torch.float32, torch.int32]:
             for dim, name in [(1, "rows"), (0, "cols")]:
                 t = bench(lambda: f(a, dim=dim))
                 th = bench_host(lambda: f(a, dim=dim))
-                print(f"{str(dtype)[6:]} {op} {m}x{n} {name}: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s; host clock {th*1e6:8.1f} us")
+                tb = bench_b2b(lambda: f(a, dim=dim))
+                print(f"{str(dtype)[6:]} {op} {m}x{n} {name}: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s; host clock {th*1e6:8.1f} us; back-to-back {tb*1e6:8.1f} us")
                 if cp is not None:
                     ac = cp.asarray(a)
                     for cdt in ([ac] if dtype == torch.float32 else [ac, ac.astype(cp.uint32)]):

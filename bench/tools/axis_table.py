@@ -8,7 +8,9 @@
 # (bench axis measures every variant), its one-call median is given too: a default row measured
 # first after the scalar run has shown a slower one call than the identical launch after it.
 # Where peers.txt also gives torch's one call by the host clock (enqueue to synchronize, as
-# clreduce's), that figure and the ratio of the two host clocks follow.
+# clreduce's), that figure and the ratio of the two host clocks follow; where it gives torch back
+# to back (events around 20 calls in a row / 20), that and the ratio of the two back-to-back
+# medians (kernel against kernel, no launch in either).
 #   python3 bench/tools/axis_table.py peers.txt bench_axis_*.json > table.md
 import json, re, sys
 
@@ -21,12 +23,15 @@ for line in open(sys.argv[1]):
         h = re.search(r"host clock\s+([\d.]+) us", line)
         if h:
             peers[(dt, op, int(mm), int(nn), axis, who + "_host")] = float(h.group(1))
+        b = re.search(r"back-to-back\s+([\d.]+) us", line)
+        if b:
+            peers[(dt, op, int(mm), int(nn), axis, who + "_b2b")] = float(b.group(1))
 TORCH_OP = {"sum": "sum", "min": "amin", "max": "amax", "argmin": "argmin", "argmax": "argmax"}
 TORCH_DT = {"float": "float32", "uint": "int32", "int": "int32"}
 CUPY_DT = {"float": "float32", "uint": "uint32", "int": "int32"}
 
-print("| type op | shape | axis | default launch | b2b median µs | 1 call µs host (events) | same launch by name, 1 call µs | torch µs | cupy µs | 1 call / torch | 1 call / cupy | torch 1 call µs, host clock | 1 call / torch, both host clock | % of read peak |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| type op | shape | axis | default launch | b2b median µs | 1 call µs host (events) | same launch by name, 1 call µs | torch µs | cupy µs | 1 call / torch | 1 call / cupy | torch 1 call µs, host clock | 1 call / torch, both host clock | torch b2b µs | b2b / torch b2b | % of read peak |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for path in sys.argv[2:]:
     d = json.load(open(path))
     t, op = d["type"], d["op"]
@@ -42,6 +47,8 @@ for path in sys.argv[2:]:
             tor = peers.get((TORCH_DT.get(t, t), TORCH_OP[op], m, n, r["axis"], "torch"))
             cup = peers.get((CUPY_DT.get(t, t), TORCH_OP[op], m, n, r["axis"], "cupy"))
             toh = peers.get((TORCH_DT.get(t, t), TORCH_OP[op], m, n, r["axis"], "torch_host"))
+            tob = peers.get((TORCH_DT.get(t, t), TORCH_OP[op], m, n, r["axis"], "torch_b2b"))
+            b2b = r["time_us"]["median"]
             f = lambda x: f"{x:.1f}" if x else "-"
             ratio = lambda p: f"{one / p:.2f}" if p else "-"
-            print(f'| {t} {op} | {m}x{n} | {r["axis"]} | {r["variant"]} {r["launch"]} | {r["time_us"]["median"]:.1f} | {one:.1f} ({ev:.1f}) | {tw} | {f(tor)} | {f(cup)} | {ratio(tor)} | {ratio(cup)} | {f(toh)} | {ratio(toh)} | {r["pct_of_peak"]:.1f}% |')
+            print(f'| {t} {op} | {m}x{n} | {r["axis"]} | {r["variant"]} {r["launch"]} | {r["time_us"]["median"]:.1f} | {one:.1f} ({ev:.1f}) | {tw} | {f(tor)} | {f(cup)} | {ratio(tor)} | {ratio(cup)} | {f(toh)} | {ratio(toh)} | {f(tob)} | {f"{b2b / tob:.2f}" if tob else "-"} | {r["pct_of_peak"]:.1f}% |')

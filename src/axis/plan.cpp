@@ -106,6 +106,36 @@ std::vector<AxisVariant> build_registry() {
   }
   {
     AxisVariant v;
+    v.name = "rows_split_fused";
+    v.literature = "single_pass's last-block finish (the CUDA samples' threadFenceReduction), per row";
+    v.step = "rows_split in one launch: each group takes its row's ticket and the last folds the row's parts, so the second launch is gone and a row can take many short parts: a few long rows spread over many waves of groups";
+    v.axis = Axis::Rows;
+    v.predecessor = "rows_split";
+    v.summary = "rows_split in one launch: the last group to finish a row's parts folds their values";
+    v.tradeoff = "no second launch, the device filled evenly by few long rows; a ticket per row and a device-wide fence per group";
+    v.uses_wg = true;
+    v.splits_rows = true;
+    v.fused = true;
+    v.file = "axis_rows_split.cl";  // rows_split's kernel with FUSED 1
+    v.kernel = "axis_rows_split";
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
+    v.name = "rows_even";
+    v.literature = "CUB's even-share grid (GridEvenShare): every block the same number of items, whatever the segments";
+    v.step = "each group an equal share of the matrix read as one flat array, in one wave: every compute unit finishes together however the rows fall, and only the rows a share's boundary cuts meet at a ticket, so a group fences at most twice where rows_split_fused's many short parts each fence";
+    v.axis = Axis::Rows;
+    v.predecessor = "rows_split_fused";
+    v.summary = "each group an equal share of the flat matrix, rows cut where the shares fall; a cut row's pieces meet at its ticket";
+    v.tradeoff = "one even wave for any row length, at most two fences per group; a tree per row piece, so short rows pay a tree each";
+    v.uses_wg = true;
+    v.even_share = true;
+    v.fused = true;
+    r.push_back(v);
+  }
+  {
+    AxisVariant v;
     v.name = "cols_item";
     v.literature = "coalescing across the row: consecutive work-items on consecutive columns";
     v.step = "the first column step: one work-item walks down its whole column, so a warp's load is one contiguous row segment";
@@ -258,6 +288,18 @@ std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, u
   std::uint64_t chunks = std::clamp<std::uint64_t>(ceil_div(target, std::max<std::uint64_t>(m, 1)), 1, std::min(most, kMaxGroupsX));
   while (chunks & (chunks - 1)) chunks &= chunks - 1;
   return chunks;
+}
+
+// rows_even's shares are whole runs of this many bytes, so that every share starts aligned.
+constexpr std::uint64_t kShareAlignBytes = 256;
+
+// rows_even's groups: one wave, every compute unit holding as many groups as its work-items allow
+// (where the device says: resident_items_per_cu), else kGroupsPerCu.
+std::uint64_t even_share_groups(std::size_t wg, const DeviceInfo& dev) {
+  std::uint64_t per_cu = kGroupsPerCu;
+  if (dev.resident_items_per_cu && wg) per_cu = std::max<std::uint64_t>(1, dev.resident_items_per_cu / wg);
+  if (dev.resident_groups_limit) per_cu = std::min<std::uint64_t>(per_cu, dev.resident_groups_limit);
+  return std::min<std::uint64_t>(per_cu * std::max(dev.compute_units, 1u), kMaxGroupsX);
 }
 
 // cols_fused rather than cols_tile, when no variant is named, for chunk counts from 2 up to this:
@@ -428,7 +470,13 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // Short rows: a warp's lanes per row folded by shuffles (rows_warp) where the device has them,
   // else rows_sliced's tree in local memory.
   if (n <= kShortRow) return find_axis_variant(has_nv_shuffle(dev) ? "rows_warp" : "rows_sliced");
-  return find_axis_variant(m < std::uint64_t{kFewRowsPerCu} * cus ? "rows_split" : "rows_group");
+  // Long rows: a group per row, or where there are few, each split over several groups, their
+  // parts meeting in one launch for sums, min and max (H100, round 21: 32x1048576 floats 49.7 µs
+  // at 32 chunks against rows_split's 50.6-50.9 with its second launch; 256x262144 at 4 chunks
+  // 94.9 against 95.3-96.2). argmin/argmax keep rows_split: one launch gained nothing for them
+  // (float argmax 32x1048576 53.4 at 64 chunks against 53.5, int argmin 52.7 against 53.0).
+  if (m >= std::uint64_t{kFewRowsPerCu} * cus) return find_axis_variant("rows_group");
+  return find_axis_variant(is_arg_op(op) ? "rows_split" : "rows_split_fused");
 }
 
 std::string AxisPlan::launch_label() const {
@@ -439,7 +487,7 @@ std::string AxisPlan::launch_label() const {
   if (variant && variant->uses_row_width) s += ", row width " + std::to_string(row_width);
   if (variant && variant->uses_vec) s += ", VEC " + std::to_string(vec);
   if (variant && variant->splits_rows) s += ", " + std::to_string(chunks) + (chunks == 1 ? " chunk" : " chunks");
-  if (variant && variant->streams) s += ", " + std::to_string(chunks) + (chunks == 1 ? " group" : " groups");
+  if (variant && (variant->streams || variant->even_share)) s += ", " + std::to_string(chunks) + (chunks == 1 ? " group" : " groups");
   return s;
 }
 
@@ -467,15 +515,15 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
                       "none for " + v.name +
-                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, cols_item and cols_stream take one");
+                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, rows_even, cols_item and cols_stream take one");
   if (cfg.row_width && !v.uses_row_width)
     throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced and rows_warp do",
                       "rows_sliced, rows_warp");
-  if (cfg.chunks && !v.uses_tile && !v.splits_rows && !v.streams)
+  if (cfg.chunks && !v.takes_chunks())
     throw ConfigError(Param::Chunks,
                       "axis variant " + v.name +
-                          " does not split into chunks; cols_tile, cols_fused, cols_stream and rows_split do",
-                      "cols_tile, cols_fused, cols_stream, rows_split");
+                          " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused and rows_even do",
+                      "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused, rows_even");
 
   AxisPlan p;
   p.variant = &v;
@@ -584,6 +632,20 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     a.groups_y = std::min(m, kMaxChunks);
     a.values_out = m * p.chunks;
     p.depth = clamp_depth(ceil_div(per_chunk, p.wg) + log2_of(p.wg));
+    if (v.fused && p.chunks > 1) {
+      // One launch: a row's parts meet at its ticket, and the last group folds their values
+      // (strided over the group, then the tree), as the second pass would.
+      o.set("FUSED", 1ULL);
+      o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);  // the fence
+      o.add_user(cfg.defines);
+      a.options = o.str();
+      a.fused_partials = m * p.chunks;
+      a.tickets = m;
+      a.values_out = m;
+      p.depth += clamp_depth(ceil_div(p.chunks, p.wg) + log2_of(p.wg));
+      p.passes.push_back(a);
+      return p;
+    }
     o.add_user(cfg.defines);
     a.options = o.str();
     p.passes.push_back(a);
@@ -609,6 +671,43 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
       p.passes.push_back(b);
       p.depth += clamp_depth(ceil_div(p.chunks, w) + log2_of(w));
     }
+    return p;
+  }
+  if (v.even_share) {
+    // rows_even: `groups` equal shares of the M * N elements (whole 256-byte runs, so every share
+    // starts aligned), one wave of the device's resident groups unless a count is given.
+    set_lockstep(o, cfg.op, dev);
+    std::uint64_t groups = even_share_groups(p.wg, dev);
+    if (cfg.chunks) {
+      if (*cfg.chunks == 0 || *cfg.chunks > kMaxGroupsX)
+        throw ConfigError(Param::Chunks,
+                          "rows_even groups " + std::to_string(*cfg.chunks) + "; valid: 1.." + std::to_string(kMaxGroupsX),
+                          "1.." + std::to_string(kMaxGroupsX));
+      groups = *cfg.chunks;
+    }
+    const std::uint64_t total = m * n;
+    const std::uint64_t align = std::max<std::uint64_t>(1, kShareAlignBytes / size_of(cfg.type));
+    const std::uint64_t share = ceil_div(ceil_div(total, groups), align) * align;
+    if (share > 0xffffffffULL)
+      throw ConfigError(Param::Chunks,
+                        "rows_even with " + std::to_string(groups) + " groups gives each a share of " + std::to_string(share) +
+                            " elements, more than its 32-bit share argument holds; give it at least " +
+                            std::to_string(ceil_div(total, 0xffffffffULL)) + " groups",
+                        "at least " + std::to_string(ceil_div(total, 0xffffffffULL)) + " groups");
+    p.chunks = ceil_div(total, share);  // no empty share
+    o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);  // the fence
+    o.add_user(cfg.defines);
+    a.options = o.str();
+    a.chunk_len = share;
+    a.groups_x = p.chunks;
+    a.fused_partials = 2 * p.chunks;  // a slot for each group's first row and one for its last
+    a.tickets = m;
+    a.values_out = m;
+    // A work-item's elements of one row piece, the tree; then a cut row's pieces (at most one per
+    // share it overlaps), strided over the group, and the tree again.
+    p.depth = clamp_depth(ceil_div(std::min(share, n), p.wg) + log2_of(p.wg) + ceil_div(ceil_div(n, share) + 1, p.wg) +
+                          log2_of(p.wg));
+    p.passes.push_back(a);
     return p;
   }
   if (v.streams) {
@@ -875,11 +974,12 @@ std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemT
     return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
   if (v.splits_rows) return split_chunks(m, n, wg, dev.compute_units, groups_per_cu);
-  if (v.streams) return std::min<std::uint64_t>(std::uint64_t{std::max(groups_per_cu, 1u)} * std::max(dev.compute_units, 1u), kMaxGroupsX);
+  if (v.streams || v.even_share)
+    return std::min<std::uint64_t>(std::uint64_t{std::max(groups_per_cu, 1u)} * std::max(dev.compute_units, 1u), kMaxGroupsX);
   throw ConfigError(Param::Variant,
                     "axis variant " + v.name +
-                        " does not split into chunks; cols_tile, cols_fused, cols_stream and rows_split do",
-                    "cols_tile, cols_fused, cols_stream, rows_split");
+                        " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused and rows_even do",
+                    "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused, rows_even");
 }
 
 std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAxisEntry& e, const DeviceInfo& dev,
@@ -895,7 +995,7 @@ std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAx
   if (v->axis != cfg.axis) return std::nullopt;
   if (!cfg.variant.empty() && cfg.variant != v->name) return std::nullopt;
   if ((cfg.wg && !v->uses_wg) || (cfg.row_width && !v->uses_row_width) ||
-      (cfg.chunks && !v->uses_tile && !v->splits_rows && !v->streams))
+      (cfg.chunks && !v->takes_chunks()))
     return std::nullopt;
   AxisConfig out = cfg;
   if (out.variant.empty()) {
@@ -910,7 +1010,7 @@ std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAx
     out.row_width = *e.row_width;
     filled.push_back("row_width=" + std::to_string(*e.row_width));
   }
-  if (!out.chunks && e.groups_per_cu && (v->uses_tile || v->splits_rows || v->streams)) {
+  if (!out.chunks && e.groups_per_cu && v->takes_chunks()) {
     const std::size_t wg = out.wg.value_or(std::min<std::size_t>(v->default_wg, dev.max_work_group_size));
     out.chunks = axis_chunks_for(*v, dev, cfg.type, cfg.op, m, n, wg, *e.groups_per_cu);
     filled.push_back("chunks=" + std::to_string(*out.chunks) + " (" + std::to_string(*e.groups_per_cu) +

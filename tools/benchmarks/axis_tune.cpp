@@ -121,7 +121,7 @@ std::vector<AxisCandidate> axis_tune_candidates(const AxisTuneDesign& d, const D
       if (v.uses_row_width) {
         for (unsigned r : rws)
           if (r <= w) out.push_back({v.name, w, r, std::nullopt});
-      } else if (v.splits_rows || v.streams) {
+      } else if (v.takes_chunks()) {
         for (unsigned g : gpcs) out.push_back({v.name, w, std::nullopt, g});
       } else {
         out.push_back({v.name, w, std::nullopt, std::nullopt});
