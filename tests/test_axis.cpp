@@ -58,7 +58,6 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
   if (v.name == "rows_split" || v.name == "rows_split_fused")
     other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // capped at N below
   if (v.name == "rows_vector") other.wg = std::min<std::size_t>(64, half);
-  if (v.name == "rows_even") other.wg = std::min<std::size_t>(32, half), other.chunks = 5;  // 5 shares (fewer when M * N is small)
   // cols_stream: 3 groups (capped at M below) and one element per load (its default loads VEC 4,
   // or 2 for doubles, whatever N is).
   if (v.name == "cols_stream" || v.name == "cols_stream_fused")
@@ -170,7 +169,7 @@ TEST_SUITE("axis") {
   }
 
   TEST_CASE("fused launches back to back on alternating inputs: every ticket back at 0, each result right") {
-    // cols_fused, cols_stream_fused, rows_split_fused and rows_even leave their counters at 0 for the next
+    // cols_fused, cols_stream_fused and rows_split_fused leave their counters at 0 for the next
     // launch (no host work between launches). Six launches alternate two inputs, the output
     // poisoned before each; uint sums, so each result is exact, and a launch whose last group never
     // finished (a counter left short) leaves the poison.
@@ -181,8 +180,7 @@ TEST_SUITE("axis") {
       std::size_t wg;
     };
     for (const Case& c : {Case{"cols_fused", Axis::Cols, 301, 37, 3, 0}, Case{"cols_stream_fused", Axis::Cols, 301, 37, 3, 64},
-                          Case{"rows_split_fused", Axis::Rows, 7, 3001, 5, 32}, Case{"rows_split_fused", Axis::Rows, 3, 1000, 64, 0},
-                          Case{"rows_even", Axis::Rows, 7, 3001, 5, 32}, Case{"rows_even", Axis::Rows, 37, 290, 41, 0}}) {
+                          Case{"rows_split_fused", Axis::Rows, 7, 3001, 5, 32}, Case{"rows_split_fused", Axis::Rows, 3, 1000, 64, 0}}) {
       CAPTURE(std::string(c.variant));
       AxisReducerOptions o;
       o.device = session().device();
@@ -504,10 +502,10 @@ TEST_SUITE("unit") {
     };
     refuses(cfg, 0, 5, Param::Shape, "1..4294967295");
     cfg.variant = "cols_tile";
-    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, rows_even");
+    refuses(cfg, 5, 5, Param::Variant, "valid for rows: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused");
     cfg.variant = "nope";
     refuses(cfg, 5, 5, Param::Variant,
-            "valid axis variants: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, rows_even, "
+            "valid axis variants: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, "
             "cols_item, cols_tile, "
             "cols_fused, cols_stream, cols_stream_fused");
     cfg.variant = "rows_sliced";
@@ -517,7 +515,7 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
     cfg.row_width.reset();
     cfg.chunks = 2;
-    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused and rows_even do");
+    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused, cols_stream, rows_split and rows_split_fused do");
     cfg = AxisConfig{};
     cfg.axis = Axis::Cols;
     cfg.variant = "cols_tile";

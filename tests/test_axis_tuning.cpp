@@ -355,7 +355,7 @@ TEST_SUITE("unit") {
          at + ".row_width: row width 128 is more than wg 64; it must divide the work-group"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 8)")),
          at + ".groups_per_cu: axis variant rows_sliced does not split into chunks; cols_tile, cols_fused, cols_stream, "
-              "rows_split, rows_split_fused and rows_even take groups_per_cu"},
+              "rows_split and rows_split_fused take groups_per_cu"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 0)", "rows_split")),
          at + ".groups_per_cu: expected an integer from 1 to 4096, got 0"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 4097)", "rows_split")),
@@ -590,9 +590,9 @@ TEST_SUITE("cli") {
     CHECK(j["ok"] == true);
     REQUIRE(j["shapes"].size() == 2);
     // The default first, then every candidate: rows_group x 2 wg, rows_sliced x 2 wg x 2 row
-    // widths, rows_tile x 2 wg, rows_vector x 2 wg, rows_warp x 2 wg x 2 row widths, rows_split,
-    // rows_split_fused and rows_even x 2 wg x 2 groups per CU each.
-    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 2 + 4 + 4 + 4 + 4);
+    // widths, rows_tile x 2 wg, rows_vector x 2 wg, rows_warp x 2 wg x 2 row widths, rows_split and
+    // rows_split_fused x 2 wg x 2 groups per CU each.
+    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 2 + 4 + 4 + 4);
     CHECK(j["shapes"][0]["points"][0]["candidate"] == "default");
     for (const auto& s : j["shapes"])
       for (const auto& p : s["points"])

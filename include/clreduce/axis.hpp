@@ -17,8 +17,6 @@
 //                (rows_sliced) over the chunks' values: for few, long rows
 //   rows_split_fused  rows_split in one launch: the last group to finish a row's chunks folds
 //                their values (a ticket per row), so a row can take many short chunks
-//   rows_even    every group an equal share of the matrix read as one flat array (chunks: the
-//                groups, one wave), rows cut where the shares fall meeting at a ticket per row
 //   cols_item    one work-item per column, down the whole column: a warp's loads read one
 //                consecutive row segment (coalesced), but only N work-items exist
 //   cols_tile    TILE_X columns x ROWS_Y row-slices per group over a chunk of the rows, folded in
@@ -96,13 +94,12 @@ struct AxisVariant {
   bool fused = false;           // uses_tile's chunks meet in the same launch (partials and tickets)
   bool uses_vec = false;        // VEC-wide loads (the planner's VEC: AxisPlan::vec)
   bool streams = false;         // reads the matrix as one stream; its groups (chunks) write partial rows
-  bool even_share = false;      // each group an equal share of the flat matrix; its groups are the chunks
   bool arg_ops = true;          // takes argmin/argmax (cols_stream_fused does not: its finish folds values)
   std::size_t default_wg = 256;
   unsigned default_row_width = 32;
   unsigned default_tile_x = 32, default_rows_y = 8;
   // Whether a chunk count (--chunks, AxisParams::chunks, a tuned groups_per_cu) means anything to it.
-  bool takes_chunks() const { return uses_tile || splits_rows || streams || even_share; }
+  bool takes_chunks() const { return uses_tile || splits_rows || streams; }
 };
 
 const std::vector<AxisVariant>& axis_variants();
@@ -114,12 +111,11 @@ const AxisVariant& find_axis_variant(std::string_view name);
 struct AxisParams {
   std::string variant;                  // an axis variant; empty: chosen by shape
   std::optional<std::size_t> wg;        // WG_SIZE: rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split,
-                                        // rows_split_fused, rows_even, cols_item, cols_stream, cols_stream_fused
+                                        // rows_split_fused, cols_item, cols_stream, cols_stream_fused
   std::optional<unsigned> row_width;    // ROW_WIDTH: rows_sliced (a power of two dividing WG_SIZE), rows_warp
                                         // (a power of two up to 32 and WG_SIZE)
   std::optional<std::uint64_t> chunks;  // cols_tile: chunks of the rows; rows_split(_fused): of each row;
-                                        // cols_stream: its groups (partial rows) (1: one pass);
-                                        // rows_even: its groups (the matrix's equal shares)
+                                        // cols_stream: its groups (partial rows) (1: one pass)
   std::vector<Define> defines;          // -D NAME[=VALUE], untouched
 };
 
@@ -141,8 +137,7 @@ struct AxisPassPlan {
   std::uint64_t values_out = 0;            // values it writes
   // cols_fused: the chunks' partial rows (chunks x n values, the kernel's sixth argument) and a
   // ticket counter per column tile (tickets, the seventh: zeroed once, each launch leaves them 0);
-  // rows_split_fused: the chunks' values (M x chunks) and a ticket per row; rows_even: two slots
-  // per group (its first and last row's values) and a ticket per row.
+  // rows_split_fused: the chunks' values (M x chunks) and a ticket per row.
   std::uint64_t fused_partials = 0, tickets = 0;
   std::string options;                     // the build option string (the program cache key)
 };

@@ -122,20 +122,6 @@ std::vector<AxisVariant> build_registry() {
   }
   {
     AxisVariant v;
-    v.name = "rows_even";
-    v.literature = "CUB's even-share grid (GridEvenShare): every block the same number of items, whatever the segments";
-    v.step = "each group an equal share of the matrix read as one flat array, in one wave: every compute unit finishes together however the rows fall, and only the rows a share's boundary cuts meet at a ticket, so a group fences at most twice where rows_split_fused's many short parts each fence";
-    v.axis = Axis::Rows;
-    v.predecessor = "rows_split_fused";
-    v.summary = "each group an equal share of the flat matrix, rows cut where the shares fall; a cut row's pieces meet at its ticket";
-    v.tradeoff = "one even wave for any row length, at most two fences per group; a tree per row piece, so short rows pay a tree each";
-    v.uses_wg = true;
-    v.even_share = true;
-    v.fused = true;
-    r.push_back(v);
-  }
-  {
-    AxisVariant v;
     v.name = "cols_item";
     v.literature = "coalescing across the row: consecutive work-items on consecutive columns";
     v.step = "the first column step: one work-item walks down its whole column, so a warp's load is one contiguous row segment";
@@ -288,18 +274,6 @@ std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, u
   std::uint64_t chunks = std::clamp<std::uint64_t>(ceil_div(target, std::max<std::uint64_t>(m, 1)), 1, std::min(most, kMaxGroupsX));
   while (chunks & (chunks - 1)) chunks &= chunks - 1;
   return chunks;
-}
-
-// rows_even's shares are whole runs of this many bytes, so that every share starts aligned.
-constexpr std::uint64_t kShareAlignBytes = 256;
-
-// rows_even's groups: one wave, every compute unit holding as many groups as its work-items allow
-// (where the device says: resident_items_per_cu), else kGroupsPerCu.
-std::uint64_t even_share_groups(std::size_t wg, const DeviceInfo& dev) {
-  std::uint64_t per_cu = kGroupsPerCu;
-  if (dev.resident_items_per_cu && wg) per_cu = std::max<std::uint64_t>(1, dev.resident_items_per_cu / wg);
-  if (dev.resident_groups_limit) per_cu = std::min<std::uint64_t>(per_cu, dev.resident_groups_limit);
-  return std::min<std::uint64_t>(per_cu * std::max(dev.compute_units, 1u), kMaxGroupsX);
 }
 
 // cols_fused rather than cols_tile, when no variant is named, for chunk counts from 2 up to this:
@@ -487,7 +461,7 @@ std::string AxisPlan::launch_label() const {
   if (variant && variant->uses_row_width) s += ", row width " + std::to_string(row_width);
   if (variant && variant->uses_vec) s += ", VEC " + std::to_string(vec);
   if (variant && variant->splits_rows) s += ", " + std::to_string(chunks) + (chunks == 1 ? " chunk" : " chunks");
-  if (variant && (variant->streams || variant->even_share)) s += ", " + std::to_string(chunks) + (chunks == 1 ? " group" : " groups");
+  if (variant && variant->streams) s += ", " + std::to_string(chunks) + (chunks == 1 ? " group" : " groups");
   return s;
 }
 
@@ -515,15 +489,15 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
                       "none for " + v.name +
-                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, rows_even, cols_item and cols_stream take one");
+                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, cols_item and cols_stream take one");
   if (cfg.row_width && !v.uses_row_width)
     throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced and rows_warp do",
                       "rows_sliced, rows_warp");
   if (cfg.chunks && !v.takes_chunks())
     throw ConfigError(Param::Chunks,
                       "axis variant " + v.name +
-                          " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused and rows_even do",
-                      "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused, rows_even");
+                          " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split and rows_split_fused do",
+                      "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused");
 
   AxisPlan p;
   p.variant = &v;
@@ -671,43 +645,6 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
       p.passes.push_back(b);
       p.depth += clamp_depth(ceil_div(p.chunks, w) + log2_of(w));
     }
-    return p;
-  }
-  if (v.even_share) {
-    // rows_even: `groups` equal shares of the M * N elements (whole 256-byte runs, so every share
-    // starts aligned), one wave of the device's resident groups unless a count is given.
-    set_lockstep(o, cfg.op, dev);
-    std::uint64_t groups = even_share_groups(p.wg, dev);
-    if (cfg.chunks) {
-      if (*cfg.chunks == 0 || *cfg.chunks > kMaxGroupsX)
-        throw ConfigError(Param::Chunks,
-                          "rows_even groups " + std::to_string(*cfg.chunks) + "; valid: 1.." + std::to_string(kMaxGroupsX),
-                          "1.." + std::to_string(kMaxGroupsX));
-      groups = *cfg.chunks;
-    }
-    const std::uint64_t total = m * n;
-    const std::uint64_t align = std::max<std::uint64_t>(1, kShareAlignBytes / size_of(cfg.type));
-    const std::uint64_t share = ceil_div(ceil_div(total, groups), align) * align;
-    if (share > 0xffffffffULL)
-      throw ConfigError(Param::Chunks,
-                        "rows_even with " + std::to_string(groups) + " groups gives each a share of " + std::to_string(share) +
-                            " elements, more than its 32-bit share argument holds; give it at least " +
-                            std::to_string(ceil_div(total, 0xffffffffULL)) + " groups",
-                        "at least " + std::to_string(ceil_div(total, 0xffffffffULL)) + " groups");
-    p.chunks = ceil_div(total, share);  // no empty share
-    o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);  // the fence
-    o.add_user(cfg.defines);
-    a.options = o.str();
-    a.chunk_len = share;
-    a.groups_x = p.chunks;
-    a.fused_partials = 2 * p.chunks;  // a slot for each group's first row and one for its last
-    a.tickets = m;
-    a.values_out = m;
-    // A work-item's elements of one row piece, the tree; then a cut row's pieces (at most one per
-    // share it overlaps), strided over the group, and the tree again.
-    p.depth = clamp_depth(ceil_div(std::min(share, n), p.wg) + log2_of(p.wg) + ceil_div(ceil_div(n, share) + 1, p.wg) +
-                          log2_of(p.wg));
-    p.passes.push_back(a);
     return p;
   }
   if (v.streams) {
@@ -974,12 +911,12 @@ std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemT
     return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
   if (v.splits_rows) return split_chunks(m, n, wg, dev.compute_units, groups_per_cu);
-  if (v.streams || v.even_share)
+  if (v.streams)
     return std::min<std::uint64_t>(std::uint64_t{std::max(groups_per_cu, 1u)} * std::max(dev.compute_units, 1u), kMaxGroupsX);
   throw ConfigError(Param::Variant,
                     "axis variant " + v.name +
-                        " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused and rows_even do",
-                    "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused, rows_even");
+                        " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split and rows_split_fused do",
+                    "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused");
 }
 
 std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAxisEntry& e, const DeviceInfo& dev,

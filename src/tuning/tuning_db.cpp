@@ -323,8 +323,8 @@ TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
   if (const json* x = f.find("groups_per_cu")) {
     if (!var->takes_chunks())
       fail(f.at("groups_per_cu"), "axis variant " + var->name +
-                                      " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split, "
-                                      "rows_split_fused and rows_even take groups_per_cu");
+                                      " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split and "
+                                      "rows_split_fused take groups_per_cu");
     const auto u = as_u64(*x);
     if (!u || *u == 0 || *u > kTuningDbMaxAxisGroupsPerCu)
       fail(f.at("groups_per_cu"),

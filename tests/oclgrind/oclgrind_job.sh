@@ -66,10 +66,6 @@ else
       cases+=("reduce --axis rows --variant rows_split --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
       # rows_split_fused: 7 parts of each of 5 rows meeting at the row's ticket, the last part short.
       cases+=("reduce --axis rows --variant rows_split_fused --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
-      # rows_even: 7 shares of 5x3001 (each cuts one or two rows, a row met by two or three groups)
-      # and 41 shares of 37x29 (a share holds whole rows and pieces of two more).
-      cases+=("reduce --axis rows --variant rows_even --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
-      cases+=("reduce --axis rows --variant rows_even --shape 37x290 --type $t --op $o --wg 32 --chunks 41")
       cases+=("reduce --axis cols --variant cols_item --shape 29x37 --type $t --op $o --wg 32")
       cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
       cases+=("reduce --axis cols --variant cols_fused --shape 301x37 --type $t --op $o --chunks 3")
