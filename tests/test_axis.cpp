@@ -260,33 +260,60 @@ TEST_SUITE("unit") {
     CHECK(p.row_width == 1);
     p = plan_axis(cfg, d, 100, 1024);
     CHECK(p.row_width == 32);  // capped at a warp
-    p = plan_axis(cfg, d, 32, 1048576);  // few long rows: split in one launch, 8 groups per compute unit
+    p = plan_axis(cfg, d, 32, 1048576);  // few long rows: split in one launch
     CHECK(p.variant->name == "rows_split_fused");
-    CHECK(p.chunks == 16);  // 8 groups per compute unit over 32 rows (25), rounded down to a power of two
+    // 8 groups per compute unit over 32 rows would be 25 chunks; parts of at most 32 KiB (8192
+    // floats) make 128 (a power of two, at most a 16th of the row per work-item of 256).
+    CHECK(p.chunks == 128);
     REQUIRE(p.passes.size() == 1);
-    CHECK(p.passes[0].groups_x == 16);
+    CHECK(p.passes[0].groups_x == 128);
     CHECK(p.passes[0].groups_y == 32);
     CHECK(p.passes[0].tickets == 32);  // one per row
-    CHECK(p.passes[0].fused_partials == 32 * 16);
+    CHECK(p.passes[0].fused_partials == 32 * 128);
     CHECK(p.passes[0].values_out == 32);
     CHECK(p.passes[0].options.find("-D FUSED=1") != std::string::npos);
-    CHECK(p.depth == (ceil_div_test(65536, 256) + 8) + (1 + 8));  // the chunks' values strided over the group, then its tree
+    CHECK(p.depth == (ceil_div_test(8192, 256) + 8) + (1 + 8));  // the chunks' values strided over the group, then its tree
+    {  // without the parts' bound: 8 groups per compute unit (25), rounded down to a power of two
+      AxisConfig small = cfg;
+      CHECK(plan_axis(small, d, 32, 65536).chunks == 16);  // 256 KiB rows: 8 parts of 32 KiB, 25 for the groups
+    }
     {  // argmin/argmax keep the second launch (round 21: no gain from one launch for them)
       AxisConfig arg = cfg;
       arg.op = Op::ArgMax;
       CHECK(plan_axis(arg, d, 32, 1048576).variant->name == "rows_split");
     }
-    cfg.variant = "rows_split";  // the two-launch form, named
+    cfg.variant = "rows_split";  // the two-launch form, named: parts of at most 16 KiB
     p = plan_axis(cfg, d, 32, 1048576);
     cfg.variant.clear();
-    CHECK(p.chunks == 16);
+    CHECK(p.chunks == 256);
     CHECK(p.passes.size() == 2);
-    CHECK(p.passes[0].groups_x == 16);
+    CHECK(p.passes[0].groups_x == 256);
     CHECK(p.passes[0].groups_y == 32);
     CHECK(p.passes[1].kernel == "axis_rows_sliced");
-    CHECK(p.passes[1].n == 16);
-    CHECK(p.row_width == 16);
-    CHECK(p.depth == (ceil_div_test(65536, 256) + 8) + (1 + 4));
+    CHECK(p.passes[1].n == 256);
+    CHECK(p.row_width == 32);
+    CHECK(p.depth == (ceil_div_test(4096, 256) + 8) + (8 + 5));
+    {  // argmin/argmax: the groups alone decide (8 per compute unit over 32 rows: 25, so 16)
+      AxisConfig arg = cfg;
+      arg.op = Op::ArgMin;
+      arg.variant = "rows_split";
+      CHECK(plan_axis(arg, d, 32, 1048576).chunks == 16);
+    }
+    {  // many long rows: rows of 128 KiB or more split in parts of 16 KiB for sums, min and max
+      AxisConfig many = cfg;
+      const AxisPlan s1 = plan_axis(many, d, 1024, 65536);
+      CHECK(s1.variant->name == "rows_split");
+      CHECK(s1.chunks == 16);
+      CHECK(s1.passes.size() == 2);
+      DeviceInfo d64 = d;
+      d64.fp64 = true;
+      many.type = ElemType::Double;
+      CHECK(plan_axis(many, d64, 2048, 16384).variant->name == "rows_split");  // 128 KiB of doubles
+      many.type = ElemType::Float;
+      CHECK(plan_axis(many, d, 4096, 16384).variant->name == "rows_group");  // 64 KiB rows
+      many.op = Op::ArgMax;
+      CHECK(plan_axis(many, d, 1024, 65536).variant->name == "rows_group");
+    }
     {  // A device with NVIDIA's warp shuffle: short rows by rows_warp, enough lanes for the row's vectors.
       DeviceInfo nv = d;
       nv.is_nvidia = true;

@@ -156,9 +156,14 @@ TEST_SUITE("unit") {
     rows.axis = Axis::Rows;
     AxisConfig cols;
     cols.axis = Axis::Cols;
+    rows.variant = "rows_split";
     CHECK(axis_chunks_for(split, d, ElemType::Float, Op::Sum, 32, 1048576, 256, 8) == plan_axis(rows, d, 32, 1048576).chunks);
-    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::Sum, 32, 1048576, 256, 8) == 16);   // 25 rounded down to a power of two
-    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::Sum, 32, 1048576, 256, 16) == 32);  // 50 rounded down
+    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::Sum, 32, 1048576, 256, 8) == 256);  // parts of 16 KiB at least
+    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::ArgMin, 32, 1048576, 256, 8) == 16);   // 25 rounded down to a power of two
+    CHECK(axis_chunks_for(split, d, ElemType::Float, Op::ArgMin, 32, 1048576, 256, 16) == 32);  // 50 rounded down
+    rows.variant.clear();
+    CHECK(axis_chunks_for(find_axis_variant("rows_split_fused"), d, ElemType::Float, Op::Sum, 32, 1048576, 256, 8) ==
+          plan_axis(rows, d, 32, 1048576).chunks);  // the default there: parts of 32 KiB in one launch
     CHECK(axis_chunks_for(tile, d, ElemType::Float, Op::Sum, 4096, 4096, 0, 8) == plan_axis(cols, d, 4096, 4096).chunks);
     CHECK(axis_chunks_for(tile, d, ElemType::Float, Op::Sum, 4096, 4096, 0, 16) == 8);  // 13 rounded down to a power of two
     CHECK(axis_chunks_for(tile, d, ElemType::Float, Op::Sum, 1048576, 64, 0, 8) == plan_axis(cols, d, 1048576, 64).chunks);

@@ -31,13 +31,15 @@
 //                partial rows (a ticket and a device-wide fence per group); sums, min and max
 // With no variant named (measured on the H100: bench/NOTES.md, issue 16): rows of at most 1024
 // elements go to rows_warp on a device with NVIDIA's warp shuffle, else to rows_sliced (a
-// work-item per about 8 elements of the row, a row width of 1 to 32); longer rows to rows_split
-// when there are fewer than 4 rows per compute unit, else to rows_group. Columns go to cols_item
+// work-item per about 8 elements of the row, a row width of 1 to 32); longer rows, where there
+// are fewer than 4 per compute unit, to rows_split_fused (rows_split for argmin/argmax); rows of
+// 128 KiB or more to rows_split for sums, min and max; the rest to rows_group. Columns go to cols_item
 // where there are columns enough for 8 groups of 256 work-items per compute unit; else to
 // cols_fused when that gives 2 to 64 row chunks; thin matrices (rows of at most 128 bytes) that
 // would need more chunks are streamed (cols_stream_fused, cols_stream for argmin/argmax); the
-// rest go to cols_tile. rows_split and cols_tile make enough chunks for about 8 groups per
-// compute unit, rounded down to a power of two. rows_tile and rows_vector are named variants
+// rest go to cols_tile. rows_split(_fused) and cols_tile make enough chunks for about 8 groups per
+// compute unit, rounded down to a power of two; rows_split's sums, min and max also parts of at
+// most 16 KiB of a row (32 KiB in one launch). rows_tile and rows_vector are named variants
 // (and candidates of `clreduce tune axis`).
 //
 // Shape classes and the tuning database: shape_class_of() sorts a shape into one of a few named
@@ -204,14 +206,15 @@ bool is_axis_shape_class(Axis axis, std::string_view id);
 // The class ids of `axis`, comma-separated, for messages.
 std::string axis_shape_class_names(Axis axis);
 
-// The row chunks (rows_split: of each row; cols_tile: of the rows) that give about
+// The row chunks (rows_split(_fused): of each row; cols_tile: of the rows) that give about
 // `groups_per_cu` groups per compute unit for an M x N shape, with the same limits as the
 // planner's own choice (which is this at 8 groups per compute unit, or for cols_fused on NVIDIA at
 // its tile policy's count for sums, min and max: 2 up to 64 MiB): how a tuned groups-per-CU count,
-// which transfers across the shapes of a class, becomes a launch. The tile is the planner's for this
-// type, operator and shape. `wg`
-// is rows_split's work-group size (ignored for cols_tile). Throws ConfigError (Param::Variant) for
-// a variant that does not split into chunks.
+// which transfers across the shapes of a class, becomes a launch. For rows_split's sums, min and
+// max, at least enough chunks that a part is at most 16 KiB of the row (32 KiB for
+// rows_split_fused), as the planner makes them. The tile is the planner's for this type, operator
+// and shape. `wg` is rows_split's work-group size (ignored for cols_tile). Throws ConfigError
+// (Param::Variant) for a variant that does not split into chunks.
 std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemType type, Op op, std::uint64_t m,
                               std::uint64_t n, std::size_t wg, unsigned groups_per_cu);
 

@@ -215,8 +215,23 @@ constexpr std::uint64_t kMaxChunks = 65535;
 constexpr std::uint64_t kMinRowsPerItem = 16;
 // Rows at or below this length go to rows_sliced when no variant is named.
 constexpr std::uint64_t kShortRow = 1024;
-// Longer rows go to rows_split when there are fewer than this many per compute unit.
+// Longer rows go to rows_split(_fused) when there are fewer than this many per compute unit.
 constexpr unsigned kFewRowsPerCu = 4;
+// Rows of at least this many bytes are split into parts (rows_split) for sums, min and max
+// however many there are: one group per row reads them off the peak, the fewer and longer the
+// rows the more (H100, float sums, bench/results/2026-11-26_h100_issue16_round24: 8192x8192 88.8
+// µs, 4096x16384 90.6, 2048x32768 91.5, 1024x65536 92.8-92.9, 256x262144 101.5), as groups reading
+// many far-apart streams at once; parts of kSplitPartBytes read as a window sliding through the
+// matrix. 1024x65536: 91.5-92.1 at 16 parts with the second launch (uint min 91.6, float max 91.8,
+// uint sum 91.3); 2048x32768 a tie (91.6-91.7); 4096x16384 a loss (91.6-91.8), so the line is here.
+constexpr std::uint64_t kLongRowBytes = 128 * 1024;
+// The bytes of a row part that rows_split's and rows_split_fused's chunk counts aim at, at most
+// (sums, min and max; a group's tree and its meeting are paid per part, so not smaller). Round 24
+// (rows_split, second launch included): 4096 floats per part 91.5-92.1 µs over 1024x65536, 2048
+// 92.1-92.2, 8192 92.1-92.5, 16384 93.4-93.5; 256x262144 92.2 at 2048-8192; 512x131072 91.5-91.7
+// at 4096. rows_split_fused pays a ticket per part, so its parts are twice as long (round 21:
+// 256x262144 92.2-92.4 at 8192 floats a part, 94.5-94.7 at 4096).
+constexpr std::uint64_t kSplitPartBytes = 16 * 1024;
 // rows_sliced's default row width gives each work-item about this many elements of its row.
 constexpr std::uint64_t kRowElementsPerItem = 8;
 // Groups that fill a device: this many per compute unit (cols_tile's and rows_split's chunks).
@@ -267,11 +282,15 @@ std::uint64_t tile_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t tile_x
 // each work-item folding at least kMinRowsPerItem elements, rounded down to a power of two: on
 // the H100 32 chunks of 32x1048576 floats took 50.5 µs against 51.2-52.6 for the 33 of the
 // unrounded rule (bench/results/2026-11-25_h100_issue16_round3).
+// With `part_bytes` (sums, min and max by the planner), at least enough chunks for parts of about
+// that many bytes of the row.
 std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, unsigned compute_units,
-                           std::uint64_t groups_per_cu) {
+                           std::uint64_t groups_per_cu, std::uint64_t row_bytes = 0, std::uint64_t part_bytes = 0) {
   const std::uint64_t target = std::max<std::uint64_t>(groups_per_cu, 1) * std::max<std::uint64_t>(compute_units, 1);
   const std::uint64_t most = std::max<std::uint64_t>(1, n / (std::max<std::uint64_t>(wg, 1) * kMinRowsPerItem));
-  std::uint64_t chunks = std::clamp<std::uint64_t>(ceil_div(target, std::max<std::uint64_t>(m, 1)), 1, std::min(most, kMaxGroupsX));
+  std::uint64_t want = ceil_div(target, std::max<std::uint64_t>(m, 1));
+  if (part_bytes) want = std::max(want, row_bytes / part_bytes);
+  std::uint64_t chunks = std::clamp<std::uint64_t>(want, 1, std::min(most, kMaxGroupsX));
   while (chunks & (chunks - 1)) chunks &= chunks - 1;
   return chunks;
 }
@@ -446,11 +465,16 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   if (n <= kShortRow) return find_axis_variant(has_nv_shuffle(dev) ? "rows_warp" : "rows_sliced");
   // Long rows: a group per row, or where there are few, each split over several groups, their
   // parts meeting in one launch for sums, min and max (H100, round 21: 32x1048576 floats 49.7 µs
-  // at 32 chunks against rows_split's 50.6-50.9 with its second launch; 256x262144 at 4 chunks
-  // 94.9 against 95.3-96.2). argmin/argmax keep rows_split: one launch gained nothing for them
-  // (float argmax 32x1048576 53.4 at 64 chunks against 53.5, int argmin 52.7 against 53.0).
-  if (m >= std::uint64_t{kFewRowsPerCu} * cus) return find_axis_variant("rows_group");
-  return find_axis_variant(is_arg_op(op) ? "rows_split" : "rows_split_fused");
+  // at 32 or 128 chunks against rows_split's 50.6-50.9 with its second launch; 256x262144 at 32
+  // chunks 92.2-92.4, against 95.3-96.2 by rows_split at 4). argmin/argmax keep rows_split: one
+  // launch gained nothing for them (float argmax 32x1048576 53.4 at 64 chunks against 53.5, int
+  // argmin 52.7 against 53.0).
+  if (m < std::uint64_t{kFewRowsPerCu} * cus) return find_axis_variant(is_arg_op(op) ? "rows_split" : "rows_split_fused");
+  // Many rows, long ones: parts of each row read by neighbouring groups, for sums, min and max
+  // (argmin/argmax lost with parts at 1024x65536, round 24: float argmax 99.4-114.4 µs against
+  // rows_group's 95.8).
+  if (!is_arg_op(op) && n * size_of(type) >= kLongRowBytes) return find_axis_variant("rows_split");
+  return find_axis_variant("rows_group");
 }
 
 std::string AxisPlan::launch_label() const {
@@ -597,7 +621,7 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
                           "1.." + std::to_string(std::min(n, kMaxGroupsX)));
       p.chunks = *cfg.chunks;
     } else {
-      p.chunks = split_chunks(m, n, p.wg, dev.compute_units, kGroupsPerCu);
+      p.chunks = axis_chunks_for(v, dev, cfg.type, cfg.op, m, n, p.wg, kGroupsPerCu);
     }
     const std::uint64_t per_chunk = ceil_div(n, p.chunks);
     p.chunks = ceil_div(n, per_chunk);  // no empty chunk
@@ -910,7 +934,10 @@ std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemT
     fit_tile(tile_x, rows_y, dev.max_work_group_size);
     return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
-  if (v.splits_rows) return split_chunks(m, n, wg, dev.compute_units, groups_per_cu);
+  if (v.splits_rows) {  // as plan_axis: sums, min and max also by the parts' bytes
+    const std::uint64_t part = is_arg_op(op) ? 0 : v.fused ? 2 * kSplitPartBytes : kSplitPartBytes;
+    return split_chunks(m, n, wg, dev.compute_units, groups_per_cu, n * size_of(type), part);
+  }
   if (v.streams)
     return std::min<std::uint64_t>(std::uint64_t{std::max(groups_per_cu, 1u)} * std::max(dev.compute_units, 1u), kMaxGroupsX);
   throw ConfigError(Param::Variant,
