@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 16's evidence after round 24 (sums, min and max: rows_split for rows of 128 KiB or more in
-# parts of 16 KiB, rows_split_fused for few long rows in parts of 32 KiB), in ONE device call: `clreduce bench axis` at the issue's seven shapes, both axes
-# (every default launch verified; the variants the defaults use, measured by name beside them) for
+# parts of 16 KiB, rows_split_fused for few long rows in parts of 32 KiB), in ONE device call:
+# `clreduce bench axis` at the issue's seven shapes, both axes (every default launch verified;
+# the variants the defaults use, measured by name beside them) for
 # float and uint sum, min and max, float argmax and int argmin; then torch's and CuPy's peers
 # (bench/tools/axis_peers_ops.py: CUDA events around one call; torch also by the host clock
 # around one call, and back to back, events around 20 calls / 20). The GPU suites on this code
