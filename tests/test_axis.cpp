@@ -316,7 +316,9 @@ TEST_SUITE("unit") {
       many.type = ElemType::Double;
       CHECK(plan_axis(many, d64, 2048, 16384).variant->name == "rows_split");  // 128 KiB of doubles
       many.type = ElemType::Float;
-      CHECK(plan_axis(many, d, 4096, 16384).variant->name == "rows_group");  // 64 KiB rows
+      CHECK(plan_axis(many, d, 4096, 16384).variant->name == "rows_group");  // 64 KiB rows, 256 MiB
+      CHECK(plan_axis(many, d, 8192, 16384).variant->name == "rows_split");  // 64 KiB rows, 512 MiB
+      CHECK(plan_axis(many, d, 8192, 8192).variant->name == "rows_group");   // 32 KiB rows
       many.op = Op::ArgMax;
       CHECK(plan_axis(many, d, 1024, 65536).variant->name == "rows_group");
     }

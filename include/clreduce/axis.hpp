@@ -33,7 +33,8 @@
 // elements go to rows_warp on a device with NVIDIA's warp shuffle, else to rows_sliced (a
 // work-item per about 8 elements of the row, a row width of 1 to 32); longer rows, where there
 // are fewer than 4 per compute unit, to rows_split_fused (rows_split for argmin/argmax); rows of
-// 128 KiB or more to rows_split for sums, min and max; the rest to rows_group. Columns go to cols_item
+// 128 KiB or more (64 KiB in a matrix of 512 MiB or more) to rows_split for sums, min and max;
+// the rest to rows_group. Columns go to cols_item
 // where there are columns enough for 8 groups of 256 work-items per compute unit; else to
 // cols_fused when that gives 2 to 64 row chunks; thin matrices (rows of at most 128 bytes) that
 // would need more chunks are streamed (cols_stream_fused, cols_stream for argmin/argmax); the

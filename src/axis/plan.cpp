@@ -225,6 +225,10 @@ constexpr unsigned kFewRowsPerCu = 4;
 // matrix. 1024x65536: 91.5-92.1 at 16 parts with the second launch (uint min 91.6, float max 91.8,
 // uint sum 91.3); 2048x32768 a tie (91.6-91.7); 4096x16384 a loss (91.6-91.8), so the line is here.
 constexpr std::uint64_t kLongRowBytes = 128 * 1024;
+// Rows half that long fall off the peak by less (4096x16384: 2%), which the second launch's fixed
+// 2-3 µs outweighs in 256 MiB but not in a large matrix: 16384x16384 floats (1 GiB) 345.2 µs at
+// 4 parts against rows_group's 347.8-348.1 (round 24). So they are split from this many bytes.
+constexpr std::uint64_t kHalfLongRowMatrixBytes = 512ULL << 20;
 // The bytes of a row part that rows_split's and rows_split_fused's chunk counts aim at, at most
 // (sums, min and max; a group's tree and its meeting are paid per part, so not smaller). Round 24
 // (rows_split, second launch included): 4096 floats per part 91.5-92.1 µs over 1024x65536, 2048
@@ -473,7 +477,10 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // Many rows, long ones: parts of each row read by neighbouring groups, for sums, min and max
   // (argmin/argmax lost with parts at 1024x65536, round 24: float argmax 99.4-114.4 µs against
   // rows_group's 95.8).
-  if (!is_arg_op(op) && n * size_of(type) >= kLongRowBytes) return find_axis_variant("rows_split");
+  const std::uint64_t row_bytes = n * size_of(type);
+  if (!is_arg_op(op) && (row_bytes >= kLongRowBytes ||
+                         (row_bytes >= kLongRowBytes / 2 && m * row_bytes >= kHalfLongRowMatrixBytes)))
+    return find_axis_variant("rows_split");
   return find_axis_variant("rows_group");
 }
 
