@@ -10,8 +10,10 @@
 // Each group writes its part's value to `partials` (row-major, M x chunks) and takes its row's
 // ticket (axis_ticket.clh); the group drawing the row's last ticket folds the row's `chunks`
 // values (strided over the group, then the tree) into `out` and sets the ticket back to 0. The
-// second launch is gone, and with it the reason to keep parts long: a row can take many short
-// parts, so a few long rows spread over the whole device in many waves of groups.
+// second launch is gone; each group pays the meeting instead (its store, fence and ticket), which
+// outweighs the second launch once the groups are many: on the H100, 32x1048576 floats took 49.7
+// µs at 32-128 parts against 50.6-50.9 in two launches, but 1024x65536 96.1-96.9 at 16 parts
+// against 91.4-92.1 (bench/NOTES.md, issue 16, rounds 21 and 24).
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
 #include "axis_fold.clh"
