@@ -16,7 +16,7 @@
 //   rows_split   each row split into chunks, one group per chunk, then a second pass
 //                (rows_sliced) over the chunks' values: for few, long rows
 //   rows_split_fused  rows_split in one launch: the last group to finish a row's chunks folds
-//                their values (a ticket per row), so a row can take many short chunks
+//                their values (a ticket per row); each group pays that meeting, so for few chunks
 //   cols_item    one work-item per column, down the whole column: a warp's loads read one
 //                consecutive row segment (coalesced), but only N work-items exist
 //   cols_tile    TILE_X columns x ROWS_Y row-slices per group over a chunk of the rows, folded in
