@@ -29,6 +29,7 @@
 #include "clreduce/multi_device.hpp"
 #include "clreduce/opencl.hpp"
 #include "clreduce/reduce.hpp"
+#include "clreduce/reduction.hpp"
 #include "clreduce/segmented.hpp"
 #include "clreduce/timing.hpp"
 #include "clreduce/transpose.hpp"

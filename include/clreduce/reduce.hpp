@@ -20,6 +20,7 @@
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
+#include "clreduce/reduction.hpp"
 #include "clreduce/tuning.hpp"
 #include "clreduce/types.hpp"
 #include "clreduce/variants.hpp"
@@ -74,6 +75,23 @@ struct Plan {
   // single_pass: the groups meet through epoch-tagged 64-bit slots (SP_FINISH 1) rather than a
   // ticket counter; the two keep their state in different buffers.
   bool slots = false;
+};
+
+// An input of a descriptor reduction: a buffer of the context and the element the reduction
+// starts at.
+struct Input {
+  cl::Buffer buffer;
+  std::uint64_t offset = 0;
+};
+
+// What a descriptor reduction launches (Reducer::prepare(Reduction, n)).
+struct DescriptorLaunch {
+  std::size_t wg = 0;          // work-items per group
+  std::uint64_t groups = 0;    // work-groups (partials the last group folds)
+  unsigned items = 0;          // ITEMS: elements each work-item loads per trip
+  std::string options;         // the build option string
+  unsigned depth = 0;          // the longest chain of combines from an element to the result
+  std::string label() const;   // "wg 256, 1056 groups, ITEMS 4"
 };
 
 // A resolved launch: what the reducer runs for one (type, op, n, offset class).
@@ -165,6 +183,28 @@ class Reducer {
     return reduce_to(in, element_type_of<T>(), n, op, out, out_index, offset, wait);
   }
 
+  // ---- Descriptor reductions (clreduce/reduction.hpp) ----
+  // Reduces elements [offset, offset + n) of each input (one Input per descriptor input, each with
+  // its own buffer and element offset) with the descriptor `r` and the run-time `scalars` (one per
+  // r.scalars), in one launch of kernels_cl/reduce_descriptor.cl, and returns the result. The
+  // launch takes the reducer's params.wg where set (else 256, or the most the kernel allows) and
+  // params.groups_per_cu (else 8 per compute unit, fewer where n is small); a params.variant other
+  // than "descriptor" is refused. The program is built once per descriptor, type and option string;
+  // scalars are kernel arguments. Throws Error naming the parameter: n = 0, an input count or
+  // scalar count other than the descriptor's, a buffer too small for offset + n elements,
+  // f64 on a device without cl_khr_fp64 (Param::Type), a descriptor whose text does not build
+  // (the build log).
+  Result reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                const std::vector<ScalarArg>& scalars = {});
+  // The same, asynchronous: the result (r.out.bytes() bytes) lands at result index `out_index` of
+  // `out` (byte offset out_index * r.out.bytes()); returns the launch's event, nothing waits.
+  cl::Event reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
+                      std::uint64_t out_index = 0, const std::vector<ScalarArg>& scalars = {},
+                      const std::vector<cl::Event>& wait = {});
+  // The launch the two above make for (r, n): work-group size, groups, ITEMS, the option string,
+  // and the depth (the longest chain of combines any element goes through: the float bound).
+  DescriptorLaunch prepare(const Reduction& r, std::uint64_t n);
+
   // For measuring tools: enqueues a prepared launch's passes (one event per pass when
   // with_events) on `on` (default: the reducer's queue; another in-order queue of the same
   // context and device may be given, and the caller then orders the two queues). The value is
@@ -214,6 +254,13 @@ template <class T>
 T reduce(const std::vector<T>& data, Op op) {
   return reduce(data.data(), data.size(), op);
 }
+
+// A descriptor reduction of host data (one pointer per input, each of n elements of its type) on
+// the default device, as reduce() above: copied to the device (in one piece; n elements of every
+// input must fit one allocation) and reduced by the shared reducer. Throws Error as
+// Reducer::reduce(Reduction, ...).
+Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+              const std::vector<ScalarArg>& scalars = {});
 
 // Folds values of one type with op on the host, in order (integer sums wrap modulo 2^32).
 Value fold_values(const std::vector<Value>& values, Op op);

@@ -199,8 +199,10 @@ struct SourceLine {
   unsigned line = 0;
 };
 
-// The header a user operator replaces (reduce_common.clh includes it where OP_ID is 5).
-const char* const kUserOpHeader = "user_op.clh";
+// The headers a user operator's text replaces: user_op.clh (reduce_common.clh includes it where
+// OP_ID is 5) and descriptor.clh (the generic kernels include it: a reduction descriptor's
+// generated header, clreduce/reduction.hpp).
+bool is_user_op_header(const std::string& file) { return file == "user_op.clh" || file == "descriptor.clh"; }
 
 void inline_includes(const fs::path& dir, const std::string& file, std::set<std::string>& stack,
                      std::string& out, std::vector<SourceLine>& map, const std::string& why,
@@ -208,7 +210,7 @@ void inline_includes(const fs::path& dir, const std::string& file, std::set<std:
   if (!stack.insert(file).second)
     throw Error(Param::KernelDir, "kernel file '" + file + "' includes itself");
   static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
-  if (user_op && file == kUserOpHeader) {
+  if (user_op && is_user_op_header(file)) {
     // The user's text instead; its lines map to the user's file in build logs.
     const std::string where = user_op->path.empty() ? "<" + user_op->name + ">" : fs::absolute(user_op->path).string();
     std::istringstream in(user_op->source);

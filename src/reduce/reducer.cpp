@@ -5,6 +5,7 @@
 
 #include "core/bound_queue.hpp"
 #include "reduce/apply_tuned.hpp"
+#include "reduce/descriptor_launch.hpp"
 #include "reduce/plan.hpp"
 #include "reduce/policy.hpp"
 
@@ -65,6 +66,12 @@ struct Reducer::State : BoundQueue {
   std::size_t prepared = 0;
 
   LaunchCache<Key, Launch> launches;
+  std::unique_ptr<DescriptorReducer> descriptors;  // the descriptor path, made on its first use
+
+  DescriptorReducer& descriptor_reducer() {
+    if (!descriptors) descriptors = std::make_unique<DescriptorReducer>(*this, options.params);
+    return *descriptors;
+  }
 
   const LoadedTuningDb* tuning_db() {
     if (!options.tuning.enabled) return nullptr;
@@ -331,12 +338,29 @@ cl::Event Reducer::reduce_to(const cl::Buffer& in, ElemType type, std::uint64_t 
   return copied;
 }
 
+Result Reducer::reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                       const std::vector<ScalarArg>& scalars) {
+  return s_->descriptor_reducer().reduce(r, inputs, n, scalars);
+}
+
+cl::Event Reducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                             const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                             const std::vector<cl::Event>& wait) {
+  return s_->descriptor_reducer().enqueue(r, inputs, n, out, out_index, scalars, wait);
+}
+
+DescriptorLaunch Reducer::prepare(const Reduction& r, std::uint64_t n) {
+  return s_->descriptor_reducer().prepare(r, n);
+}
+
 const DeviceInfo& Reducer::device() const { return s_->device; }
 const cl::Context& Reducer::context() const { return s_->context; }
 const cl::CommandQueue& Reducer::queue() const { return s_->queue; }
 const KernelDir& Reducer::kernel_dir() const { return s_->kernel_dir; }
 const ReducerOptions& Reducer::options() const { return s_->options; }
-std::size_t Reducer::allocations() const { return s_->allocations; }
+std::size_t Reducer::allocations() const {
+  return s_->allocations + (s_->descriptors ? s_->descriptors->allocations() : 0);
+}
 std::size_t Reducer::launches_prepared() const { return s_->prepared; }
 
 }  // namespace clreduce

@@ -1,0 +1,180 @@
+// What is reduced, independent of how: a reduction descriptor. Its inputs (1 to 4 buffers, each of
+// its own element type), a map over the inputs' elements at one index (and the index itself, and
+// run-time scalar arguments), an accumulator (a scalar or a small struct) with its identity and
+// combine, and a finish applied to the accumulated value (mean = sum / n, sqrt for a norm). The
+// built-in reductions (sum, mean, var_pop, dot, argmax, ...) are descriptors made by builtin();
+// a user's own is a Reduction filled in by hand.
+//
+// The descriptor is OpenCL C text plus types: reduction_source() turns it into the header the
+// generic kernels include (kernels_cl/descriptor.clh stands in for it), so each descriptor is one
+// program per launch configuration, and changing a scalar argument does not rebuild anything.
+//
+// Semantics of the built-ins (each for every input type, unless it says otherwise):
+//   sum            integers in 64 bits (u8..u64 into u64, i8..i64 into i64: exact for any n below
+//                  2^32 of 32-bit elements; u64/i64 wrap modulo 2^64); f16, bf16 and f32 in f32;
+//                  f64 in f64; accumulate_in(F64) takes f32 (or any type) into f64
+//   sum_wrap       in the element's own type: integers wrap modulo 2^bits (the teaching family's
+//                  and the Op::Sum API's uint/int sums); floats as sum
+//   min, max       the element's value (f16/bf16 results as f32, exactly); floats by fmin/fmax: a
+//                  NaN loses to a number, all NaN gives NaN (as Op::Min/Op::Max always have)
+//   nanmin, nanmax the same as min and max (which already skip NaN)
+//   argmin, argmax the value and the index of its first occurrence (ArgValue layout, 16 bytes);
+//                  the first NaN wins (NumPy's and PyTorch's rule)
+//   minmax         the pair (min, max), each as min and max give it
+//   mean           sum / n in f32 (f64 for f64 inputs or with accumulate_in(F64))
+//   nanmean        the mean of the elements that are not NaN (NaN when all are)
+//   var_pop, var_sample, std_pop, std_sample
+//                  one pass: Welford's (count, mean, M2) per work-item, combined by Chan's
+//                  formula; var = M2 / n (pop) or M2 / (n - 1) (sample; NaN for n = 1), std its
+//                  square root; f32 (f64 as mean)
+//   count_nonzero  u64: elements != 0 (a NaN counts, as in NumPy)
+//   any, all       u8: 1 when any (all) element is != 0
+//   nansum         sum with NaN elements skipped (integers: sum)
+//   l1             sum of |x| (integers exact in u64)
+//   l2             the Euclidean norm, overflow-safe (a scaled sum of squares, as LAPACK's nrm2):
+//                  f32 (f64 as mean)
+//   linf           max |x| (integers: the unsigned type of the element's width; NaN loses)
+//   dot            two inputs of one type: sum of x0 * x1 (integers: products and sum modulo 2^64)
+//   sqdist         two inputs of one type: sum of (x0 - x1)^2, the squared Euclidean distance
+//
+// Thread-safety: plain values and pure functions.
+// Errors: Error (Param::Type, Param::Op) naming the valid choices.
+#pragma once
+
+#include "clreduce/types.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace clreduce {
+
+// The element types of a descriptor's inputs and results. F16 and BF16 are storage types: the
+// kernels read them into float.
+enum class Scalar { U8, I8, U16, I16, U32, I32, U64, I64, F16, BF16, F32, F64 };
+
+const std::vector<Scalar>& all_scalars();
+std::string_view name_of(Scalar s);  // "u8", "i8", ..., "f16", "bf16", "f32", "f64"
+// The name, NumPy's (uint8 .. float64, float16, bfloat16) or the old ElemType names (uint, int,
+// float, double). Throws Error (Param::Type) listing the valid names.
+Scalar parse_scalar(std::string_view text);
+std::size_t size_of(Scalar s);  // bytes: 1, 2, 4 or 8
+bool is_floating(Scalar s);     // F16, BF16, F32, F64
+bool is_signed(Scalar s);       // I8..I64 and the floats
+Scalar to_scalar(ElemType t);   // Uint -> U32, Int -> I32, Float -> F32, Double -> F64
+std::optional<ElemType> to_elem_type(Scalar s);  // the reverse, where there is one
+// The OpenCL C type a kernel reads the element into ("uchar", ..., "float" for F16 and BF16).
+std::string_view compute_type(Scalar s);
+
+// IEEE binary16 and bfloat16 from and to float, by their bit layout (round to nearest even;
+// NaN stays NaN). For hosts preparing and checking such data.
+float f16_to_float(std::uint16_t bits);
+std::uint16_t float_to_f16(float f);
+float bf16_to_float(std::uint16_t bits);
+std::uint16_t float_to_bf16(float f);
+
+// How a result lies in memory (the buffer the user gets, and Result's bytes).
+struct ResultLayout {
+  enum class Kind {
+    Value,  // one value of `type`
+    Arg,    // ArgValue: the value of `type` at offset 0, its u64 index at offset 8 (16 bytes)
+    Pair,   // two values of `type`: (min, max)
+  };
+  Kind kind = Kind::Value;
+  Scalar type = Scalar::F32;
+  std::size_t bytes() const;
+  std::string str() const;  // "f32", "argvalue<f32>", "pair<f32>"
+};
+
+// One result of a descriptor, as its bytes and their layout.
+struct Result {
+  ResultLayout layout;
+  std::array<unsigned char, 16> bytes{};
+
+  // The value (Arg: the value; Pair: the first, min) as a double (u64/i64 above 2^53 round).
+  double value() const;
+  double second() const;          // Pair: the second value (max); throws Error otherwise
+  std::uint64_t index() const;    // Arg: the index; throws Error otherwise
+  std::uint64_t as_u64() const;   // Value of an integer type: its exact value (i64 as two's complement bits)
+  std::int64_t as_i64() const;
+  std::string str() const;        // exact for integers, shortest round-trip for floats; "v @ i", "(lo, hi)"
+  template <class T>
+  T get() const {                 // the first value's bits as T (T's size must be the type's)
+    check_size(sizeof(T));
+    T x;
+    std::memcpy(&x, bytes.data(), sizeof(T));
+    return x;
+  }
+  static Result from_bytes(const ResultLayout& layout, const void* p);
+
+ private:
+  void check_size(std::size_t bytes) const;
+};
+
+// A run-time scalar argument of a descriptor (s0..s3 in its map): converted to the declared type
+// when a launch sets its arguments, so changing one never rebuilds a program.
+using ScalarArg = std::variant<std::int64_t, std::uint64_t, double>;
+
+// The built-in reductions (see the file comment for what each computes).
+enum class Builtin {
+  Sum, SumWrap, Min, Max, ArgMin, ArgMax, MinMax, Mean, NanMean, VarPop, VarSample, StdPop,
+  StdSample, CountNonzero, Any, All, NanSum, NanMin, NanMax, L1, L2, LInf, Dot, SqDist
+};
+const std::vector<Builtin>& all_builtins();
+std::string_view name_of(Builtin b);  // "sum", "sum_wrap", ..., "sqdist"
+// Throws Error (Param::Op) naming the valid built-ins.
+Builtin parse_builtin(std::string_view text);
+unsigned builtin_inputs(Builtin b);  // 2 for dot and sqdist, else 1
+
+// A reduction descriptor. Every text field is OpenCL C; the generated header declares the
+// functions named in each comment, so a field may use the others' names.
+struct Reduction {
+  std::string name;                   // for messages and reports: "sum", "dot", a user's name
+  std::vector<Scalar> inputs;         // 1 to 4 element types; the kernel's in0..in3
+  std::vector<Scalar> scalars;        // 0 to 4 run-time scalar types; the map's s0..s3
+  // map: an expression of x0..x3 (each input's element at one index, read into compute_type()),
+  // i (ulong: the index from the first element reduced) and s0..s3, of type map_type.
+  std::string map_type;
+  std::string map;
+  // The accumulator: acc_type (an OpenCL C type; a struct is typedef'd in `prelude`), `identity`
+  // (an expression), lift (v, i) -> acc (an expression of v, the mapped value, and i), combine
+  // (a, b) -> acc (associative and commutative up to rounding: the kernels fold in any order).
+  std::string prelude;                // typedefs and helper functions, placed before the rest
+  std::string acc_type;
+  std::size_t acc_bytes = 0;          // sizeof(acc_type) on the device (partials' storage)
+  std::string identity;
+  std::string lift;
+  std::string combine;
+  // finish: an expression of a (the accumulated value) and n (ulong: the elements reduced), of
+  // out_type: the OpenCL C type laid out as `out` says (a scalar, or a struct of the prelude).
+  std::string finish;
+  std::string out_type;
+  ResultLayout out;
+  // True when the result is exact in the integers (the check compares bits); false for float
+  // results, which a check bounds by the reduction's depth.
+  bool exact = false;
+  // For the checks: the built-in this descriptor is, if one.
+  std::optional<Builtin> builtin;
+  bool needs_fp64() const;  // an input, scalar, accumulator or result of f64
+};
+
+// The built-in `b` over inputs of `type` (dot and sqdist: two inputs of `type`). `accumulate`
+// overrides the accumulator where the built-in has a choice: F64 for sums, means, variances and
+// norms (of any type; the device then needs fp64). Throws Error (Param::Op) for a built-in that
+// does not take `type` or `accumulate`.
+Reduction builtin(Builtin b, Scalar type, std::optional<Scalar> accumulate = std::nullopt);
+
+// The OpenCL C header that stands for kernels_cl/descriptor.clh when a generic kernel is built
+// for `r`: the types, the argument lists (DESC_INPUT_PARAMS, DESC_INPUT_ARGS, DESC_SCALAR_PARAMS),
+// DESC_ELEMENT(k) (the map at element k) and the functions desc_identity, desc_lift,
+// desc_combine, desc_finish. Throws Error (Param::Op) for a descriptor with no input, more than
+// four inputs or scalars, or an empty field.
+std::string reduction_source(const Reduction& r);
+
+}  // namespace clreduce

@@ -1,0 +1,742 @@
+// Reduction descriptors (clreduce/reduction.hpp): the element types, the built-ins as data, and the
+// OpenCL C header a descriptor becomes.
+//
+// Every built-in is written here once, as the pieces of a descriptor (map, accumulator, combine,
+// finish): the generic kernels never name an operator, so a new built-in is one case below.
+#include "clreduce/reduction.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace clreduce {
+
+// ---- element types ------------------------------------------------------------------------------
+namespace {
+struct ScalarInfo {
+  Scalar s;
+  const char* name;
+  const char* numpy;
+  std::size_t bytes;
+  bool floating, is_signed;
+  const char* storage;  // the OpenCL C type of the buffer's elements
+  const char* compute;  // the OpenCL C type an element is read into
+  const char* lowest;   // the compute type's lowest and highest values (min/max identities)
+  const char* highest;
+  const char* unsigned_same;  // integers: the unsigned type of the same width
+};
+const ScalarInfo kScalars[] = {
+    {Scalar::U8, "u8", "uint8", 1, false, false, "uchar", "uchar", "((uchar)0)", "((uchar)UCHAR_MAX)", "uchar"},
+    {Scalar::I8, "i8", "int8", 1, false, true, "char", "char", "((char)CHAR_MIN)", "((char)CHAR_MAX)", "uchar"},
+    {Scalar::U16, "u16", "uint16", 2, false, false, "ushort", "ushort", "((ushort)0)", "((ushort)USHRT_MAX)", "ushort"},
+    {Scalar::I16, "i16", "int16", 2, false, true, "short", "short", "((short)SHRT_MIN)", "((short)SHRT_MAX)", "ushort"},
+    {Scalar::U32, "u32", "uint32", 4, false, false, "uint", "uint", "0u", "UINT_MAX", "uint"},
+    {Scalar::I32, "i32", "int32", 4, false, true, "int", "int", "INT_MIN", "INT_MAX", "uint"},
+    {Scalar::U64, "u64", "uint64", 8, false, false, "ulong", "ulong", "0ul", "ULONG_MAX", "ulong"},
+    {Scalar::I64, "i64", "int64", 8, false, true, "long", "long", "LONG_MIN", "LONG_MAX", "ulong"},
+    {Scalar::F16, "f16", "float16", 2, true, true, "half", "float", "(-INFINITY)", "INFINITY", ""},
+    {Scalar::BF16, "bf16", "bfloat16", 2, true, true, "ushort", "float", "(-INFINITY)", "INFINITY", ""},
+    {Scalar::F32, "f32", "float32", 4, true, true, "float", "float", "(-INFINITY)", "INFINITY", ""},
+    {Scalar::F64, "f64", "float64", 8, true, true, "double", "double", "(-INFINITY)", "INFINITY", ""},
+};
+const ScalarInfo& info(Scalar s) { return kScalars[static_cast<int>(s)]; }
+}  // namespace
+
+const std::vector<Scalar>& all_scalars() {
+  static const std::vector<Scalar> v = [] {
+    std::vector<Scalar> out;
+    for (const auto& i : kScalars) out.push_back(i.s);
+    return out;
+  }();
+  return v;
+}
+std::string_view name_of(Scalar s) { return info(s).name; }
+std::size_t size_of(Scalar s) { return info(s).bytes; }
+bool is_floating(Scalar s) { return info(s).floating; }
+bool is_signed(Scalar s) { return info(s).is_signed; }
+std::string_view compute_type(Scalar s) { return info(s).compute; }
+
+Scalar parse_scalar(std::string_view text) {
+  for (const auto& i : kScalars)
+    if (text == i.name || text == i.numpy) return i.s;
+  if (text == "uint") return Scalar::U32;
+  if (text == "int") return Scalar::I32;
+  if (text == "float") return Scalar::F32;
+  if (text == "double") return Scalar::F64;
+  std::vector<std::string> names;
+  for (const auto& i : kScalars) names.emplace_back(i.name);
+  const std::string valid = join(names) + " (or NumPy's names: uint8 .. float64, float16, bfloat16; or uint, int, float, double)";
+  throw Error(Param::Type, "unknown type '" + std::string(text) + "'; valid types: " + valid, valid);
+}
+
+Scalar to_scalar(ElemType t) {
+  switch (t) {
+    case ElemType::Uint: return Scalar::U32;
+    case ElemType::Int: return Scalar::I32;
+    case ElemType::Float: return Scalar::F32;
+    case ElemType::Double: return Scalar::F64;
+  }
+  return Scalar::U32;
+}
+std::optional<ElemType> to_elem_type(Scalar s) {
+  switch (s) {
+    case Scalar::U32: return ElemType::Uint;
+    case Scalar::I32: return ElemType::Int;
+    case Scalar::F32: return ElemType::Float;
+    case Scalar::F64: return ElemType::Double;
+    default: return std::nullopt;
+  }
+}
+
+// ---- f16 and bf16 by their bit layout -------------------------------------------------------------
+float f16_to_float(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  const std::uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  float f;
+  if (exp == 0) {
+    f = std::ldexp(static_cast<float>(mant), -24);  // zero or subnormal: mant * 2^-24, exact
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    b |= sign;
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  std::uint32_t bits;
+  if (exp == 31) bits = sign | 0x7f800000u | (mant << 13) | (mant ? 0x00400000u : 0u);  // inf, NaN (quiet)
+  else bits = sign | ((exp + 112u) << 23) | (mant << 13);
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+std::uint16_t float_to_f16(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  const std::uint16_t sign = static_cast<std::uint16_t>((b >> 16) & 0x8000u);
+  const std::uint32_t abs = b & 0x7fffffffu;
+  if (abs > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));  // NaN
+  if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds to inf (>= 65520)
+  if (abs < 0x38800000u) {
+    // Below the smallest normal (2^-14): a subnormal of 2^-24 units, rounded to nearest even.
+    float a;
+    std::memcpy(&a, &abs, 4);
+    const float units = std::nearbyint(a * 16777216.0f);  // a * 2^24, exact; the default mode rounds to even
+    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(units));
+  }
+  // Normal: drop 13 mantissa bits, rounding to nearest even; a carry moves into the exponent.
+  const std::uint32_t rebased = abs - (112u << 23);
+  const std::uint32_t round = ((rebased >> 13) & 1u) + 0xfffu;
+  return static_cast<std::uint16_t>(sign | ((rebased + round) >> 13));
+}
+
+float bf16_to_float(std::uint16_t bits) {
+  const std::uint32_t b = static_cast<std::uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+std::uint16_t float_to_bf16(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  if ((b & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((b >> 16) | 0x0040u);  // NaN stays NaN
+  const std::uint32_t round = ((b >> 16) & 1u) + 0x7fffu;
+  return static_cast<std::uint16_t>((b + round) >> 16);
+}
+
+// ---- results --------------------------------------------------------------------------------------
+std::size_t ResultLayout::bytes() const {
+  switch (kind) {
+    case Kind::Value: return size_of(type);
+    case Kind::Arg: return 16;
+    case Kind::Pair: return 2 * size_of(type);
+  }
+  return 0;
+}
+std::string ResultLayout::str() const {
+  const std::string t(name_of(type));
+  switch (kind) {
+    case Kind::Value: return t;
+    case Kind::Arg: return "argvalue<" + t + ">";
+    case Kind::Pair: return "pair<" + t + ">";
+  }
+  return t;
+}
+
+namespace {
+// The value of `type` at p as a double, and as text (exact for integers).
+double scalar_double(Scalar t, const unsigned char* p) {
+  auto rd = [&](auto x) {
+    std::memcpy(&x, p, sizeof x);
+    return static_cast<double>(x);
+  };
+  switch (t) {
+    case Scalar::U8: return rd(std::uint8_t{});
+    case Scalar::I8: return rd(std::int8_t{});
+    case Scalar::U16: return rd(std::uint16_t{});
+    case Scalar::I16: return rd(std::int16_t{});
+    case Scalar::U32: return rd(std::uint32_t{});
+    case Scalar::I32: return rd(std::int32_t{});
+    case Scalar::U64: return rd(std::uint64_t{});
+    case Scalar::I64: return rd(std::int64_t{});
+    case Scalar::F16: { std::uint16_t h; std::memcpy(&h, p, 2); return f16_to_float(h); }
+    case Scalar::BF16: { std::uint16_t h; std::memcpy(&h, p, 2); return bf16_to_float(h); }
+    case Scalar::F32: return rd(float{});
+    case Scalar::F64: return rd(double{});
+  }
+  return 0;
+}
+std::string scalar_text(Scalar t, const unsigned char* p) {
+  auto txt = [&](auto x) -> std::string {
+    std::memcpy(&x, p, sizeof x);
+    using X = decltype(x);
+    if constexpr (std::is_floating_point_v<X>) {
+      std::ostringstream ss;
+      ss.precision(std::numeric_limits<X>::max_digits10);
+      ss << x;
+      return ss.str();
+    } else {
+      return std::to_string(static_cast<std::conditional_t<std::is_signed_v<X>, long long, unsigned long long>>(x));
+    }
+  };
+  switch (t) {
+    case Scalar::U8: return txt(std::uint8_t{});
+    case Scalar::I8: return txt(std::int8_t{});
+    case Scalar::U16: return txt(std::uint16_t{});
+    case Scalar::I16: return txt(std::int16_t{});
+    case Scalar::U32: return txt(std::uint32_t{});
+    case Scalar::I32: return txt(std::int32_t{});
+    case Scalar::U64: return txt(std::uint64_t{});
+    case Scalar::I64: return txt(std::int64_t{});
+    case Scalar::F16:
+    case Scalar::BF16: {
+      std::ostringstream ss;
+      ss.precision(std::numeric_limits<float>::max_digits10);
+      ss << scalar_double(t, p);
+      return ss.str();
+    }
+    case Scalar::F32: return txt(float{});
+    case Scalar::F64: return txt(double{});
+  }
+  return "?";
+}
+}  // namespace
+
+Result Result::from_bytes(const ResultLayout& layout, const void* p) {
+  Result r;
+  r.layout = layout;
+  std::memcpy(r.bytes.data(), p, layout.bytes());
+  return r;
+}
+double Result::value() const { return scalar_double(layout.type, bytes.data()); }
+double Result::second() const {
+  if (layout.kind != ResultLayout::Kind::Pair)
+    throw Error(Param::Op, "Result::second() of a " + layout.str() + " result: only a pair has a second value", "pair");
+  return scalar_double(layout.type, bytes.data() + size_of(layout.type));
+}
+std::uint64_t Result::index() const {
+  if (layout.kind != ResultLayout::Kind::Arg)
+    throw Error(Param::Op, "Result::index() of a " + layout.str() + " result: only argmin/argmax carry an index", "argvalue");
+  std::uint64_t i;
+  std::memcpy(&i, bytes.data() + 8, 8);
+  return i;
+}
+std::uint64_t Result::as_u64() const {
+  if (is_floating(layout.type))
+    throw Error(Param::Type, "Result::as_u64() of a " + layout.str() + " result: a float has no exact integer value", "an integer type");
+  std::uint64_t v = 0;
+  std::memcpy(&v, bytes.data(), size_of(layout.type));
+  if (is_signed(layout.type) && size_of(layout.type) < 8) {  // sign-extend
+    const unsigned bits = 8 * static_cast<unsigned>(size_of(layout.type));
+    if (v >> (bits - 1)) v |= ~std::uint64_t{0} << bits;
+  }
+  return v;
+}
+std::int64_t Result::as_i64() const { return static_cast<std::int64_t>(as_u64()); }
+std::string Result::str() const {
+  switch (layout.kind) {
+    case ResultLayout::Kind::Value: return scalar_text(layout.type, bytes.data());
+    case ResultLayout::Kind::Arg: return scalar_text(layout.type, bytes.data()) + " @ " + std::to_string(index());
+    case ResultLayout::Kind::Pair:
+      return "(" + scalar_text(layout.type, bytes.data()) + ", " +
+             scalar_text(layout.type, bytes.data() + size_of(layout.type)) + ")";
+  }
+  return "?";
+}
+void Result::check_size(std::size_t b) const {
+  if (b != size_of(layout.type))
+    throw Error(Param::Type, "Result::get<T>() with a " + std::to_string(b) + "-byte T for a " + layout.str() +
+                                 " result (" + std::to_string(size_of(layout.type)) + "-byte values)",
+                std::string(name_of(layout.type)));
+}
+
+// ---- built-ins ------------------------------------------------------------------------------------
+const std::vector<Builtin>& all_builtins() {
+  static const std::vector<Builtin> v{
+      Builtin::Sum, Builtin::SumWrap, Builtin::Min, Builtin::Max, Builtin::ArgMin, Builtin::ArgMax,
+      Builtin::MinMax, Builtin::Mean, Builtin::NanMean, Builtin::VarPop, Builtin::VarSample, Builtin::StdPop,
+      Builtin::StdSample, Builtin::CountNonzero, Builtin::Any, Builtin::All, Builtin::NanSum, Builtin::NanMin,
+      Builtin::NanMax, Builtin::L1, Builtin::L2, Builtin::LInf, Builtin::Dot, Builtin::SqDist};
+  return v;
+}
+std::string_view name_of(Builtin b) {
+  switch (b) {
+    case Builtin::Sum: return "sum";
+    case Builtin::SumWrap: return "sum_wrap";
+    case Builtin::Min: return "min";
+    case Builtin::Max: return "max";
+    case Builtin::ArgMin: return "argmin";
+    case Builtin::ArgMax: return "argmax";
+    case Builtin::MinMax: return "minmax";
+    case Builtin::Mean: return "mean";
+    case Builtin::NanMean: return "nanmean";
+    case Builtin::VarPop: return "var_pop";
+    case Builtin::VarSample: return "var_sample";
+    case Builtin::StdPop: return "std_pop";
+    case Builtin::StdSample: return "std_sample";
+    case Builtin::CountNonzero: return "count_nonzero";
+    case Builtin::Any: return "any";
+    case Builtin::All: return "all";
+    case Builtin::NanSum: return "nansum";
+    case Builtin::NanMin: return "nanmin";
+    case Builtin::NanMax: return "nanmax";
+    case Builtin::L1: return "l1";
+    case Builtin::L2: return "l2";
+    case Builtin::LInf: return "linf";
+    case Builtin::Dot: return "dot";
+    case Builtin::SqDist: return "sqdist";
+  }
+  return "?";
+}
+Builtin parse_builtin(std::string_view text) {
+  std::vector<std::string> names;
+  for (Builtin b : all_builtins()) {
+    if (name_of(b) == text) return b;
+    names.emplace_back(name_of(b));
+  }
+  throw Error(Param::Op, "unknown reduction '" + std::string(text) + "'; valid reductions: " + join(names), join(names));
+}
+unsigned builtin_inputs(Builtin b) { return b == Builtin::Dot || b == Builtin::SqDist ? 2u : 1u; }
+
+bool Reduction::needs_fp64() const {
+  auto f64 = [](Scalar s) { return s == Scalar::F64; };
+  for (Scalar s : inputs)
+    if (f64(s)) return true;
+  for (Scalar s : scalars)
+    if (f64(s)) return true;
+  return f64(out.type) || acc_type.find("double") != std::string::npos ||
+         prelude.find("double") != std::string::npos;
+}
+
+namespace {
+// The accumulating float type of a built-in that computes in floats: double for f64 inputs or
+// when asked for, else float.
+struct FloatAcc {
+  Scalar s;
+  std::string c;  // "float" or "double"
+};
+FloatAcc float_acc(Scalar t, bool f64) {
+  if (f64 || t == Scalar::F64) return {Scalar::F64, "double"};
+  return {Scalar::F32, "float"};
+}
+// The result type of min/max-like built-ins: the element type, f16 and bf16 as f32 (exact).
+Scalar value_type(Scalar t) { return t == Scalar::F16 || t == Scalar::BF16 ? Scalar::F32 : t; }
+
+Reduction sum_of(const std::string& name, Scalar t, bool f64, const std::string& x_expr) {
+  // x_expr: the mapped term in terms of X (replaced by the converted element)
+  Reduction r;
+  r.name = name;
+  r.inputs = {t};
+  if (is_floating(t) || f64) {
+    const FloatAcc f = float_acc(t, f64);
+    r.map_type = r.acc_type = r.out_type = f.c;
+    r.acc_bytes = size_of(f.s);
+    r.identity = "(" + f.c + ")0";
+    r.out = {ResultLayout::Kind::Value, f.s};
+  } else {
+    r.map_type = r.acc_type = "ulong";  // signed sums on the same bits: two's complement, no overflow UB
+    r.out_type = is_signed(t) ? "long" : "ulong";
+    r.acc_bytes = 8;
+    r.identity = "0ul";
+    r.out = {ResultLayout::Kind::Value, is_signed(t) ? Scalar::I64 : Scalar::U64};
+    r.exact = true;
+  }
+  r.map = x_expr;
+  r.lift = "v";
+  r.combine = "a + b";
+  r.finish = "(" + r.out_type + ")a";
+  return r;
+}
+}  // namespace
+
+Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
+  const ScalarInfo& ti = info(t);
+  const std::string ct = ti.compute;
+  const bool fl = ti.floating;
+  const bool f64_acc_ok = b == Builtin::Sum || b == Builtin::NanSum || b == Builtin::Mean || b == Builtin::NanMean ||
+                          b == Builtin::VarPop || b == Builtin::VarSample || b == Builtin::StdPop ||
+                          b == Builtin::StdSample || b == Builtin::L2 || b == Builtin::Dot || b == Builtin::SqDist ||
+                          (b == Builtin::L1 && fl);
+  bool f64 = false;
+  if (accumulate) {
+    if (*accumulate == Scalar::F64 && f64_acc_ok) f64 = true;
+    else if (!(accumulate == Scalar::F32 && fl && t != Scalar::F64 && f64_acc_ok))
+      throw Error(Param::Op, std::string(name_of(b)) + " of " + ti.name + " does not accumulate in " +
+                                 std::string(name_of(*accumulate)) +
+                                 (f64_acc_ok ? "; valid: f64 (or f32 for f16, bf16, f32)" : "; it takes no accumulator choice"),
+                  f64_acc_ok ? "f64" : "");
+  }
+  const FloatAcc fa = float_acc(t, f64);
+  const std::string F = fa.c;
+  const std::string name(name_of(b));
+  // The element, converted for a sum: to the float accumulator, or to 64-bit integer bits.
+  const std::string x_sum = (fl || f64) ? "(" + F + ")x0" : (ti.is_signed ? "(ulong)(long)x0" : "(ulong)x0");
+  Reduction r;
+  switch (b) {
+    case Builtin::Sum:
+      r = sum_of(name, t, f64, x_sum);
+      break;
+    case Builtin::NanSum:
+      r = sum_of(name, t, f64, fl ? "isnan(x0) ? (" + F + ")0 : (" + F + ")x0" : x_sum);
+      break;
+    case Builtin::SumWrap:
+      if (fl) {
+        r = sum_of(name, t, f64, x_sum);
+      } else {
+        const std::string u = ti.unsigned_same;
+        r.name = name;
+        r.inputs = {t};
+        r.map_type = r.acc_type = u;
+        r.acc_bytes = ti.bytes;
+        r.map = "(" + u + ")x0";
+        r.identity = "(" + u + ")0";
+        r.lift = "v";
+        r.combine = "(" + u + ")(a + b)";
+        r.out_type = ti.storage;
+        r.finish = "(" + r.out_type + ")a";
+        r.out = {ResultLayout::Kind::Value, t};
+        r.exact = true;
+      }
+      break;
+    case Builtin::Min:
+    case Builtin::Max:
+    case Builtin::NanMin:
+    case Builtin::NanMax: {
+      if (accumulate) throw Error(Param::Op, name + " takes no accumulator choice", "");
+      const bool is_min = b == Builtin::Min || b == Builtin::NanMin;
+      r.name = name;
+      r.inputs = {t};
+      r.map_type = r.acc_type = r.out_type = ct;
+      r.acc_bytes = ti.bytes == 2 && fl ? 4 : ti.bytes;
+      r.map = "x0";
+      r.lift = "v";
+      // fmin/fmax: a NaN loses to a number, and NaN is their identity (all NaN stays NaN).
+      r.identity = fl ? "(" + ct + ")NAN" : (is_min ? ti.highest : ti.lowest);
+      r.combine = std::string(fl ? (is_min ? "fmin" : "fmax") : (is_min ? "min" : "max")) + "(a, b)";
+      r.finish = "a";
+      r.out = {ResultLayout::Kind::Value, value_type(t)};
+      r.exact = true;
+      break;
+    }
+    case Builtin::ArgMin:
+    case Builtin::ArgMax: {
+      const bool is_min = b == Builtin::ArgMin;
+      const std::size_t vb = fl ? (t == Scalar::F64 ? 8 : 4) : ti.bytes;
+      std::ostringstream p;
+      p << "typedef struct {\n  " << ct << " v;\n";
+      if (vb < 8) p << "  uchar pad[" << 8 - vb << "]; // always 0: no undefined byte in memory\n";
+      p << "  ulong i;\n} desc_arg;\n"
+        << "desc_arg desc_arg_make(const " << ct << " v, const ulong i) {\n  desc_arg p;\n  p.v = v;\n";
+      if (vb < 8) p << "  for (int k = 0; k < " << 8 - vb << "; ++k) p.pad[k] = 0;\n";
+      p << "  p.i = i;\n  return p;\n}\n"
+        << "// Whether a goes before b: a NaN before any number (the first NaN wins), else the "
+        << (is_min ? "lower" : "higher") << " value, equal values by the lower index.\n"
+        << "int desc_arg_before(const desc_arg a, const desc_arg b) {\n";
+      if (fl) p << "  const int an = isnan(a.v), bn = isnan(b.v);\n  if (an != bn) return an;\n  if (!an && a.v != b.v) return a.v "
+                << (is_min ? "<" : ">") << " b.v;\n";
+      else p << "  if (a.v != b.v) return a.v " << (is_min ? "<" : ">") << " b.v;\n";
+      p << "  return a.i < b.i;\n}\n";
+      r.name = name;
+      r.inputs = {t};
+      r.prelude = p.str();
+      r.map_type = ct;
+      r.map = "x0";
+      r.acc_type = r.out_type = "desc_arg";
+      r.acc_bytes = 16;
+      r.identity = std::string("desc_arg_make(") + (is_min ? ti.highest : ti.lowest) + ", ULONG_MAX)";
+      r.lift = "desc_arg_make(v, i)";
+      r.combine = "desc_arg_before(b, a) ? b : a";
+      r.finish = "a";
+      r.out = {ResultLayout::Kind::Arg, value_type(t)};
+      r.exact = true;
+      break;
+    }
+    case Builtin::MinMax: {
+      std::ostringstream p;
+      p << "typedef struct {\n  " << ct << " lo, hi;\n} desc_minmax;\n"
+        << "desc_minmax desc_minmax_make(const " << ct << " lo, const " << ct << " hi) {\n  desc_minmax m;\n"
+        << "  m.lo = lo;\n  m.hi = hi;\n  return m;\n}\n";
+      const std::string mn = fl ? "fmin" : "min", mx = fl ? "fmax" : "max";
+      r.name = name;
+      r.inputs = {t};
+      r.prelude = p.str();
+      r.map_type = ct;
+      r.map = "x0";
+      r.acc_type = r.out_type = "desc_minmax";
+      r.acc_bytes = 2 * (fl ? (t == Scalar::F64 ? 8 : 4) : ti.bytes);
+      r.identity = fl ? "desc_minmax_make(NAN, NAN)" : std::string("desc_minmax_make(") + ti.highest + ", " + ti.lowest + ")";
+      r.lift = "desc_minmax_make(v, v)";
+      r.combine = "desc_minmax_make(" + mn + "(a.lo, b.lo), " + mx + "(a.hi, b.hi))";
+      r.finish = "a";
+      r.out = {ResultLayout::Kind::Pair, value_type(t)};
+      r.exact = true;
+      break;
+    }
+    case Builtin::Mean:
+      r = sum_of(name, t, f64, x_sum);
+      r.out_type = F;
+      r.out = {ResultLayout::Kind::Value, fa.s};
+      r.exact = false;
+      r.finish = fl || f64 ? "a / (" + F + ")n" : "(" + F + ")(" + (ti.is_signed ? "(long)a" : "a") + ") / (" + F + ")n";
+      break;
+    case Builtin::NanMean: {
+      if (!fl) {
+        r = builtin(Builtin::Mean, t, accumulate);
+        r.name = name;
+        break;
+      }
+      std::ostringstream p;
+      p << "typedef struct {\n  " << F << " s;\n" << (F == "float" ? "  uint pad; // always 0\n" : "")
+        << "  ulong c;\n} desc_nanmean;\n"
+        << "desc_nanmean desc_nanmean_make(const " << F << " s, const ulong c) {\n  desc_nanmean m;\n  m.s = s;\n"
+        << (F == "float" ? "  m.pad = 0;\n" : "") << "  m.c = c;\n  return m;\n}\n";
+      r.name = name;
+      r.inputs = {t};
+      r.prelude = p.str();
+      r.map_type = F;
+      r.map = "(" + F + ")x0";
+      r.acc_type = "desc_nanmean";
+      r.acc_bytes = 16;
+      r.identity = "desc_nanmean_make(0, 0)";
+      r.lift = "isnan(v) ? desc_nanmean_make(0, 0) : desc_nanmean_make(v, 1)";
+      r.combine = "desc_nanmean_make(a.s + b.s, a.c + b.c)";
+      r.out_type = F;
+      r.finish = "a.s / (" + F + ")a.c";  // 0 / 0: NaN when every element is
+      r.out = {ResultLayout::Kind::Value, fa.s};
+      break;
+    }
+    case Builtin::VarPop:
+    case Builtin::VarSample:
+    case Builtin::StdPop:
+    case Builtin::StdSample: {
+      std::ostringstream p;
+      p << "// Welford's running (count, mean, M2), two of them combined by Chan's formula (a lift is\n"
+        << "// one element: the combine is then Welford's update).\n"
+        << "typedef struct {\n  ulong n;\n  " << F << " mean, m2;\n} desc_welford;\n"
+        << "desc_welford desc_welford_make(const ulong n, const " << F << " mean, const " << F << " m2) {\n"
+        << "  desc_welford w;\n  w.n = n;\n  w.mean = mean;\n  w.m2 = m2;\n  return w;\n}\n"
+        << "desc_welford desc_welford_combine(const desc_welford a, const desc_welford b) {\n"
+        << "  if (a.n == 0) return b;\n  if (b.n == 0) return a;\n"
+        << "  const ulong n = a.n + b.n;\n"
+        << "  const " << F << " d = b.mean - a.mean, fb = (" << F << ")b.n / (" << F << ")n;\n"
+        << "  return desc_welford_make(n, a.mean + d * fb, a.m2 + b.m2 + d * d * (" << F << ")a.n * fb);\n}\n";
+      const bool sample = b == Builtin::VarSample || b == Builtin::StdSample;
+      const bool root = b == Builtin::StdPop || b == Builtin::StdSample;
+      r.name = name;
+      r.inputs = {t};
+      r.prelude = p.str();
+      r.map_type = F;
+      r.map = "(" + F + ")x0";
+      r.acc_type = "desc_welford";
+      r.acc_bytes = 8 + 2 * size_of(fa.s);
+      r.identity = "desc_welford_make(0, 0, 0)";
+      r.lift = "desc_welford_make(1, v, 0)";
+      r.combine = "desc_welford_combine(a, b)";
+      r.out_type = F;
+      const std::string var = "a.m2 / (" + F + ")(a.n" + (sample ? " - 1" : "") + ")";
+      r.finish = root ? "sqrt(" + var + ")" : var;
+      r.out = {ResultLayout::Kind::Value, fa.s};
+      break;
+    }
+    case Builtin::CountNonzero:
+      r.name = name;
+      r.inputs = {t};
+      r.map_type = r.acc_type = r.out_type = "ulong";
+      r.acc_bytes = 8;
+      r.map = "(ulong)(x0 != 0)";  // a NaN is != 0: it counts, as in NumPy
+      r.identity = "0ul";
+      r.lift = "v";
+      r.combine = "a + b";
+      r.finish = "a";
+      r.out = {ResultLayout::Kind::Value, Scalar::U64};
+      r.exact = true;
+      break;
+    case Builtin::Any:
+    case Builtin::All:
+      r.name = name;
+      r.inputs = {t};
+      r.map_type = r.acc_type = "uint";
+      r.acc_bytes = 4;
+      r.map = "(uint)(x0 != 0)";
+      r.identity = b == Builtin::Any ? "0u" : "1u";
+      r.lift = "v";
+      r.combine = b == Builtin::Any ? "a | b" : "a & b";
+      r.out_type = "uchar";
+      r.finish = "(uchar)a";
+      r.out = {ResultLayout::Kind::Value, Scalar::U8};
+      r.exact = true;
+      break;
+    case Builtin::L1:
+      r = sum_of(name, t, f64, fl || f64 ? "fabs((" + F + ")x0)" : "(ulong)abs(x0)");
+      if (!fl && !f64) {
+        r.out_type = "ulong";
+        r.out = {ResultLayout::Kind::Value, Scalar::U64};
+      }
+      break;
+    case Builtin::L2: {
+      std::ostringstream p;
+      p << "// The scaled sum of squares (LAPACK's nrm2): the norm is scale * sqrt(ssq), each term\n"
+        << "// (x / scale)^2 <= 1, so no square overflows or underflows before its time.\n"
+        << "typedef struct {\n  " << F << " scale, ssq;\n} desc_l2;\n"
+        << "desc_l2 desc_l2_make(const " << F << " scale, const " << F << " ssq) {\n  desc_l2 s;\n"
+        << "  s.scale = scale;\n  s.ssq = ssq;\n  return s;\n}\n"
+        << "desc_l2 desc_l2_lift(const " << F << " v) {\n"
+        << "  if (isnan(v)) return desc_l2_make(v, 1);\n"
+        << "  return v == 0 ? desc_l2_make(0, 0) : desc_l2_make(fabs(v), 1);\n}\n"
+        << "desc_l2 desc_l2_combine(desc_l2 a, desc_l2 b) {\n"
+        << "  if (isnan(a.scale)) return a;\n  if (isnan(b.scale)) return b;\n"
+        << "  if (a.scale < b.scale) {\n    const desc_l2 t = a;\n    a = b;\n    b = t;\n  }\n"
+        << "  if (b.scale == 0) return a;\n"
+        << "  const " << F << " q = a.scale == b.scale ? (" << F << ")1 : b.scale / a.scale;  // inf / inf\n"
+        << "  return desc_l2_make(a.scale, a.ssq + b.ssq * q * q);\n}\n";
+      r.name = name;
+      r.inputs = {t};
+      r.prelude = p.str();
+      r.map_type = F;
+      r.map = "(" + F + ")x0";
+      r.acc_type = "desc_l2";
+      r.acc_bytes = 2 * size_of(fa.s);
+      r.identity = "desc_l2_make(0, 0)";
+      r.lift = "desc_l2_lift(v)";
+      r.combine = "desc_l2_combine(a, b)";
+      r.out_type = F;
+      r.finish = "a.scale * sqrt(a.ssq)";
+      r.out = {ResultLayout::Kind::Value, fa.s};
+      break;
+    }
+    case Builtin::LInf:
+      if (accumulate) throw Error(Param::Op, name + " takes no accumulator choice", "");
+      r.name = name;
+      r.inputs = {t};
+      if (fl) {
+        r.map_type = r.acc_type = r.out_type = ct;
+        r.acc_bytes = t == Scalar::F64 ? 8 : 4;
+        r.map = "fabs(x0)";
+        r.identity = "(" + ct + ")NAN";  // fmax's identity: a NaN loses, all NaN gives NaN
+        r.combine = "fmax(a, b)";
+        r.out = {ResultLayout::Kind::Value, value_type(t)};
+      } else {
+        const std::string u = ti.unsigned_same;
+        r.map_type = r.acc_type = r.out_type = u;
+        r.acc_bytes = ti.bytes;
+        r.map = "abs(x0)";  // OpenCL's abs of an integer is its unsigned magnitude: no overflow
+        r.identity = "(" + u + ")0";
+        r.combine = "max(a, b)";
+        r.out = {ResultLayout::Kind::Value, is_signed(t) ? static_cast<Scalar>(static_cast<int>(t) - 1) : t};
+      }
+      r.lift = "v";
+      r.finish = "a";
+      r.exact = true;
+      break;
+    case Builtin::Dot:
+    case Builtin::SqDist: {
+      std::string term;
+      if (fl || f64) {
+        term = b == Builtin::Dot ? "(" + F + ")x0 * (" + F + ")x1" : "desc_square((" + F + ")x0 - (" + F + ")x1)";
+      } else if (b == Builtin::Dot) {
+        // Products modulo 2^64 on unsigned bits: a signed product's bits are the same, without UB.
+        term = ti.is_signed ? "(ulong)(long)x0 * (ulong)(long)x1" : "(ulong)x0 * (ulong)x1";
+      } else if (ti.bytes < 8) {
+        term = "desc_square_u((long)x0 - (long)x1)";  // |x0 - x1| < 2^32: its square fits 64 bits
+      } else {
+        term = ti.is_signed ? "desc_square_u((long)((ulong)x0 - (ulong)x1))" : "desc_square_u((long)(x0 - x1))";
+      }
+      r = sum_of(name, t, f64, term);
+      r.inputs = {t, t};
+      if (b == Builtin::SqDist) {
+        if (fl || f64) {
+          r.prelude = F + " desc_square(const " + F + " d) { return d * d; }\n";
+        } else {
+          r.prelude = "ulong desc_square_u(const long d) { return (ulong)d * (ulong)d; }\n";
+          r.out_type = "ulong";
+          r.out = {ResultLayout::Kind::Value, Scalar::U64};
+        }
+      }
+      break;
+    }
+  }
+  r.builtin = b;
+  return r;
+}
+
+// ---- the generated header ------------------------------------------------------------------------------
+namespace {
+// How a kernel reads element k of input j (from its offset) into the compute type.
+std::string read_expr(Scalar s, unsigned j) {
+  const std::string p = "in" + std::to_string(j), off = "off" + std::to_string(j);
+  switch (s) {
+    case Scalar::F16: return "vload_half((k) + " + off + ", " + p + ")";
+    case Scalar::BF16: return "as_float((uint)" + p + "[(k) + " + off + "] << 16)";
+    default: return p + "[(k) + " + off + "]";
+  }
+}
+}  // namespace
+
+std::string reduction_source(const Reduction& r) {
+  auto bad = [&](const std::string& why) {
+    return Error(Param::Op, "reduction '" + r.name + "': " + why,
+                 "1 to 4 inputs, 0 to 4 scalars, and every field (map, acc_type, identity, lift, combine, finish, out_type) set");
+  };
+  if (r.inputs.empty() || r.inputs.size() > 4) throw bad(std::to_string(r.inputs.size()) + " inputs; a reduction takes 1 to 4");
+  if (r.scalars.size() > 4) throw bad(std::to_string(r.scalars.size()) + " scalars; a reduction takes at most 4");
+  const std::pair<const char*, const std::string*> fields[] = {
+      {"map_type", &r.map_type}, {"map", &r.map},           {"acc_type", &r.acc_type}, {"identity", &r.identity},
+      {"lift", &r.lift},         {"combine", &r.combine},   {"finish", &r.finish},     {"out_type", &r.out_type}};
+  for (const auto& [field, text] : fields)
+    if (text->find_first_not_of(" \t\r\n") == std::string::npos) throw bad(std::string(field) + " is empty");
+  if (r.acc_bytes == 0) throw bad("acc_bytes is 0; give sizeof(acc_type) on the device");
+
+  std::ostringstream s;
+  s << "// The reduction descriptor '" << r.name << "', generated by clreduce::reduction_source.\n";
+  if (r.needs_fp64()) s << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  s << "#define DESC_ACC_BYTES " << r.acc_bytes << "\n";
+  if (!r.prelude.empty()) s << r.prelude << (r.prelude.back() == '\n' ? "" : "\n");
+  s << "typedef " << r.acc_type << " DESC_ACC;\n";
+  s << "typedef " << r.out_type << " DESC_OUT;\n";
+  // Argument lists: each input's pointer and element offset, then the scalars.
+  s << "#define DESC_INPUT_PARAMS ";
+  for (unsigned j = 0; j < r.inputs.size(); ++j)
+    s << (j ? ", " : "") << "__global const " << info(r.inputs[j]).storage << "* restrict in" << j << ", const ulong off" << j;
+  s << "\n#define DESC_SCALAR_PARAMS";
+  for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", const " << info(r.scalars[j]).compute << " s" << j;
+  s << "\n";
+  // The map as a function (each argument evaluated once, type-checked where it is written).
+  s << r.map_type << " desc_map(";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "const " << info(r.inputs[j]).compute << " x" << j << ", ";
+  s << "const ulong i";
+  for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", const " << info(r.scalars[j]).compute << " s" << j;
+  s << ") {\n  return " << r.map << ";\n}\n";
+  s << "#define DESC_ELEMENT(k) desc_map(";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << read_expr(r.inputs[j], j) << ", ";
+  s << "(k)";
+  for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", s" << j;
+  s << ")\n";
+  s << "DESC_ACC desc_identity(void) {\n  return " << r.identity << ";\n}\n";
+  s << "DESC_ACC desc_lift(const " << r.map_type << " v, const ulong i) {\n  return " << r.lift << ";\n}\n";
+  s << "DESC_ACC desc_combine(const DESC_ACC a, const DESC_ACC b) {\n  return " << r.combine << ";\n}\n";
+  s << "DESC_OUT desc_finish(const DESC_ACC a, const ulong n) {\n  return " << r.finish << ";\n}\n";
+  return s.str();
+}
+
+}  // namespace clreduce

@@ -1,0 +1,219 @@
+// The whole-array launch of a reduction descriptor (src/reduce/descriptor_launch.hpp).
+#include "reduce/descriptor_launch.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace clreduce {
+
+namespace {
+constexpr std::size_t kDefaultWg = 256;
+constexpr unsigned kDefaultGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
+constexpr unsigned kItems = 4;
+
+unsigned log2_floor(std::uint64_t x) {
+  unsigned l = 0;
+  while (x > 1) {
+    x >>= 1;
+    ++l;
+  }
+  return l;
+}
+bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
+}  // namespace
+
+std::string DescriptorLaunch::label() const {
+  return "wg " + std::to_string(wg) + ", " + std::to_string(groups) + " groups, ITEMS " + std::to_string(items);
+}
+
+DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
+                                 const DeviceInfo& dev, std::size_t kernel_max_wg) {
+  if (n == 0) throw ConfigError(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
+  if (!params.variant.empty() && params.variant != "descriptor")
+    throw ConfigError(Param::Variant,
+                      "variant '" + params.variant + "' does not take a reduction descriptor; valid: descriptor",
+                      "descriptor");
+  if (params.times || params.vec)
+    throw ConfigError(params.times ? Param::Times : Param::Vec,
+                      std::string("the descriptor kernel takes no ") + (params.times ? "TIMES" : "VEC") +
+                          "; it takes a work-group size and groups per compute unit",
+                      "unset");
+  if (r.needs_fp64() && !dev.fp64)
+    throw ConfigError(Param::Type, "reduction '" + r.name + "' needs f64, which " + dev.name +
+                                       " does not have (no cl_khr_fp64)",
+                      "types other than f64", dev.name);
+  DescriptorLaunch l;
+  l.items = kItems;
+  std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
+  if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
+  if (params.wg) {
+    if (!is_pow2(params.wg) || params.wg > limit)
+      throw ConfigError(Param::WorkGroupSize,
+                        "work-group size " + std::to_string(params.wg) + " for the descriptor kernel on " + dev.name +
+                            "; valid: a power of two up to " + std::to_string(limit),
+                        "a power of two up to " + std::to_string(limit), dev.name);
+    l.wg = params.wg;
+  } else {
+    l.wg = 1;
+    while (l.wg * 2 <= std::min(kDefaultWg, limit)) l.wg *= 2;
+  }
+  const unsigned per_cu = params.groups_per_cu.value_or(kDefaultGroupsPerCu);
+  if (per_cu == 0 || per_cu > 1024)
+    throw ConfigError(Param::GroupsPerCu, "groups per compute unit " + std::to_string(per_cu) + "; valid: 1..1024",
+                      "1..1024");
+  const std::uint64_t per_group = static_cast<std::uint64_t>(l.wg) * l.items;
+  const std::uint64_t wanted = (n + per_group - 1) / per_group;
+  l.groups = std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, std::uint64_t{std::max(1u, dev.compute_units)} * per_cu));
+  // A work-item folds at most ceil(n / global) elements through its chains and then its ITEMS
+  // accumulators together, the tree log2(wg) levels, the last group ceil(groups / wg) partials
+  // and its tree again.
+  const std::uint64_t global = l.groups * l.wg;
+  const std::uint64_t per_item = (n + global - 1) / global;
+  const std::uint64_t depth = per_item + l.items + 2 * log2_floor(l.wg) + (l.groups + l.wg - 1) / l.wg;
+  l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
+  BuildOptions o;
+  o.set("WG_SIZE", l.wg).set("ITEMS", l.items).set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+  o.add_user(params.defines);
+  l.options = o.str();
+  return l;
+}
+
+cl::Buffer DescriptorReducer::allocate(std::uint64_t bytes, const std::string& what) {
+  ++allocations_;
+  return with_cl_context("allocating " + what, [&] {
+    return cl::Buffer(bound_.context, CL_MEM_READ_WRITE, std::max<std::uint64_t>(bytes, 16));
+  });
+}
+
+DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel) {
+  const std::string source = reduction_source(r);  // refuses a malformed descriptor first
+  std::size_t max_wg = 0;
+  if (auto it = kernel_max_wg_.find(source); it != kernel_max_wg_.end()) max_wg = it->second;
+  DescriptorLaunch l = plan_descriptor(r, n, params_, bound_.device, max_wg);
+  const UserOperator text{r.name, {}, source, std::nullopt};
+  for (;;) {
+    auto key = std::make_pair(source, l.options);
+    auto it = kernels_.find(key);
+    if (it == kernels_.end()) {
+      cl::Kernel k = bound_.programs->kernel(bound_.context, bound_.device, bound_.kernel_dir.path,
+                                             "reduce_descriptor.cl", "reduce_descriptor", l.options, &text);
+      const KernelLimits lim = kernel_limits(k, bound_.device.device);
+      kernel_max_wg_[source] = lim.max_work_group_size;
+      if (l.wg > lim.max_work_group_size && !params_.wg) {
+        l = plan_descriptor(r, n, params_, bound_.device, lim.max_work_group_size);  // a narrower group
+        continue;
+      }
+      check_kernel_limits("descriptor", l.wg, lim, bound_.device);  // LimitError: a chosen wg, local memory
+      it = kernels_.emplace(std::move(key), k).first;
+    }
+    if (kernel) *kernel = it->second;
+    return l;
+  }
+}
+
+DescriptorLaunch DescriptorReducer::prepare(const Reduction& r, std::uint64_t n) { return launch_for(r, n, nullptr); }
+
+namespace {
+// A scalar argument converted to the descriptor's declared type, set as the kernel's argument.
+void set_scalar(cl::Kernel& k, cl_uint index, Scalar type, const ScalarArg& arg) {
+  auto as = [&](auto tag) {
+    using X = decltype(tag);
+    return std::visit([](auto v) { return static_cast<X>(v); }, arg);
+  };
+  switch (type) {
+    case Scalar::U8: k.setArg(index, as(cl_uchar{})); break;
+    case Scalar::I8: k.setArg(index, as(cl_char{})); break;
+    case Scalar::U16: k.setArg(index, as(cl_ushort{})); break;
+    case Scalar::I16: k.setArg(index, as(cl_short{})); break;
+    case Scalar::U32: k.setArg(index, as(cl_uint{})); break;
+    case Scalar::I32: k.setArg(index, as(cl_int{})); break;
+    case Scalar::U64: k.setArg(index, as(cl_ulong{})); break;
+    case Scalar::I64: k.setArg(index, as(cl_long{})); break;
+    case Scalar::F16:
+    case Scalar::BF16:
+    case Scalar::F32: k.setArg(index, as(cl_float{})); break;
+    case Scalar::F64: k.setArg(index, as(cl_double{})); break;
+  }
+}
+std::uint64_t buffer_bytes(const cl::Buffer& b) {
+  return with_cl_context("querying a buffer's size", [&] { return b.getInfo<CL_MEM_SIZE>(); });
+}
+}  // namespace
+
+cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                     const cl::Buffer& out, std::uint64_t out_index,
+                                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
+  if (inputs.size() != r.inputs.size())
+    throw Error(Param::Buffer,
+                "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " input(s); " +
+                    std::to_string(inputs.size()) + " given",
+                std::to_string(r.inputs.size()) + " inputs");
+  if (scalars.size() != r.scalars.size())
+    throw Error(Param::Op,
+                "reduction '" + r.name + "' takes " + std::to_string(r.scalars.size()) + " scalar argument(s); " +
+                    std::to_string(scalars.size()) + " given",
+                std::to_string(r.scalars.size()) + " scalars");
+  if (n == 0) throw Error(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
+  for (std::size_t j = 0; j < inputs.size(); ++j) {
+    const std::uint64_t es = size_of(r.inputs[j]);
+    const std::uint64_t have = buffer_bytes(inputs[j].buffer);
+    if (inputs[j].offset > have / es || n > have / es - inputs[j].offset)
+      throw Error(Param::Buffer,
+                  "input " + std::to_string(j) + " of reduction '" + r.name + "' holds " + std::to_string(have / es) +
+                      " elements of " + std::string(name_of(r.inputs[j])) + ", too few for offset " +
+                      std::to_string(inputs[j].offset) + " + n " + std::to_string(n),
+                  "a buffer of at least offset + n elements");
+  }
+  const std::uint64_t rb = r.out.bytes();
+  if (const std::uint64_t have = buffer_bytes(out); (out_index + 1) * rb > have)
+    throw Error(Param::Buffer,
+                "the output buffer holds " + std::to_string(have) + " bytes, too few for result " +
+                    std::to_string(out_index) + " of " + r.out.str() + " (" + std::to_string(rb) + " bytes each)",
+                "an output buffer of at least (out_index + 1) results");
+  if (rb == 0 || (out_index * rb) % rb != 0) throw Error(Param::Buffer, "bad result layout", "");
+
+  cl::Kernel k;
+  const DescriptorLaunch l = launch_for(r, n, &k);
+  const std::uint64_t need = l.groups * r.acc_bytes;
+  if (need > partial_bytes_) {
+    partials_ = allocate(need, "the descriptor kernel's partials");
+    partial_bytes_ = need;
+  }
+  if (!ticket_()) {
+    ticket_ = allocate(16, "the descriptor kernel's ticket");
+    const cl_uint zero[4] = {0, 0, 0, 0};
+    with_cl_context("zeroing the ticket",
+                    [&] { bound_.queue.enqueueWriteBuffer(ticket_, CL_TRUE, 0, sizeof zero, zero); });
+  }
+  cl::Event done;
+  with_cl_context("enqueueing reduction '" + r.name + "'", [&] {
+    cl_uint a = 0;
+    for (const Input& in : inputs) {
+      k.setArg(a++, in.buffer);
+      k.setArg(a++, static_cast<cl_ulong>(in.offset));
+    }
+    k.setArg(a++, static_cast<cl_ulong>(n));
+    k.setArg(a++, partials_);
+    k.setArg(a++, ticket_);
+    k.setArg(a++, out);
+    k.setArg(a++, static_cast<cl_ulong>(out_index));
+    for (std::size_t j = 0; j < scalars.size(); ++j) set_scalar(k, a++, r.scalars[j], scalars[j]);
+    bound_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
+                                      wait.empty() ? nullptr : &wait, &done);
+  });
+  return done;
+}
+
+Result DescriptorReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                 const std::vector<ScalarArg>& scalars) {
+  if (!result_()) result_ = allocate(16, "the descriptor result");
+  enqueue(r, inputs, n, result_, 0, scalars, {});
+  unsigned char bytes[16] = {};
+  with_cl_context("reading the result",
+                  [&] { bound_.queue.enqueueReadBuffer(result_, CL_TRUE, 0, r.out.bytes(), bytes); });
+  return Result::from_bytes(r.out, bytes);
+}
+
+}  // namespace clreduce

@@ -1,0 +1,50 @@
+// The whole-array reduction of a descriptor (clreduce/reduction.hpp): its launch planned from n
+// and the device, and the reducer's part that builds, caches and enqueues it
+// (kernels_cl/reduce_descriptor.cl). The Reducer forwards its descriptor calls here.
+// Thread-safety: as the Reducer that owns it (one thread at a time).
+#pragma once
+
+#include "clreduce/reduce.hpp"
+#include "core/bound_queue.hpp"
+
+#include <map>
+#include <string>
+
+namespace clreduce {
+
+// The launch for n elements: the work-group size (the caller's, else 256, never above
+// `kernel_max_wg` when that is known, i.e. not 0), ITEMS, the groups (enough for every work-item
+// to have ITEMS elements, at most groups_per_cu (default 8) per compute unit), the option string
+// and the depth. Throws ConfigError (Param::N for n = 0, Param::WorkGroupSize, Param::GroupsPerCu,
+// Param::Variant for a variant other than "descriptor", Param::Type for f64 without cl_khr_fp64).
+DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
+                                 const DeviceInfo& dev, std::size_t kernel_max_wg = 0);
+
+class DescriptorReducer {
+ public:
+  DescriptorReducer(BoundQueue& bound, const ReduceParams& params) : bound_(bound), params_(params) {}
+
+  DescriptorLaunch prepare(const Reduction& r, std::uint64_t n);
+  // Enqueues the reduction; the result lands at byte out_index * r.out.bytes() of `out`.
+  cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
+                    std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                    const std::vector<cl::Event>& wait);
+  Result reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                const std::vector<ScalarArg>& scalars);
+  std::size_t allocations() const { return allocations_; }
+
+ private:
+  // The launch for (r, n) and its kernel, built once per (descriptor source, option string).
+  DescriptorLaunch launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel);
+  cl::Buffer allocate(std::uint64_t bytes, const std::string& what);
+
+  BoundQueue& bound_;
+  const ReduceParams& params_;
+  std::map<std::pair<std::string, std::string>, cl::Kernel> kernels_;  // (source, options) -> kernel
+  std::map<std::string, std::size_t> kernel_max_wg_;                // source -> CL_KERNEL_WORK_GROUP_SIZE
+  cl::Buffer partials_, ticket_, result_;
+  std::uint64_t partial_bytes_ = 0;
+  std::size_t allocations_ = 0;
+};
+
+}  // namespace clreduce
