@@ -73,6 +73,7 @@ int bench_sizes(const Session& session, const BenchTexts& o) {
 }
 
 int bench(const GlobalOptions& g, const BenchTexts& o) {
+  refuse_extra_inputs(o);
   const Session session = make_session(g);
   if (!o.sizes.empty()) return bench_sizes(session, o);
   Design d = design_of(session, o);

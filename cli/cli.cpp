@@ -488,17 +488,48 @@ OpChoice op_choice(const std::string& type, const CLI::Option* type_option, cons
 }
 
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help) {
-  r.type_option = c->add_option("--type", r.type, "element type: uint, int, float, double")->capture_default_str();
-  r.op_option = c->add_option("--op", r.op, "operator: sum, min, max; reduce also argmin, argmax (value and lowest index)")
+  r.type_option = c->add_option("--type", r.type,
+                                "element type: uint, int, float, double; reduce also u8, i8, u16, i16, u32, i32, u64, "
+                                "i64, f16, bf16, f32, f64 (NumPy's names too), which run as reduction descriptors")
+                      ->capture_default_str();
+  r.op_option = c->add_option("--op", r.op,
+                              "operator: sum, min, max; reduce also argmin, argmax (value and lowest index), and the "
+                              "descriptors' built-ins: " + join([] {
+                                std::vector<std::string> v;
+                                for (Builtin b : all_builtins()) v.emplace_back(name_of(b));
+                                return v;
+                              }()))
                     ->capture_default_str();
   c->add_option("--op-file", r.op_file, kOpFileHelp);
   c->add_option("--n", r.n, "elements (suffixes: 64M, 1Gi, 2^26), or a share of the device memory (25%)" + n_help);
-  c->add_option("--input", r.input, "raw little-endian elements of --type to reduce instead");
+  c->add_option_function<std::vector<std::string>>(
+      "--input",
+      [&r](const std::vector<std::string>& files) {
+        r.inputs = files;
+        r.input = files.front();
+      },
+      "raw little-endian elements of --type to reduce instead; reduce takes it once per input of the reduction "
+      "(--op dot --input x.bin --input y.bin)");
+  c->add_option("--accumulate", r.accumulate,
+                "reduce: the accumulator of a descriptor built-in that has a choice (f64: sums, means, variances, "
+                "norms, dot in double precision)");
   add_launch_options(c, r.launch);
   add_data_options(c, r.data);
   add_timing_options(c, r.timing);
   add_output_options(c, r.output);
   add_tuning_options(c, r.tuning);
+}
+
+void refuse_extra_inputs(const RunTexts& r) {
+  if (r.inputs.size() > 1)
+    throw Error(Param::N, "--input given " + std::to_string(r.inputs.size()) +
+                              " times; this reduction reads one input (several are for reduction descriptors of several "
+                              "inputs: clreduce reduce --op dot --type f32 --input x.bin --input y.bin)",
+                "one --input");
+  if (r.accumulate)
+    throw Error(Param::Op, "--accumulate is for the reduction descriptors' built-ins (clreduce reduce --op mean --type "
+                           "f32 --accumulate f64); this reduction's accumulator is its element type",
+                "no --accumulate");
 }
 
 void warn(const std::string& text) { std::cerr << "clreduce: warning: " << text << "\n"; }

@@ -187,7 +187,9 @@ struct RunTexts {
   std::string type = "uint", op = "sum";
   std::optional<std::string> op_file;
   CLI::Option *type_option = nullptr, *op_option = nullptr;  // to tell a given --type/--op from the default
-  std::optional<std::string> n, input;
+  std::optional<std::string> n, input;  // input: the first --input
+  std::vector<std::string> inputs;       // every --input in order (a descriptor may take up to 4)
+  std::optional<std::string> accumulate;  // --accumulate: a descriptor's accumulator (f64)
   LaunchTexts launch;
   DataTexts data;
   TimingTexts timing;
@@ -196,6 +198,8 @@ struct RunTexts {
 };
 // `n_help`: what --n defaults to.
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
+// Refuses a second --input where the command reduces one input (every path but a descriptor's).
+void refuse_extra_inputs(const RunTexts& r);
 // --op for the whole-array family (bench, sweep, tune, explain): sum, min or max; argmin/argmax
 // refused with where they run (reduce, bench axis).
 Op whole_array_op(const std::string& text);

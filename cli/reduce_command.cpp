@@ -4,12 +4,14 @@
 #include "cli.hpp"
 
 #include "benchmarks/axis_run.hpp"
+#include "benchmarks/descriptor_run.hpp"
 #include "benchmarks/segmented_run.hpp"
 #include "clreduce/axis.hpp"
 #include "clreduce/variants.hpp"
 #include "measure/measure.hpp"
 #include "parse.hpp"
 #include "printers/axis_printer.hpp"
+#include "printers/descriptor_printer.hpp"
 #include "printers/reduce_printer.hpp"
 #include "printers/segmented_printer.hpp"
 
@@ -196,7 +198,105 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   return r.ok() ? 0 : 1;
 }
 
+// Whether the options name a reduction descriptor: a built-in or a type that only descriptors
+// take, --variant descriptor, several --input files or --accumulate. The old names (uint, int,
+// float, double; sum, min, max, argmin, argmax) keep the families' own kernels.
+bool names_descriptor(const ReduceTexts& o) {
+  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate) return true;
+  bool old_type = true, old_op = true;
+  try {
+    parse_type(o.type);
+  } catch (const Error&) {
+    old_type = false;
+  }
+  try {
+    parse_op(o.op);
+  } catch (const Error&) {
+    old_op = false;
+  }
+  if (old_type && old_op) return false;
+  // A name neither the old parsers nor the descriptors know is refused by the old parser's message.
+  try {
+    parse_scalar(o.type);
+    parse_builtin(o.op);
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
+}
+
+// `reduce` of a reduction descriptor on a whole array: every option checked before a device is
+// opened, the inputs generated (one stream per input) or read (one --input per input), then one
+// verified, timed run of the descriptor kernel.
+int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
+  if (o.axis || o.segments || o.shape)
+    throw Error(Param::Op, "reduction descriptors (--op " + o.op + ", --type " + o.type +
+                               ") run on whole arrays so far; --axis and --segments take sum, min, max, argmin, argmax "
+                               "of uint, int, float, double",
+                "a whole array");
+  if (o.op_file)
+    throw Error(Param::OpFile, "--op-file is a user operator of the families' kernels (uint, int, float, double); it "
+                               "does not combine with a built-in descriptor (--op " + o.op + ")",
+                "--op or --op-file");
+  for (const auto& [given, name] :
+       {std::pair{o.row_width.has_value(), "--row-width"}, {o.chunks.has_value(), "--chunks"},
+        {o.launch.params.times.has_value(), "--times"}, {o.launch.params.vec.has_value(), "--vec"},
+        {o.tuning.db.has_value(), "--db"}, {o.tuning.no_tuning, "--no-tuning"}})
+    if (given)
+      throw Error(std::string(name) + " is not for reduction descriptors, whose one kernel (reduce_descriptor) takes "
+                                      "--wg, --groups-per-cu and -D ITEMS=1|2|4|8, and no tuning database yet");
+  const Scalar type = parse_scalar(o.type);
+  const Builtin op = parse_builtin(o.op);
+  std::optional<Scalar> acc;
+  if (o.accumulate) acc = parse_scalar(*o.accumulate);
+  const Reduction r = builtin(op, type, acc);
+  ReduceParams params = o.launch.params;
+  params.variant.clear();
+  params.defines = defines_of(o.launch.defines);
+  const TimingOptions timing = timing_of(o.timing);
+  check_outputs(o.output);
+  const std::size_t inputs = r.inputs.size();
+  if (!o.inputs.empty() && o.inputs.size() != inputs)
+    throw Error(Param::N, std::string(name_of(op)) + " reads " + std::to_string(inputs) + " input(s); --input was given " +
+                              std::to_string(o.inputs.size()) + " time(s): give one --input per input, or none "
+                              "(generated data)",
+                std::to_string(inputs) + " --input files");
+  if (!o.inputs.empty()) refuse_generators_with_input(o);
+  std::optional<std::uint64_t> n;
+  if (o.n && !o.n->empty() && o.n->back() == '%')
+    throw Error(Param::N, "'" + printable(*o.n) + "': a share of the device memory is not for reduction descriptors "
+                          "yet; give a size (e.g. 2^26)", "a size");
+  if (o.n) n = parse_size(*o.n);
+  if (!n && o.inputs.empty()) throw Error(Param::N, "--op " + o.op + " needs --n N or --input FILE", "--n N, --input FILE");
+  // The files' sizes are checked before a device is opened; their bytes are read after the launch is.
+  std::vector<ScalarData> data;
+  for (const std::string& file : o.inputs) {
+    data.push_back(read_scalar_file(file, type, n));
+    n = data.back().n;
+  }
+  const Session session = make_session(g);
+  const DeviceInfo& dev = session.device();
+  if (*n > dev.max_alloc_bytes / size_of(type))
+    throw Error(Param::N, "n = " + std::to_string(*n) + " elements of " + std::string(name_of(type)) + " is over " +
+                              dev.name + "'s largest allocation (" + std::to_string(dev.max_alloc_bytes) + " bytes)",
+                "n <= " + std::to_string(dev.max_alloc_bytes / size_of(type)), dev.name);
+  {  // The launch is resolved (and refused, if it must be) before any data is made.
+    ReducerOptions opt;
+    opt.params = params;
+    opt.tuning.enabled = false;
+    session.reducer(opt).prepare(r, *n);
+  }
+  if (data.empty())
+    for (unsigned j = 0; j < inputs; ++j)
+      data.push_back(generate_scalar_data(type, *n, parse_data_kind(o.data.data), o.data.seed, j));
+  const DescriptorReport rep = run_descriptor(session, r, data, params, timing);
+  emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
+  return rep.ok() ? 0 : 1;
+}
+
 int reduce(const GlobalOptions& g, const ReduceTexts& o) {
+  if (names_descriptor(o)) return reduce_descriptor(g, o);
+  refuse_extra_inputs(o);
   if (o.segments) return reduce_segmented(g, o);
   if (o.axis) return reduce_axis(g, o);
   const OpChoice choice = op_choice(o);  // a bad --op, --type or --op-file before any device is opened

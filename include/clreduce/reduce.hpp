@@ -212,6 +212,11 @@ class Reducer {
   std::vector<cl::Event> enqueue(const Launch& launch, const cl::Buffer& in, std::uint64_t offset = 0,
                                  const cl::CommandQueue* on = nullptr, bool with_events = true,
                                  const std::vector<cl::Event>* wait = nullptr);
+  // For measuring tools: a descriptor reduction (as reduce_to) enqueued on `on` (null: the
+  // reducer's queue; another in-order queue of the same context and device).
+  cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
+                    std::uint64_t out_index, const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
+                    const std::vector<cl::Event>& wait = {});
   // Blocking read of the value the last enqueue of `launch` left.
   Value read_result(const Launch& launch, const cl::CommandQueue* on = nullptr);
   cl::Buffer result_buffer(const Launch& launch) const;

@@ -12,7 +12,7 @@
 // Semantics of the built-ins (each for every input type, unless it says otherwise):
 //   sum            integers in 64 bits (u8..u64 into u64, i8..i64 into i64: exact for any n below
 //                  2^32 of 32-bit elements; u64/i64 wrap modulo 2^64); f16, bf16 and f32 in f32;
-//                  f64 in f64; accumulate_in(F64) takes f32 (or any type) into f64
+//                  f64 in f64; accumulate F64 takes f32 (or any type) into f64
 //   sum_wrap       in the element's own type: integers wrap modulo 2^bits (the teaching family's
 //                  and the Op::Sum API's uint/int sums); floats as sum
 //   min, max       the element's value (f16/bf16 results as f32, exactly); floats by fmin/fmax: a
@@ -21,16 +21,18 @@
 //   argmin, argmax the value and the index of its first occurrence (ArgValue layout, 16 bytes);
 //                  the first NaN wins (NumPy's and PyTorch's rule)
 //   minmax         the pair (min, max), each as min and max give it
-//   mean           sum / n in f32 (f64 for f64 inputs or with accumulate_in(F64))
+//   mean           sum / n in f32 (f64 for f64 inputs or with accumulate F64): 8- to 32-bit
+//                  integers from their exact 64-bit sum, 64-bit integers summed in the float type
 //   nanmean        the mean of the elements that are not NaN (NaN when all are)
 //   var_pop, var_sample, std_pop, std_sample
 //                  one pass: Welford's (count, mean, M2) per work-item, combined by Chan's
 //                  formula; var = M2 / n (pop) or M2 / (n - 1) (sample; NaN for n = 1), std its
-//                  square root; f32 (f64 as mean)
+//                  square root; f32 (f64 as mean; integers of 32 and 64 bits whose squares pass
+//                  f32's range overflow to inf: accumulate them in F64)
 //   count_nonzero  u64: elements != 0 (a NaN counts, as in NumPy)
 //   any, all       u8: 1 when any (all) element is != 0
 //   nansum         sum with NaN elements skipped (integers: sum)
-//   l1             sum of |x| (integers exact in u64)
+//   l1             sum of |x| (integers in u64, modulo 2^64 as sum)
 //   l2             the Euclidean norm, overflow-safe (a scaled sum of squares, as LAPACK's nrm2):
 //                  f32 (f64 as mean)
 //   linf           max |x| (integers: the unsigned type of the element's width; NaN loses)

@@ -494,6 +494,15 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       break;
     }
     case Builtin::Mean:
+      // 8- to 32-bit integers: the exact 64-bit sum, divided once. 64-bit integers would wrap it,
+      // so they accumulate in the float type as floats do.
+      if (!fl && ti.bytes == 8 && !f64) {
+        r = sum_of(name, Scalar::F32, false, "(float)x0");
+        r.inputs = {t};
+        r.out = {ResultLayout::Kind::Value, Scalar::F32};
+        r.finish = "a / (float)n";
+        break;
+      }
       r = sum_of(name, t, f64, x_sum);
       r.out_type = F;
       r.out = {ResultLayout::Kind::Value, fa.s};

@@ -46,6 +46,14 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                       "types other than f64", dev.name);
   DescriptorLaunch l;
   l.items = kItems;
+  bool items_given = false;
+  for (const Define& d : params.defines)
+    if (d.name == "ITEMS") {  // the caller's ITEMS (-D ITEMS=8): the plan's depth follows it
+      if (!d.value || (*d.value != "1" && *d.value != "2" && *d.value != "4" && *d.value != "8"))
+        throw ConfigError(Param::Define, "-D " + d.str() + ": ITEMS must be 1, 2, 4 or 8", "1, 2, 4, 8");
+      l.items = static_cast<unsigned>(std::stoul(*d.value));
+      items_given = true;
+    }
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
   if (params.wg) {
@@ -74,7 +82,8 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   const std::uint64_t depth = per_item + l.items + 2 * log2_floor(l.wg) + (l.groups + l.wg - 1) / l.wg;
   l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
   BuildOptions o;
-  o.set("WG_SIZE", l.wg).set("ITEMS", l.items).set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+  o.set("WG_SIZE", l.wg).set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+  if (!items_given) o.set("ITEMS", l.items);
   o.add_user(params.defines);
   l.options = o.str();
   return l;
@@ -144,7 +153,8 @@ std::uint64_t buffer_bytes(const cl::Buffer& b) {
 
 cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                      const cl::Buffer& out, std::uint64_t out_index,
-                                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
+                                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
+                                     const cl::CommandQueue* on) {
   if (inputs.size() != r.inputs.size())
     throw Error(Param::Buffer,
                 "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " input(s); " +
@@ -200,7 +210,7 @@ cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input
     k.setArg(a++, out);
     k.setArg(a++, static_cast<cl_ulong>(out_index));
     for (std::size_t j = 0; j < scalars.size(); ++j) set_scalar(k, a++, r.scalars[j], scalars[j]);
-    bound_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
+    (on ? *on : bound_.queue).enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
                                       wait.empty() ? nullptr : &wait, &done);
   });
   return done;

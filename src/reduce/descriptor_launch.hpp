@@ -26,9 +26,10 @@ class DescriptorReducer {
 
   DescriptorLaunch prepare(const Reduction& r, std::uint64_t n);
   // Enqueues the reduction; the result lands at byte out_index * r.out.bytes() of `out`.
+  // On `on` (null: the bound queue; another in-order queue of the same context and device).
   cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
                     std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                    const std::vector<cl::Event>& wait);
+                    const std::vector<cl::Event>& wait, const cl::CommandQueue* on = nullptr);
   Result reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                 const std::vector<ScalarArg>& scalars);
   std::size_t allocations() const { return allocations_; }

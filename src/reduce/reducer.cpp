@@ -349,6 +349,12 @@ cl::Event Reducer::reduce_to(const Reduction& r, const std::vector<Input>& input
   return s_->descriptor_reducer().enqueue(r, inputs, n, out, out_index, scalars, wait);
 }
 
+cl::Event Reducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                           const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                           const cl::CommandQueue* on, const std::vector<cl::Event>& wait) {
+  return s_->descriptor_reducer().enqueue(r, inputs, n, out, out_index, scalars, wait, on);
+}
+
 DescriptorLaunch Reducer::prepare(const Reduction& r, std::uint64_t n) {
   return s_->descriptor_reducer().prepare(r, n);
 }

@@ -1,0 +1,38 @@
+// One measured descriptor reduction (clreduce/reduction.hpp) of host data: uploaded, its launch
+// prepared, timed back to back and one call at a time (Session::time), its result read and
+// checked against the host reference (data/descriptor_reference.hpp).
+#pragma once
+
+#include "clreduce/reduce.hpp"
+#include "data/descriptor_reference.hpp"
+#include "measure/session.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+struct DescriptorReport {
+  Reduction reduction;
+  std::vector<Scalar> input_types;
+  std::vector<std::string> origins;  // each input's origin ("random, seed 42" or the file name)
+  std::uint64_t n = 0;
+  std::uint64_t bytes_read = 0;      // n times the bytes of one element of every input
+  DescriptorLaunch launch;
+  Result result;
+  Check check;
+  std::string reference_how;
+  Sampled timing;
+  TimeSource clock = TimeSource::DeviceEvents;
+  bool ok() const { return check.ok; }
+  std::string out_layout_str() const { return reduction.out.str(); }
+  // The read rate of the back-to-back median, GB/s (10^9 bytes per second).
+  double read_gbs() const { return timing.whole_us.median > 0 ? static_cast<double>(bytes_read) / timing.whole_us.median / 1e3 : 0; }
+};
+
+// Throws Error as Reducer::reduce(Reduction, ...) and descriptor_reference do.
+DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
+                                const ReduceParams& params, const TimingOptions& timing);
+
+}  // namespace clreduce

@@ -1,0 +1,57 @@
+// Host data of any descriptor element type (clreduce/reduction.hpp), and the host reference and
+// check of a built-in descriptor's result: integers and min/max/arg results exactly; float
+// results within a bound derived from the reduction's depth and the data (sums: gamma(depth) *
+// sum|term|; variances: the condition number of the data scales it); IEEE NaN and infinities as
+// the built-in defines them.
+#pragma once
+
+#include "clreduce/reduction.hpp"
+#include "data/host_data.hpp"
+#include "data/reference.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clreduce {
+
+// n elements of one type, native (little-endian) layout.
+struct ScalarData {
+  Scalar type = Scalar::F32;
+  std::uint64_t n = 0;
+  std::vector<unsigned char> bytes;
+  std::string origin;  // "random, seed 42" or the file name
+  const void* data() const { return bytes.data(); }
+  long double at(std::uint64_t i) const;  // element i's value (exact for every type: long double holds 64 bits)
+};
+
+// Deterministic for (type, n, kind, seed, stream): random integers over the type's whole range,
+// floats (f16 and bf16 by their bit layout) uniform in [-1, 1); iota (i, wrapping for narrow
+// types), ones, max (the largest finite value). `stream` numbers the inputs of one run (a dot's
+// second input differs from its first).
+ScalarData generate_scalar_data(Scalar t, std::uint64_t n, DataKind kind, std::uint64_t seed, unsigned stream = 0);
+// Raw little-endian elements of `t` from `path`: n from the file's size unless `n` says fewer.
+// Throws Error as read_data_file does (missing, empty, not whole elements, shorter than n).
+ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::optional<std::uint64_t> n);
+
+struct DescriptorReference {
+  Result exact;                // exact results (Reduction::exact): the expected bytes
+  long double value = 0;       // float results: the reference (the first value)
+  double tolerance = 0;        // float results: the allowed |device - value|
+  bool nan = false;            // float results: NaN expected
+  bool inf_or_nan = false;     // var/std of data holding an infinity: NaN (or +inf, by the order)
+  std::string how;             // one line: "exact", or the bound and what it comes from
+};
+
+// The reference of the built-in `r` (r.builtin set) over `inputs` (one per r.inputs, n elements
+// each) for a launch whose longest combine chain is `depth`. Throws Error for a descriptor that is
+// not a built-in (its host reference is the user's to give).
+DescriptorReference descriptor_reference(const Reduction& r, const std::vector<const ScalarData*>& inputs,
+                                         std::uint64_t n, unsigned depth);
+// The device's result against it: exact results by value (+0 equals -0, NaN equals NaN), float
+// results within the tolerance.
+Check check_descriptor(const Result& got, const DescriptorReference& ref);
+
+}  // namespace clreduce

@@ -1,0 +1,81 @@
+// Renderings of one measured descriptor reduction (text, CSV, JSON).
+#include "printers/descriptor_printer.hpp"
+
+#include "printers/reduce_printer.hpp"
+#include "printers/table.hpp"
+
+#include <sstream>
+
+namespace clreduce {
+
+using nlohmann::json;
+
+namespace {
+std::string types_of(const DescriptorReport& r) {
+  std::vector<std::string> names;
+  for (Scalar s : r.input_types) names.emplace_back(name_of(s));
+  return join(names, " x ");
+}
+}  // namespace
+
+json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
+  json inputs = json::array();
+  for (std::size_t j = 0; j < r.input_types.size(); ++j)
+    inputs.push_back(json{{"type", name_of(r.input_types[j])}, {"origin", r.origins[j]}});
+  return json{{"device", device_json(dev)},
+              {"reduction", r.reduction.name},
+              {"inputs", inputs},
+              {"n", r.n},
+              {"accumulator", r.reduction.acc_type},
+              {"result_layout", r.out_layout_str()},
+              {"result", r.result.str()},
+              {"launch", json{{"kernel", "reduce_descriptor"},
+                              {"wg", r.launch.wg},
+                              {"groups", r.launch.groups},
+                              {"items", r.launch.items},
+                              {"depth", r.launch.depth},
+                              {"options", r.launch.options}}},
+              {"check", json{{"ok", r.check.ok},
+                             {"tolerance", r.check.tolerance},
+                             {"error", r.check.error},
+                             {"detail", r.check.detail},
+                             {"reference", r.reference_how}}},
+              {"bytes_read", r.bytes_read},
+              {"clock", r.clock == TimeSource::DeviceEvents ? "device events" : "host clock"},
+              {"back_to_back_us", stats_json(r.timing.whole_us)},
+              {"one_call_us", stats_json(r.timing.single_us)},
+              {"batch", r.timing.batch},
+              {"read_GB_per_s", r.read_gbs()}};
+}
+
+std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
+  std::ostringstream o;
+  o << "device      " << dev.name << " (" << dev.platform_name << ", driver " << dev.driver_version << ")\n"
+    << "reduction   " << r.reduction.name << " of " << types_of(r) << ", n = " << r.n << " ("
+    << bytes_human(r.bytes_read) << " read)\n"
+    << "accumulator " << r.reduction.acc_type << ", result " << r.out_layout_str() << "\n"
+    << "launch      reduce_descriptor: " << r.launch.label() << ", depth " << r.launch.depth << " (one launch)\n"
+    << "result      " << r.result.str() << "\n"
+    << "check       " << (r.check.ok ? "" : "FAILED ") << r.check.detail << "\n"
+    << "time        " << stats_cell(r.timing.whole_us.median) << " us back to back (median of "
+    << r.timing.whole_us.samples.size() << " samples of " << r.timing.batch << " launches, "
+    << (r.clock == TimeSource::DeviceEvents ? "device events" : "host clock") << "), "
+    << stats_cell(r.timing.single_us.median) << " us one call (host clock)\n"
+    << "read rate   " << bandwidth_cell(r.read_gbs(), 1) << " " << bandwidth_label() << " back to back\n";
+  return o.str();
+}
+
+std::string descriptor_csv(const DescriptorReport& r) {
+  std::ostringstream o;
+  o << "reduction,inputs,n,accumulator,result_layout,result,check,wg,groups,items,depth,bytes_read,"
+       "back_to_back_us,one_call_us,"
+    << bandwidth_csv_label() << "\n"
+    << r.reduction.name << "," << types_of(r) << "," << r.n << "," << r.reduction.acc_type << ","
+    << r.out_layout_str() << ",\"" << r.result.str() << "\"," << (r.check.ok ? "ok" : "FAILED") << ","
+    << r.launch.wg << "," << r.launch.groups << "," << r.launch.items << "," << r.launch.depth << ","
+    << r.bytes_read << "," << r.timing.whole_us.median << "," << r.timing.single_us.median << ","
+    << bandwidth_in_unit(r.read_gbs()) << "\n";
+  return o.str();
+}
+
+}  // namespace clreduce
