@@ -240,11 +240,11 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
                 "--op or --op-file");
   for (const auto& [given, name] :
        {std::pair{o.row_width.has_value(), "--row-width"}, {o.chunks.has_value(), "--chunks"},
-        {o.launch.params.times.has_value(), "--times"}, {o.launch.params.vec.has_value(), "--vec"},
+        {o.launch.params.times.has_value(), "--times"},
         {o.tuning.db.has_value(), "--db"}, {o.tuning.no_tuning, "--no-tuning"}})
     if (given)
       throw Error(std::string(name) + " is not for reduction descriptors, whose one kernel (reduce_descriptor) takes "
-                                      "--wg, --groups-per-cu and -D ITEMS=1|2|4|8, and no tuning database yet");
+                                      "--wg, --groups-per-cu, --vec and -D ITEMS=1|2|4|8, and no tuning database yet");
   const Scalar type = parse_scalar(o.type);
   const Builtin op = parse_builtin(o.op);
   std::optional<Scalar> acc;

@@ -88,10 +88,11 @@ struct Input {
 struct DescriptorLaunch {
   std::size_t wg = 0;          // work-items per group
   std::uint64_t groups = 0;    // work-groups (partials the last group folds)
-  unsigned items = 0;          // ITEMS: elements each work-item loads per trip
+  unsigned vec = 0;            // VEC: consecutive elements of every input per load
+  unsigned items = 0;          // ITEMS: vectors each work-item loads per trip
   std::string options;         // the build option string
   unsigned depth = 0;          // the longest chain of combines from an element to the result
-  std::string label() const;   // "wg 256, 1056 groups, ITEMS 4"
+  std::string label() const;   // "wg 256, 1056 groups, VEC 4, ITEMS 4"
 };
 
 // A resolved launch: what the reducer runs for one (type, op, n, offset class).
@@ -187,9 +188,10 @@ class Reducer {
   // Reduces elements [offset, offset + n) of each input (one Input per descriptor input, each with
   // its own buffer and element offset) with the descriptor `r` and the run-time `scalars` (one per
   // r.scalars), in one launch of kernels_cl/reduce_descriptor.cl, and returns the result. The
-  // launch takes the reducer's params.wg where set (else 256, or the most the kernel allows) and
-  // params.groups_per_cu (else 8 per compute unit, fewer where n is small); a params.variant other
-  // than "descriptor" is refused. The program is built once per descriptor, type and option string;
+  // launch takes the reducer's params.wg where set (else 256, or the most the kernel allows),
+  // params.groups_per_cu (else 8 per compute unit, fewer where n is small), params.vec (else 16
+  // bytes of the widest input per load) and a -D ITEMS=1|2|4|8 in params.defines (else 4); a
+  // params.variant other than "descriptor" and params.times are refused. The program is built once per descriptor, type and option string;
   // scalars are kernel arguments. Throws Error naming the parameter: n = 0, an input count or
   // scalar count other than the descriptor's, a buffer too small for offset + n elements,
   // f64 on a device without cl_khr_fp64 (Param::Type), a descriptor whose text does not build

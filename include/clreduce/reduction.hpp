@@ -153,6 +153,12 @@ struct Reduction {
   std::string identity;
   std::string lift;
   std::string combine;
+  // Optional: lift_vector (v, i) -> acc, the accumulator of VEC mapped values at once (v: a
+  // vector of VEC map_type values, elements i .. i + VEC - 1 in order), where that is cheaper than
+  // VEC lifts and combines (a Welford block's mean and M2 in registers). It may use desc_vec_u
+  // (a union of v and map_type a[VEC]) and must hold for VEC 2, 4, 8 and 16; map_type must be a
+  // scalar type. Empty: each element is lifted and combined.
+  std::string lift_vector;
   // finish: an expression of a (the accumulated value) and n (ulong: the elements reduced), of
   // out_type: the OpenCL C type laid out as `out` says (a scalar, or a struct of the prelude).
   std::string finish;

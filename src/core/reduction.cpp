@@ -444,11 +444,17 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       const bool is_min = b == Builtin::ArgMin;
       const std::size_t vb = fl ? (t == Scalar::F64 ? 8 : 4) : ti.bytes;
       std::ostringstream p;
+      // The value at offset 0, the index at 8; the bytes between are named fields set to 0, so no
+      // byte of a pair in memory is undefined.
       p << "typedef struct {\n  " << ct << " v;\n";
-      if (vb < 8) p << "  uchar pad[" << 8 - vb << "]; // always 0: no undefined byte in memory\n";
+      if (vb == 1) p << "  uchar p1;\n";
+      if (vb <= 2) p << "  ushort p2;\n";
+      if (vb <= 4) p << "  uint p4;\n";
       p << "  ulong i;\n} desc_arg;\n"
         << "desc_arg desc_arg_make(const " << ct << " v, const ulong i) {\n  desc_arg p;\n  p.v = v;\n";
-      if (vb < 8) p << "  for (int k = 0; k < " << 8 - vb << "; ++k) p.pad[k] = 0;\n";
+      if (vb == 1) p << "  p.p1 = 0;\n";
+      if (vb <= 2) p << "  p.p2 = 0;\n";
+      if (vb <= 4) p << "  p.p4 = 0;\n";
       p << "  p.i = i;\n  return p;\n}\n"
         << "// Whether a goes before b: a NaN before any number (the first NaN wins), else the "
         << (is_min ? "lower" : "higher") << " value, equal values by the lower index.\n"
@@ -456,7 +462,15 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       if (fl) p << "  const int an = isnan(a.v), bn = isnan(b.v);\n  if (an != bn) return an;\n  if (!an && a.v != b.v) return a.v "
                 << (is_min ? "<" : ">") << " b.v;\n";
       else p << "  if (a.v != b.v) return a.v " << (is_min ? "<" : ">") << " b.v;\n";
-      p << "  return a.i < b.i;\n}\n";
+      p << "  return a.i < b.i;\n}\n"
+        << "#if VEC > 1\n"
+        << "// A vector's best element by value alone (the first of equals, the first NaN), one pair.\n"
+        << "desc_arg desc_arg_vector(const DESC_MAPV v, const ulong i) {\n"
+        << "  desc_vec_u u;\n  u.v = v;\n  " << ct << " best = u.a[0];\n  uint at = 0;\n"
+        << "  for (uint c = 1; c < VEC; ++c) {\n    const " << ct << " x = u.a[c];\n";
+      if (fl) p << "    if (!isnan(best) && (isnan(x) || x " << (is_min ? "<" : ">") << " best)) {\n";
+      else p << "    if (x " << (is_min ? "<" : ">") << " best) {\n";
+      p << "      best = x;\n      at = c;\n    }\n  }\n  return desc_arg_make(best, i + at);\n}\n#endif\n";
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
@@ -467,6 +481,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       r.identity = std::string("desc_arg_make(") + (is_min ? ti.highest : ti.lowest) + ", ULONG_MAX)";
       r.lift = "desc_arg_make(v, i)";
       r.combine = "desc_arg_before(b, a) ? b : a";
+      r.lift_vector = "desc_arg_vector(v, i)";
       r.finish = "a";
       r.out = {ResultLayout::Kind::Arg, value_type(t)};
       r.exact = true;
@@ -549,7 +564,16 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "  if (a.n == 0) return b;\n  if (b.n == 0) return a;\n"
         << "  const ulong n = a.n + b.n;\n"
         << "  const " << F << " d = b.mean - a.mean, fb = (" << F << ")b.n / (" << F << ")n;\n"
-        << "  return desc_welford_make(n, a.mean + d * fb, a.m2 + b.m2 + d * d * (" << F << ")a.n * fb);\n}\n";
+        << "  return desc_welford_make(n, a.mean + d * fb, a.m2 + b.m2 + d * d * (" << F << ")a.n * fb);\n}\n"
+        << "#if VEC > 1\n"
+        << "// A vector's VEC values as one block: their mean and M2 by two passes in registers, so one\n"
+        << "// combine (and its division) serves VEC elements.\n"
+        << "desc_welford desc_welford_vector(const DESC_MAPV v) {\n"
+        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s = 0;\n"
+        << "  for (uint c = 0; c < VEC; ++c) s += u.a[c];\n"
+        << "  const " << F << " mean = s * ((" << F << ")1 / VEC);\n  " << F << " m2 = 0;\n"
+        << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " d = u.a[c] - mean;\n    m2 += d * d;\n  }\n"
+        << "  return desc_welford_make(VEC, mean, m2);\n}\n#endif\n";
       const bool sample = b == Builtin::VarSample || b == Builtin::StdSample;
       const bool root = b == Builtin::StdPop || b == Builtin::StdSample;
       r.name = name;
@@ -560,8 +584,9 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       r.acc_type = "desc_welford";
       r.acc_bytes = 8 + 2 * size_of(fa.s);
       r.identity = "desc_welford_make(0, 0, 0)";
-      r.lift = "desc_welford_make(1, v, 0)";
+      r.lift = "desc_welford_make(1, v, v - v)";  // M2 0, or NaN for a NaN or an infinity
       r.combine = "desc_welford_combine(a, b)";
+      r.lift_vector = "desc_welford_vector(v)";
       r.out_type = F;
       const std::string var = "a.m2 / (" + F + ")(a.n" + (sample ? " - 1" : "") + ")";
       r.finish = root ? "sqrt(" + var + ")" : var;
@@ -618,7 +643,20 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "  if (a.scale < b.scale) {\n    const desc_l2 t = a;\n    a = b;\n    b = t;\n  }\n"
         << "  if (b.scale == 0) return a;\n"
         << "  const " << F << " q = a.scale == b.scale ? (" << F << ")1 : b.scale / a.scale;  // inf / inf\n"
-        << "  return desc_l2_make(a.scale, a.ssq + b.ssq * q * q);\n}\n";
+        << "  return desc_l2_make(a.scale, a.ssq + b.ssq * q * q);\n}\n"
+        << "#if VEC > 1\n"
+        << "// A vector's VEC values at once: its largest magnitude as the scale, one reciprocal.\n"
+        << "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n"
+        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " m = 0;\n  int nan = 0;\n"
+        << "  for (uint c = 0; c < VEC; ++c) {\n    nan |= isnan(u.a[c]);\n    m = fmax(m, fabs(u.a[c]));\n  }\n"
+        << "  if (nan) return desc_l2_make(NAN, 1);\n"
+        << "  if (m == 0) return desc_l2_make(0, 0);\n"
+        << "  if (isinf(m)) return desc_l2_make(m, 1);\n"
+        << "  // 1 / m overflows for a subnormal m: divide then (the slow, rare path).\n"
+        << "  const " << F << " r = (" << F << ")1 / m;\n  const int divide = isinf(r);\n  " << F << " ssq = 0;\n"
+        << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " q = divide ? u.a[c] / m : u.a[c] * r;\n"
+        << "    ssq += q * q;\n  }\n"
+        << "  return desc_l2_make(m, ssq);\n}\n#endif\n";
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
@@ -629,6 +667,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       r.identity = "desc_l2_make(0, 0)";
       r.lift = "desc_l2_lift(v)";
       r.combine = "desc_l2_combine(a, b)";
+      r.lift_vector = "desc_l2_vector(v)";
       r.out_type = F;
       r.finish = "a.scale * sqrt(a.ssq)";
       r.out = {ResultLayout::Kind::Value, fa.s};
@@ -720,6 +759,11 @@ std::string reduction_source(const Reduction& r) {
   s << "// The reduction descriptor '" << r.name << "', generated by clreduce::reduction_source.\n";
   if (r.needs_fp64()) s << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   s << "#define DESC_ACC_BYTES " << r.acc_bytes << "\n";
+  s << "#define DESC_CAT_(a, b) a##b\n#define DESC_CAT(a, b) DESC_CAT_(a, b)\n";
+  if (!r.lift_vector.empty())
+    // A vector of VEC mapped values, and the same as an array (for helpers that loop over it).
+    s << "#if VEC > 1\ntypedef DESC_CAT(" << r.map_type << ", VEC) DESC_MAPV;\n"
+      << "typedef union {\n  DESC_MAPV v;\n  " << r.map_type << " a[VEC];\n} desc_vec_u;\n#endif\n";
   if (!r.prelude.empty()) s << r.prelude << (r.prelude.back() == '\n' ? "" : "\n");
   s << "typedef " << r.acc_type << " DESC_ACC;\n";
   s << "typedef " << r.out_type << " DESC_OUT;\n";
@@ -745,6 +789,55 @@ std::string reduction_source(const Reduction& r) {
   s << "DESC_ACC desc_lift(const " << r.map_type << " v, const ulong i) {\n  return " << r.lift << ";\n}\n";
   s << "DESC_ACC desc_combine(const DESC_ACC a, const DESC_ACC b) {\n  return " << r.combine << ";\n}\n";
   s << "DESC_OUT desc_finish(const DESC_ACC a, const ulong n) {\n  return " << r.finish << ";\n}\n";
+  if (!r.lift_vector.empty())
+    s << "#if VEC > 1\nDESC_ACC desc_lift_vector(const DESC_MAPV v, const ulong i) {\n  return " << r.lift_vector
+      << ";\n}\n#endif\n";
+  // DESC_FOLD_VECTOR(acc, kv): the VEC elements of vector kv of every input folded into acc, in
+  // order (element kv * VEC + c has index kv * VEC + c), or lifted at once (desc_lift_vector).
+  s << "#if VEC == 1\n#define DESC_FOLD_VECTOR(acc, kv) (acc) = desc_combine((acc), desc_lift(DESC_ELEMENT(kv), (kv)))\n#else\n";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) {
+    const ScalarInfo& in = info(r.inputs[j]);
+    const std::string p = "in" + std::to_string(j) + " + off" + std::to_string(j);
+    const std::string storage = r.inputs[j] == Scalar::F16 ? "ushort" : in.storage;
+    const std::string raw = "DESC_CAT(vload, VEC)((kv), " + (r.inputs[j] == Scalar::BF16 ? "(__global const ushort*)(" + p + ")" : "(" + p + ")") + ")";
+    const std::string raw_aligned = "((__global const DESC_CAT(" + storage + ", VEC)*)(" + p + "))[kv]";
+    s << "#define DESC_V" << j << " DESC_CAT(" << in.compute << ", VEC)\n";
+    if (r.inputs[j] == Scalar::F16) {
+      s << "#define DESC_LOADV" << j << "(kv) DESC_CAT(vload_half, VEC)((kv), " << p << ")\n";
+    } else {
+      s << "#if ALIGNED\n#define DESC_RAWV" << j << "(kv) " << raw_aligned << "\n#else\n#define DESC_RAWV" << j
+        << "(kv) " << raw << "\n#endif\n";
+      if (r.inputs[j] == Scalar::BF16)
+        s << "#define DESC_LOADV" << j << "(kv) DESC_CAT(as_float, VEC)(DESC_CAT(convert_uint, VEC)(DESC_RAWV" << j
+          << "(kv)) << 16)\n";
+      else
+        s << "#define DESC_LOADV" << j << "(kv) DESC_RAWV" << j << "(kv)\n";
+    }
+  }
+  // One component c (named sc) mapped, at index i_ + c.
+  s << "#define DESC_MAPC(sc, c) desc_map(";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "v" << j << "_.sc, ";
+  s << "i_ + (c)";
+  for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", s" << j;
+  s << ")\n";
+  static const char* const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+                                      "s8", "s9", "sa", "sb", "sc", "sd", "se", "sf"};
+  for (unsigned vec : {2u, 4u, 8u, 16u}) {
+    s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n";
+    if (r.lift_vector.empty()) {
+      s << "#define DESC_COMPONENTS(acc)";
+      for (unsigned c = 0; c < vec; ++c)
+        s << " (acc) = desc_combine((acc), desc_lift(DESC_MAPC(" << names[c] << ", " << c << "), i_ + " << c << "));";
+    } else {
+      s << "#define DESC_COMPONENTS(acc) (acc) = desc_combine((acc), desc_lift_vector((DESC_MAPV)(";
+      for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPC(" << names[c] << ", " << c << ")";
+      s << "), i_));";
+    }
+    s << "\n";
+  }
+  s << "#endif\n#define DESC_FOLD_VECTOR(acc, kv) do { \\\n  const ulong i_ = (ulong)(kv) * VEC; \\\n";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "(kv); \\\n";
+  s << "  DESC_COMPONENTS(acc) \\\n} while (0)\n#endif\n";
   return s.str();
 }
 

@@ -25,20 +25,20 @@ bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
 }  // namespace
 
 std::string DescriptorLaunch::label() const {
-  return "wg " + std::to_string(wg) + ", " + std::to_string(groups) + " groups, ITEMS " + std::to_string(items);
+  return "wg " + std::to_string(wg) + ", " + std::to_string(groups) + " groups, VEC " + std::to_string(vec) + ", ITEMS " +
+         std::to_string(items);
 }
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
-                                 const DeviceInfo& dev, std::size_t kernel_max_wg) {
+                                 const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned) {
   if (n == 0) throw ConfigError(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
   if (!params.variant.empty() && params.variant != "descriptor")
     throw ConfigError(Param::Variant,
                       "variant '" + params.variant + "' does not take a reduction descriptor; valid: descriptor",
                       "descriptor");
-  if (params.times || params.vec)
-    throw ConfigError(params.times ? Param::Times : Param::Vec,
-                      std::string("the descriptor kernel takes no ") + (params.times ? "TIMES" : "VEC") +
-                          "; it takes a work-group size and groups per compute unit",
+  if (params.times)
+    throw ConfigError(Param::Times, "the descriptor kernel takes no TIMES; it takes a work-group size, groups per "
+                                    "compute unit, VEC and -D ITEMS",
                       "unset");
   if (r.needs_fp64() && !dev.fp64)
     throw ConfigError(Param::Type, "reduction '" + r.name + "' needs f64, which " + dev.name +
@@ -67,22 +67,32 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     l.wg = 1;
     while (l.wg * 2 <= std::min(kDefaultWg, limit)) l.wg *= 2;
   }
+  // VEC: 16 bytes of the widest input per load (a u8 input 16 elements, f32 4, f64 2).
+  std::size_t widest = 1;
+  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
+  l.vec = static_cast<unsigned>(16 / widest);
+  if (params.vec) {
+    if (*params.vec != 1 && *params.vec != 2 && *params.vec != 4 && *params.vec != 8 && *params.vec != 16)
+      throw ConfigError(Param::Vec, "VEC " + std::to_string(*params.vec) + " for the descriptor kernel; valid: 1, 2, 4, 8, 16",
+                        "1, 2, 4, 8, 16");
+    l.vec = *params.vec;
+  }
   const unsigned per_cu = params.groups_per_cu.value_or(kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
     throw ConfigError(Param::GroupsPerCu, "groups per compute unit " + std::to_string(per_cu) + "; valid: 1..1024",
                       "1..1024");
-  const std::uint64_t per_group = static_cast<std::uint64_t>(l.wg) * l.items;
+  const std::uint64_t per_group = static_cast<std::uint64_t>(l.wg) * l.items * l.vec;
   const std::uint64_t wanted = (n + per_group - 1) / per_group;
   l.groups = std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, std::uint64_t{std::max(1u, dev.compute_units)} * per_cu));
-  // A work-item folds at most ceil(n / global) elements through its chains and then its ITEMS
-  // accumulators together, the tree log2(wg) levels, the last group ceil(groups / wg) partials
-  // and its tree again.
+  // A work-item folds at most ceil(n / VEC / global) vectors of VEC elements and one tail element
+  // through its chains and then its ITEMS accumulators together, the tree log2(wg) levels, the
+  // last group ceil(groups / wg) partials and its tree again.
   const std::uint64_t global = l.groups * l.wg;
-  const std::uint64_t per_item = (n + global - 1) / global;
+  const std::uint64_t per_item = ((n / l.vec + global - 1) / global) * l.vec + 1;
   const std::uint64_t depth = per_item + l.items + 2 * log2_floor(l.wg) + (l.groups + l.wg - 1) / l.wg;
   l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
   BuildOptions o;
-  o.set("WG_SIZE", l.wg).set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
+  o.set("WG_SIZE", l.wg).set("VEC", l.vec).set("ALIGNED", aligned ? 1ULL : 0ULL).set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
   if (!items_given) o.set("ITEMS", l.items);
   o.add_user(params.defines);
   l.options = o.str();
@@ -96,11 +106,17 @@ cl::Buffer DescriptorReducer::allocate(std::uint64_t bytes, const std::string& w
   });
 }
 
-DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel) {
+DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
+                                              const std::vector<std::uint64_t>& offsets) {
   const std::string source = reduction_source(r);  // refuses a malformed descriptor first
   std::size_t max_wg = 0;
   if (auto it = kernel_max_wg_.find(source); it != kernel_max_wg_.end()) max_wg = it->second;
+  // The vector loads go through vector pointers where every input starts on a whole vector.
+  const auto aligned_for = [&](unsigned vec) {
+    return std::all_of(offsets.begin(), offsets.end(), [&](std::uint64_t o) { return o % vec == 0; });
+  };
   DescriptorLaunch l = plan_descriptor(r, n, params_, bound_.device, max_wg);
+  if (!aligned_for(l.vec)) l = plan_descriptor(r, n, params_, bound_.device, max_wg, false);
   const UserOperator text{r.name, {}, source, std::nullopt};
   for (;;) {
     auto key = std::make_pair(source, l.options);
@@ -111,7 +127,7 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
       const KernelLimits lim = kernel_limits(k, bound_.device.device);
       kernel_max_wg_[source] = lim.max_work_group_size;
       if (l.wg > lim.max_work_group_size && !params_.wg) {
-        l = plan_descriptor(r, n, params_, bound_.device, lim.max_work_group_size);  // a narrower group
+        l = plan_descriptor(r, n, params_, bound_.device, lim.max_work_group_size, aligned_for(l.vec));  // a narrower group
         continue;
       }
       check_kernel_limits("descriptor", l.wg, lim, bound_.device);  // LimitError: a chosen wg, local memory
@@ -122,7 +138,9 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
   }
 }
 
-DescriptorLaunch DescriptorReducer::prepare(const Reduction& r, std::uint64_t n) { return launch_for(r, n, nullptr); }
+DescriptorLaunch DescriptorReducer::prepare(const Reduction& r, std::uint64_t n) {
+  return launch_for(r, n, nullptr, {});
+}
 
 namespace {
 // A scalar argument converted to the descriptor's declared type, set as the kernel's argument.
@@ -185,7 +203,9 @@ cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input
   if (rb == 0 || (out_index * rb) % rb != 0) throw Error(Param::Buffer, "bad result layout", "");
 
   cl::Kernel k;
-  const DescriptorLaunch l = launch_for(r, n, &k);
+  std::vector<std::uint64_t> offsets;
+  for (const Input& in : inputs) offsets.push_back(in.offset);
+  const DescriptorLaunch l = launch_for(r, n, &k, offsets);
   const std::uint64_t need = l.groups * r.acc_bytes;
   if (need > partial_bytes_) {
     partials_ = allocate(need, "the descriptor kernel's partials");

@@ -13,12 +13,13 @@
 namespace clreduce {
 
 // The launch for n elements: the work-group size (the caller's, else 256, never above
-// `kernel_max_wg` when that is known, i.e. not 0), ITEMS, the groups (enough for every work-item
-// to have ITEMS elements, at most groups_per_cu (default 8) per compute unit), the option string
-// and the depth. Throws ConfigError (Param::N for n = 0, Param::WorkGroupSize, Param::GroupsPerCu,
+// `kernel_max_wg` when that is known, i.e. not 0), VEC (the caller's, else 16 bytes of the widest
+// input), ITEMS (a -D ITEMS of the caller's, else 4), the groups (enough for every work-item to
+// have ITEMS vectors, at most groups_per_cu (default 8) per compute unit), the option string
+// (ALIGNED: whether every input's offset is a multiple of VEC) and the depth. Throws ConfigError (Param::N for n = 0, Param::WorkGroupSize, Param::GroupsPerCu,
 // Param::Variant for a variant other than "descriptor", Param::Type for f64 without cl_khr_fp64).
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
-                                 const DeviceInfo& dev, std::size_t kernel_max_wg = 0);
+                                 const DeviceInfo& dev, std::size_t kernel_max_wg = 0, bool aligned = true);
 
 class DescriptorReducer {
  public:
@@ -36,7 +37,9 @@ class DescriptorReducer {
 
  private:
   // The launch for (r, n) and its kernel, built once per (descriptor source, option string).
-  DescriptorLaunch launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel);
+  // `offsets`: the inputs' element offsets (empty: all 0), which decide ALIGNED.
+  DescriptorLaunch launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
+                              const std::vector<std::uint64_t>& offsets);
   cl::Buffer allocate(std::uint64_t bytes, const std::string& what);
 
   BoundQueue& bound_;

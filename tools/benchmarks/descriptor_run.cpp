@@ -50,6 +50,21 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     if (std::memcmp(read().bytes.data(), rep.result.bytes.data(), r.out.bytes()) != 0) ++changed;
   });
   rep.clock = rep.timing.clock;
+  // The read peak over as many bytes as the reduction reads: the first input's buffer where it
+  // is the only one; else one buffer of all the inputs' bytes (the same launch overhead per byte).
+  if (inputs.size() == 1) {
+    rep.peak = measure_read_bandwidth(session, in.front().buffer, inputs.front().bytes.size(), timing);
+    rep.peak_over = "input 0";
+  } else {
+    const cl::Buffer all = with_cl_context("allocating the read peak's buffer", [&] {
+      cl::Buffer b(session.context(), CL_MEM_READ_WRITE, rep.bytes_read);
+      const cl_uint zero = 0;
+      session.queue().enqueueFillBuffer(b, zero, 0, rep.bytes_read - rep.bytes_read % 4);
+      return b;
+    });
+    rep.peak = measure_read_bandwidth(session, all, rep.bytes_read - rep.bytes_read % 4, timing);
+    rep.peak_over = "one buffer of all inputs' bytes";
+  }
   if (changed) {
     rep.check.ok = false;
     rep.check.detail += "; and " + std::to_string(changed) + " timed sample(s) left other bits than the first run";

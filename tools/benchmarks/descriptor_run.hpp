@@ -5,6 +5,7 @@
 
 #include "clreduce/reduce.hpp"
 #include "data/descriptor_reference.hpp"
+#include "measure/read_bandwidth.hpp"
 #include "measure/session.hpp"
 
 #include <cstdint>
@@ -25,6 +26,11 @@ struct DescriptorReport {
   std::string reference_how;
   Sampled timing;
   TimeSource clock = TimeSource::DeviceEvents;
+  // The device's read rate over the first input's buffer, timed as the reduction is: the
+  // figure "% of read peak" is relative to (measure/read_bandwidth.hpp).
+  ReadBandwidth peak;
+  std::string peak_over;  // which buffer it read
+  double pct_of_peak() const { return peak.gbps > 0 ? 100.0 * read_gbs() / peak.gbps : 0; }
   bool ok() const { return check.ok; }
   std::string out_layout_str() const { return reduction.out.str(); }
   // The read rate of the back-to-back median, GB/s (10^9 bytes per second).

@@ -356,6 +356,15 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
         ref.tolerance = std::max(static_cast<double>(ref.value) - lo, hi - static_cast<double>(ref.value)) +
                         2 * u * static_cast<double>(ref.value);
       }
+      // An f32 accumulator whose M2 passes f32's range (integers of 32 and 64 bits: the built-in
+      // says so) ends at +inf.
+      if (r.out.type == Scalar::F32 && !has_inf && std::isfinite(S) &&
+          S > static_cast<long double>(std::numeric_limits<float>::max())) {
+        ref.value = INFINITY;
+        ref.tolerance = 0;
+        ref.how = "+inf: M2 " + fmt(S) + " is past f32's range (accumulate in f64 for such data)";
+        return ref;
+      }
       ref.nan = std::isnan(ref.value) || has_inf;
       ref.inf_or_nan = has_inf;
       ref.how = "within " + fmt(ref.tolerance) + " (4 (depth " + std::to_string(depth) + " + 2) u kappa S, kappa " +

@@ -32,6 +32,7 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
               {"launch", json{{"kernel", "reduce_descriptor"},
                               {"wg", r.launch.wg},
                               {"groups", r.launch.groups},
+                              {"vec", r.launch.vec},
                               {"items", r.launch.items},
                               {"depth", r.launch.depth},
                               {"options", r.launch.options}}},
@@ -45,7 +46,9 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
               {"back_to_back_us", stats_json(r.timing.whole_us)},
               {"one_call_us", stats_json(r.timing.single_us)},
               {"batch", r.timing.batch},
-              {"read_GB_per_s", r.read_gbs()}};
+              {"read_GB_per_s", r.read_gbs()},
+              {"peak", peak_json(r.peak)},
+              {"pct_of_read_peak", r.pct_of_peak()}};
 }
 
 std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
@@ -61,20 +64,22 @@ std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
     << r.timing.whole_us.samples.size() << " samples of " << r.timing.batch << " launches, "
     << (r.clock == TimeSource::DeviceEvents ? "device events" : "host clock") << "), "
     << stats_cell(r.timing.single_us.median) << " us one call (host clock)\n"
-    << "read rate   " << bandwidth_cell(r.read_gbs(), 1) << " " << bandwidth_label() << " back to back\n";
+    << "read rate   " << bandwidth_cell(r.read_gbs(), 1) << " " << bandwidth_label() << " back to back: "
+    << fixed(r.pct_of_peak(), 1) << "% of the read peak " << bandwidth_cell(r.peak.gbps, 1) << " "
+    << bandwidth_label() << " (" << r.peak.kernel << " over " << r.peak_over << ", " << stats_cell(r.peak.us.median) << " us)\n";
   return o.str();
 }
 
 std::string descriptor_csv(const DescriptorReport& r) {
   std::ostringstream o;
-  o << "reduction,inputs,n,accumulator,result_layout,result,check,wg,groups,items,depth,bytes_read,"
+  o << "reduction,inputs,n,accumulator,result_layout,result,check,wg,groups,vec,items,depth,bytes_read,"
        "back_to_back_us,one_call_us,"
-    << bandwidth_csv_label() << "\n"
+    << bandwidth_csv_label() << ",peak_" << bandwidth_csv_label() << ",pct_of_read_peak\n"
     << r.reduction.name << "," << types_of(r) << "," << r.n << "," << r.reduction.acc_type << ","
     << r.out_layout_str() << ",\"" << r.result.str() << "\"," << (r.check.ok ? "ok" : "FAILED") << ","
-    << r.launch.wg << "," << r.launch.groups << "," << r.launch.items << "," << r.launch.depth << ","
+    << r.launch.wg << "," << r.launch.groups << "," << r.launch.vec << "," << r.launch.items << "," << r.launch.depth << ","
     << r.bytes_read << "," << r.timing.whole_us.median << "," << r.timing.single_us.median << ","
-    << bandwidth_in_unit(r.read_gbs()) << "\n";
+    << bandwidth_in_unit(r.read_gbs()) << "," << bandwidth_in_unit(r.peak.gbps) << "," << r.pct_of_peak() << "\n";
   return o.str();
 }
 

@@ -1,0 +1,1542 @@
+// Reduction descriptors (clreduce/reduction.hpp, Reducer::reduce(Reduction, ...)).
+//
+// unit: the names (ours, NumPy's, the old ElemType ones) and their refusals, sizes, f16 and
+// bf16 conversions (every bit pattern both ways, every rounding boundary, ties to even), the
+// built-ins' result layouts as the header documents them, reduction_source and ResultLayout.
+//
+// descriptor: every built-in x every element type at sizes from 1 to 65537 against host
+// references written here (integers exactly, 64-bit sums mod 2^64; floats in long double, bounded
+// by the launch's depth; variances against a two-pass reference), NaN and infinity rules, signed
+// zeros, a sum that overflows 32 bits, the variance of data with a large mean, offsets, run-time
+// scalars (no rebuild), user descriptors with a struct accumulator and the index, a descriptor
+// that does not build, reduce_to into a result index, the refusals, repeated launches, and the
+// host-data reduce(). The references use no library code but f16_to_float / bf16_to_float
+// (checked exhaustively in the unit part) to decode inputs.
+//
+// Cost: one program per built-in and type (about 290 builds). On PoCL with 2 cores the suite takes
+// about 20 s with PoCL's kernel cache warm and about 2.5 minutes cold; CLREDUCE_TEST_SHARD=i/N
+// splits the matrix by combination.
+#include <doctest/doctest.h>
+
+#include "clreduce/error.hpp"
+#include "clreduce/kernels.hpp"
+#include "clreduce/reduce.hpp"
+#include "clreduce/reduction.hpp"
+#include "support.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iomanip>
+#include <limits>
+#include <map>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace clreduce;
+using namespace clreduce::test;
+
+namespace {
+using S = Scalar;
+using B = Builtin;
+
+// ---- Host facts of the types, written here (not the library's) ----
+unsigned width_of(S t) {
+  switch (t) {
+    case S::U8: case S::I8: return 1;
+    case S::U16: case S::I16: case S::F16: case S::BF16: return 2;
+    case S::U32: case S::I32: case S::F32: return 4;
+    case S::U64: case S::I64: case S::F64: return 8;
+  }
+  return 0;
+}
+bool float_type(S t) { return t == S::F16 || t == S::BF16 || t == S::F32 || t == S::F64; }
+bool signed_int(S t) { return t == S::I8 || t == S::I16 || t == S::I32 || t == S::I64; }
+std::string sname(S t) { return std::string(name_of(t)); }
+std::string bname(B b) { return std::string(name_of(b)); }
+
+template <class T>
+T load(const unsigned char* p) {
+  T x;
+  std::memcpy(&x, p, sizeof(T));
+  return x;
+}
+template <class T>
+void store(unsigned char* p, T x) {
+  std::memcpy(p, &x, sizeof(T));
+}
+
+// An integer element, sign- or zero-extended to 64 bits.
+std::uint64_t int_bits_at(S t, const unsigned char* p) {
+  switch (t) {
+    case S::U8: return load<std::uint8_t>(p);
+    case S::I8: return static_cast<std::uint64_t>(static_cast<std::int64_t>(load<std::int8_t>(p)));
+    case S::U16: return load<std::uint16_t>(p);
+    case S::I16: return static_cast<std::uint64_t>(static_cast<std::int64_t>(load<std::int16_t>(p)));
+    case S::U32: return load<std::uint32_t>(p);
+    case S::I32: return static_cast<std::uint64_t>(static_cast<std::int64_t>(load<std::int32_t>(p)));
+    case S::U64: return load<std::uint64_t>(p);
+    case S::I64: return static_cast<std::uint64_t>(load<std::int64_t>(p));
+    default: break;
+  }
+  throw std::logic_error("int_bits_at: not an integer type");
+}
+// Any element as its exact value (long double holds every 64-bit integer on x86-64).
+long double real_at(S t, const unsigned char* p) {
+  switch (t) {
+    case S::F16: return f16_to_float(load<std::uint16_t>(p));
+    case S::BF16: return bf16_to_float(load<std::uint16_t>(p));
+    case S::F32: return load<float>(p);
+    case S::F64: return load<double>(p);
+    default: break;
+  }
+  const std::uint64_t b = int_bits_at(t, p);
+  return signed_int(t) ? static_cast<long double>(static_cast<std::int64_t>(b)) : static_cast<long double>(b);
+}
+// x truncated to t's width, sign- or zero-extended again.
+std::uint64_t wrap_to(std::uint64_t x, S t) {
+  unsigned char b[8];
+  store(b, x);  // little-endian host: the low bytes first
+  return int_bits_at(t, b);
+}
+
+// One input: n elements of a type, as bytes.
+struct Column {
+  S type = S::F32;
+  std::vector<unsigned char> bytes;
+  Column() = default;
+  Column(S t, std::size_t n) : type(t), bytes(n * width_of(t)) {}
+  std::size_t size() const { return bytes.size() / width_of(type); }
+  unsigned char* at(std::size_t i) { return bytes.data() + i * width_of(type); }
+  const unsigned char* at(std::size_t i) const { return bytes.data() + i * width_of(type); }
+  std::uint64_t bits(std::size_t i) const { return int_bits_at(type, at(i)); }
+  long double val(std::size_t i) const { return real_at(type, at(i)); }
+  bool nan(std::size_t i) const { return float_type(type) && std::isnan(val(i)); }
+  void set_bits(std::size_t i, std::uint64_t x) {  // integers; raw bits of floats
+    unsigned char b[8];
+    store(b, x);
+    std::memcpy(at(i), b, width_of(type));
+  }
+  void set_real(std::size_t i, double v) {
+    switch (type) {
+      case S::F16: store(at(i), float_to_f16(static_cast<float>(v))); break;
+      case S::BF16: store(at(i), float_to_bf16(static_cast<float>(v))); break;
+      case S::F32: store(at(i), static_cast<float>(v)); break;
+      case S::F64: store(at(i), v); break;
+      default: throw std::logic_error("set_real: not a float type");
+    }
+  }
+  void set_nan(std::size_t i, bool negative = false) {
+    switch (type) {
+      case S::F16: set_bits(i, negative ? 0xFE01u : 0x7E00u); break;
+      case S::BF16: set_bits(i, negative ? 0xFF81u : 0x7FC0u); break;
+      case S::F32: set_bits(i, negative ? 0xFFC00001u : 0x7FC00000u); break;
+      case S::F64: set_bits(i, negative ? 0xFFF8000000000001ull : 0x7FF8000000000000ull); break;
+      default: throw std::logic_error("set_nan: not a float type");
+    }
+  }
+  Column slice(std::size_t first, std::size_t n) const {
+    Column c(type, n);
+    std::memcpy(c.bytes.data(), at(first), n * width_of(type));
+    return c;
+  }
+};
+
+cl::Buffer upload(const Column& c) {
+  return cl::Buffer(session().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, c.bytes.size(),
+                    const_cast<unsigned char*>(c.bytes.data()));
+}
+
+Reducer make_reducer(ProgramCache* programs = nullptr) {
+  ReducerOptions o;
+  o.tuning.enabled = false;
+  o.programs = programs;
+  return session().reducer(o);
+}
+
+// ---- Data ----
+enum class Fill { Random, NonZero, HalfZero, AllZero };
+const char* fill_name(Fill f) {
+  switch (f) {
+    case Fill::Random: return "random";
+    case Fill::NonZero: return "nonzero";
+    case Fill::HalfZero: return "half zero";
+    case Fill::AllZero: return "all zero";
+  }
+  return "?";
+}
+
+// Integers: full-range random bits (a 32-bit sum of u32s near 2^32 wraps; products of 64-bit
+// values wrap), `narrow64`: 64-bit values within 2^52 (variances: n * var must fit the f32
+// accumulator). Floats: uniform in [-1, 1], with 1 in 32 a special value (+-0, +-1, 0.5, the
+// storage type's smallest subnormal). Zeros as the fill asks (-0.0 among them for floats).
+Column make_column(S t, std::size_t n, std::mt19937_64& g, Fill fill, bool narrow64 = false) {
+  Column c(t, n);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool zero = fill == Fill::AllZero || (fill == Fill::HalfZero && g() % 2 == 0);
+    if (float_type(t)) {
+      if (zero) {
+        c.set_real(i, (g() % 2) ? -0.0 : 0.0);
+        continue;
+      }
+      if (fill == Fill::Random && g() % 32 == 0) {
+        switch (g() % 7) {
+          case 0: c.set_real(i, 0.0); break;
+          case 1: c.set_real(i, -0.0); break;
+          case 2: c.set_real(i, 1.0); break;
+          case 3: c.set_real(i, -1.0); break;
+          case 4: c.set_real(i, 0.5); break;
+          case 5: c.set_bits(i, 1); break;  // the smallest positive subnormal of the storage type
+          default: c.set_bits(i, std::uint64_t(1) << (8 * width_of(t) - 1) | 1u); break;  // its negative
+        }
+        continue;
+      }
+      c.set_real(i, unit(g));
+      if (fill == Fill::NonZero && c.val(i) == 0) c.set_real(i, 0.5);
+    } else {
+      std::uint64_t r = g();
+      if (narrow64 && width_of(t) == 8)
+        r = signed_int(t) ? static_cast<std::uint64_t>(static_cast<std::int64_t>(r) >> 12) : r >> 12;
+      if (zero) r = 0;
+      c.set_bits(i, r);
+      if (fill == Fill::NonZero && c.bits(i) == 0) c.set_bits(i, 1);
+    }
+  }
+  return c;
+}
+
+// ---- Host references ----
+long double pairwise(const std::vector<long double>& v, std::size_t lo, std::size_t hi) {
+  if (hi - lo <= 8) {
+    long double s = 0;
+    for (std::size_t i = lo; i < hi; ++i) s += v[i];
+    return s;
+  }
+  const std::size_t mid = lo + (hi - lo) / 2;
+  return pairwise(v, lo, mid) + pairwise(v, mid, hi);
+}
+long double pairwise(const std::vector<long double>& v) { return pairwise(v, 0, v.size()); }
+const long double kNaN = std::numeric_limits<long double>::quiet_NaN();
+
+struct Expect {
+  enum class Kind { Bits, Real, Arg, Pair } kind = Kind::Bits;
+  bool int_values = false;   // Arg, Pair: the values are integers (compared as bits)
+  std::uint64_t bits = 0;    // Bits: the exact value, sign- or zero-extended; Arg/Pair of integers: the (first) value
+  std::uint64_t bits2 = 0;   // Pair of integers: the second value
+  long double value = 0;     // Real: the reference (NaN: NaN expected); Arg/Pair of floats: the exact (first) value
+  long double value2 = 0;    // Pair of floats: the second value
+  long double bound = 0;     // Real: the allowed |device - reference|
+  std::uint64_t index = 0;   // Arg
+};
+
+bool same_real(long double a, long double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+// The reference of built-in `b` over x (and y for dot and sqdist), n elements; depth is the
+// launch's (DescriptorLaunch::depth); acc64: accumulation in f64 (an F64 input, or
+// builtin(..., F64)).
+Expect reference(B b, const Column& x, const Column* y, std::size_t n, unsigned depth, bool acc64) {
+  const S t = x.type;
+  const bool fl = float_type(t);
+  const bool real_path = fl || acc64;  // sums, l1, dot, sqdist: a float accumulator
+  const long double u = acc64 ? std::ldexp(1.0L, -53) : std::ldexp(1.0L, -24);
+  const long double tiny = 4.0L * static_cast<long double>(n) *
+                           (acc64 ? std::numeric_limits<double>::denorm_min() : std::numeric_limits<float>::denorm_min());
+  auto gamma = [&](unsigned k) { return k * u / (1 - k * u); };
+  auto cmp_less = [&](std::size_t i, std::size_t j) {  // x[i] < x[j], integers by value
+    if (signed_int(t)) return static_cast<std::int64_t>(x.bits(i)) < static_cast<std::int64_t>(x.bits(j));
+    return x.bits(i) < x.bits(j);
+  };
+  Expect e;
+  switch (b) {
+    case B::Sum: case B::SumWrap: case B::NanSum: case B::L1: {
+      if (!real_path) {
+        std::uint64_t s = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          std::uint64_t v = x.bits(i);
+          if (b == B::L1 && signed_int(t) && static_cast<std::int64_t>(v) < 0) v = 0 - v;
+          s += v;
+        }
+        e.bits = b == B::SumWrap ? wrap_to(s, t) : s;
+        return e;
+      }
+      std::vector<long double> v, a;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (b == B::NanSum && x.nan(i)) continue;
+        const long double xi = b == B::L1 ? std::fabs(x.val(i)) : x.val(i);
+        v.push_back(xi);
+        a.push_back(std::fabs(xi));
+      }
+      e.kind = Expect::Kind::Real;
+      e.value = pairwise(v);
+      e.bound = 2 * gamma(depth + 1) * pairwise(a) + tiny;
+      return e;
+    }
+    case B::Mean: case B::NanMean: {
+      std::vector<long double> v, a;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (b == B::NanMean && x.nan(i)) continue;
+        v.push_back(x.val(i));
+        a.push_back(std::fabs(x.val(i)));
+      }
+      e.kind = Expect::Kind::Real;
+      if (v.empty()) {
+        e.value = kNaN;
+        return e;
+      }
+      const long double m = static_cast<long double>(v.size());
+      e.value = pairwise(v) / m;
+      e.bound = 2 * gamma(depth + 1) * pairwise(a) / m + u * std::fabs(e.value) + tiny;
+      return e;
+    }
+    case B::VarPop: case B::VarSample: case B::StdPop: case B::StdSample: {
+      e.kind = Expect::Kind::Real;
+      const bool sample = b == B::VarSample || b == B::StdSample;
+      const std::size_t divisor = sample ? n - 1 : n;
+      if (divisor == 0) {
+        e.value = kNaN;
+        return e;
+      }
+      std::vector<long double> v, d2, sq;
+      for (std::size_t i = 0; i < n; ++i) v.push_back(x.val(i));
+      const long double mean = pairwise(v) / static_cast<long double>(n);  // two passes
+      for (long double xi : v) {
+        d2.push_back((xi - mean) * (xi - mean));
+        sq.push_back(xi * xi);
+      }
+      const long double var = pairwise(d2) / static_cast<long double>(divisor);
+      const long double bv = 4 * (depth + 4) * u * (pairwise(sq) / static_cast<long double>(divisor)) + tiny;
+      if (b == B::VarPop || b == B::VarSample) {
+        e.value = var;
+        e.bound = bv;
+      } else {
+        e.value = std::sqrt(var);
+        // |sqrt(a) - sqrt(b)| <= sqrt(|a - b|), and <= |a - b| / sqrt(b)
+        const long double via_root = std::sqrt(bv);
+        e.bound = (e.value > 0 ? std::min(via_root, bv / e.value) : via_root) + 2 * u * e.value;
+      }
+      return e;
+    }
+    case B::L2: {
+      std::vector<long double> sq;
+      for (std::size_t i = 0; i < n; ++i) sq.push_back(x.val(i) * x.val(i));
+      e.kind = Expect::Kind::Real;
+      e.value = std::sqrt(pairwise(sq));
+      // A scaled sum of squares rounds up to ~5 times per combine (ratio, square, product, sum):
+      // up to 2.5u per level on the norm.
+      e.bound = 3 * (depth + 4) * u * e.value + tiny;
+      return e;
+    }
+    case B::Min: case B::Max: case B::NanMin: case B::NanMax: case B::MinMax:
+    case B::ArgMin: case B::ArgMax: {
+      const bool want_min = b == B::Min || b == B::NanMin || b == B::ArgMin;
+      const bool arg = b == B::ArgMin || b == B::ArgMax;
+      if (!fl) {
+        std::size_t lo = 0, hi = 0;
+        for (std::size_t i = 1; i < n; ++i) {
+          if (cmp_less(i, lo)) lo = i;
+          if (cmp_less(hi, i)) hi = i;
+        }
+        const std::size_t k = want_min ? lo : hi;
+        e.kind = arg ? Expect::Kind::Arg : b == B::MinMax ? Expect::Kind::Pair : Expect::Kind::Bits;
+        e.int_values = true;
+        e.bits = b == B::MinMax ? x.bits(lo) : x.bits(k);
+        e.bits2 = x.bits(hi);
+        e.index = k;
+        return e;
+      }
+      // floats: fmin/fmax (a NaN loses, all NaN gives NaN); arg: the first NaN wins
+      std::optional<std::size_t> lo, hi, first_nan;
+      for (std::size_t i = 0; i < n; ++i) {
+        const long double v = x.val(i);
+        if (std::isnan(v)) {
+          if (!first_nan) first_nan = i;
+          continue;
+        }
+        if (!lo || v < x.val(*lo)) lo = i;
+        if (!hi || v > x.val(*hi)) hi = i;
+      }
+      const long double vlo = lo ? x.val(*lo) : kNaN, vhi = hi ? x.val(*hi) : kNaN;
+      if (arg) {
+        e.kind = Expect::Kind::Arg;
+        if (first_nan) {
+          e.value = kNaN;
+          e.index = *first_nan;
+        } else {
+          e.value = want_min ? vlo : vhi;
+          e.index = want_min ? *lo : *hi;
+        }
+      } else if (b == B::MinMax) {
+        e.kind = Expect::Kind::Pair;
+        e.value = vlo;
+        e.value2 = vhi;
+      } else {
+        e.kind = Expect::Kind::Real;
+        e.value = want_min ? vlo : vhi;
+        e.bound = 0;
+      }
+      return e;
+    }
+    case B::LInf: {
+      if (!fl) {
+        std::uint64_t m = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          std::uint64_t v = x.bits(i);
+          if (signed_int(t) && static_cast<std::int64_t>(v) < 0) v = 0 - v;
+          m = std::max(m, v);
+        }
+        e.bits = m;
+        return e;
+      }
+      std::optional<long double> m;
+      for (std::size_t i = 0; i < n; ++i)
+        if (!x.nan(i) && (!m || std::fabs(x.val(i)) > *m)) m = std::fabs(x.val(i));
+      e.kind = Expect::Kind::Real;
+      e.value = m ? *m : kNaN;
+      return e;
+    }
+    case B::CountNonzero: case B::Any: case B::All: {
+      std::uint64_t c = 0;
+      for (std::size_t i = 0; i < n; ++i) c += fl ? (x.val(i) != 0) : (x.bits(i) != 0);  // NaN != 0
+      e.bits = b == B::CountNonzero ? c : b == B::Any ? (c > 0) : (c == n);
+      return e;
+    }
+    case B::Dot: case B::SqDist: {
+      if (!real_path) {
+        std::uint64_t s = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (b == B::Dot) {
+            s += x.bits(i) * y->bits(i);  // the true product modulo 2^64 (sign-extended operands)
+          } else {
+            const std::uint64_t d = x.bits(i) - y->bits(i);
+            s += d * d;
+          }
+        }
+        e.bits = s;
+        return e;
+      }
+      std::vector<long double> v, a;
+      for (std::size_t i = 0; i < n; ++i) {
+        const long double d = b == B::Dot ? x.val(i) * y->val(i) : (x.val(i) - y->val(i)) * (x.val(i) - y->val(i));
+        v.push_back(d);
+        a.push_back(std::fabs(d));
+      }
+      e.kind = Expect::Kind::Real;
+      e.value = pairwise(v);
+      e.bound = 2 * gamma(depth + 3) * pairwise(a) + tiny;
+      return e;
+    }
+  }
+  throw std::logic_error("reference: unknown built-in");
+}
+
+// ---- Results, decoded here ----
+std::uint64_t result_bits(const Result& r, unsigned which) {
+  return int_bits_at(r.layout.type, r.bytes.data() + which * width_of(r.layout.type));
+}
+long double result_real(const Result& r, unsigned which) {
+  return real_at(r.layout.type, r.bytes.data() + which * width_of(r.layout.type));
+}
+std::uint64_t result_index(const Result& r) { return load<std::uint64_t>(r.bytes.data() + 8); }
+
+std::string show_bits(std::uint64_t bits) {
+  std::ostringstream o;
+  o << bits << " (i64 " << static_cast<std::int64_t>(bits) << ", 0x" << std::hex << bits << ")";
+  return o.str();
+}
+
+// Empty when r is what e expects; else what differs.
+// `used`: where the reference is bounded, the fraction of the bound the error took.
+std::string compare(const Result& r, const Expect& e, double* used = nullptr) {
+  std::ostringstream o;
+  o << std::setprecision(21);
+  auto int_result = [&](unsigned which) {
+    if (float_type(r.layout.type)) {
+      o << "result type " << sname(r.layout.type) << " where an integer is expected; ";
+      return false;
+    }
+    (void)which;
+    return true;
+  };
+  switch (e.kind) {
+    case Expect::Kind::Bits: {
+      if (!int_result(0)) break;
+      const std::uint64_t got = result_bits(r, 0);
+      if (got != e.bits) o << "got " << show_bits(got) << ", expected " << show_bits(e.bits);
+      break;
+    }
+    case Expect::Kind::Real: {
+      if (!float_type(r.layout.type)) {
+        o << "result type " << sname(r.layout.type) << " where a float is expected";
+        break;
+      }
+      const long double got = result_real(r, 0);
+      const long double err = std::fabs(got - e.value);
+      bool ok;
+      if (std::isnan(e.value)) ok = std::isnan(got);
+      else if (std::isinf(e.value)) ok = got == e.value;
+      else ok = !std::isnan(got) && err <= e.bound;
+      if (used && std::isfinite(e.value) && e.bound > 0) *used = static_cast<double>(err / e.bound);
+      if (!ok)
+        o << "got " << got << ", expected " << e.value << " +- " << e.bound << " (error " << err << ", "
+          << (e.bound > 0 ? err / e.bound : 0) << " of the bound)";
+      break;
+    }
+    case Expect::Kind::Arg: {
+      if (r.layout.kind != ResultLayout::Kind::Arg) {
+        o << "layout " << r.layout.str() << " where argvalue is expected";
+        break;
+      }
+      const std::uint64_t idx = result_index(r);
+      if (e.int_values) {
+        if (!int_result(0)) break;
+        if (result_bits(r, 0) != e.bits || idx != e.index)
+          o << "got " << show_bits(result_bits(r, 0)) << " @ " << idx << ", expected " << show_bits(e.bits) << " @ "
+            << e.index;
+      } else {
+        if (!same_real(result_real(r, 0), e.value) || idx != e.index)
+          o << "got " << result_real(r, 0) << " @ " << idx << ", expected " << e.value << " @ " << e.index;
+      }
+      break;
+    }
+    case Expect::Kind::Pair: {
+      if (r.layout.kind != ResultLayout::Kind::Pair) {
+        o << "layout " << r.layout.str() << " where a pair is expected";
+        break;
+      }
+      if (e.int_values) {
+        if (!int_result(0)) break;
+        if (result_bits(r, 0) != e.bits || result_bits(r, 1) != e.bits2)
+          o << "got (" << show_bits(result_bits(r, 0)) << ", " << show_bits(result_bits(r, 1)) << "), expected ("
+            << show_bits(e.bits) << ", " << show_bits(e.bits2) << ")";
+      } else if (!same_real(result_real(r, 0), e.value) || !same_real(result_real(r, 1), e.value2)) {
+        o << "got (" << result_real(r, 0) << ", " << result_real(r, 1) << "), expected (" << e.value << ", "
+          << e.value2 << ")";
+      }
+      break;
+    }
+  }
+  return o.str();
+}
+
+// ---- The layouts the header documents ----
+S value_of(S t) { return t == S::F16 || t == S::BF16 ? S::F32 : t; }
+S real_of(S t) { return t == S::F64 ? S::F64 : S::F32; }
+S wide_of(S t) {
+  if (float_type(t)) return real_of(t);
+  return signed_int(t) ? S::I64 : S::U64;
+}
+S unsigned_of(S t) {
+  if (float_type(t)) return value_of(t);
+  switch (width_of(t)) {
+    case 1: return S::U8;
+    case 2: return S::U16;
+    case 4: return S::U32;
+    default: return S::U64;
+  }
+}
+// nullopt where the header leaves the type open (dot and sqdist of integers: some 8-byte integer).
+std::optional<ResultLayout> documented_layout(B b, S t) {
+  using K = ResultLayout::Kind;
+  auto L = [](K k, S s) { return ResultLayout{k, s}; };
+  switch (b) {
+    case B::Sum: case B::NanSum: return L(K::Value, wide_of(t));
+    case B::SumWrap: return L(K::Value, float_type(t) ? wide_of(t) : t);
+    case B::Min: case B::Max: case B::NanMin: case B::NanMax: return L(K::Value, value_of(t));
+    case B::ArgMin: case B::ArgMax: return L(K::Arg, value_of(t));
+    case B::MinMax: return L(K::Pair, value_of(t));
+    case B::Mean: case B::NanMean: case B::VarPop: case B::VarSample: case B::StdPop: case B::StdSample:
+    case B::L2: return L(K::Value, real_of(t));
+    case B::CountNonzero: return L(K::Value, S::U64);
+    case B::Any: case B::All: return L(K::Value, S::U8);
+    case B::L1: return L(K::Value, float_type(t) ? wide_of(t) : S::U64);
+    case B::LInf: return L(K::Value, unsigned_of(t));
+    case B::Dot: case B::SqDist:
+      if (float_type(t)) return L(K::Value, wide_of(t));
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+std::string layout_problem(const ResultLayout& got, B b, S t) {
+  std::ostringstream o;
+  if (auto want = documented_layout(b, t)) {
+    if (got.kind != want->kind || got.type != want->type) o << "layout " << got.str() << ", documented " << want->str();
+  } else if (got.kind != ResultLayout::Kind::Value || (got.type != S::U64 && got.type != S::I64)) {
+    o << "layout " << got.str() << ", documented a 64-bit integer";
+  }
+  return o.str();
+}
+
+// Up to `limit` failures reported one by one, then only counted.
+struct Failures {
+  std::size_t count = 0, limit = 40;
+  void add(const std::string& what) {
+    if (++count <= limit) FAIL_CHECK(what);
+  }
+};
+
+std::uint64_t case_seed(B b, S t, std::uint64_t n) {
+  return seed() ^ (static_cast<std::uint64_t>(b) << 48) ^ (static_cast<std::uint64_t>(t) << 40) ^
+         (n * 0x9E3779B97F4A7C15ULL);
+}
+
+// One reduction of the columns on the device, checked against the reference; "" when it agrees.
+std::string run_and_compare(Reducer& red, const Reduction& d, B b, const std::vector<Column>& cols, std::size_t n,
+                            bool acc64, Result* out = nullptr, double* used = nullptr) {
+  std::vector<Input> inputs;
+  for (const Column& c : cols) inputs.push_back(Input{upload(c), 0});
+  std::ostringstream o;
+  try {
+    const DescriptorLaunch L = red.prepare(d, n);
+    const unsigned min_depth = n > 1 ? static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(n)))) : 0;
+    if (L.depth < min_depth) o << "depth " << L.depth << " below log2(n) = " << min_depth << " (" << L.label() << "); ";
+    const Result r = red.reduce(d, inputs, n);
+    if (out) *out = r;
+    if (r.layout.kind != d.out.kind || r.layout.type != d.out.type)
+      o << "result layout " << r.layout.str() << " differs from the descriptor's " << d.out.str() << "; ";
+    o << compare(r, reference(b, cols[0], cols.size() > 1 ? &cols[1] : nullptr, n, L.depth, acc64), used);
+    if (!o.str().empty()) o << " [" << L.label() << ", depth " << L.depth << "]";
+  } catch (const Error& e) {
+    o << "threw: " << e.what();
+  }
+  return o.str();
+}
+
+bool has_fp64() { return session().device().fp64; }
+
+// A float type's columns for one built-in: one or two inputs.
+std::vector<Column> columns_for(B b, S t, std::size_t n, std::mt19937_64& g, Fill fill, bool narrow64) {
+  std::vector<Column> cols;
+  for (unsigned k = 0; k < builtin_inputs(b); ++k) cols.push_back(make_column(t, n, g, fill, narrow64));
+  return cols;
+}
+
+}  // namespace
+
+// ======================================================================================
+TEST_SUITE("unit") {
+  TEST_CASE("descriptor: scalar names, NumPy's and the old ones; refusals list the valid names") {
+    CHECK(all_scalars().size() == 12);
+    for (S t : all_scalars()) {
+      CAPTURE(sname(t));
+      CHECK(parse_scalar(name_of(t)) == t);
+    }
+    const std::vector<std::pair<std::string, S>> numpy = {
+        {"uint8", S::U8},     {"int8", S::I8},         {"uint16", S::U16},  {"int16", S::I16},
+        {"uint32", S::U32},   {"int32", S::I32},       {"uint64", S::U64},  {"int64", S::I64},
+        {"float16", S::F16},  {"bfloat16", S::BF16},   {"float32", S::F32}, {"float64", S::F64},
+        {"uint", S::U32},     {"int", S::I32},         {"float", S::F32},   {"double", S::F64}};
+    for (const auto& [text, t] : numpy) {
+      CAPTURE(text);
+      CHECK(parse_scalar(text) == t);
+    }
+    const std::vector<std::pair<S, std::string>> names = {
+        {S::U8, "u8"},   {S::I8, "i8"},   {S::U16, "u16"}, {S::I16, "i16"},   {S::U32, "u32"}, {S::I32, "i32"},
+        {S::U64, "u64"}, {S::I64, "i64"}, {S::F16, "f16"}, {S::BF16, "bf16"}, {S::F32, "f32"}, {S::F64, "f64"}};
+    for (const auto& [t, text] : names) CHECK(name_of(t) == text);
+    for (const char* junk : {"u7", "", "U8x", "float128", "f8"}) {
+      CAPTURE(junk);
+      try {
+        parse_scalar(junk);
+        FAIL_CHECK("parse_scalar accepted it");
+      } catch (const Error& e) {
+        CHECK(e.param() == Param::Type);
+        const std::string what = e.what();
+        for (S t : all_scalars()) {
+          CAPTURE(sname(t));
+          CHECK(what.find(sname(t)) != std::string::npos);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("descriptor: scalar facts") {
+    const std::map<S, std::size_t> sizes = {{S::U8, 1},  {S::I8, 1},  {S::U16, 2}, {S::I16, 2},
+                                            {S::U32, 4}, {S::I32, 4}, {S::U64, 8}, {S::I64, 8},
+                                            {S::F16, 2}, {S::BF16, 2}, {S::F32, 4}, {S::F64, 8}};
+    for (S t : all_scalars()) {
+      CAPTURE(sname(t));
+      CHECK(size_of(t) == sizes.at(t));
+      CHECK(is_floating(t) == float_type(t));
+      CHECK(is_signed(t) == (signed_int(t) || float_type(t)));
+    }
+    CHECK(to_scalar(ElemType::Uint) == S::U32);
+    CHECK(to_scalar(ElemType::Int) == S::I32);
+    CHECK(to_scalar(ElemType::Float) == S::F32);
+    CHECK(to_scalar(ElemType::Double) == S::F64);
+    CHECK(to_elem_type(S::U32) == std::optional<ElemType>(ElemType::Uint));
+    CHECK(to_elem_type(S::F64) == std::optional<ElemType>(ElemType::Double));
+    CHECK_FALSE(to_elem_type(S::BF16).has_value());
+    CHECK(compute_type(S::F16) == "float");
+    CHECK(compute_type(S::BF16) == "float");
+    CHECK(compute_type(S::F64) == "double");
+    CHECK(compute_type(S::U8) == "uchar");
+  }
+
+  TEST_CASE("descriptor: builtin names round-trip; junk is refused naming them") {
+    CHECK(all_builtins().size() == 24);
+    for (B b : all_builtins()) {
+      CAPTURE(bname(b));
+      CHECK(parse_builtin(name_of(b)) == b);
+      CHECK(builtin_inputs(b) == ((b == B::Dot || b == B::SqDist) ? 2u : 1u));
+    }
+    CHECK(name_of(B::SumWrap) == "sum_wrap");
+    CHECK(name_of(B::SqDist) == "sqdist");
+    CHECK(name_of(B::CountNonzero) == "count_nonzero");
+    for (const char* junk : {"summ", "", "SUM ", "median"}) {
+      CAPTURE(junk);
+      try {
+        parse_builtin(junk);
+        FAIL_CHECK("parse_builtin accepted it");
+      } catch (const Error& e) {
+        CHECK(e.param() == Param::Op);
+        const std::string what = e.what();
+        for (B b : all_builtins()) {
+          CAPTURE(bname(b));
+          CHECK(what.find(bname(b)) != std::string::npos);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("descriptor: f16 and bf16 decode every bit pattern as IEEE says and round-trip") {
+    // An independent decode of binary16.
+    auto f16_value = [](std::uint16_t h) -> double {
+      const int e = (h >> 10) & 31, m = h & 1023;
+      double v;
+      if (e == 31) v = m ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+      else if (e == 0) v = std::ldexp(m, -24);
+      else v = std::ldexp(1024 + m, e - 25);
+      return (h & 0x8000) ? -v : v;
+    };
+    auto is_f16_nan = [](std::uint16_t h) { return (h & 0x7C00) == 0x7C00 && (h & 0x3FF) != 0; };
+    auto is_bf16_nan = [](std::uint16_t h) { return (h & 0x7F80) == 0x7F80 && (h & 0x7F) != 0; };
+    std::size_t bad_f16 = 0, bad_bf16 = 0;
+    for (std::uint32_t k = 0; k < 65536; ++k) {
+      const auto h = static_cast<std::uint16_t>(k);
+      // f16
+      const float f = f16_to_float(h);
+      const double want = f16_value(h);
+      bool ok = std::isnan(want) ? std::isnan(f) : (static_cast<double>(f) == want && std::signbit(f) == std::signbit(want));
+      ok = ok && (std::isnan(f) ? is_f16_nan(float_to_f16(f)) : float_to_f16(f) == h);
+      if (!ok && ++bad_f16 <= 10) FAIL_CHECK("f16 bits 0x" << std::hex << k << " decode " << f << " re-encode 0x" << float_to_f16(f));
+      // bf16: the upper half of a float
+      const std::uint32_t fb = k << 16;
+      float want_b;
+      std::memcpy(&want_b, &fb, 4);
+      const float g = bf16_to_float(h);
+      std::uint32_t gb;
+      std::memcpy(&gb, &g, 4);
+      bool okb = std::isnan(want_b) ? std::isnan(g) : gb == fb;
+      okb = okb && (std::isnan(g) ? is_bf16_nan(float_to_bf16(g)) : float_to_bf16(g) == h);
+      if (!okb && ++bad_bf16 <= 10) FAIL_CHECK("bf16 bits 0x" << std::hex << k << " decode " << g << " re-encode 0x" << float_to_bf16(g));
+    }
+    CHECK(bad_f16 == 0);
+    CHECK(bad_bf16 == 0);
+    // NaNs whose payload lies only in the bits a conversion drops stay NaN.
+    for (std::uint32_t bits : {0x7F800001u, 0xFF800001u, 0x7F801000u, 0x7FC00000u, 0xFFFFFFFFu}) {
+      float nan;
+      std::memcpy(&nan, &bits, 4);
+      CAPTURE(bits);
+      CHECK(is_f16_nan(float_to_f16(nan)));
+      CHECK(is_bf16_nan(float_to_bf16(nan)));
+    }
+  }
+
+  TEST_CASE("descriptor: float_to_f16 and float_to_bf16 round to nearest, ties to even") {
+    const float inf = std::numeric_limits<float>::infinity();
+    CHECK(float_to_f16(1.0f) == 0x3C00);
+    CHECK(float_to_f16(-1.0f) == 0xBC00);
+    CHECK(float_to_f16(0.0f) == 0x0000);
+    CHECK(float_to_f16(-0.0f) == 0x8000);
+    CHECK(float_to_f16(65504.0f) == 0x7BFF);
+    CHECK(float_to_f16(65519.0f) == 0x7BFF);
+    CHECK(float_to_f16(65520.0f) == 0x7C00);  // the tie above the largest finite rounds to even: inf
+    CHECK(float_to_f16(1e10f) == 0x7C00);
+    CHECK(float_to_f16(-inf) == 0xFC00);
+    CHECK(float_to_f16(1.0f + std::ldexp(1.0f, -11)) == 0x3C00);             // tie, to even
+    CHECK(float_to_f16(1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20)) == 0x3C01);  // just above
+    CHECK(float_to_f16(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3C02);         // tie, to even (up)
+    CHECK(float_to_f16(std::ldexp(1.0f, -24)) == 0x0001);                    // the smallest subnormal
+    CHECK(float_to_f16(std::ldexp(1.0f, -25)) == 0x0000);                    // tie with 0, to even
+    CHECK(float_to_f16(3 * std::ldexp(1.0f, -26)) == 0x0001);
+    CHECK(float_to_f16(std::ldexp(1.0f, -14)) == 0x0400);                    // the smallest normal
+    CHECK(float_to_f16(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -24)) == 0x03FF);
+    CHECK(float_to_f16(1e-10f) == 0x0000);
+    CHECK(float_to_bf16(1.0f) == 0x3F80);
+    CHECK(float_to_bf16(-2.0f) == 0xC000);
+    CHECK(float_to_bf16(1.0f + std::ldexp(1.0f, -8)) == 0x3F80);             // tie, to even
+    CHECK(float_to_bf16(1.0f + 3 * std::ldexp(1.0f, -8)) == 0x3F82);         // tie, to even (up)
+    CHECK(float_to_bf16(1.0f + std::ldexp(1.0f, -8) + std::ldexp(1.0f, -20)) == 0x3F81);
+    CHECK(float_to_bf16(std::numeric_limits<float>::max()) == 0x7F80);       // rounds up to inf
+    CHECK(float_to_bf16(-inf) == 0xFF80);
+
+    // Every boundary between neighbours: the midpoint goes to the even one, a float either side of
+    // it to the nearer.
+    auto f16_value = [](std::uint32_t h) {  // positive finite, or 0x7C00 as 65536
+      const int e = static_cast<int>((h >> 10) & 31), m = static_cast<int>(h & 1023);
+      return e == 0 ? std::ldexp(static_cast<double>(m), -24) : std::ldexp(1024.0 + m, e - 25);
+    };
+    auto bf16_value = [](std::uint32_t h) {  // positive finite, or 0x7F80 as 2^128
+      if (h == 0x7F80) return std::ldexp(1.0, 128);
+      const std::uint32_t fb = h << 16;
+      float f;
+      std::memcpy(&f, &fb, 4);
+      return static_cast<double>(f);
+    };
+    std::size_t bad = 0;
+    for (std::uint32_t h = 0; h < 0x7C00; ++h) {
+      const float mid = static_cast<float>((f16_value(h) + f16_value(h + 1)) / 2);  // exact in float
+      const auto even = static_cast<std::uint16_t>(h % 2 ? h + 1 : h);
+      for (int sign : {0, 1}) {
+        const float m = sign ? -mid : mid;
+        const std::uint16_t sbit = sign ? 0x8000 : 0;
+        const bool ok = float_to_f16(m) == (even | sbit) && float_to_f16(std::nextafter(m, 0.0f)) == (h | sbit) &&
+                        float_to_f16(std::nextafter(m, sign ? -inf : inf)) == ((h + 1) | sbit);
+        if (!ok && ++bad <= 10) FAIL_CHECK("f16 boundary between 0x" << std::hex << h << " and 0x" << h + 1 << " sign " << sign);
+      }
+    }
+    for (std::uint32_t h = 0; h < 0x7F80; ++h) {
+      const float mid = static_cast<float>((bf16_value(h) + bf16_value(h + 1)) / 2);
+      const auto even = static_cast<std::uint16_t>(h % 2 ? h + 1 : h);
+      for (int sign : {0, 1}) {
+        const float m = sign ? -mid : mid;
+        const std::uint16_t sbit = sign ? 0x8000 : 0;
+        const bool ok = float_to_bf16(m) == (even | sbit) && float_to_bf16(std::nextafter(m, 0.0f)) == (h | sbit) &&
+                        float_to_bf16(std::nextafter(m, sign ? -inf : inf)) == ((h + 1) | sbit);
+        if (!ok && ++bad <= 10) FAIL_CHECK("bf16 boundary between 0x" << std::hex << h << " and 0x" << h + 1 << " sign " << sign);
+      }
+    }
+    CHECK(bad == 0);
+  }
+
+  TEST_CASE("descriptor: builtin() takes every type with the documented result layout") {
+    for (B b : all_builtins())
+      for (S t : all_scalars()) {
+        CAPTURE(bname(b));
+        CAPTURE(sname(t));
+        Reduction d;
+        try {
+          d = builtin(b, t);
+        } catch (const Error& e) {
+          // The header: each built-in takes every input type unless it says otherwise (none does).
+          FAIL_CHECK("builtin() refused: " << e.what());
+          continue;
+        } catch (...) {
+          FAIL_CHECK("builtin() threw something other than clreduce::Error");
+          continue;
+        }
+        CHECK(d.inputs == std::vector<S>(builtin_inputs(b), t));
+        CHECK(d.scalars.empty());
+        CHECK(d.builtin == std::optional<B>(b));
+        CHECK_FALSE(d.name.empty());
+        CHECK(d.acc_bytes > 0);
+        const std::string lp = layout_problem(d.out, b, t);
+        CHECK_MESSAGE(lp.empty(), lp);
+        CHECK(d.needs_fp64() == (t == S::F64));
+        const std::string src = reduction_source(d);
+        for (const char* fn : {"desc_finish", "desc_combine", "desc_identity", "desc_lift", "DESC_ELEMENT"})
+          CHECK_MESSAGE(src.find(fn) != std::string::npos, fn);
+      }
+    // Integer sums are exact; float sums are bounded.
+    CHECK(builtin(B::Sum, S::U32).exact);
+    CHECK(builtin(B::Min, S::I8).exact);
+    CHECK_FALSE(builtin(B::Sum, S::F32).exact);
+    CHECK_FALSE(builtin(B::Mean, S::I32).exact);
+  }
+
+  TEST_CASE("descriptor: accumulate_in(F64) where the built-in has a choice, refused where not") {
+    for (B b : {B::Sum, B::Mean, B::VarPop, B::StdSample, B::L2, B::NanSum, B::NanMean}) {
+      CAPTURE(bname(b));
+      for (S t : {S::F16, S::F32, S::I32}) {
+        CAPTURE(sname(t));
+        const Reduction d = builtin(b, t, S::F64);
+        CHECK(d.out.type == S::F64);
+        CHECK(d.needs_fp64());
+      }
+    }
+    for (B b : {B::Min, B::ArgMax, B::Any, B::CountNonzero}) {
+      CAPTURE(bname(b));
+      CHECK_THROWS_AS(builtin(b, S::F32, S::F64), Error);
+    }
+    CHECK_FALSE(builtin(B::Sum, S::F32).needs_fp64());
+  }
+
+  TEST_CASE("descriptor: ResultLayout and Result") {
+    using K = ResultLayout::Kind;
+    for (S t : all_scalars()) {
+      CAPTURE(sname(t));
+      CHECK(ResultLayout{K::Value, t}.bytes() == width_of(t));
+      CHECK(ResultLayout{K::Pair, t}.bytes() == 2 * width_of(t));
+      CHECK(ResultLayout{K::Arg, t}.bytes() == 16);
+    }
+    CHECK(ResultLayout{K::Value, S::F32}.str() == "f32");
+    CHECK(ResultLayout{K::Arg, S::F32}.str() == "argvalue<f32>");
+    CHECK(ResultLayout{K::Pair, S::F32}.str() == "pair<f32>");
+
+    unsigned char arg[16] = {};
+    store(arg, -2.5f);
+    store(arg + 8, std::uint64_t(77));
+    const Result a = Result::from_bytes(ResultLayout{K::Arg, S::F32}, arg);
+    CHECK(a.value() == -2.5);
+    CHECK(a.index() == 77);
+    CHECK(a.get<float>() == -2.5f);
+    CHECK_THROWS_AS(a.second(), Error);
+    unsigned char pair[16] = {};
+    store(pair, std::int16_t(-3));
+    store(pair + 2, std::int16_t(9));
+    const Result p = Result::from_bytes(ResultLayout{K::Pair, S::I16}, pair);
+    CHECK(p.value() == -3);
+    CHECK(p.second() == 9);
+    CHECK_THROWS_AS(p.index(), Error);
+    unsigned char big[8];
+    store(big, ~std::uint64_t(0) - 4);
+    const Result u = Result::from_bytes(ResultLayout{K::Value, S::U64}, big);
+    CHECK(u.as_u64() == ~std::uint64_t(0) - 4);
+    CHECK_THROWS_AS(u.index(), Error);
+    CHECK_THROWS_AS(u.get<float>(), Error);  // 4 bytes of an 8-byte type
+    const Result i = Result::from_bytes(ResultLayout{K::Value, S::I64}, big);
+    CHECK(i.as_i64() == -5);
+    CHECK(i.str() == "-5");
+  }
+
+  TEST_CASE("descriptor: reduction_source refuses what cannot be a descriptor") {
+    Reduction d = builtin(B::Sum, S::F32);
+    CHECK_NOTHROW(reduction_source(d));
+    Reduction none = d;
+    none.inputs.clear();
+    CHECK_THROWS_AS(reduction_source(none), Error);
+    Reduction five = d;
+    five.inputs.assign(5, S::F32);
+    CHECK_THROWS_AS(reduction_source(five), Error);
+    Reduction many_scalars = d;
+    many_scalars.scalars.assign(5, S::F32);
+    CHECK_THROWS_AS(reduction_source(many_scalars), Error);
+    Reduction empty_combine = d;
+    empty_combine.combine.clear();
+    CHECK_THROWS_AS(reduction_source(empty_combine), Error);
+    Reduction empty_map = d;
+    empty_map.map.clear();
+    CHECK_THROWS_AS(reduction_source(empty_map), Error);
+  }
+}
+
+// ======================================================================================
+TEST_SUITE("descriptor") {
+  TEST_CASE("every built-in x every type x sizes 1..65537 against the host") {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<std::size_t> sizes = {1, 2, 3, 7, 255, 256, 257, 1000, 4099, 65537};
+    // The whole product builds 288 programs (about 2.5 minutes of PoCL compiling on two cores): the
+    // default run takes a seeded sample in which every built-in meets 3 types and every type 6
+    // built-ins; CLREDUCE_DESCRIPTOR_FULL=1 (ctest -L full: descriptor_full, and the GPU scripts)
+    // runs them all.
+    const bool full = std::getenv("CLREDUCE_DESCRIPTOR_FULL") != nullptr;
+    const std::size_t rotation = seed() % 4;
+    MESSAGE("seed " << seed() << "; sizes 1 2 3 7 255 256 257 1000 4099 65537; "
+                    << (full ? std::string("every built-in x every type")
+                             : "sample: built-in b with type t where (5 b + t + " + std::to_string(rotation) +
+                                   ") % 4 == 0 (set CLREDUCE_DESCRIPTOR_FULL=1 for all)"));
+    Reducer red = make_reducer();
+    Failures f;
+    std::vector<std::string> refused, skipped;
+    std::size_t runs = 0;
+    std::map<std::string, double> tightest;  // per built-in: the largest error / bound that passed
+    std::size_t combination = 0;
+    for (B b : all_builtins())
+      for (S t : all_scalars()) {
+        if (!in_shard(combination++)) continue;  // CLREDUCE_TEST_SHARD=i/N: every N-th combination
+        const std::size_t bi = static_cast<std::size_t>(b), ti = static_cast<std::size_t>(t);
+        if (!full && (5 * bi + ti + rotation) % 4 != 0) continue;
+        if (t == S::F64 && !has_fp64()) {
+          skipped.push_back(bname(b) + "<f64>");
+          continue;
+        }
+        Reduction d;
+        try {
+          d = builtin(b, t);
+        } catch (const Error& e) {
+          refused.push_back(bname(b) + "<" + sname(t) + ">");
+          continue;
+        }
+        if (d.needs_fp64() && !has_fp64()) {
+          skipped.push_back(d.name);
+          continue;
+        }
+        const std::string lp = layout_problem(d.out, b, t);
+        if (!lp.empty()) f.add(bname(b) + "<" + sname(t) + ">: " + lp);
+        const bool count_like = b == B::CountNonzero || b == B::Any || b == B::All;
+        const bool var_like = b == B::VarPop || b == B::VarSample || b == B::StdPop || b == B::StdSample;
+        for (std::size_t n : sizes) {
+          const std::uint64_t s = case_seed(b, t, n);
+          std::mt19937_64 g(s);
+          const Fill fill = count_like ? static_cast<Fill>(g() % 4) : Fill::Random;
+          const std::vector<Column> cols = columns_for(b, t, n, g, fill, var_like);
+          double used = 0;
+          const std::string problem = run_and_compare(red, d, b, cols, n, t == S::F64, nullptr, &used);
+          ++runs;
+          if (problem.empty()) tightest[bname(b)] = std::max(tightest[bname(b)], used);
+          if (!problem.empty())
+            f.add(bname(b) + "<" + sname(t) + "> n=" + std::to_string(n) + " data " + fill_name(fill) + " seed " +
+                  std::to_string(s) + ": " + problem);
+        }
+      }
+    if (!refused.empty()) {
+      std::string list;
+      for (const auto& r : refused) list += r + " ";
+      MESSAGE("builtin() refused: " << list);
+    }
+    if (!skipped.empty()) MESSAGE(skipped.size() << " f64 descriptors skipped: the device has no fp64");
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MESSAGE(runs << " reductions in " << secs << " s");
+    std::ostringstream t;
+    t << std::setprecision(2);
+    for (const auto& [name, used] : tightest)
+      if (used > 0) t << name << " " << used << "  ";
+    MESSAGE("largest error / bound of the float results: " << t.str());
+    CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " reductions wrong (the first " << f.limit << " above)");
+  }
+
+  TEST_CASE("accumulate_in(F64): f16, f32 and i32 inputs in f64") {
+    if (!has_fp64()) {
+      MESSAGE("SKIPPED: double: the device has no cl_khr_fp64");
+      return;
+    }
+    Reducer red = make_reducer();
+    Failures f;
+    for (B b : {B::Sum, B::Mean, B::VarPop, B::StdSample, B::L2, B::NanSum})
+      for (S t : {S::F16, S::F32, S::I32})
+        for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(65537)}) {
+          const std::uint64_t s = case_seed(b, t, n) ^ 0xF64;
+          std::mt19937_64 g(s);
+          const std::vector<Column> cols = columns_for(b, t, n, g, Fill::Random, false);
+          const Reduction d = builtin(b, t, S::F64);
+          const std::string problem = run_and_compare(red, d, b, cols, n, true);
+          if (!problem.empty())
+            f.add(bname(b) + "<" + sname(t) + "> in f64, n=" + std::to_string(n) + " seed " + std::to_string(s) + ": " +
+                  problem);
+        }
+    CHECK(f.count == 0);
+  }
+
+  TEST_CASE("NaN: skipped by the nan* and min/max family, propagated by sums, first NaN wins argmin/argmax") {
+    Reducer red = make_reducer();
+    Failures f;
+    MESSAGE("seed " << seed());
+    for (S t : {S::F16, S::BF16, S::F32, S::F64}) {
+      if (t == S::F64 && !has_fp64()) continue;
+      for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(257), std::size_t(4099)}) {
+        const std::uint64_t s = case_seed(B::Sum, t, n) ^ 0x4E614E;
+        std::mt19937_64 g(s);
+        Column x = make_column(t, n, g, Fill::NonZero);
+        const std::size_t p = g() % n;
+        x.set_nan(p, g() % 2 == 0);
+        std::size_t q = p;
+        if (n >= 7) {  // a second NaN, of the other sign, after the first
+          q = p + 1 + g() % (n - p);
+          if (q >= n) q = n - 1;
+          if (q != p) x.set_nan(q, true);
+        }
+        const Column other = make_column(t, n, g, Fill::NonZero);
+        for (B b : all_builtins()) {
+          CAPTURE(bname(b));
+          const Reduction d = builtin(b, t);
+          std::vector<Column> cols{x};
+          if (builtin_inputs(b) == 2) cols.push_back(other);
+          Result r;
+          const std::string problem = run_and_compare(red, d, b, cols, n, t == S::F64, &r);
+          const std::string where = bname(b) + "<" + sname(t) + "> n=" + std::to_string(n) + " NaN at " +
+                                    std::to_string(p) + " and " + std::to_string(q) + " seed " + std::to_string(s) + ": ";
+          if (!problem.empty()) {
+            f.add(where + problem);
+            continue;
+          }
+          // The rules, said directly (the reference above follows them too).
+          const double v = static_cast<double>(result_real(r, 0));  // a count as its value
+          switch (b) {
+            case B::Sum: case B::SumWrap: case B::Mean: case B::Dot: case B::SqDist: case B::L1: case B::L2:
+            case B::VarPop: case B::StdPop:
+              if (!std::isnan(v)) f.add(where + "a NaN input must give NaN");
+              break;
+            case B::NanSum:  // n = 1: the sum of nothing, 0
+              if (std::isnan(v)) f.add(where + "NaN must be skipped");
+              break;
+            case B::NanMean:  // n = 1: the mean of nothing, NaN
+              if (n > 1 && std::isnan(v)) f.add(where + "NaN must be skipped");
+              break;
+            case B::Min: case B::Max: case B::NanMin: case B::NanMax: case B::LInf:
+              if (n > 1 && std::isnan(v)) f.add(where + "NaN must lose to a number");
+              break;
+            case B::ArgMin: case B::ArgMax:
+              if (result_index(r) != p || !std::isnan(v)) f.add(where + "the first NaN must win");
+              break;
+            case B::CountNonzero:
+              if (result_bits(r, 0) != n) f.add(where + "every element (NaN too) is nonzero here");
+              break;
+            default: break;
+          }
+        }
+      }
+      // All NaN.
+      for (std::size_t n : {std::size_t(1), std::size_t(5), std::size_t(300)}) {
+        Column x(t, n);
+        for (std::size_t i = 0; i < n; ++i) x.set_nan(i, i % 3 == 1);
+        for (B b : all_builtins()) {
+          if (builtin_inputs(b) != 1) continue;
+          const std::string problem = run_and_compare(red, builtin(b, t), b, {x}, n, t == S::F64);
+          if (!problem.empty()) f.add(bname(b) + "<" + sname(t) + "> all NaN, n=" + std::to_string(n) + ": " + problem);
+        }
+        Result r = red.reduce(builtin(B::NanMean, t), {Input{upload(x), 0}}, n);
+        CHECK(std::isnan(r.value()));
+        r = red.reduce(builtin(B::Min, t), {Input{upload(x), 0}}, n);
+        CHECK(std::isnan(r.value()));
+        r = red.reduce(builtin(B::NanSum, t), {Input{upload(x), 0}}, n);
+        CHECK(r.value() == 0.0);
+      }
+    }
+    CHECK(f.count == 0);
+  }
+
+  TEST_CASE("infinities and signed zeros") {
+    Reducer red = make_reducer();
+    Failures f;
+    for (S t : {S::F16, S::BF16, S::F32, S::F64}) {
+      if (t == S::F64 && !has_fp64()) continue;
+      for (std::size_t n : {std::size_t(1), std::size_t(9), std::size_t(1000)}) {
+        std::mt19937_64 g(case_seed(B::Max, t, n) ^ 0x1F);
+        Column x = make_column(t, n, g, Fill::NonZero);
+        const std::size_t p = g() % n;
+        x.set_real(p, std::numeric_limits<double>::infinity());
+        for (B b : {B::Sum, B::NanSum, B::Mean, B::Min, B::Max, B::ArgMin, B::ArgMax, B::MinMax, B::L1, B::L2, B::LInf,
+                    B::CountNonzero, B::All}) {
+          const std::string problem = run_and_compare(red, builtin(b, t), b, {x}, n, t == S::F64);
+          if (!problem.empty())
+            f.add(bname(b) + "<" + sname(t) + "> +inf at " + std::to_string(p) + " n=" + std::to_string(n) + ": " + problem);
+        }
+        // -inf too: the sum of +inf and -inf is NaN
+        if (n > 1) {
+          x.set_real((p + 1) % n, -std::numeric_limits<double>::infinity());
+          for (B b : {B::Sum, B::Mean, B::ArgMin, B::MinMax, B::LInf}) {
+            const std::string problem = run_and_compare(red, builtin(b, t), b, {x}, n, t == S::F64);
+            if (!problem.empty())
+              f.add(bname(b) + "<" + sname(t) + "> +-inf, n=" + std::to_string(n) + ": " + problem);
+          }
+        }
+      }
+      // 0.0 and -0.0 are equal: the first of them is the argmin and the argmax; none is nonzero.
+      Column z(t, 6);
+      for (std::size_t i = 0; i < 6; ++i) z.set_real(i, i % 2 ? -0.0 : 0.0);
+      for (std::size_t first : {std::size_t(0), std::size_t(1)}) {
+        const Column zz = z.slice(first, 5);
+        for (B b : {B::ArgMin, B::ArgMax, B::CountNonzero, B::Any, B::All, B::Sum, B::LInf}) {
+          const std::string problem = run_and_compare(red, builtin(b, t), b, {zz}, 5, t == S::F64);
+          if (!problem.empty()) f.add(bname(b) + "<" + sname(t) + "> signed zeros from " + std::to_string(first) + ": " + problem);
+        }
+        Result r = red.reduce(builtin(B::ArgMin, t), {Input{upload(zz), 0}}, 5);
+        CHECK(r.index() == 0);
+      }
+    }
+    CHECK(f.count == 0);
+  }
+
+  TEST_CASE("64-bit accumulation: 65537 x 0xFFFFFFFF, INT32_MIN, 255") {
+    Reducer red = make_reducer();
+    const std::size_t n = 65537;
+    Column u(S::U32, n), i(S::I32, n), b8(S::U8, n);
+    for (std::size_t k = 0; k < n; ++k) {
+      u.set_bits(k, 0xFFFFFFFFu);
+      i.set_bits(k, static_cast<std::uint64_t>(std::int64_t(INT32_MIN)));
+      b8.set_bits(k, 255);
+    }
+    const std::uint64_t want = std::uint64_t(65537) * 4294967295ull;
+    Result r = red.reduce(builtin(B::Sum, S::U32), {Input{upload(u), 0}}, n);
+    CHECK(r.layout.type == S::U64);
+    CHECK(r.as_u64() == want);
+    r = red.reduce(builtin(B::SumWrap, S::U32), {Input{upload(u), 0}}, n);
+    CHECK(r.layout.type == S::U32);
+    CHECK(r.get<std::uint32_t>() == static_cast<std::uint32_t>(want));
+    CHECK(r.get<std::uint32_t>() == 0xFFFEFFFFu);  // 65537 * (2^32 - 1) = 2^48 + 2^32 - 2^16 - 1
+    r = red.reduce(builtin(B::Sum, S::I32), {Input{upload(i), 0}}, n);
+    CHECK(r.as_i64() == std::int64_t(65537) * INT32_MIN);
+    r = red.reduce(builtin(B::SumWrap, S::I32), {Input{upload(i), 0}}, n);
+    CHECK(r.get<std::int32_t>() == INT32_MIN);  // an odd count of 2^31: 2^31 mod 2^32
+    r = red.reduce(builtin(B::Sum, S::U8), {Input{upload(b8), 0}}, n);
+    CHECK(r.as_u64() == 65537ull * 255);
+    r = red.reduce(builtin(B::SumWrap, S::U8), {Input{upload(b8), 0}}, n);
+    CHECK(r.get<std::uint8_t>() == static_cast<std::uint8_t>(65537ull * 255));
+    r = red.reduce(builtin(B::L1, S::I32), {Input{upload(i), 0}}, n);
+    CHECK(r.as_u64() == 65537ull << 31);
+    r = red.reduce(builtin(B::LInf, S::I32), {Input{upload(i), 0}}, n);
+    CHECK(r.layout.type == S::U32);
+    CHECK(r.get<std::uint32_t>() == 0x80000000u);
+    r = red.reduce(builtin(B::Dot, S::U32), {Input{upload(u), 0}, Input{upload(u), 0}}, n);
+    CHECK(r.as_u64() == 65537ull * (0xFFFFFFFFull * 0xFFFFFFFFull));  // modulo 2^64
+  }
+
+  TEST_CASE("the issue's variance: 2^16 floats of mean 1000 and sd 1") {
+    const std::size_t n = 1 << 16;
+    std::mt19937_64 g(seed());
+    std::normal_distribution<double> normal(1000.0, 1.0);
+    Column x(S::F32, n);
+    for (std::size_t k = 0; k < n; ++k) x.set_real(k, normal(g));
+    long double mean = 0;
+    for (std::size_t k = 0; k < n; ++k) mean += x.val(k);
+    mean /= n;
+    long double m2 = 0;
+    for (std::size_t k = 0; k < n; ++k) m2 += (x.val(k) - mean) * (x.val(k) - mean);
+    Reducer red = make_reducer();
+    const cl::Buffer in = upload(x);
+    for (B b : {B::VarPop, B::VarSample, B::StdPop, B::StdSample}) {
+      CAPTURE(bname(b));
+      const long double var = m2 / ((b == B::VarPop || b == B::StdPop) ? n : n - 1);
+      const long double want = (b == B::VarPop || b == B::VarSample) ? var : std::sqrt(var);
+      const Result r = red.reduce(builtin(b, S::F32), {Input{in, 0}}, n);
+      CAPTURE(static_cast<double>(want));
+      CAPTURE(r.value());
+      CHECK(std::fabs(r.value() - static_cast<double>(want)) <= 1e-3 * static_cast<double>(want));
+    }
+    const Result mr = red.reduce(builtin(B::Mean, S::F32), {Input{in, 0}}, n);
+    CHECK(std::fabs(mr.value() - static_cast<double>(mean)) <= 1e-4);
+  }
+
+  TEST_CASE("offsets: each input from its own element offset") {
+    Reducer red = make_reducer();
+    Failures f;
+    for (S t : all_scalars()) {
+      if (t == S::F64 && !has_fp64()) continue;
+      for (const auto& [off, n] : std::vector<std::pair<std::size_t, std::size_t>>{{3, 1000}, {1, 4099}, {5, 1}, {7, 257}}) {
+        std::mt19937_64 g(case_seed(B::Sum, t, n) ^ off);
+        const Column whole = make_column(t, off + n + 10, g, Fill::Random);
+        const Column part = whole.slice(off, n);
+        const cl::Buffer buf = upload(whole);
+        for (B b : {B::Sum, B::ArgMin, B::ArgMax, B::MinMax, B::Mean}) {
+          const Reduction d = builtin(b, t);
+          try {
+            const Result r = red.reduce(d, {Input{buf, off}}, n);
+            const std::string problem = compare(r, reference(b, part, nullptr, n, red.prepare(d, n).depth, t == S::F64));
+            if (!problem.empty())
+              f.add(bname(b) + "<" + sname(t) + "> offset " + std::to_string(off) + " n=" + std::to_string(n) + ": " + problem);
+          } catch (const Error& e) {
+            f.add(bname(b) + "<" + sname(t) + "> offset " + std::to_string(off) + " threw " + e.what());
+          }
+        }
+      }
+    }
+    // dot and sqdist with the two inputs at different offsets (and the same buffer once).
+    for (S t : {S::F32, S::I16, S::U8, S::BF16}) {
+      const std::size_t n = 1000;
+      std::mt19937_64 g(case_seed(B::Dot, t, n));
+      const Column a = make_column(t, n + 20, g, Fill::Random), c = make_column(t, n + 20, g, Fill::Random);
+      const cl::Buffer ba = upload(a), bc = upload(c);
+      for (B b : {B::Dot, B::SqDist}) {
+        const Reduction d = builtin(b, t);
+        const unsigned depth = red.prepare(d, n).depth;
+        Result r = red.reduce(d, {Input{ba, 3}, Input{bc, 5}}, n);
+        const Column c5 = c.slice(5, n);
+        std::string problem = compare(r, reference(b, a.slice(3, n), &c5, n, depth, false));
+        if (!problem.empty()) f.add(bname(b) + "<" + sname(t) + "> offsets 3 and 5: " + problem);
+        const Column a2 = a.slice(2, n), a11 = a.slice(11, n);
+        r = red.reduce(d, {Input{ba, 2}, Input{ba, 11}}, n);
+        problem = compare(r, reference(b, a2, &a11, n, depth, false));
+        if (!problem.empty()) f.add(bname(b) + "<" + sname(t) + "> one buffer at 2 and 11: " + problem);
+      }
+    }
+    CHECK(f.count == 0);
+  }
+
+  TEST_CASE("run-time scalars: axpy_sum with s0 = 2, then 3, builds once") {
+    Reduction axpy;
+    axpy.name = "axpy_sum";
+    axpy.inputs = {S::F32, S::F32};
+    axpy.scalars = {S::F32};
+    axpy.map_type = "float";
+    axpy.map = "s0 * x0 + x1";
+    axpy.acc_type = "float";
+    axpy.acc_bytes = 4;
+    axpy.identity = "0.0f";
+    axpy.lift = "v";
+    axpy.combine = "a + b";
+    axpy.finish = "a";
+    axpy.out_type = "float";
+    axpy.out = ResultLayout{ResultLayout::Kind::Value, S::F32};
+    CHECK_FALSE(axpy.needs_fp64());
+
+    ProgramCache programs;
+    Reducer red = make_reducer(&programs);
+    const std::size_t n = 4099;
+    std::mt19937_64 g(seed() ^ 0xA1);
+    const Column x0 = make_column(S::F32, n, g, Fill::Random), x1 = make_column(S::F32, n, g, Fill::Random);
+    const std::vector<Input> in{Input{upload(x0), 0}, Input{upload(x1), 0}};
+    const unsigned depth = red.prepare(axpy, n).depth;
+    auto check_with = [&](double s, const ScalarArg& arg) {
+      CAPTURE(s);
+      long double ref = 0, abs = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        const long double term = static_cast<long double>(static_cast<float>(s)) * x0.val(k) + x1.val(k);
+        ref += term;
+        abs += std::fabs(static_cast<long double>(s) * x0.val(k)) + std::fabs(x1.val(k));
+      }
+      const long double u = std::ldexp(1.0L, -24);
+      const long double bound = 2 * (depth + 3) * u / (1 - (depth + 3) * u) * abs;
+      const Result r = red.reduce(axpy, in, n, {arg});
+      CAPTURE(static_cast<double>(ref));
+      CAPTURE(r.value());
+      CHECK(std::fabs(r.value() - static_cast<double>(ref)) <= static_cast<double>(bound));
+    };
+    check_with(2.0, ScalarArg{2.0});
+    const std::size_t builds = programs.builds();
+    CHECK(builds >= 1);
+    check_with(3.0, ScalarArg{3.0});
+    CHECK(programs.builds() == builds);
+    check_with(-4.0, ScalarArg{std::int64_t(-4)});  // converted to the declared f32
+    check_with(5.0, ScalarArg{std::uint64_t(5)});
+    CHECK(programs.builds() == builds);
+    // Built-ins are built once too.
+    const Reduction sum = builtin(B::Sum, S::F32);
+    const Result first = red.reduce(sum, {in[0]}, n);
+    const std::size_t after_sum = programs.builds();
+    const Result again = red.reduce(sum, {in[0]}, n);
+    CHECK(programs.builds() == after_sum);
+    CHECK(first.bytes == again.bytes);
+    // A wrong scalar count is refused.
+    CHECK_THROWS_AS(red.reduce(axpy, in, n), Error);
+    CHECK_THROWS_AS(red.reduce(axpy, in, n, {ScalarArg{1.0}, ScalarArg{2.0}}), Error);
+    CHECK_THROWS_AS(red.reduce(sum, {in[0]}, n, {ScalarArg{1.0}}), Error);
+  }
+
+  TEST_CASE("a user descriptor with a struct accumulator, a struct result and the index") {
+    Reduction pos;
+    pos.name = "positive_mean";
+    pos.inputs = {S::F32};
+    pos.prelude =
+        "typedef struct { float sum; uint count; uint pad0; uint pad1; } pos_acc;\n"
+        "typedef struct { float mean; float count; } pos_out;\n"
+        "pos_acc pos_make(float s, uint c) { pos_acc a; a.sum = s; a.count = c; a.pad0 = 0u; a.pad1 = 0u; return a; }\n"
+        "pos_out pos_finish(pos_acc a) { pos_out o; o.mean = a.count ? a.sum / (float)a.count : 0.0f; "
+        "o.count = (float)a.count; return o; }\n";
+    pos.map_type = "float";
+    pos.map = "x0";
+    pos.acc_type = "pos_acc";
+    pos.acc_bytes = 16;
+    pos.identity = "pos_make(0.0f, 0u)";
+    pos.lift = "v > 0.0f ? pos_make(v, 1u) : pos_make(0.0f, 0u)";
+    pos.combine = "pos_make(a.sum + b.sum, a.count + b.count)";
+    pos.finish = "pos_finish(a).mean";
+    pos.out_type = "float";
+    pos.out = ResultLayout{ResultLayout::Kind::Value, S::F32};
+    Reduction pos_pair = pos;
+    pos_pair.name = "positive_mean_and_count";
+    pos_pair.finish = "pos_finish(a)";
+    pos_pair.out_type = "pos_out";
+    pos_pair.out = ResultLayout{ResultLayout::Kind::Pair, S::F32};
+    // The sum of the indices (from the first element reduced) of the elements above 0.5.
+    Reduction idx;
+    idx.name = "index_sum";
+    idx.inputs = {S::F32};
+    idx.map_type = "ulong";
+    idx.map = "x0 > 0.5f ? i : (ulong)0";
+    idx.acc_type = "ulong";
+    idx.acc_bytes = 8;
+    idx.identity = "(ulong)0";
+    idx.lift = "v";
+    idx.combine = "a + b";
+    idx.finish = "a";
+    idx.out_type = "ulong";
+    idx.out = ResultLayout{ResultLayout::Kind::Value, S::U64};
+    idx.exact = true;
+
+    Reducer red = make_reducer();
+    for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(65537)}) {
+      CAPTURE(n);
+      std::mt19937_64 g(seed() ^ n ^ 0x5);
+      const std::size_t off = 3;
+      const Column whole = make_column(S::F32, n + off, g, Fill::Random);
+      const Column x = whole.slice(off, n);
+      const cl::Buffer buf = upload(whole);
+      long double sum = 0, abs = 0;
+      std::uint64_t count = 0, isum = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        if (x.val(k) > 0) {
+          sum += x.val(k);
+          abs += x.val(k);
+          ++count;
+        }
+        if (x.val(k) > 0.5L) isum += k;
+      }
+      const long double mean = count ? sum / count : 0;
+      const unsigned depth = red.prepare(pos, n).depth;
+      const long double u = std::ldexp(1.0L, -24);
+      const long double bound = count ? 2 * (depth + 2) * u * abs / count + u * mean : 0;
+      Result r = red.reduce(pos, {Input{buf, off}}, n);
+      CAPTURE(static_cast<double>(mean));
+      CHECK(std::fabs(r.value() - static_cast<double>(mean)) <= static_cast<double>(bound));
+      r = red.reduce(pos_pair, {Input{buf, off}}, n);
+      CHECK(r.layout.kind == ResultLayout::Kind::Pair);
+      CHECK(std::fabs(r.value() - static_cast<double>(mean)) <= static_cast<double>(bound));
+      CHECK(r.second() == static_cast<double>(count));
+      r = red.reduce(idx, {Input{buf, off}}, n);
+      CHECK(r.as_u64() == isum);
+    }
+  }
+
+  TEST_CASE("a descriptor that does not build: Error with the build log") {
+    Reduction bad = builtin(B::Sum, S::F32);
+    bad.name = "broken";
+    bad.builtin.reset();
+    bad.map = "x0 +* 1";
+    Reducer red = make_reducer();
+    Column x(S::F32, 16);
+    const cl::Buffer buf = upload(x);
+    try {
+      red.reduce(bad, {Input{buf, 0}}, 16);
+      FAIL_CHECK("a descriptor that does not compile was run");
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      CAPTURE(what);
+      CHECK(what.find("build log") != std::string::npos);
+    }
+    // The reducer still works after it.
+    CHECK(red.reduce(builtin(B::Sum, S::F32), {Input{buf, 0}}, 16).value() == 0.0);
+  }
+
+  TEST_CASE("reduce_to: the result at out_index 2, the rest of the buffer untouched") {
+    Reducer red = make_reducer();
+    const std::size_t n = 4099;
+    std::mt19937_64 g(seed() ^ 0x70);
+    for (S t : {S::F32, S::I16, S::U64, S::F16}) {
+      const Column x = make_column(t, n, g, Fill::Random);
+      const cl::Buffer in = upload(x);
+      for (B b : {B::Sum, B::ArgMax, B::MinMax, B::Any}) {
+        CAPTURE(bname(b));
+        CAPTURE(sname(t));
+        const Reduction d = builtin(b, t);
+        const std::size_t bytes = d.out.bytes();
+        std::vector<unsigned char> host(5 * bytes, 0xAB);
+        cl::Buffer out(session().context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size(), host.data());
+        cl::Event ev = red.reduce_to(d, {Input{in, 0}}, n, out, 2);
+        ev.wait();
+        session().queue().enqueueReadBuffer(out, CL_TRUE, 0, host.size(), host.data());
+        const Result r = red.reduce(d, {Input{in, 0}}, n);
+        // The value's bytes and, for argvalue, the index's (the padding between is the device's).
+        const std::size_t value_bytes = d.out.kind == ResultLayout::Kind::Pair ? 2 * width_of(d.out.type) : width_of(d.out.type);
+        CHECK(std::memcmp(host.data() + 2 * bytes, r.bytes.data(), value_bytes) == 0);
+        if (d.out.kind == ResultLayout::Kind::Arg) CHECK(std::memcmp(host.data() + 2 * bytes + 8, r.bytes.data() + 8, 8) == 0);
+        bool untouched = true;
+        for (std::size_t k = 0; k < host.size(); ++k)
+          if ((k < 2 * bytes || k >= 3 * bytes) && host[k] != 0xAB) untouched = false;
+        CHECK(untouched);
+        CHECK(compare(r, reference(b, x, nullptr, n, red.prepare(d, n).depth, false)) == "");
+      }
+    }
+  }
+
+  TEST_CASE("refusals: n = 0, input count, small buffers, f64 without fp64, another variant") {
+    Reducer red = make_reducer();
+    Column x(S::F32, 100);
+    const cl::Buffer buf = upload(x);
+    const Reduction sum = builtin(B::Sum, S::F32), dot = builtin(B::Dot, S::F32);
+    try {
+      red.reduce(sum, {Input{buf, 0}}, 0);
+      FAIL_CHECK("n = 0 was accepted");
+    } catch (const Error& e) {
+      CHECK(e.param() == Param::N);
+    }
+    CHECK_THROWS_AS(red.prepare(sum, 0), Error);
+    CHECK_THROWS_AS(red.reduce(sum, {}, 10), Error);
+    CHECK_THROWS_AS(red.reduce(sum, {Input{buf, 0}, Input{buf, 0}}, 10), Error);
+    CHECK_THROWS_AS(red.reduce(dot, {Input{buf, 0}}, 10), Error);
+    CHECK_THROWS_AS(red.reduce(dot, {Input{buf, 0}, Input{buf, 0}, Input{buf, 0}}, 10), Error);
+    for (const auto& [off, n] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 101}, {50, 51}, {100, 1}, {1ull << 40, 1}}) {
+      CAPTURE(off);
+      CAPTURE(n);
+      try {
+        red.reduce(sum, {Input{buf, off}}, n);
+        FAIL_CHECK("a buffer too small was accepted");
+      } catch (const Error& e) {
+        CHECK(e.param() == Param::Buffer);
+      }
+      CHECK_THROWS_AS(red.reduce(dot, {Input{buf, 0}, Input{buf, off}}, n), Error);
+    }
+    // 100 floats are 50 f64 or 400 u8: the element size counts.
+    CHECK_NOTHROW(red.reduce(builtin(B::Sum, S::U8), {Input{buf, 0}}, 400));
+    CHECK_THROWS_AS(red.reduce(builtin(B::Sum, S::U8), {Input{buf, 0}}, 401), Error);
+    CHECK_THROWS_AS(red.reduce(builtin(B::Sum, S::U16), {Input{buf, 1}}, 200), Error);
+    // f64 on a device posing as one without cl_khr_fp64.
+    DeviceInfo no_fp64 = session().device();
+    no_fp64.fp64 = false;
+    for (const std::string ext : {"cl_khr_fp64 ", "cl_khr_fp64"}) {
+      const auto at = no_fp64.extensions.find(ext);
+      if (at != std::string::npos) no_fp64.extensions.erase(at, ext.size());
+    }
+    ReducerOptions o;
+    o.tuning.enabled = false;
+    o.device = no_fp64;
+    Reducer red32 = session().reducer(o);
+    for (const Reduction& d : {builtin(B::Sum, S::F64), builtin(B::Mean, S::F32, S::F64)}) {
+      CAPTURE(d.name);
+      try {
+        red32.reduce(d, {Input{buf, 0}}, 10);
+        FAIL_CHECK("f64 was run on a device without fp64");
+      } catch (const Error& e) {
+        CHECK(e.param() == Param::Type);
+      }
+    }
+    CHECK_NOTHROW(red32.reduce(sum, {Input{buf, 0}}, 10));
+    // Another variant than "descriptor" is refused.
+    ReducerOptions ov;
+    ov.tuning.enabled = false;
+    ov.params.variant = "single_pass";
+    Reducer other = session().reducer(ov);
+    CHECK_THROWS_AS(other.reduce(sum, {Input{buf, 0}}, 10), Error);
+    ov.params.variant = "descriptor";
+    Reducer named = session().reducer(ov);
+    CHECK(named.reduce(sum, {Input{buf, 0}}, 10).value() == 0.0);
+  }
+
+  TEST_CASE("repeated launches give the same bits (the ticket resets)") {
+    Reducer red = make_reducer();
+    std::mt19937_64 g(seed() ^ 0x3E);
+    const Column big = make_column(S::F32, 65537, g, Fill::Random);
+    const cl::Buffer in = upload(big);
+    for (B b : {B::Sum, B::VarPop, B::ArgMax, B::L2}) {
+      CAPTURE(bname(b));
+      const Reduction d = builtin(b, S::F32);
+      std::vector<Result> big_runs, small_runs;
+      for (int k = 0; k < 3; ++k) {  // alternating n: every launch must find the ticket at 0
+        big_runs.push_back(red.reduce(d, {Input{in, 0}}, 65537));
+        small_runs.push_back(red.reduce(d, {Input{in, 0}}, 257));
+      }
+      for (int k = 1; k < 3; ++k) {
+        CHECK(big_runs[k].bytes == big_runs[0].bytes);
+        CHECK(small_runs[k].bytes == small_runs[0].bytes);
+      }
+      CHECK(compare(big_runs[0], reference(b, big, nullptr, 65537, red.prepare(d, 65537).depth, false)) == "");
+      CHECK(compare(small_runs[2], reference(b, big, nullptr, 257, red.prepare(d, 257).depth, false)) == "");
+    }
+  }
+
+  TEST_CASE("reduce() of host data on the default device") {
+    const std::size_t n = 4099;
+    std::mt19937_64 g(seed() ^ 0x40);
+    const Column u = make_column(S::U32, n, g, Fill::Random);
+    Result r = clreduce::reduce(builtin(B::Sum, S::U32), {u.bytes.data()}, n);
+    std::uint64_t want = 0;
+    for (std::size_t k = 0; k < n; ++k) want += u.bits(k);
+    CHECK(r.as_u64() == want);
+    const Column a = make_column(S::F32, n, g, Fill::Random), c = make_column(S::F32, n, g, Fill::Random);
+    long double dot = 0, abs = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      dot += a.val(k) * c.val(k);
+      abs += std::fabs(a.val(k) * c.val(k));
+    }
+    r = clreduce::reduce(builtin(B::Dot, S::F32), {a.bytes.data(), c.bytes.data()}, n);
+    CHECK(std::fabs(r.value() - static_cast<double>(dot)) <= static_cast<double>(abs) * 1e-5);
+    CHECK_THROWS_AS(clreduce::reduce(builtin(B::Dot, S::F32), {a.bytes.data()}, n), Error);
+    CHECK_THROWS_AS(clreduce::reduce(builtin(B::Sum, S::F32), {a.bytes.data()}, 0), Error);
+  }
+}
