@@ -5,7 +5,8 @@
 # ($OUT/descriptors.csv: time back to back, read rate, % of the read peak measured in the same
 # run), and beside them the families' own kernels for sum/min/max of uint and float at the same
 # bytes (`reduce` without a descriptor; $OUT/families.txt). Usage, from the repo root:
-#   OUT=... [OPS="sum dot"] [TYPES="f32 f16"] [BYTES=$((1<<28))] [TESTS=0] bash bench/gpu_descriptors.sh
+#   OUT=... [OPS="sum dot"] [TYPES="f32 f16"] [BYTES=$((1<<28))] [TESTS=0] [PEERS=0] bash bench/gpu_descriptors.sh
+# (PEERS=1, the default: torch's reductions at the same bytes, $OUT/torch.csv)
 set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
@@ -43,5 +44,7 @@ done
     done
   done
 } >"$OUT/families.txt" 2>&1
+# Torch's whole-array reductions at the same bytes, back to back (bench/tools/descriptor_peers.py).
+[ "${PEERS:-1}" = 1 ] && timeout 300 python3 bench/tools/descriptor_peers.py "$BYTES" >"$OUT/torch.csv" 2>&1
 echo "done at ${SECONDS}s" >>"$OUT/log.txt"
-column -s, -t <"$csv" | cut -c1-220 | head -80
+cut -d, -f1,2,7,14,16,18 "$csv" | head -80
