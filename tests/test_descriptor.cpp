@@ -1498,6 +1498,49 @@ TEST_SUITE("descriptor") {
     CHECK(named.reduce(sum, {Input{buf, 0}}, 10).value() == 0.0);
   }
 
+  TEST_CASE("every f16 and bf16 bit pattern reads on the device as the host decodes it") {
+    // A checksum descriptor: sum over i of (i + 1) * the float bits the kernel read for element i
+    // (NaN as one canonical NaN: its payload is not a value), modulo 2^64. Every one of the 65536
+    // patterns goes through the vector loads (n = 65536, offset 0: VEC-wide, aligned), through
+    // vloadN (offset 3: not aligned) and the scalar tail (n = 65533).
+    for (S t : {S::F16, S::BF16}) {
+      CAPTURE(sname(t));
+      Reduction d;
+      d.name = "bits_checksum";
+      d.inputs = {t};
+      d.map_type = "ulong";
+      d.map = "(ulong)(isnan(x0) ? 0x7fc00000u : as_uint(x0)) * (i + 1)";
+      d.acc_type = "ulong";
+      d.acc_bytes = 8;
+      d.identity = "0ul";
+      d.lift = "v";
+      d.combine = "a + b";
+      d.finish = "a";
+      d.out_type = "ulong";
+      d.out = {ResultLayout::Kind::Value, S::U64};
+      Column all(t, 65536 + 3);
+      for (std::size_t k = 0; k < all.size(); ++k) store(all.at(k), static_cast<std::uint16_t>((k * 40503u + 7) & 0xffff));
+      auto host = [&](std::size_t first, std::size_t n) {
+        std::uint64_t sum = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+          const float f = static_cast<float>(real_at(t, all.at(first + k)));
+          std::uint32_t bits;
+          std::memcpy(&bits, &f, 4);
+          if (std::isnan(f)) bits = 0x7fc00000u;
+          sum += static_cast<std::uint64_t>(bits) * (k + 1);
+        }
+        return sum;
+      };
+      Reducer red = make_reducer();
+      const cl::Buffer buf = upload(all);
+      for (const auto& [first, n] : {std::pair<std::size_t, std::size_t>{0, 65536}, {3, 65536}, {0, 65533}}) {
+        CAPTURE(first);
+        CAPTURE(n);
+        CHECK(red.reduce(d, {Input{buf, first}}, n).as_u64() == host(first, n));
+      }
+    }
+  }
+
   TEST_CASE("repeated launches give the same bits (the ticket resets)") {
     Reducer red = make_reducer();
     std::mt19937_64 g(seed() ^ 0x3E);

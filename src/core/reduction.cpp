@@ -7,6 +7,7 @@
 
 #include "clreduce/error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -635,10 +636,18 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "typedef struct {\n  " << F << " scale, ssq;\n} desc_l2;\n"
         << "desc_l2 desc_l2_make(const " << F << " scale, const " << F << " ssq) {\n  desc_l2 s;\n"
         << "  s.scale = scale;\n  s.ssq = ssq;\n  return s;\n}\n"
+        << "// Values whose magnitude lies in [DESC_L2_LO, DESC_L2_HI] are summed squared with scale 1, the\n"
+        << "// common case, at the cost of a plain sum of squares: their squares, 2^32 of them, neither\n"
+        << "// overflow nor lose more than u of the total to underflow. Others take a scale of their own.\n"
+        << "#define DESC_L2_LO " << (F == "float" ? "0x1.0p-40f" : "0x1.0p-400") << "\n"
+        << "#define DESC_L2_HI " << (F == "float" ? "0x1.0p+40f" : "0x1.0p+400") << "\n"
         << "desc_l2 desc_l2_lift(const " << F << " v) {\n"
         << "  if (isnan(v)) return desc_l2_make(v, 1);\n"
-        << "  return v == 0 ? desc_l2_make(0, 0) : desc_l2_make(fabs(v), 1);\n}\n"
+        << "  const " << F << " m = fabs(v);\n"
+        << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) return desc_l2_make(1, v * v);\n"
+        << "  return v == 0 ? desc_l2_make(0, 0) : desc_l2_make(m, 1);\n}\n"
         << "desc_l2 desc_l2_combine(desc_l2 a, desc_l2 b) {\n"
+        << "  if (a.scale == b.scale) return desc_l2_make(a.scale, a.ssq + b.ssq);  // scale 1: the common case\n"
         << "  if (isnan(a.scale)) return a;\n  if (isnan(b.scale)) return b;\n"
         << "  if (a.scale < b.scale) {\n    const desc_l2 t = a;\n    a = b;\n    b = t;\n  }\n"
         << "  if (b.scale == 0) return a;\n"
@@ -650,6 +659,8 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "  desc_vec_u u;\n  u.v = v;\n  " << F << " m = 0;\n  int nan = 0;\n"
         << "  for (uint c = 0; c < VEC; ++c) {\n    nan |= isnan(u.a[c]);\n    m = fmax(m, fabs(u.a[c]));\n  }\n"
         << "  if (nan) return desc_l2_make(NAN, 1);\n"
+        << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) {\n    " << F << " ssq = 0;\n"
+        << "    for (uint c = 0; c < VEC; ++c) ssq += u.a[c] * u.a[c];\n    return desc_l2_make(1, ssq);\n  }\n"
         << "  if (m == 0) return desc_l2_make(0, 0);\n"
         << "  if (isinf(m)) return desc_l2_make(m, 1);\n"
         << "  // 1 / m overflows for a subnormal m: divide then (the slow, rare path).\n"
@@ -803,7 +814,15 @@ std::string reduction_source(const Reduction& r) {
     const std::string raw_aligned = "((__global const DESC_CAT(" + storage + ", VEC)*)(" + p + "))[kv]";
     s << "#define DESC_V" << j << " DESC_CAT(" << in.compute << ", VEC)\n";
     if (r.inputs[j] == Scalar::F16) {
-      s << "#define DESC_LOADV" << j << "(kv) DESC_CAT(vload_half, VEC)((kv), " << p << ")\n";
+      // The halves read as one 16-byte ushort vector and widened by their bit layout (vload_halfN
+      // reads them one by one on NVIDIA: 77% of the read peak, against 95% for bf16 read this way).
+      // Exact for every pattern: normals by rebiasing the exponent, subnormals as m * 2^-24,
+      // infinities and NaN with the exponent all ones; no float subnormal is involved.
+      const std::string raw16 = "DESC_CAT(vload, VEC)((kv), (__global const ushort*)(" + p + "))";
+      const std::string raw16_aligned = "((__global const DESC_CAT(ushort, VEC)*)(" + p + "))[kv]";
+      s << "#if ALIGNED\n#define DESC_RAWV" << j << "(kv) " << raw16_aligned << "\n#else\n#define DESC_RAWV" << j
+        << "(kv) " << raw16 << "\n#endif\n"
+        << "#define DESC_LOADV" << j << "(kv) desc_f16_widen(DESC_CAT(convert_uint, VEC)(DESC_RAWV" << j << "(kv)))\n";
     } else {
       s << "#if ALIGNED\n#define DESC_RAWV" << j << "(kv) " << raw_aligned << "\n#else\n#define DESC_RAWV" << j
         << "(kv) " << raw << "\n#endif\n";
@@ -814,6 +833,15 @@ std::string reduction_source(const Reduction& r) {
         s << "#define DESC_LOADV" << j << "(kv) DESC_RAWV" << j << "(kv)\n";
     }
   }
+  if (std::find(r.inputs.begin(), r.inputs.end(), Scalar::F16) != r.inputs.end())
+    s << "DESC_CAT(float, VEC) desc_f16_widen(const DESC_CAT(uint, VEC) h) {\n"
+      << "  typedef DESC_CAT(uint, VEC) U;\n  typedef DESC_CAT(float, VEC) V;\n"
+      << "  const U e = h & 0x7c00u, m = h & 0x3ffu;\n"
+      << "  const V normal = DESC_CAT(as_float, VEC)(((h & 0x7fffu) << 13) + (112u << 23));\n"
+      << "  const V subnormal = DESC_CAT(convert_float, VEC)(m) * 0x1.0p-24f;\n"
+      << "  const V special = DESC_CAT(as_float, VEC)((m << 13) | 0x7f800000u);\n"
+      << "  V v = select(normal, subnormal, e == (U)0);\n  v = select(v, special, e == (U)0x7c00u);\n"
+      << "  return DESC_CAT(as_float, VEC)(DESC_CAT(as_uint, VEC)(v) | ((h & 0x8000u) << 16));\n}\n";
   // One component c (named sc) mapped, at index i_ + c.
   s << "#define DESC_MAPC(sc, c) desc_map(";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "v" << j << "_.sc, ";
