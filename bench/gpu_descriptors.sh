@@ -5,7 +5,7 @@
 # ($OUT/descriptors.csv: time back to back, read rate, % of the read peak measured in the same
 # run), and beside them the families' own kernels for sum/min/max of uint and float at the same
 # bytes (`reduce` without a descriptor; $OUT/families.txt). Usage, from the repo root:
-#   OUT=... [OPS="sum dot"] [TYPES="f32 f16"] [BYTES=$((1<<28))] [TESTS=0] [PEERS=0] bash bench/gpu_descriptors.sh
+#   OUT=... [OPS="sum dot"] [TYPES="f32 f16"] [BYTES=$((1<<28))] [TESTS=0] [PEERS=0] [FAMILIES=0] bash bench/gpu_descriptors.sh
 # (PEERS=1, the default: torch's reductions at the same bytes, $OUT/torch.csv)
 set -uo pipefail
 OUT=${OUT:-bench/out}
@@ -34,7 +34,7 @@ for t in $TYPES; do
 done
 # The families' own kernels at the same bytes (the default launch of `reduce`), and the
 # descriptor kernel on the same operators (--variant descriptor), back to back in this call.
-{
+[ "${FAMILIES:-1}" = 1 ] && {
   for t in uint float; do
     for op in sum min max; do
       echo "== $op $t: families' kernels"
