@@ -656,11 +656,11 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "#if VEC > 1\n"
         << "// A vector's VEC values at once: its largest magnitude as the scale, one reciprocal.\n"
         << "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n"
-        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " m = 0;\n  int nan = 0;\n"
-        << "  for (uint c = 0; c < VEC; ++c) {\n    nan |= isnan(u.a[c]);\n    m = fmax(m, fabs(u.a[c]));\n  }\n"
-        << "  if (nan) return desc_l2_make(NAN, 1);\n"
-        << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) {\n    " << F << " ssq = 0;\n"
+        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " m = 0;\n"
+        << "  for (uint c = 0; c < VEC; ++c) m = fmax(m, fabs(u.a[c]));  // a NaN passed over here\n"
+        << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) {  // and kept by the sum of squares\n    " << F << " ssq = 0;\n"
         << "    for (uint c = 0; c < VEC; ++c) ssq += u.a[c] * u.a[c];\n    return desc_l2_make(1, ssq);\n  }\n"
+        << "  for (uint c = 0; c < VEC; ++c)\n    if (isnan(u.a[c])) return desc_l2_make(NAN, 1);\n"
         << "  if (m == 0) return desc_l2_make(0, 0);\n"
         << "  if (isinf(m)) return desc_l2_make(m, 1);\n"
         << "  // 1 / m overflows for a subnormal m: divide then (the slow, rare path).\n"
@@ -814,15 +814,15 @@ std::string reduction_source(const Reduction& r) {
     const std::string raw_aligned = "((__global const DESC_CAT(" + storage + ", VEC)*)(" + p + "))[kv]";
     s << "#define DESC_V" << j << " DESC_CAT(" << in.compute << ", VEC)\n";
     if (r.inputs[j] == Scalar::F16) {
-      // The halves read as one 16-byte ushort vector and widened by their bit layout (vload_halfN
-      // reads them one by one on NVIDIA: 77% of the read peak, against 95% for bf16 read this way).
-      // Exact for every pattern: normals by rebiasing the exponent, subnormals as m * 2^-24,
-      // infinities and NaN with the exponent all ones; no float subnormal is involved.
+      // The halves read as one 16-byte ushort vector, then widened (desc_f16_widen): vload_halfN
+      // from global memory reads them one by one on NVIDIA (77% of the H200's read peak, where bf16
+      // read as ushort vectors reached 95%); widening them by their bit layout with selects cost
+      // more (54%).
       const std::string raw16 = "DESC_CAT(vload, VEC)((kv), (__global const ushort*)(" + p + "))";
       const std::string raw16_aligned = "((__global const DESC_CAT(ushort, VEC)*)(" + p + "))[kv]";
       s << "#if ALIGNED\n#define DESC_RAWV" << j << "(kv) " << raw16_aligned << "\n#else\n#define DESC_RAWV" << j
         << "(kv) " << raw16 << "\n#endif\n"
-        << "#define DESC_LOADV" << j << "(kv) desc_f16_widen(DESC_CAT(convert_uint, VEC)(DESC_RAWV" << j << "(kv)))\n";
+        << "#define DESC_LOADV" << j << "(kv) desc_f16_widen(DESC_RAWV" << j << "(kv))\n";
     } else {
       s << "#if ALIGNED\n#define DESC_RAWV" << j << "(kv) " << raw_aligned << "\n#else\n#define DESC_RAWV" << j
         << "(kv) " << raw << "\n#endif\n";
@@ -834,14 +834,14 @@ std::string reduction_source(const Reduction& r) {
     }
   }
   if (std::find(r.inputs.begin(), r.inputs.end(), Scalar::F16) != r.inputs.end())
-    s << "DESC_CAT(float, VEC) desc_f16_widen(const DESC_CAT(uint, VEC) h) {\n"
-      << "  typedef DESC_CAT(uint, VEC) U;\n  typedef DESC_CAT(float, VEC) V;\n"
-      << "  const U e = h & 0x7c00u, m = h & 0x3ffu;\n"
-      << "  const V normal = DESC_CAT(as_float, VEC)(((h & 0x7fffu) << 13) + (112u << 23));\n"
-      << "  const V subnormal = DESC_CAT(convert_float, VEC)(m) * 0x1.0p-24f;\n"
-      << "  const V special = DESC_CAT(as_float, VEC)((m << 13) | 0x7f800000u);\n"
-      << "  V v = select(normal, subnormal, e == (U)0);\n  v = select(v, special, e == (U)0x7c00u);\n"
-      << "  return DESC_CAT(as_float, VEC)(DESC_CAT(as_uint, VEC)(v) | ((h & 0x8000u) << 16));\n}\n";
+    // NVIDIA: each half converted by the hardware (PTX cvt.f32.f16) from the 16-byte load; elsewhere
+    // vload_halfN from a private copy (exact for every pattern, as vload_half is).
+    s << "DESC_CAT(float, VEC) desc_f16_widen(const DESC_CAT(ushort, VEC) h) {\n"
+      << "  union {\n    DESC_CAT(ushort, VEC) v;\n    ushort a[VEC];\n  } in;\n"
+      << "  union {\n    DESC_CAT(float, VEC) v;\n    float a[VEC];\n  } out;\n  in.v = h;\n"
+      << "#if NV_PTX\n  for (uint c = 0; c < VEC; ++c) __asm__(\"cvt.f32.f16 %0, %1;\" : \"=f\"(out.a[c]) : \"h\"(in.a[c]));\n"
+      << "#else\n  out.v = DESC_CAT(vload_half, VEC)(0, (const half*)in.a);\n#endif\n"
+      << "  return out.v;\n}\n";
   // One component c (named sc) mapped, at index i_ + c.
   s << "#define DESC_MAPC(sc, c) desc_map(";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "v" << j << "_.sc, ";

@@ -45,7 +45,12 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                        " does not have (no cl_khr_fp64)",
                       "types other than f64", dev.name);
   DescriptorLaunch l;
-  l.items = kItems;
+  // ITEMS: 4 vectors in flight per work-item for plain accumulators of up to 8 bytes; 2 for the
+  // structs and vector lifts (Welford's, the scaled l2's, argmin's pair), whose chains hold more
+  // registers. On the H200 at
+  // 2^26 f32: var_pop 81.7% of the read peak at ITEMS 4, 90.9% at 2; argmax 90.6% and 91.8%; l2
+  // 87% (VEC 8) and 89.7% (bench/NOTES.md, reduction descriptors).
+  l.items = r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems;
   bool items_given = false;
   for (const Define& d : params.defines)
     if (d.name == "ITEMS") {  // the caller's ITEMS (-D ITEMS=8): the plan's depth follows it
