@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <cmath>
 #include <cstdint>
@@ -904,6 +905,19 @@ TEST_SUITE("unit") {
     const Result i = Result::from_bytes(ResultLayout{K::Value, S::I64}, big);
     CHECK(i.as_i64() == -5);
     CHECK(i.str() == "-5");
+  }
+
+  TEST_CASE("descriptor: kernels_cl/descriptor.clh holds the default descriptor as reduction_source writes it") {
+    std::ifstream in(std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/descriptor.clh");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string body = text.str();
+    // The file's own comment lines first, then the generated header from its first line on.
+    const std::size_t at = body.find("// The reduction descriptor 'sum'");
+    REQUIRE(at != std::string::npos);
+    body = body.substr(at);
+    CHECK(body == reduction_source(builtin(B::Sum, S::U32)));
   }
 
   TEST_CASE("descriptor: reduction_source refuses what cannot be a descriptor") {
