@@ -289,3 +289,35 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
   Reducer other(app().queue);
   CHECK_THROWS_AS(other.enqueue(*l, small), Error);
 }
+
+TEST_CASE("reduction descriptors through the public header: var of halves, a dot from offsets, an exact u32 sum") {
+  // f16 data: k/8 for k = 0..1023, exact in binary16 (bits written by the library's converter).
+  const std::size_t n = 1024;
+  std::vector<std::uint16_t> halves(n);
+  for (std::size_t k = 0; k < n; ++k) halves[k] = float_to_f16(static_cast<float>(k) / 8);
+  long double mean = 0, m2 = 0;
+  for (std::size_t k = 0; k < n; ++k) mean += static_cast<long double>(k) / 8;
+  mean /= n;
+  for (std::size_t k = 0; k < n; ++k) m2 += (k / 8.0L - mean) * (k / 8.0L - mean);
+  Reducer reducer(app().queue);
+  const Result var = reducer.reduce(builtin(Builtin::VarPop, Scalar::F16), {Input{buffer_of(halves), 0}}, n);
+  CHECK(var.layout.type == Scalar::F32);
+  CHECK(var.value() == doctest::Approx(static_cast<double>(m2 / n)).epsilon(1e-5));
+  // dot of x[3..3+m) and y[0..m), x and y floats
+  const auto x = random_values<float>(1003, 7), y = random_values<float>(1000, 8);
+  long double dot = 0, dot_abs = 0;
+  for (std::size_t k = 0; k < 1000; ++k) {
+    dot += static_cast<long double>(x[k + 3]) * y[k];
+    dot_abs += std::fabs(static_cast<long double>(x[k + 3]) * y[k]);
+  }
+  const Result d = reducer.reduce(builtin(Builtin::Dot, Scalar::F32), {Input{buffer_of(x), 3}, Input{buffer_of(y), 0}}, 1000);
+  CHECK(std::fabs(d.value() - static_cast<double>(dot)) <= 1e-4 * static_cast<double>(dot_abs));
+  // 70000 x 0xFFFFFFFF: past 2^32, exact in 64 bits (host data on the default device)
+  const std::vector<std::uint32_t> big(70000, 0xFFFFFFFFu);
+  const Result s = clreduce::reduce(builtin(Builtin::Sum, Scalar::U32), {big.data()}, big.size());
+  CHECK(s.as_u64() == 70000ull * 0xFFFFFFFFull);
+  // argmax of the halves: the last one, k = 1023
+  const Result a = reducer.reduce(builtin(Builtin::ArgMax, Scalar::F16), {Input{buffer_of(halves), 0}}, n);
+  CHECK(a.index() == 1023);
+  CHECK(a.value() == 1023.0 / 8);
+}
