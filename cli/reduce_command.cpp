@@ -238,10 +238,11 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     throw Error(Param::OpFile, "--op-file is a user operator of the families' kernels (uint, int, float, double); it "
                                "does not combine with a built-in descriptor (--op " + o.op + ")",
                 "--op or --op-file");
+  // --no-tuning is what a descriptor's launch does anyway (no database yet); --db would be ignored.
   for (const auto& [given, name] :
        {std::pair{o.row_width.has_value(), "--row-width"}, {o.chunks.has_value(), "--chunks"},
         {o.launch.params.times.has_value(), "--times"},
-        {o.tuning.db.has_value(), "--db"}, {o.tuning.no_tuning, "--no-tuning"}})
+        {o.tuning.db.has_value(), "--db"}})
     if (given)
       throw Error(std::string(name) + " is not for reduction descriptors, whose one kernel (reduce_descriptor) takes "
                                       "--wg, --groups-per-cu, --vec and -D ITEMS=1|2|4|8, and no tuning database yet");

@@ -489,22 +489,32 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       break;
     }
     case Builtin::MinMax: {
+      // 8- and 16-bit integers pair up in int (uint) while they fold, and narrow to their own type
+      // in the finish: a struct of two chars or shorts is passed in an integer register, which
+      // Oclgrind 21.10 cannot run (llvm.experimental.noalias.scope.decl).
+      const bool narrow = !fl && ti.bytes < 4;
+      const std::string at = narrow ? (ti.is_signed ? "int" : "uint") : ct;
       std::ostringstream p;
-      p << "typedef struct {\n  " << ct << " lo, hi;\n} desc_minmax;\n"
-        << "desc_minmax desc_minmax_make(const " << ct << " lo, const " << ct << " hi) {\n  desc_minmax m;\n"
+      p << "typedef struct {\n  " << at << " lo, hi;\n} desc_minmax;\n"
+        << "desc_minmax desc_minmax_make(const " << at << " lo, const " << at << " hi) {\n  desc_minmax m;\n"
         << "  m.lo = lo;\n  m.hi = hi;\n  return m;\n}\n";
+      if (narrow)
+        p << "typedef struct {\n  " << ct << " lo, hi;\n} desc_minmax_out;\n"
+          << "desc_minmax_out desc_minmax_narrow(const desc_minmax a) {\n  desc_minmax_out m;\n"
+          << "  m.lo = (" << ct << ")a.lo;\n  m.hi = (" << ct << ")a.hi;\n  return m;\n}\n";
       const std::string mn = fl ? "fmin" : "min", mx = fl ? "fmax" : "max";
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
       r.map_type = ct;
       r.map = "x0";
-      r.acc_type = r.out_type = "desc_minmax";
-      r.acc_bytes = 2 * (fl ? (t == Scalar::F64 ? 8 : 4) : ti.bytes);
+      r.acc_type = "desc_minmax";
+      r.out_type = narrow ? "desc_minmax_out" : "desc_minmax";
+      r.acc_bytes = 2 * (fl ? (t == Scalar::F64 ? 8 : 4) : std::max<std::size_t>(ti.bytes, 4));
       r.identity = fl ? "desc_minmax_make(NAN, NAN)" : std::string("desc_minmax_make(") + ti.highest + ", " + ti.lowest + ")";
       r.lift = "desc_minmax_make(v, v)";
       r.combine = "desc_minmax_make(" + mn + "(a.lo, b.lo), " + mx + "(a.hi, b.hi))";
-      r.finish = "a";
+      r.finish = narrow ? "desc_minmax_narrow(a)" : "a";
       r.out = {ResultLayout::Kind::Pair, value_type(t)};
       r.exact = true;
       break;

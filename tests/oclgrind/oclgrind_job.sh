@@ -102,6 +102,14 @@ else
   for v in stride_local vector single_pass; do cases+=("reduce --variant $v --type uint --op-file OPS_DIR/product.clh"); done
   cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type float --op-file OPS_DIR/sum_of_squares.clh --chunks 3")
   cases+=("reduce --segments SEGMENTS_FILE --type float --op-file OPS_DIR/sum_of_squares.clh --wg 64 --chunks 3")
+  # The reduction descriptors' one kernel: every accumulator kind (scalar, pair, Welford, scaled
+  # l2, the struct of a nanmean), every input type, two inputs, VEC 1 and the default VEC.
+  for c in "var_pop --type f16" "argmax --type u8 --wg 32" "dot --type bf16" "l2 --type f64" \
+           "minmax --type i16 --groups-per-cu 3" "nanmean --type f32 --vec 1" "sum --type i64" \
+           "count_nonzero --type u16" "sum_wrap --type i8" "std_sample --type u32" "linf --type i32" \
+           "argmin --type u64"; do
+    case $c in *--wg*) cases+=("reduce --op $c") ;; *) cases+=("reduce --op $c --wg 64") ;; esac
+  done
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
   # this Oclgrind under --uninitialized, so that case falls back to --data-races alone; the access
