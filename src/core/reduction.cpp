@@ -445,6 +445,21 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       const bool is_min = b == Builtin::ArgMin;
       const std::size_t vb = fl ? (t == Scalar::F64 ? 8 : 4) : ti.bytes;
       std::ostringstream p;
+      if (!fl) {
+        // Integers: the pair as a ulong2 (the value's bits widened, sign-extended for signed types,
+        // then the index), laid out as ArgValue: the value's bytes at offset 0, the index at 8.
+        // A struct of integers passed by value reads wrong on Mesa's Rusticl (llvmpipe): an int
+        // pair's second field came back as the first (2026-11-27).
+        const std::string lt = ti.is_signed ? "(long)" : "";
+        p << "typedef ulong2 desc_arg;\n"
+          << "desc_arg desc_arg_make(const " << ct << " v, const ulong i) {\n  return (ulong2)((ulong)" << lt
+          << "v, i);\n}\n"
+          << "// Whether a goes before b: the " << (is_min ? "lower" : "higher")
+          << " value, equal values by the lower index.\n"
+          << "int desc_arg_before(const desc_arg a, const desc_arg b) {\n"
+          << "  if (a.x != b.x) return " << lt << "a.x " << (is_min ? "<" : ">") << " " << lt << "b.x;\n"
+          << "  return a.y < b.y;\n}\n";
+      } else {
       // The value at offset 0, the index at 8; the bytes between are named fields set to 0, so no
       // byte of a pair in memory is undefined.
       p << "typedef struct {\n  " << ct << " v;\n";
@@ -463,8 +478,9 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       if (fl) p << "  const int an = isnan(a.v), bn = isnan(b.v);\n  if (an != bn) return an;\n  if (!an && a.v != b.v) return a.v "
                 << (is_min ? "<" : ">") << " b.v;\n";
       else p << "  if (a.v != b.v) return a.v " << (is_min ? "<" : ">") << " b.v;\n";
-      p << "  return a.i < b.i;\n}\n"
-        << "#if VEC > 1\n"
+      p << "  return a.i < b.i;\n}\n";
+      }
+      p << "#if VEC > 1\n"
         << "// A vector's best element by value alone (the first of equals, the first NaN), one pair.\n"
         << "desc_arg desc_arg_vector(const DESC_MAPV v, const ulong i) {\n"
         << "  desc_vec_u u;\n  u.v = v;\n  " << ct << " best = u.a[0];\n  uint at = 0;\n"
@@ -489,32 +505,24 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       break;
     }
     case Builtin::MinMax: {
-      // 8- and 16-bit integers pair up in int (uint) while they fold, and narrow to their own type
-      // in the finish: a struct of two chars or shorts is passed in an integer register, which
-      // Oclgrind 21.10 cannot run (llvm.experimental.noalias.scope.decl).
+      // The pair as a vector of two (lo in .x, hi in .y: the Pair layout). 8- and 16-bit integers
+      // pair up in int (uint) while they fold and narrow in the finish. A struct pair read wrong on
+      // Rusticl (integers: the second field came back as the first) and a struct of two chars or
+      // shorts does not run on Oclgrind 21.10 (llvm.experimental.noalias.scope.decl).
       const bool narrow = !fl && ti.bytes < 4;
       const std::string at = narrow ? (ti.is_signed ? "int" : "uint") : ct;
-      std::ostringstream p;
-      p << "typedef struct {\n  " << at << " lo, hi;\n} desc_minmax;\n"
-        << "desc_minmax desc_minmax_make(const " << at << " lo, const " << at << " hi) {\n  desc_minmax m;\n"
-        << "  m.lo = lo;\n  m.hi = hi;\n  return m;\n}\n";
-      if (narrow)
-        p << "typedef struct {\n  " << ct << " lo, hi;\n} desc_minmax_out;\n"
-          << "desc_minmax_out desc_minmax_narrow(const desc_minmax a) {\n  desc_minmax_out m;\n"
-          << "  m.lo = (" << ct << ")a.lo;\n  m.hi = (" << ct << ")a.hi;\n  return m;\n}\n";
       const std::string mn = fl ? "fmin" : "min", mx = fl ? "fmax" : "max";
       r.name = name;
       r.inputs = {t};
-      r.prelude = p.str();
       r.map_type = ct;
       r.map = "x0";
-      r.acc_type = "desc_minmax";
-      r.out_type = narrow ? "desc_minmax_out" : "desc_minmax";
+      r.acc_type = at + "2";
+      r.out_type = ct + "2";
       r.acc_bytes = 2 * (fl ? (t == Scalar::F64 ? 8 : 4) : std::max<std::size_t>(ti.bytes, 4));
-      r.identity = fl ? "desc_minmax_make(NAN, NAN)" : std::string("desc_minmax_make(") + ti.highest + ", " + ti.lowest + ")";
-      r.lift = "desc_minmax_make(v, v)";
-      r.combine = "desc_minmax_make(" + mn + "(a.lo, b.lo), " + mx + "(a.hi, b.hi))";
-      r.finish = narrow ? "desc_minmax_narrow(a)" : "a";
+      r.identity = fl ? "(" + at + "2)(NAN, NAN)" : "(" + at + "2)(" + ti.highest + ", " + ti.lowest + ")";
+      r.lift = "(" + at + "2)(v, v)";
+      r.combine = "(" + at + "2)(" + mn + "(a.x, b.x), " + mx + "(a.y, b.y))";
+      r.finish = narrow ? "convert_" + ct + "2(a)" : "a";
       r.out = {ResultLayout::Kind::Pair, value_type(t)};
       r.exact = true;
       break;
