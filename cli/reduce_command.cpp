@@ -203,26 +203,13 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
 // float, double; sum, min, max, argmin, argmax) keep the families' own kernels.
 bool names_descriptor(const ReduceTexts& o) {
   if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate) return true;
-  bool old_type = true, old_op = true;
   try {
     parse_type(o.type);
-  } catch (const Error&) {
-    old_type = false;
-  }
-  try {
     parse_op(o.op);
   } catch (const Error&) {
-    old_op = false;
+    return true;  // a name only descriptors know, or none: their parsers list every valid one
   }
-  if (old_type && old_op) return false;
-  // A name neither the old parsers nor the descriptors know is refused by the old parser's message.
-  try {
-    parse_scalar(o.type);
-    parse_builtin(o.op);
-  } catch (const Error&) {
-    return false;
-  }
-  return true;
+  return false;
 }
 
 // `reduce` of a reduction descriptor on a whole array: every option checked before a device is
@@ -248,6 +235,11 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
                                       "--wg, --groups-per-cu, --vec and -D ITEMS=1|2|4|8, and no tuning database yet");
   const Scalar type = parse_scalar(o.type);
   const Builtin op = parse_builtin(o.op);
+  if (!o.variant.empty() && o.variant != "descriptor")
+    throw Error(Param::Variant, "--variant " + o.variant + " is one of the families' kernels, which take uint, int, "
+                                "float, double with sum, min, max (argmin, argmax); --op " + o.op + " --type " + o.type +
+                                " runs on the descriptor kernel: leave --variant out or give --variant descriptor",
+                "descriptor");
   std::optional<Scalar> acc;
   if (o.accumulate) acc = parse_scalar(*o.accumulate);
   const Reduction r = builtin(op, type, acc);

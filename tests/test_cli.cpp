@@ -71,8 +71,11 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant naive --n 12x", "invalid size '12x'");
     expect_error("reduce --variant naive --n 2^40", "over 90% of the global memory");
     expect_error("bench --n 2^40", "over the largest single allocation");
-    expect_error("reduce --variant naive --n 10 --type half", "unknown type 'half'; valid types: uint, int, float, double");
-    expect_error("reduce --variant naive --n 10 --op prod", "unknown operator 'prod'; valid operators: sum, min, max");
+    expect_error("reduce --variant naive --n 10 --type half",
+                 "unknown type 'half'; valid types: u8, i8, u16, i16, u32, i32, u64, i64, f16, bf16, f32, f64 (or NumPy's "
+                 "names: uint8 .. float64, float16, bfloat16; or uint, int, float, double)");
+    expect_error("reduce --variant naive --n 10 --op prod", "unknown operator 'prod'; valid operators: sum, sum_wrap, min, max");
+    expect_error("reduce --variant naive --n 10 --op var_pop --type f16", "--variant naive is one of the families' kernels");
     expect_error("reduce --variant vector --n 10 --vec 3", "VEC 3 is not an allowed vector width; valid: 2, 4, 8, 16");
     expect_error("reduce --variant stride_global --n 10 --times 2000", "TIMES 2000 is outside the allowed range 1..1024");
     // The library names its parameter (TIMES); the command line puts its own option in front.

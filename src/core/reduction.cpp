@@ -316,7 +316,7 @@ Builtin parse_builtin(std::string_view text) {
     if (name_of(b) == text) return b;
     names.emplace_back(name_of(b));
   }
-  throw Error(Param::Op, "unknown reduction '" + std::string(text) + "'; valid reductions: " + join(names), join(names));
+  throw Error(Param::Op, "unknown operator '" + std::string(text) + "'; valid operators: " + join(names), join(names));
 }
 unsigned builtin_inputs(Builtin b) { return b == Builtin::Dot || b == Builtin::SqDist ? 2u : 1u; }
 
