@@ -633,7 +633,9 @@ TEST_SUITE("unit") {
         {"uint32", S::U32},   {"int32", S::I32},       {"uint64", S::U64},  {"int64", S::I64},
         {"float16", S::F16},  {"bfloat16", S::BF16},   {"float32", S::F32}, {"float64", S::F64},
         {"uint", S::U32},     {"int", S::I32},         {"float", S::F32},   {"double", S::F64}};
-    for (const auto& [text, t] : numpy) {
+    for (const auto& entry : numpy) {
+      const auto& text = entry.first;
+      const auto& t = entry.second;
       CAPTURE(text);
       CHECK(parse_scalar(text) == t);
     }
@@ -1465,7 +1467,8 @@ TEST_SUITE("descriptor") {
     CHECK_THROWS_AS(red.reduce(sum, {Input{buf, 0}, Input{buf, 0}}, 10), Error);
     CHECK_THROWS_AS(red.reduce(dot, {Input{buf, 0}}, 10), Error);
     CHECK_THROWS_AS(red.reduce(dot, {Input{buf, 0}, Input{buf, 0}, Input{buf, 0}}, 10), Error);
-    for (const auto& [off, n] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 101}, {50, 51}, {100, 1}, {1ull << 40, 1}}) {
+    for (const auto& span : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 101}, {50, 51}, {100, 1}, {1ull << 40, 1}}) {
+      const std::uint64_t off = span.first, n = span.second;  // not a structured binding: clang's CAPTURE refuses one
       CAPTURE(off);
       CAPTURE(n);
       try {
@@ -1547,7 +1550,8 @@ TEST_SUITE("descriptor") {
       };
       Reducer red = make_reducer();
       const cl::Buffer buf = upload(all);
-      for (const auto& [first, n] : {std::pair<std::size_t, std::size_t>{0, 65536}, {3, 65536}, {0, 65533}}) {
+      for (const auto& span : {std::pair<std::size_t, std::size_t>{0, 65536}, {3, 65536}, {0, 65533}}) {
+        const std::size_t first = span.first, n = span.second;  // not a structured binding: clang's CAPTURE refuses one
         CAPTURE(first);
         CAPTURE(n);
         CHECK(red.reduce(d, {Input{buf, first}}, n).as_u64() == host(first, n));
