@@ -22,6 +22,8 @@
 #include "clreduce/kernels.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/reduction.hpp"
+#include "clreduce/axis.hpp"
+#include "clreduce/segmented.hpp"
 #include "support.hpp"
 
 #include <algorithm>
@@ -1599,5 +1601,235 @@ TEST_SUITE("descriptor") {
     CHECK(std::fabs(r.value() - static_cast<double>(dot)) <= static_cast<double>(abs) * 1e-5);
     CHECK_THROWS_AS(clreduce::reduce(builtin(B::Dot, S::F32), {a.bytes.data()}, n), Error);
     CHECK_THROWS_AS(clreduce::reduce(builtin(B::Sum, S::F32), {a.bytes.data()}, 0), Error);
+  }
+}
+
+// ======================================================================================
+// descriptor_families: the rows, columns and segments of every built-in (AxisReducer and
+// SegmentedReducer with a Reduction), each line checked against the same host references as the
+// whole array above, over the line's own elements (copied out here) with the launch's depth for
+// that line. Matrices padded (ld > cols) and offset; segments of every offset type (u32, u64,
+// i32, i64 CSR offsets; begin/end arrays with overlaps, gaps, an end below its begin), empty ones
+// included; lines cut into parts (a ticket per line), columns into row chunks.
+namespace {
+
+struct Shape {
+  std::uint64_t rows, cols, ld, offset;
+  std::string str() const {
+    return std::to_string(rows) + "x" + std::to_string(cols) + " ld " + std::to_string(ld) + " offset " +
+           std::to_string(offset);
+  }
+};
+
+// Elements first, first + stride, ... (n of them) of c.
+Column strided(const Column& c, std::size_t first, std::size_t n, std::size_t stride) {
+  Column out(c.type, n);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(out.at(i), c.at(first + i * stride), width_of(c.type));
+  return out;
+}
+
+// What an empty segment gives: the built-in's finish of its identity (segmented.hpp); "" when r is that.
+std::string empty_problem(B b, const Result& r) {
+  const S t = r.layout.type;
+  const bool fl = float_type(t);
+  const long double v = fl ? result_real(r, 0) : 0;
+  const std::uint64_t bits = fl ? 0 : result_bits(r, 0);
+  const std::uint64_t top = width_of(t) == 8 ? ~0ull : (1ull << (8 * width_of(t))) - 1;
+  const std::uint64_t highest = signed_int(t) ? top >> 1 : top;
+  const std::uint64_t lowest = signed_int(t) ? ~(top >> 1) : 0;  // sign-extended
+  bool ok = true;
+  switch (b) {
+    case B::Mean: case B::NanMean: case B::VarPop: case B::VarSample: case B::StdPop: case B::StdSample:
+      ok = std::isnan(v);
+      break;
+    case B::Min: case B::NanMin: ok = fl ? std::isnan(v) : bits == highest; break;
+    case B::Max: case B::NanMax: ok = fl ? std::isnan(v) : bits == lowest; break;
+    case B::LInf: ok = fl ? std::isnan(v) : bits == 0; break;
+    case B::MinMax: ok = fl ? std::isnan(v) && std::isnan(result_real(r, 1)) : bits == highest && result_bits(r, 1) == lowest;
+      break;
+    case B::ArgMin: ok = result_index(r) == ~0ull && (fl ? v == INFINITY : bits == highest); break;
+    case B::ArgMax: ok = result_index(r) == ~0ull && (fl ? v == -INFINITY : bits == lowest); break;
+    case B::All: ok = bits == 1; break;
+    default: ok = fl ? v == 0 : bits == 0; break;
+  }
+  return ok ? "" : "empty segment gave " + r.str();
+}
+
+template <class T>
+cl::Buffer upload_offsets(const std::vector<std::uint64_t>& v) {
+  std::vector<T> t(v.begin(), v.end());
+  return cl::Buffer(session().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, t.size() * sizeof(T), t.data());
+}
+cl::Buffer upload_offsets_as(S type, const std::vector<std::uint64_t>& v) {
+  switch (type) {
+    case S::U32: return upload_offsets<std::uint32_t>(v);
+    case S::I32: return upload_offsets<std::int32_t>(v);
+    case S::I64: return upload_offsets<std::int64_t>(v);
+    default: return upload_offsets<std::uint64_t>(v);
+  }
+}
+
+AxisReducer make_axis_reducer(AxisParams params = {}) {
+  AxisReducerOptions o;
+  o.params = std::move(params);
+  o.tuning.enabled = false;
+  o.device = session().device();
+  o.kernel_dir = session().kernel_dir();
+  return AxisReducer(session().queue(), o);
+}
+SegmentedReducer make_segmented_reducer(SegmentedParams params = {}) {
+  SegmentedReducerOptions o;
+  o.params = std::move(params);
+  o.device = session().device();
+  o.kernel_dir = session().kernel_dir();
+  return SegmentedReducer(session().queue(), o);
+}
+
+// The inputs of built-in b: each `total` elements.
+std::vector<Column> family_inputs(B b, S t, std::size_t total, std::mt19937_64& g) {
+  const bool count_like = b == B::CountNonzero || b == B::Any || b == B::All;
+  const bool var_like = b == B::VarPop || b == B::VarSample || b == B::StdPop || b == B::StdSample;
+  const Fill fill = count_like ? static_cast<Fill>(g() % 4) : Fill::Random;
+  return columns_for(b, t, total, g, fill, var_like);
+}
+
+// Rows or columns of one shape, every result checked; failures go to f.
+void check_axis(AxisReducer& red, const Reduction& d, B b, S t, Axis axis, const Shape& sh, std::uint64_t s,
+                Failures& f, std::size_t* runs) {
+  std::mt19937_64 g(s);
+  const MatrixShape ms{sh.rows, sh.cols, sh.ld};
+  const std::vector<Column> cols = family_inputs(b, t, sh.offset + ms.span(), g);
+  std::vector<Input> inputs;
+  for (const Column& c : cols) inputs.push_back(Input{upload(c), sh.offset});
+  const std::string what = bname(b) + "<" + sname(t) + "> " + std::string(name_of(axis)) + " of " + sh.str() +
+                           " seed " + std::to_string(s);
+  try {
+    const DescriptorLaunch L = red.prepare(d, axis, ms);
+    const std::vector<Result> got = red.reduce(d, inputs, axis, ms);
+    ++*runs;
+    const std::uint64_t lines = axis == Axis::Rows ? sh.rows : sh.cols;
+    if (got.size() != lines) return f.add(what + ": " + std::to_string(got.size()) + " results");
+    for (std::uint64_t k = 0; k < lines; ++k) {
+      const std::size_t first = sh.offset + (axis == Axis::Rows ? k * ms.stride() : k);
+      const std::size_t len = axis == Axis::Rows ? sh.cols : sh.rows;
+      const std::size_t stride = axis == Axis::Rows ? 1 : ms.stride();
+      const Column x = strided(cols[0], first, len, stride);
+      const Column y = cols.size() > 1 ? strided(cols[1], first, len, stride) : Column();
+      const std::string p = compare(got[k], reference(b, x, cols.size() > 1 ? &y : nullptr, len, L.depth_of(len), t == S::F64));
+      if (!p.empty()) return f.add(what + " line " + std::to_string(k) + ": " + p + " [" + L.label() + "]");
+    }
+  } catch (const Error& e) {
+    f.add(what + ": threw " + e.what());
+  }
+}
+
+// Segments of random lengths (a fifth of them empty) over one input, as CSR offsets of `otype`
+// (begin_end: as begin/end arrays, shuffled, some overlapping, one end below its begin).
+void check_segments(SegmentedReducer& red, const Reduction& d, B b, S t, S otype, bool begin_end, std::size_t max_len,
+                    std::uint64_t s, Failures& f, std::size_t* runs) {
+  std::mt19937_64 g(s);
+  const std::size_t count = 1 + g() % 60;
+  std::vector<std::uint64_t> begin, end;
+  std::uint64_t n = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint64_t len = g() % 5 == 0 ? 0 : 1 + g() % max_len;
+    begin.push_back(n);
+    n += len;
+    end.push_back(n);
+  }
+  if (begin_end) {
+    std::shuffle(begin.begin(), begin.end(), g);  // paired with the ends below: any order, overlaps, gaps
+    for (std::size_t k = 0; k < count; ++k) end[k] = std::min<std::uint64_t>(n, begin[k] + g() % (max_len + 1));
+    if (count > 2) end[1] = begin[1] ? begin[1] - 1 : 0;  // an end below its begin: empty
+  }
+  const std::uint64_t total = std::max<std::uint64_t>(n, 1);
+  const std::vector<Column> cols = family_inputs(b, t, total + 5, g);
+  std::vector<Input> inputs;
+  for (const Column& c : cols) inputs.push_back(Input{upload(c), 5});
+  std::vector<std::uint64_t> offsets = begin;
+  offsets.push_back(n);
+  const Segments seg = begin_end ? Segments{Segments::Kind::BeginEnd, upload_offsets_as(otype, begin),
+                                            upload_offsets_as(otype, end), otype, count}
+                                 : Segments{Segments::Kind::Offsets, upload_offsets_as(otype, offsets), cl::Buffer(),
+                                            otype, count};
+  const std::string what = bname(b) + "<" + sname(t) + "> " + std::to_string(count) + " segments (" +
+                           (begin_end ? "begin/end" : "offsets") + " of " + sname(otype) + ") seed " + std::to_string(s);
+  try {
+    const DescriptorLaunch L = red.prepare(d, total, count, otype);
+    const std::vector<Result> got = red.reduce(d, inputs, total, seg);
+    ++*runs;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint64_t lo = begin[k], hi = std::max(lo, begin_end ? end[k] : offsets[k + 1]);
+      const std::size_t len = hi - lo;
+      std::string p;
+      if (len == 0) {
+        p = empty_problem(b, got[k]);
+      } else {
+        const Column x = cols[0].slice(5 + lo, len);
+        const Column y = cols.size() > 1 ? cols[1].slice(5 + lo, len) : Column();
+        p = compare(got[k], reference(b, x, cols.size() > 1 ? &y : nullptr, len, L.depth_of(len), t == S::F64));
+      }
+      if (!p.empty()) return f.add(what + " segment " + std::to_string(k) + " [" + std::to_string(lo) + ", " +
+                                   std::to_string(hi) + "): " + p + " [" + L.label() + "]");
+    }
+  } catch (const Error& e) {
+    f.add(what + ": threw " + e.what());
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("descriptor_families") {
+  TEST_CASE("rows, columns and segments: every built-in x every type (sampled) x shapes against the host") {
+    const auto start = std::chrono::steady_clock::now();
+    // Matrix shapes: one element; odd, padded and offset; rows of a few vectors; many short rows;
+    // two long rows (cut into parts on a device of few compute units); a tall thin matrix (row
+    // chunks, a ticket per column tile).
+    const std::vector<Shape> shapes = {{1, 1, 1, 0},     {5, 3, 7, 3},  {17, 64, 64, 0}, {300, 6, 9, 1},
+                                       {2, 20001, 20003, 2}, {4099, 3, 3, 0}, {33, 257, 300, 5}};
+    const std::vector<S> offset_types = {S::U32, S::U64, S::I32, S::I64};
+    const bool full = std::getenv("CLREDUCE_DESCRIPTOR_FULL") != nullptr;
+    // The sample (two PoCL cores build about 100 programs in a minute): every built-in with one
+    // type and every type with two built-ins, each with one shape per axis and one offset type,
+    // rotating with the seed.
+    const std::size_t rotation = seed() % 12;
+    MESSAGE("seed " << seed() << "; "
+                    << (full ? std::string("every built-in x every type, every shape, both axes, every offset type")
+                             : "sample: built-in b with type t where (5 b + t + " + std::to_string(rotation) +
+                                   ") % 12 == 0, each with one shape per axis and one segment set, rotating (set "
+                                   "CLREDUCE_DESCRIPTOR_FULL=1 for all)"));
+    AxisReducer axis_red = make_axis_reducer();
+    SegmentedReducer seg_red = make_segmented_reducer();
+    Failures f;
+    std::size_t runs = 0, combination = 0, picked = 0;
+    for (B b : all_builtins())
+      for (S t : all_scalars()) {
+        if (!in_shard(combination++)) continue;
+        const std::size_t bi = static_cast<std::size_t>(b), ti = static_cast<std::size_t>(t);
+        if (!full && (5 * bi + ti + rotation) % 12 != 0) continue;
+        if (t == S::F64 && !has_fp64()) continue;
+        Reduction d;
+        try {
+          d = builtin(b, t);
+        } catch (const Error&) {
+          continue;
+        }
+        if (d.needs_fp64() && !has_fp64()) continue;
+        const std::uint64_t s = case_seed(b, t, 77);
+        const std::size_t k = picked++;
+        for (std::size_t i = 0; i < shapes.size(); ++i) {
+          if (full || i == k % shapes.size()) check_axis(axis_red, d, b, t, Axis::Rows, shapes[i], s + i, f, &runs);
+          if (full || i == (k + 3) % shapes.size())
+            check_axis(axis_red, d, b, t, Axis::Cols, shapes[i], s + 100 + i, f, &runs);
+        }
+        for (std::size_t o = 0; o < offset_types.size(); ++o) {
+          if (!full && o != k % offset_types.size()) continue;
+          check_segments(seg_red, d, b, t, offset_types[o], false, k % 2 ? 40 : 3000, s + 200 + o, f, &runs);
+          if (full || k % 3 == 0) check_segments(seg_red, d, b, t, offset_types[o], true, 500, s + 300 + o, f, &runs);
+        }
+      }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MESSAGE(runs << " launches of " << picked << " descriptors in " << secs << " s");
+    CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
   }
 }

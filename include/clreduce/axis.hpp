@@ -219,6 +219,16 @@ std::string axis_shape_class_names(Axis axis);
 std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemType type, Op op, std::uint64_t m,
                               std::uint64_t n, std::size_t wg, unsigned groups_per_cu);
 
+// A row-major matrix of `rows` x `cols` elements of every input of a descriptor: row r starts `ld`
+// elements after row r - 1 (ld 0: cols, a dense matrix; ld > cols: a padded matrix, or a
+// sub-matrix of a wider one, with each Input's offset at the sub-matrix's first element).
+struct MatrixShape {
+  std::uint64_t rows = 0, cols = 0, ld = 0;
+  std::uint64_t stride() const { return ld ? ld : cols; }
+  // Elements an input holds from its offset: (rows - 1) x stride + cols.
+  std::uint64_t span() const { return rows ? (rows - 1) * stride() + cols : 0; }
+};
+
 // A resolved axis launch for one (type, op, axis, M, N).
 class AxisLaunch {
  public:
@@ -278,6 +288,29 @@ class AxisReducer {
                    const std::vector<cl::Event>& wait = {}) {
     return reduce(in, out, element_type_of<T>(), op, axis, m, n, wait);
   }
+
+  // ---- Descriptor reductions (clreduce/reduction.hpp) ----
+  // The reduction `r` of every row (Axis::Rows: shape.rows results, the map's index i the column)
+  // or every column (Axis::Cols: shape.cols results, i the row) of the matrices `inputs` (one Input
+  // per r.inputs, each with its own buffer and element offset, all of `shape`), with the run-time
+  // `scalars`. Rows run kernels_cl/reduce_descriptor_lines.cl, columns
+  // kernels_cl/reduce_descriptor_cols.cl, in one launch each. The reducer's params give wg
+  // (WG_SIZE), row_width (rows: ROW_WIDTH), chunks (rows: parts a row is cut into; columns: row
+  // chunks) and -D ITEMS, VEC, TILE_X, ROWS_Y; params.variant must be empty or "descriptor".
+  // Blocking: returns one Result per row or column.
+  // Throws Error naming the parameter: an empty shape or ld < cols (Param::Shape), input or scalar
+  // counts other than the descriptor's, a buffer too small for offset + shape.span() elements
+  // (Param::Buffer), f64 without cl_khr_fp64 (Param::Type), a launch parameter outside its values,
+  // a descriptor whose text does not build (its build log).
+  std::vector<Result> reduce(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
+                             const std::vector<ScalarArg>& scalars = {});
+  // The same, asynchronous: the results land at result indices out_index .. of `out` (byte offset
+  // out_index x r.out.bytes()); returns the launch's event after `wait`, nothing waits.
+  cl::Event reduce_to(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
+                      const cl::Buffer& out, std::uint64_t out_index = 0, const std::vector<ScalarArg>& scalars = {},
+                      const std::vector<cl::Event>& wait = {});
+  // The launch the two above make (its kernel, parameters, option string and depth).
+  DescriptorLaunch prepare(const Reduction& r, Axis axis, const MatrixShape& shape);
 
   // For measuring tools: enqueues a prepared launch's passes on `on` (default: the reducer's
   // queue), one event per pass when with_events.

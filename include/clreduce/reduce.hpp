@@ -84,15 +84,29 @@ struct Input {
   std::uint64_t offset = 0;
 };
 
-// What a descriptor reduction launches (Reducer::prepare(Reduction, n)).
+// What a descriptor reduction launches (Reducer::prepare(Reduction, n), AxisReducer::prepare and
+// SegmentedReducer::prepare with a Reduction): one of the descriptor kernels, with its parameters.
 struct DescriptorLaunch {
+  std::string kernel = "reduce_descriptor";  // reduce_descriptor, reduce_descriptor_lines, reduce_descriptor_cols
   std::size_t wg = 0;          // work-items per group
-  std::uint64_t groups = 0;    // work-groups (partials the last group folds)
-  unsigned vec = 0;            // VEC: consecutive elements of every input per load
-  unsigned items = 0;          // ITEMS: vectors each work-item loads per trip
+  std::uint64_t groups = 0;    // work-groups (whole: the partials the last group folds; lines,
+                               // columns: along the first grid dimension)
+  unsigned vec = 0;            // VEC: consecutive elements of every input per load (columns: 1)
+  unsigned items = 0;          // ITEMS: loads each work-item keeps in flight per trip
+  // Lines (rows and segments): work-items per line, and the parts a line is cut into (SPLIT when
+  // above 1: one group each, a ticket per line). Columns: TILE_X x ROWS_Y groups, and `chunks`
+  // runs of rows_per_chunk rows along the grid's second dimension.
+  unsigned row_width = 0;
+  std::uint64_t chunks = 1;
+  unsigned tile_x = 0, rows_y = 0;
+  std::uint64_t rows_per_chunk = 0;
   std::string options;         // the build option string
-  unsigned depth = 0;          // the longest chain of combines from an element to the result
-  std::string label() const;   // "wg 256, 1056 groups, VEC 4, ITEMS 4"
+  // The longest chain of combines from an element to the result: whole arrays for their n,
+  // columns for their m rows, lines for the longest line the plan was made for (depth_of for a
+  // given line length).
+  unsigned depth = 0;
+  unsigned depth_of(std::uint64_t line_length) const;  // lines: a line of that many elements; else depth
+  std::string label() const;   // "wg 256, 1056 groups, VEC 4, ITEMS 4", "wg 256, row width 8, ..."
 };
 
 // A resolved launch: what the reducer runs for one (type, op, n, offset class).

@@ -33,6 +33,8 @@
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
+#include "clreduce/reduce.hpp"  // Input, DescriptorLaunch
+#include "clreduce/reduction.hpp"
 #include "clreduce/types.hpp"
 
 #include <cstdint>
@@ -40,6 +42,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace clreduce {
@@ -51,6 +54,40 @@ void validate_segment_offsets(const std::uint64_t* offsets, std::size_t count, s
 inline void validate_segment_offsets(const std::vector<std::uint64_t>& offsets, std::uint64_t n) {
   validate_segment_offsets(offsets.data(), offsets.size(), n);
 }
+
+// The segments of a descriptor reduction, with the type of their offsets named in the API so a
+// buffer of one type cannot be read as another: CSR offsets (S + 1 of them: segment s is
+// [offsets[s], offsets[s + 1])) or begin and end arrays (S each: [begin[s], end[s]), as CUB's
+// DeviceSegmentedReduce; segments may then overlap, leave gaps or come in any order). Offsets
+// count elements from each input's offset. Build one with Segments::offsets<T> or
+// Segments::begin_end<T>, T one of std::uint32_t, std::uint64_t, std::int32_t, std::int64_t.
+struct Segments {
+  enum class Kind { Offsets, BeginEnd };
+  Kind kind = Kind::Offsets;
+  cl::Buffer first;              // the offsets, or the begins
+  cl::Buffer second;             // the ends (BeginEnd)
+  Scalar type = Scalar::U64;     // U32, U64, I32 or I64
+  std::uint64_t count = 0;       // S, the segments (results)
+
+  template <class T>
+  static Segments offsets(const cl::Buffer& offsets, std::uint64_t segments) {
+    return {Kind::Offsets, offsets, cl::Buffer(), index_type<T>(), segments};
+  }
+  template <class T>
+  static Segments begin_end(const cl::Buffer& begin, const cl::Buffer& end, std::uint64_t segments) {
+    return {Kind::BeginEnd, begin, end, index_type<T>(), segments};
+  }
+  template <class T>
+  static constexpr Scalar index_type() {
+    static_assert(std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+                      std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>,
+                  "segment offsets are std::uint32_t, std::uint64_t, std::int32_t or std::int64_t");
+    return std::is_same_v<T, std::uint32_t>   ? Scalar::U32
+           : std::is_same_v<T, std::uint64_t> ? Scalar::U64
+           : std::is_same_v<T, std::int32_t>  ? Scalar::I32
+                                              : Scalar::I64;
+  }
+};
 
 // The parameters a caller may fix; each unset one is the default.
 struct SegmentedParams {
@@ -169,6 +206,29 @@ class SegmentedReducer {
     reduce_host(element_type_of<T>(), op, data.data(), data.size(), offsets, out.data(), true);
     return out;
   }
+
+  // ---- Descriptor reductions (clreduce/reduction.hpp) ----
+  // The reduction `r` of every segment of `inputs` (one Input per r.inputs, each holding n
+  // elements from its offset), one result per segment, in one launch of
+  // kernels_cl/reduce_descriptor_lines.cl; the map's index i counts from the segment's first
+  // element. An empty segment's result is r's finish of its identity (a sum's 0, a mean's NaN,
+  // argmin's index 2^64 - 1). The offsets are not read back: the kernel clamps each into [0, n]
+  // (and an end below its begin to an empty segment), so invalid ones give unspecified values but
+  // never a read outside the inputs. The reducer's params give wg, slice (ROW_WIDTH: work-items
+  // per segment), parts (a segment cut into parts, a ticket each) and -D ITEMS and VEC.
+  // Blocking: returns one Result per segment. Throws Error naming the parameter: no segments,
+  // an offsets buffer smaller than S + 1 (or S) values of its type (Param::Segments), input or
+  // scalar counts, inputs smaller than offset + n (Param::Buffer), f64 without cl_khr_fp64.
+  std::vector<Result> reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                             const Segments& segments, const std::vector<ScalarArg>& scalars = {});
+  // The same, asynchronous: results at indices out_index .. of `out`; returns the launch's event.
+  cl::Event reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const Segments& segments,
+                      const cl::Buffer& out, std::uint64_t out_index = 0, const std::vector<ScalarArg>& scalars = {},
+                      const std::vector<cl::Event>& wait = {});
+  // The launch the two above make for n elements in `segments` segments with offsets of
+  // `offset_type` (depth_of(length) bounds a segment of that length).
+  DescriptorLaunch prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments,
+                           Scalar offset_type = Scalar::U64);
 
   // For measuring tools: enqueues a prepared launch on `on` (default: the reducer's queue); its
   // event when with_events.

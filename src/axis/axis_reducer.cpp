@@ -6,6 +6,7 @@
 
 #include "axis/plan.hpp"
 #include "core/bound_queue.hpp"
+#include "descriptor/families.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -20,7 +21,22 @@ struct AxisReducer::State : BoundQueue {
   std::uint64_t scratch_bytes = 0;
   cl::Buffer tickets;  // cols_fused's counters, one per column tile: zeroed when allocated
   std::uint64_t tickets_bytes = 0;
+  std::unique_ptr<FamilyReducer> families;  // the descriptor path, made on its first use
   std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first prepare, when enabled
+
+  FamilyReducer& family() {
+    if (!families) families = std::make_unique<FamilyReducer>(*this);
+    return *families;
+  }
+  // The descriptor kernels' parameters from the reducer's AxisParams.
+  FamilyParams family_params() const {
+    const AxisParams& p = options.params;
+    if (!p.variant.empty() && p.variant != "descriptor")
+      throw ConfigError(Param::Variant,
+                        "variant '" + p.variant + "' does not take a reduction descriptor; valid: descriptor (or none)",
+                        "descriptor");
+    return FamilyParams{p.wg, p.row_width, p.chunks, p.defines};
+  }
   bool tuning_looked_up = false;
 
   // As the Reducer's: the shared database when the caller gave one, else read once.
@@ -209,6 +225,59 @@ cl::Event AxisReducer::reduce(const cl::Buffer& in, const cl::Buffer& out, ElemT
                               std::uint64_t m, std::uint64_t n, const std::vector<cl::Event>& wait) {
   const std::shared_ptr<const AxisLaunch> l = prepare(type, op, axis, m, n);
   return enqueue(*l, in, out, nullptr, true, wait.empty() ? nullptr : &wait).back();
+}
+
+namespace {
+void check_shape(const MatrixShape& shape) {
+  if (shape.rows == 0 || shape.cols == 0)
+    throw ConfigError(Param::Shape,
+                      "a " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
+                          " matrix: an axis reduction needs at least one row and one column",
+                      "rows >= 1 and cols >= 1");
+  if (shape.ld && shape.ld < shape.cols)
+    throw ConfigError(Param::Shape,
+                      "leading dimension " + std::to_string(shape.ld) + " below the " + std::to_string(shape.cols) +
+                          " columns: rows would overlap",
+                      "ld 0 (dense) or ld >= cols");
+  if (shape.rows > 1 && shape.stride() > (~std::uint64_t{0} - shape.cols) / (shape.rows - 1))
+    throw ConfigError(Param::Shape, "a matrix of " + std::to_string(shape.rows) + " rows " +
+                                        std::to_string(shape.stride()) + " elements apart: past 2^64 elements",
+                      "a matrix within one buffer");
+}
+}  // namespace
+
+DescriptorLaunch AxisReducer::prepare(const Reduction& r, Axis axis, const MatrixShape& shape) {
+  check_shape(shape);
+  if (axis == Axis::Cols) return s_->family().prepare_columns(r, shape.rows, shape.cols, s_->family_params());
+  const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
+  return s_->family().prepare_lines(r, lines, s_->family_params());
+}
+
+cl::Event AxisReducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
+                                 const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
+                                 const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
+  check_call(r, inputs, scalars);
+  check_shape(shape);
+  const std::string what = "a " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) + " matrix, ld " +
+                           std::to_string(shape.stride());
+  for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, shape.span(), what);
+  const std::uint64_t results = axis == Axis::Rows ? shape.rows : shape.cols;
+  check_output(r, out, out_index, results);
+  const FamilyParams params = s_->family_params();
+  if (axis == Axis::Cols)
+    return s_->family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params);
+  const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
+  return s_->family().lines(r, inputs, lines, shape.span(), nullptr, nullptr, shape.stride(), shape.cols, out,
+                            out_index, scalars, wait, params);
+}
+
+std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
+                                        const MatrixShape& shape, const std::vector<ScalarArg>& scalars) {
+  check_shape(shape);
+  const std::uint64_t results = axis == Axis::Rows ? shape.rows : shape.cols;
+  const cl::Buffer out = s_->family().result_buffer(r, results);
+  reduce_to(r, inputs, axis, shape, out, 0, scalars);
+  return s_->family().read(r, out, results);
 }
 
 const DeviceInfo& AxisReducer::device() const { return s_->device; }

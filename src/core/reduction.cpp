@@ -607,7 +607,9 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       r.combine = "desc_welford_combine(a, b)";
       r.lift_vector = "desc_welford_vector(v)";
       r.out_type = F;
-      const std::string var = "a.m2 / (" + F + ")(a.n" + (sample ? " - 1" : "") + ")";
+      // An empty input (an empty segment): M2 0 over n 0, NaN (the sample's n - 1 would wrap).
+      const std::string var = sample ? "(a.n == 0 ? (" + F + ")NAN : a.m2 / (" + F + ")(a.n - 1))"
+                                     : "a.m2 / (" + F + ")a.n";
       r.finish = root ? "sqrt(" + var + ")" : var;
       r.out = {ResultLayout::Kind::Value, fa.s};
       break;
@@ -809,11 +811,13 @@ std::string reduction_source(const Reduction& r) {
   s << "const ulong i";
   for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", const " << info(r.scalars[j]).compute << " s" << j;
   s << ") {\n  return " << r.map << ";\n}\n";
-  s << "#define DESC_ELEMENT(k) desc_map(";
+  // DESC_ELEMENT_AT(k, i): the map of element k of every input, given the index i (a row's or a
+  // segment's kernel counts i from the line's first element); DESC_ELEMENT(k): at index k.
+  s << "#define DESC_ELEMENT_AT(k, idx) desc_map(";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << read_expr(r.inputs[j], j) << ", ";
-  s << "(k)";
+  s << "(idx)";
   for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", s" << j;
-  s << ")\n";
+  s << ")\n#define DESC_ELEMENT(k) DESC_ELEMENT_AT((k), (k))\n";
   s << "DESC_ACC desc_identity(void) {\n  return " << r.identity << ";\n}\n";
   s << "DESC_ACC desc_lift(const " << r.map_type << " v, const ulong i) {\n  return " << r.lift << ";\n}\n";
   s << "DESC_ACC desc_combine(const DESC_ACC a, const DESC_ACC b) {\n  return " << r.combine << ";\n}\n";
@@ -821,9 +825,12 @@ std::string reduction_source(const Reduction& r) {
   if (!r.lift_vector.empty())
     s << "#if VEC > 1\nDESC_ACC desc_lift_vector(const DESC_MAPV v, const ulong i) {\n  return " << r.lift_vector
       << ";\n}\n#endif\n";
-  // DESC_FOLD_VECTOR(acc, kv): the VEC elements of vector kv of every input folded into acc, in
-  // order (element kv * VEC + c has index kv * VEC + c), or lifted at once (desc_lift_vector).
-  s << "#if VEC == 1\n#define DESC_FOLD_VECTOR(acc, kv) (acc) = desc_combine((acc), desc_lift(DESC_ELEMENT(kv), (kv)))\n#else\n";
+  // DESC_FOLD_VECTOR_AT(acc, kv, base): the VEC elements of vector kv of every input folded into
+  // acc, in order (element kv * VEC + c has index kv * VEC + c - base), or lifted at once
+  // (desc_lift_vector); DESC_FOLD_VECTOR(acc, kv): with base 0.
+  s << "#define DESC_FOLD_VECTOR(acc, kv) DESC_FOLD_VECTOR_AT(acc, (kv), 0)\n";
+  s << "#if VEC == 1\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) (acc) = desc_combine((acc), "
+       "desc_lift(DESC_ELEMENT_AT((kv), (kv) - (base)), (kv) - (base)))\n#else\n";
   for (unsigned j = 0; j < r.inputs.size(); ++j) {
     const ScalarInfo& in = info(r.inputs[j]);
     const std::string p = "in" + std::to_string(j) + " + off" + std::to_string(j);
@@ -881,7 +888,7 @@ std::string reduction_source(const Reduction& r) {
     }
     s << "\n";
   }
-  s << "#endif\n#define DESC_FOLD_VECTOR(acc, kv) do { \\\n  const ulong i_ = (ulong)(kv) * VEC; \\\n";
+  s << "#endif\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) do { \\\n  const ulong i_ = (ulong)(kv) * VEC - (base); \\\n";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "(kv); \\\n";
   s << "  DESC_COMPONENTS(acc) \\\n} while (0)\n#endif\n";
   return s.str();

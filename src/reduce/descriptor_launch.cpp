@@ -2,6 +2,8 @@
 #include "reduce/descriptor_launch.hpp"
 
 #include "clreduce/error.hpp"
+#include "descriptor/common.hpp"
+#include "descriptor/kernel_params.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -12,21 +14,26 @@ namespace {
 constexpr std::size_t kDefaultWg = 256;
 constexpr unsigned kDefaultGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
 constexpr unsigned kItems = 4;
-
-unsigned log2_floor(std::uint64_t x) {
-  unsigned l = 0;
-  while (x > 1) {
-    x >>= 1;
-    ++l;
-  }
-  return l;
-}
-bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
 }  // namespace
 
 std::string DescriptorLaunch::label() const {
-  return "wg " + std::to_string(wg) + ", " + std::to_string(groups) + " groups, VEC " + std::to_string(vec) + ", ITEMS " +
-         std::to_string(items);
+  std::string s = "wg " + std::to_string(wg);
+  if (kernel == columns_kernel().kernel)
+    return s + " (" + std::to_string(tile_x) + " x " + std::to_string(rows_y) + "), " + std::to_string(groups) +
+           " column tiles x " + std::to_string(chunks) + " row chunks, ITEMS " + std::to_string(items);
+  if (kernel == lines_kernel().kernel)
+    s += ", row width " + std::to_string(row_width) + (chunks > 1 ? ", " + std::to_string(chunks) + " parts a line" : "");
+  return s + ", " + std::to_string(groups) + " groups, VEC " + std::to_string(vec) + ", ITEMS " + std::to_string(items);
+}
+
+unsigned DescriptorLaunch::depth_of(std::uint64_t length) const {
+  if (kernel != lines_kernel().kernel) return depth;
+  // A work-item's share of its part's whole vectors (VEC elements each), the single elements
+  // around them, its ITEMS chains, the line's tree, and the parts folded in order.
+  const std::uint64_t rw = std::max(1u, row_width), v = std::max(1u, vec), c = std::max<std::uint64_t>(1, chunks);
+  const std::uint64_t per_part = (length / v + c - 1) / c;
+  const std::uint64_t d = (per_part + rw - 1) / rw * v + (2 * (v - 1) + rw - 1) / rw + items + log2_floor(rw) + c;
+  return static_cast<unsigned>(std::min<std::uint64_t>(d, 0xffffffffu));
 }
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
@@ -40,10 +47,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     throw ConfigError(Param::Times, "the descriptor kernel takes no TIMES; it takes a work-group size, groups per "
                                     "compute unit, VEC and -D ITEMS",
                       "unset");
-  if (r.needs_fp64() && !dev.fp64)
-    throw ConfigError(Param::Type, "reduction '" + r.name + "' needs f64, which " + dev.name +
-                                       " does not have (no cl_khr_fp64)",
-                      "types other than f64", dev.name);
+  check_fp64(r, dev);
   DescriptorLaunch l;
   // ITEMS: 4 vectors in flight per work-item for plain accumulators of up to 8 bytes; 2 for the
   // structs and vector lifts (Welford's, the scaled l2's, argmin's pair), whose chains hold more
@@ -51,14 +55,8 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   // 2^26 f32: var_pop 81.7% of the read peak at ITEMS 4, 90.9% at 2; argmax 90.6% and 91.8%; l2
   // 87% (VEC 8) and 89.7% (bench/NOTES.md, reduction descriptors).
   l.items = r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems;
-  bool items_given = false;
-  for (const Define& d : params.defines)
-    if (d.name == "ITEMS") {  // the caller's ITEMS (-D ITEMS=8): the plan's depth follows it
-      if (!d.value || (*d.value != "1" && *d.value != "2" && *d.value != "4" && *d.value != "8"))
-        throw ConfigError(Param::Define, "-D " + d.str() + ": ITEMS must be 1, 2, 4 or 8", "1, 2, 4, 8");
-      l.items = static_cast<unsigned>(std::stoul(*d.value));
-      items_given = true;
-    }
+  const std::optional<std::uint64_t> items = given_value(whole_kernel(), "ITEMS", params.defines);
+  if (items) l.items = static_cast<unsigned>(*items);  // the caller's (-D ITEMS=8): the plan's depth follows it
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
   if (params.wg) {
@@ -96,11 +94,12 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   const std::uint64_t per_item = ((n / l.vec + global - 1) / global) * l.vec + 1;
   const std::uint64_t depth = per_item + l.items + 2 * log2_floor(l.wg) + (l.groups + l.wg - 1) / l.wg;
   l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
-  BuildOptions o;
-  o.set("WG_SIZE", l.wg).set("VEC", l.vec).set("ALIGNED", aligned ? 1ULL : 0ULL).set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
-  if (!items_given) o.set("ITEMS", l.items);
-  o.add_user(params.defines);
-  l.options = o.str();
+  const ParamValues values = {{"WG_SIZE", l.wg},
+                               {"ITEMS", l.items},
+                               {"VEC", l.vec},
+                               {"ALIGNED", aligned ? 1 : 0},
+                               {"NV_PTX", dev.is_nvidia ? 1 : 0}};
+  l.options = options_for(whole_kernel(), values, params.defines);
   return l;
 }
 
@@ -147,65 +146,14 @@ DescriptorLaunch DescriptorReducer::prepare(const Reduction& r, std::uint64_t n)
   return launch_for(r, n, nullptr, {});
 }
 
-namespace {
-// A scalar argument converted to the descriptor's declared type, set as the kernel's argument.
-void set_scalar(cl::Kernel& k, cl_uint index, Scalar type, const ScalarArg& arg) {
-  auto as = [&](auto tag) {
-    using X = decltype(tag);
-    return std::visit([](auto v) { return static_cast<X>(v); }, arg);
-  };
-  switch (type) {
-    case Scalar::U8: k.setArg(index, as(cl_uchar{})); break;
-    case Scalar::I8: k.setArg(index, as(cl_char{})); break;
-    case Scalar::U16: k.setArg(index, as(cl_ushort{})); break;
-    case Scalar::I16: k.setArg(index, as(cl_short{})); break;
-    case Scalar::U32: k.setArg(index, as(cl_uint{})); break;
-    case Scalar::I32: k.setArg(index, as(cl_int{})); break;
-    case Scalar::U64: k.setArg(index, as(cl_ulong{})); break;
-    case Scalar::I64: k.setArg(index, as(cl_long{})); break;
-    case Scalar::F16:
-    case Scalar::BF16:
-    case Scalar::F32: k.setArg(index, as(cl_float{})); break;
-    case Scalar::F64: k.setArg(index, as(cl_double{})); break;
-  }
-}
-std::uint64_t buffer_bytes(const cl::Buffer& b) {
-  return with_cl_context("querying a buffer's size", [&] { return b.getInfo<CL_MEM_SIZE>(); });
-}
-}  // namespace
-
 cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                      const cl::Buffer& out, std::uint64_t out_index,
                                      const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                                      const cl::CommandQueue* on) {
-  if (inputs.size() != r.inputs.size())
-    throw Error(Param::Buffer,
-                "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " input(s); " +
-                    std::to_string(inputs.size()) + " given",
-                std::to_string(r.inputs.size()) + " inputs");
-  if (scalars.size() != r.scalars.size())
-    throw Error(Param::Op,
-                "reduction '" + r.name + "' takes " + std::to_string(r.scalars.size()) + " scalar argument(s); " +
-                    std::to_string(scalars.size()) + " given",
-                std::to_string(r.scalars.size()) + " scalars");
+  check_call(r, inputs, scalars);
   if (n == 0) throw Error(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
-  for (std::size_t j = 0; j < inputs.size(); ++j) {
-    const std::uint64_t es = size_of(r.inputs[j]);
-    const std::uint64_t have = buffer_bytes(inputs[j].buffer);
-    if (inputs[j].offset > have / es || n > have / es - inputs[j].offset)
-      throw Error(Param::Buffer,
-                  "input " + std::to_string(j) + " of reduction '" + r.name + "' holds " + std::to_string(have / es) +
-                      " elements of " + std::string(name_of(r.inputs[j])) + ", too few for offset " +
-                      std::to_string(inputs[j].offset) + " + n " + std::to_string(n),
-                  "a buffer of at least offset + n elements");
-  }
-  const std::uint64_t rb = r.out.bytes();
-  if (const std::uint64_t have = buffer_bytes(out); (out_index + 1) * rb > have)
-    throw Error(Param::Buffer,
-                "the output buffer holds " + std::to_string(have) + " bytes, too few for result " +
-                    std::to_string(out_index) + " of " + r.out.str() + " (" + std::to_string(rb) + " bytes each)",
-                "an output buffer of at least (out_index + 1) results");
-  if (rb == 0 || (out_index * rb) % rb != 0) throw Error(Param::Buffer, "bad result layout", "");
+  for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, n, "n " + std::to_string(n));
+  check_output(r, out, out_index, 1);
 
   cl::Kernel k;
   std::vector<std::uint64_t> offsets;
@@ -224,17 +172,13 @@ cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input
   }
   cl::Event done;
   with_cl_context("enqueueing reduction '" + r.name + "'", [&] {
-    cl_uint a = 0;
-    for (const Input& in : inputs) {
-      k.setArg(a++, in.buffer);
-      k.setArg(a++, static_cast<cl_ulong>(in.offset));
-    }
+    cl_uint a = set_input_args(k, inputs);
     k.setArg(a++, static_cast<cl_ulong>(n));
     k.setArg(a++, partials_);
     k.setArg(a++, ticket_);
     k.setArg(a++, out);
     k.setArg(a++, static_cast<cl_ulong>(out_index));
-    for (std::size_t j = 0; j < scalars.size(); ++j) set_scalar(k, a++, r.scalars[j], scalars[j]);
+    set_scalar_args(k, a, r, scalars);
     (on ? *on : bound_.queue).enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
                                       wait.empty() ? nullptr : &wait, &done);
   });

@@ -4,6 +4,7 @@
 #include "clreduce/segmented.hpp"
 
 #include "core/bound_queue.hpp"
+#include "descriptor/families.hpp"
 #include "core/matrix.hpp"
 
 #include <algorithm>
@@ -210,6 +211,17 @@ struct SegmentedReducer::State : BoundQueue {
   std::uint64_t offsets_bytes = 0;
   cl::Buffer partials;  // segments_split's S x parts partial values
   std::uint64_t partials_bytes = 0;
+  std::unique_ptr<FamilyReducer> families;  // the descriptor path, made on its first use
+
+  FamilyReducer& family() {
+    if (!families) families = std::make_unique<FamilyReducer>(*this);
+    return *families;
+  }
+  // The lines kernel's parameters from the reducer's SegmentedParams (slice: ROW_WIDTH, parts).
+  FamilyParams family_params() const {
+    const SegmentedParams& p = options.params;
+    return FamilyParams{p.wg, p.slice, p.parts, p.defines};
+  }
 };
 
 SegmentedReducer::SegmentedReducer(const cl::CommandQueue& queue, SegmentedReducerOptions options)
@@ -377,6 +389,54 @@ void SegmentedReducer::reduce_host(ElemType type, Op op, const void* data, std::
   reduce(in, offsets, result, type, op, n);
   with_cl_context("reading the segments' values back",
                   [&] { s_->queue.enqueueReadBuffer(result, CL_TRUE, 0, segments * result_size(type, op), out); });
+}
+
+namespace {
+LineShape segment_lines(std::uint64_t n, std::uint64_t segments, Scalar type) {
+  return LineShape{LineKind::Offsets, segments, n, segments ? n / segments : 0, type};
+}
+}  // namespace
+
+DescriptorLaunch SegmentedReducer::prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments,
+                                           Scalar offset_type) {
+  return s_->family().prepare_lines(r, segment_lines(n, segments, offset_type), s_->family_params());
+}
+
+cl::Event SegmentedReducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                      const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
+                                      const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
+  check_call(r, inputs, scalars);
+  if (segments.count == 0)
+    throw ConfigError(Param::Segments, "0 segments: a segmented reduction needs at least one", "at least 1 segment");
+  const bool csr = segments.kind == Segments::Kind::Offsets;
+  const std::uint64_t os = size_of(segments.type);
+  const std::uint64_t need = csr ? segments.count + 1 : segments.count;
+  const char* names[2] = {csr ? "offsets" : "begin", "end"};
+  for (int b = 0; b < (csr ? 1 : 2); ++b) {
+    const cl::Buffer& buf = b == 0 ? segments.first : segments.second;
+    const std::uint64_t have = buf() ? buffer_bytes(buf) / os : 0;
+    if (have < need)
+      throw ConfigError(Param::Segments,
+                        std::string("the ") + names[b] + " buffer holds " + std::to_string(have) + " values of " +
+                            std::string(name_of(segments.type)) + ", too few for " + std::to_string(segments.count) +
+                            " segments",
+                        std::to_string(need) + " values of " + std::string(name_of(segments.type)));
+  }
+  for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, n, "n " + std::to_string(n));
+  check_output(r, out, out_index, segments.count);
+  LineShape shape = segment_lines(n, segments.count, segments.type);
+  shape.kind = csr ? LineKind::Offsets : LineKind::BeginEnd;
+  return s_->family().lines(r, inputs, shape, n, &segments.first, csr ? nullptr : &segments.second, 0, 0, out,
+                            out_index, scalars, wait, s_->family_params());
+}
+
+std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                             const Segments& segments, const std::vector<ScalarArg>& scalars) {
+  if (segments.count == 0)
+    throw ConfigError(Param::Segments, "0 segments: a segmented reduction needs at least one", "at least 1 segment");
+  const cl::Buffer out = s_->family().result_buffer(r, segments.count);
+  reduce_to(r, inputs, n, segments, out, 0, scalars);
+  return s_->family().read(r, out, segments.count);
 }
 
 const DeviceInfo& SegmentedReducer::device() const { return s_->device; }

@@ -180,19 +180,78 @@ long double fminmax(long double a, long double b, bool is_min) {
   if (std::isnan(b)) return a;
   return is_min ? std::min(a, b) : std::max(a, b);
 }
+
+// An empty line's result: the built-in's finish of its identity with n = 0.
+DescriptorReference empty_reference(const Reduction& r, Builtin b, DescriptorReference ref) {
+  unsigned char* out = ref.exact.bytes.data();
+  const Scalar ot = r.out.type;
+  const bool fl = is_floating(ot);
+  const long double hi = fl ? INFINITY : largest(ot);
+  const long double lo = fl ? -INFINITY : is_signed(ot) ? -largest(ot) - 1 : 0;
+  switch (b) {
+    case Builtin::Min:
+    case Builtin::NanMin: write_value(out, ot, fl ? NAN : hi); break;
+    case Builtin::Max:
+    case Builtin::NanMax: write_value(out, ot, fl ? NAN : lo); break;
+    case Builtin::LInf: write_value(out, ot, fl ? NAN : 0); break;
+    case Builtin::MinMax:
+      write_value(out, ot, fl ? NAN : hi);
+      write_value(out + size_of(ot), ot, fl ? NAN : lo);
+      break;
+    case Builtin::ArgMin:
+    case Builtin::ArgMax:
+      write_value(out, ot, b == Builtin::ArgMin ? hi : lo);
+      store(out + 8, ~std::uint64_t{0});
+      break;
+    case Builtin::All: write_bits(out, r.out.bytes(), 1); break;
+    case Builtin::Mean:
+    case Builtin::NanMean:
+    case Builtin::VarPop:
+    case Builtin::VarSample:
+    case Builtin::StdPop:
+    case Builtin::StdSample:
+      ref.how = "NaN (no elements)";
+      ref.nan = true;
+      break;
+    default:  // sums, norms, counts, any: 0
+      if (!r.exact) {
+        ref.value = 0;
+        ref.tolerance = 0;
+        ref.how = "0 (no elements)";
+      }
+      break;
+  }
+  return ref;
+}
 }  // namespace
 
 DescriptorReference descriptor_reference(const Reduction& r, const std::vector<const ScalarData*>& inputs,
                                          std::uint64_t n, unsigned depth) {
+  return descriptor_reference(r, inputs, 0, n, 1, depth);
+}
+
+DescriptorReference descriptor_reference(const Reduction& r, const std::vector<const ScalarData*>& inputs,
+                                         std::uint64_t first, std::uint64_t n, std::uint64_t stride, unsigned depth) {
   if (!r.builtin)
     throw Error(Param::Op, "reduction '" + r.name + "' is not a built-in: the host has no reference for it", "a built-in");
   if (inputs.size() != r.inputs.size() || inputs.empty())
     throw Error(Param::Op, "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " inputs", "");
   for (const ScalarData* d : inputs)
-    if (d->n < n) throw Error(Param::N, "an input holds fewer than n elements", "");
+    if (n && (first >= d->n || (n - 1) > (d->n - 1 - first) / std::max<std::uint64_t>(stride, 1)))
+      throw Error(Param::N, "an input holds fewer elements than the reference's view", "");
   const Builtin b = *r.builtin;
-  const ScalarData& x = *inputs[0];
-  const Scalar t = x.type;
+  const ScalarData& x0 = *inputs[0];
+  const Scalar t = x0.type;
+  // Element i of the view: element first + i * stride of each input.
+  struct View {
+    const ScalarData& d;
+    std::uint64_t first, stride;
+    long double at(std::uint64_t i) const { return d.at(first + i * stride); }
+    std::uint64_t bits(std::uint64_t i) const { return int_bits(d, first + i * stride); }
+  };
+  const View x{x0, first, stride};
+  const std::optional<View> y =
+      inputs.size() > 1 ? std::optional<View>(View{*inputs[1], first, stride}) : std::nullopt;
   const bool fl = is_floating(t);
   DescriptorReference ref;
   ref.exact = make_result(r.out);
@@ -200,6 +259,7 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
   const double u = unit_roundoff(r.out.type);
   const double d = static_cast<double>(depth);
   ref.how = "exact";
+  if (n == 0) return empty_reference(r, b, ref);
 
   // Integer results: modular 64-bit arithmetic, as the built-ins define it.
   if (r.exact && b != Builtin::Min && b != Builtin::Max && b != Builtin::NanMin && b != Builtin::NanMax &&
@@ -207,15 +267,15 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
       b != Builtin::CountNonzero && b != Builtin::Any && b != Builtin::All) {
     std::uint64_t acc = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
-      const std::uint64_t v = int_bits(x, i);
+      const std::uint64_t v = x.bits(i);
       switch (b) {
         case Builtin::Sum:
         case Builtin::NanSum:
         case Builtin::SumWrap: acc += v; break;
         case Builtin::L1: acc += is_signed(t) && static_cast<std::int64_t>(v) < 0 ? 0 - v : v; break;
-        case Builtin::Dot: acc += v * int_bits(*inputs[1], i); break;
+        case Builtin::Dot: acc += v * y->bits(i); break;
         case Builtin::SqDist: {
-          const std::uint64_t w = int_bits(*inputs[1], i);
+          const std::uint64_t w = y->bits(i);
           // Narrow types: the exact difference; 64-bit types: the difference modulo 2^64.
           const std::uint64_t diff = size_of(t) < 8 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(v) -
                                                                                   static_cast<std::int64_t>(w))
@@ -235,7 +295,7 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
     case Builtin::Any:
     case Builtin::All: {
       std::uint64_t nonzero = 0;
-      for (std::uint64_t i = 0; i < n; ++i) nonzero += fl ? (x.at(i) != 0 || std::isnan(x.at(i))) : int_bits(x, i) != 0;
+      for (std::uint64_t i = 0; i < n; ++i) nonzero += fl ? (x.at(i) != 0 || std::isnan(x.at(i))) : x.bits(i) != 0;
       const std::uint64_t v = b == Builtin::CountNonzero ? nonzero : b == Builtin::Any ? nonzero > 0 : nonzero == n;
       write_bits(out, r.out.bytes(), v);
       return ref;
@@ -291,8 +351,8 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
       for (std::uint64_t i = 0; i < n; ++i) {
         long double term = x.at(i);
         if (b == Builtin::L1) term = std::fabs(term);
-        else if (b == Builtin::Dot) term *= inputs[1]->at(i);
-        else if (b == Builtin::SqDist) term = (term - inputs[1]->at(i)) * (term - inputs[1]->at(i));
+        else if (b == Builtin::Dot) term *= y->at(i);
+        else if (b == Builtin::SqDist) term = (term - y->at(i)) * (term - y->at(i));
         if ((b == Builtin::NanSum || b == Builtin::NanMean) && std::isnan(term)) continue;
         s += term;
         s_abs += std::fabs(term);

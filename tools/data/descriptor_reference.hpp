@@ -50,6 +50,13 @@ struct DescriptorReference {
 // not a built-in (its host reference is the user's to give).
 DescriptorReference descriptor_reference(const Reduction& r, const std::vector<const ScalarData*>& inputs,
                                          std::uint64_t n, unsigned depth);
+// The same over a view of the inputs: the n elements first, first + stride, ... (a row: stride 1
+// from the row's start; a column: stride ld; a segment: stride 1), with the map's index counting
+// from 0 at `first`. n = 0 (an empty segment): the built-in's finish of its identity (sums,
+// counts and norms 0, all 1, float min/max NaN, integer min/max the type's highest/lowest, arg
+// results index 2^64 - 1, means and variances NaN).
+DescriptorReference descriptor_reference(const Reduction& r, const std::vector<const ScalarData*>& inputs,
+                                         std::uint64_t first, std::uint64_t n, std::uint64_t stride, unsigned depth);
 // The device's result against it: exact results by value (+0 equals -0, NaN equals NaN), float
 // results within the tolerance.
 Check check_descriptor(const Result& got, const DescriptorReference& ref);

@@ -1,0 +1,123 @@
+// reduce_descriptor_cols.cl: one result per column of an m x ncols matrix of any descriptor
+// (clreduce/reduction.hpp): out[j] = the reduction over rows r of element r * ld + j of every
+// input (ld >= ncols: a padded matrix, or a sub-matrix with the inputs' offsets). The map's index
+// i is the row.
+//
+// A group is TILE_X columns x ROWS_Y row slices (WG_SIZE = TILE_X * ROWS_Y work-items); a
+// warp's TILE_X consecutive work-items read consecutive elements of one row (where TILE_X is at
+// least the row, ld == ncols, the rows themselves are consecutive: a narrow matrix is read as one
+// stream too). The grid's second dimension cuts the rows into `chunks` runs of rows_per_chunk
+// rows; work-item (x, y) of chunk c folds rows c * rows_per_chunk + y, + ROWS_Y, ... of column x
+// into ITEMS chains; the ROWS_Y slices fold in a tree in local memory. One chunk: the column's
+// value is finished and written. More: the chunk's partial row goes to partials[c * ncols + j];
+// each writer fences it, and the group that draws the column tile's last ticket (tickets[tile])
+// folds every chunk's partials of its columns (slice y takes chunks y, y + ROWS_Y, ...), finishes
+// and writes them, and resets the ticket to 0 for the next launch.
+//
+// Depth (the float bound) of a column: ceil(rows_per_chunk / ROWS_Y) elements, ITEMS chains,
+// log2(ROWS_Y) levels, then (chunks > 1) ceil(chunks / ROWS_Y) partials and log2(ROWS_Y) levels.
+#ifndef TILE_X
+#define TILE_X 32 // columns per group: a power of two
+#endif
+#ifndef ROWS_Y
+#define ROWS_Y 8 // row slices per group: a power of two (TILE_X * ROWS_Y work-items)
+#endif
+#ifndef ITEMS
+#define ITEMS 4 // rows each work-item loads per trip, into as many accumulators (1, 2, 4 or 8)
+#endif
+#if ITEMS != 1 && ITEMS != 2 && ITEMS != 4 && ITEMS != 8
+#error "ITEMS must be 1, 2, 4 or 8"
+#endif
+#ifndef VEC
+#define VEC 1 // elements per load: this kernel reads single elements (each work-item its own column)
+#endif
+#if VEC != 1
+#error "reduce_descriptor_cols.cl reads single elements: VEC must be 1"
+#endif
+#ifndef ALIGNED
+#define ALIGNED 0 // unused here (no vector loads)
+#endif
+#include "descriptor.clh"
+
+#ifndef NV_PTX
+#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
+#endif
+#if NV_PTX
+#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+#if DESC_ACC_BYTES % 4 == 0
+#define DESC_WORD uint
+#else
+#define DESC_WORD uchar
+#endif
+// A partial another group published, read through volatile loads (never a stale cache line).
+DESC_ACC desc_load_published(__global const DESC_ACC* p) {
+  union {
+    DESC_ACC acc;
+    DESC_WORD w[DESC_ACC_BYTES / sizeof(DESC_WORD)];
+  } u;
+  const volatile __global DESC_WORD* src = (const volatile __global DESC_WORD*)p;
+  for (uint k = 0; k < DESC_ACC_BYTES / sizeof(DESC_WORD); ++k) u.w[k] = src[k];
+  return u.acc;
+}
+
+// The ROWS_Y slices of each column folded in a tree; the column's value is in l[x] after the last
+// barrier, for every work-item.
+void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC acc) {
+  l[y * TILE_X + x] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = ROWS_Y / 2; w > 0; w >>= 1) {
+    if (y < w) l[y * TILE_X + x] = desc_combine(l[y * TILE_X + x], l[(y + w) * TILE_X + x]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(TILE_X, ROWS_Y, 1)))
+void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols, const ulong ld,
+                            const ulong rows_per_chunk, __global DESC_ACC* partials, volatile __global uint* tickets,
+                            __global DESC_OUT* out, const ulong out_index DESC_SCALAR_PARAMS) {
+  __local DESC_ACC l[TILE_X * ROWS_Y];
+  __local uint is_last;
+  const uint x = get_local_id(0), y = get_local_id(1);
+  const ulong j = get_global_id(0);
+  const uint chunk = get_group_id(1), chunks = get_num_groups(1);
+  const ulong r0 = min(m, (ulong)chunk * rows_per_chunk), r1 = min(m, r0 + rows_per_chunk);
+
+  DESC_ACC acc[ITEMS];
+  for (uint t = 0; t < ITEMS; ++t) acc[t] = desc_identity();
+  if (j < ncols) {
+    ulong r = r0 + y;
+    for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y)
+      for (uint t = 0; t < ITEMS; ++t) {
+        const ulong row = r + t * ROWS_Y;
+        acc[t] = desc_combine(acc[t], desc_lift(DESC_ELEMENT_AT(row * ld + j, row), row));
+      }
+    for (; r < r1; r += ROWS_Y) acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(r * ld + j, r), r));
+    for (uint t = 1; t < ITEMS; ++t) acc[0] = desc_combine(acc[0], acc[t]);
+  }
+  cols_fold(l, x, y, acc[0]);
+  if (chunks == 1) {
+    if (y == 0 && j < ncols) out[out_index + j] = desc_finish(l[x], m);
+    return;
+  }
+  if (y == 0 && j < ncols) {
+    partials[(ulong)chunk * ncols + j] = l[x];
+    GLOBAL_FENCE();  // each writer's partial is visible device-wide before the ticket is taken
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (x == 0 && y == 0) {
+    is_last = atomic_inc(tickets + get_group_id(0)) == chunks - 1;
+    GLOBAL_FENCE();  // and the last group's reads of the partials come after its ticket
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!is_last) return;  // the same for the whole group: the barriers below are reached by all
+  DESC_ACC mine = desc_identity();
+  if (j < ncols)
+    for (uint c = y; c < chunks; c += ROWS_Y) mine = desc_combine(mine, desc_load_published(partials + (ulong)c * ncols + j));
+  cols_fold(l, x, y, mine);
+  if (y == 0 && j < ncols) out[out_index + j] = desc_finish(l[x], m);
+  if (x == 0 && y == 0) atomic_xchg(tickets + get_group_id(0), 0u);  // ready for the next launch
+}

@@ -1,0 +1,184 @@
+// reduce_descriptor_lines.cl: one result per line of any descriptor (clreduce/reduction.hpp),
+// where a line is a run of consecutive elements of every input: a row of a matrix (LINES 0: line
+// s is elements [s * ld, s * ld + len), so a padded matrix or a sub-matrix works through ld and
+// the inputs' offsets), a segment of CSR offsets (LINES 1: [offsets[s], offsets[s + 1])) or of
+// begin/end arrays (LINES 2: [begin[s], end[s]), as CUB's DeviceSegmentedReduce takes them).
+// The map's index i counts from the line's first element (a row's column, a segment's position).
+//
+// ROW_WIDTH work-items share a line, WG_SIZE / ROW_WIDTH lines per group; each work-item reads
+// the line's whole VEC-element vectors (the vectors of the inputs' own index space, so ALIGNED
+// loads stay aligned whatever the line's start) ROW_WIDTH apart into ITEMS chains; the elements
+// before the line's first whole vector and after its last go one by one. The line's work-items
+// fold in a tree in local memory with a barrier at every level (no lockstep assumption; the
+// accumulator may be a struct). SPLIT 1: a line is also cut into `chunks` parts of whole vectors,
+// one group each along the grid's second dimension; a part's value goes to partials[s * chunks +
+// c], and the work-item that draws the line's last ticket (tickets[s]) folds the parts in order,
+// finishes and writes out[s], and resets the ticket to 0 for the next launch.
+//
+// Bounds: every offset is clamped into [0, n] and an end below its begin gives an empty line, so
+// no offset, valid or not, reads outside the inputs' n elements. An empty line's value is the
+// descriptor's finish of its identity with n = 0 (a sum's 0, a mean's NaN).
+//
+// Depth (the float bound) of a line of L elements: ceil(ceil(L / VEC / chunks) / ROW_WIDTH)
+// vectors of VEC elements per work-item, at most ceil(2 (VEC - 1) / ROW_WIDTH) single elements,
+// ITEMS chains, log2(ROW_WIDTH) tree levels, and `chunks` parts: the host's plan adds these up.
+#ifndef WG_SIZE
+#define WG_SIZE 256 // work-items per work-group: a power of two
+#endif
+#ifndef ROW_WIDTH
+#define ROW_WIDTH 32 // work-items per line: a power of two dividing WG_SIZE
+#endif
+#if WG_SIZE % ROW_WIDTH != 0
+#error "ROW_WIDTH must divide WG_SIZE"
+#endif
+#ifndef ITEMS
+#define ITEMS 2 // vectors each work-item loads per trip, into as many accumulators (1, 2, 4 or 8)
+#endif
+#if ITEMS != 1 && ITEMS != 2 && ITEMS != 4 && ITEMS != 8
+#error "ITEMS must be 1, 2, 4 or 8"
+#endif
+#ifndef VEC
+#define VEC 1 // consecutive elements of every input each load reads: 1, 2, 4, 8 or 16
+#endif
+#if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
+#error "VEC must be 1, 2, 4, 8 or 16"
+#endif
+#ifndef ALIGNED
+#define ALIGNED 0 // 1: every input's element offset is a multiple of VEC (loads through vector pointers)
+#endif
+#ifndef LINES
+#define LINES 0 // 0: rows (s * ld, len elements); 1: CSR offsets (S + 1 of them); 2: begin and end arrays
+#endif
+#ifndef OFFSET_T_ID
+#define OFFSET_T_ID 1 // the offsets' element type (LINES 1 and 2): 0 uint, 1 ulong, 2 int, 3 long
+#endif
+#if OFFSET_T_ID == 0
+#define OFFSET_T uint
+#elif OFFSET_T_ID == 1
+#define OFFSET_T ulong
+#elif OFFSET_T_ID == 2
+#define OFFSET_T int
+#elif OFFSET_T_ID == 3
+#define OFFSET_T long
+#else
+#error "OFFSET_T_ID must be 0, 1, 2 or 3"
+#endif
+#define OFFSET_SIGNED (OFFSET_T_ID >= 2) // a negative offset is clamped to 0
+#ifndef SPLIT
+#define SPLIT 0 // 1: each line cut into `chunks` parts, one group each, met by a ticket per line
+#endif
+#include "descriptor.clh"
+
+#ifndef NV_PTX
+#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
+#endif
+#if NV_PTX
+#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+#define LINE_SLOTS (WG_SIZE / ROW_WIDTH) // lines per group
+
+#if OFFSET_SIGNED
+#define LINE_CLAMP(x) min((x) < 0 ? (ulong)0 : (ulong)(x), n)
+#else
+#define LINE_CLAMP(x) min((ulong)(x), n)
+#endif
+
+#if SPLIT
+// A part another group published, read through volatile loads in 32-bit words (bytes where the
+// accumulator is not a whole number of words).
+#if DESC_ACC_BYTES % 4 == 0
+#define DESC_WORD uint
+#else
+#define DESC_WORD uchar
+#endif
+DESC_ACC desc_load_published(__global const DESC_ACC* p) {
+  union {
+    DESC_ACC acc;
+    DESC_WORD w[DESC_ACC_BYTES / sizeof(DESC_WORD)];
+  } u;
+  const volatile __global DESC_WORD* src = (const volatile __global DESC_WORD*)p;
+  for (uint k = 0; k < DESC_ACC_BYTES / sizeof(DESC_WORD); ++k) u.w[k] = src[k];
+  return u.acc;
+}
+#endif
+
+// seg_a: the offsets (LINES 1) or the begins (LINES 2); seg_b: the ends (LINES 2; else unused).
+// n: the elements every input holds from its offset (the clamp). ld, len: LINES 0's rows.
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OFFSET_T* seg_a,
+                             __global const OFFSET_T* seg_b, const ulong lines, const ulong ld, const ulong len,
+                             const uint chunks, __global DESC_ACC* partials, volatile __global uint* tickets,
+                             __global DESC_OUT* out, const ulong out_index DESC_SCALAR_PARAMS) {
+  __local DESC_ACC l[WG_SIZE];
+  const uint lid = get_local_id(0);
+  const uint lane = lid % ROW_WIDTH;
+  const uint slot = lid / ROW_WIDTH;
+  const uint chunk = get_group_id(1);
+  for (ulong s0 = (ulong)get_group_id(0) * LINE_SLOTS; s0 < lines; s0 += (ulong)get_num_groups(0) * LINE_SLOTS) {
+    const ulong s = s0 + slot;
+    ulong b = 0, e = 0;  // the line's elements [b, e); none for the slots past the last line
+    if (s < lines) {
+#if LINES == 0
+      b = s * ld;
+      e = b + len;
+#elif LINES == 1
+      b = LINE_CLAMP(seg_a[s]);
+      e = LINE_CLAMP(seg_a[s + 1]);
+#else
+      b = LINE_CLAMP(seg_a[s]);
+      e = LINE_CLAMP(seg_b[s]);
+#endif
+      e = max(e, b);
+    }
+    // The whole vectors [kv0, kv1) of the line; the single elements [b, hv) and [tv, e) around them.
+    const ulong kv0 = (b + VEC - 1) / VEC, kv1 = e / VEC;
+    const int has_vectors = kv0 < kv1;
+    const ulong hv = has_vectors ? kv0 * VEC : e;
+    const ulong tv = has_vectors ? kv1 * VEC : e;
+    const ulong nv = has_vectors ? kv1 - kv0 : 0;
+    const ulong per = (nv + chunks - 1) / chunks;  // vectors per part
+    const ulong cb = kv0 + min(nv, (ulong)chunk * per), ce = kv0 + min(nv, ((ulong)chunk + 1) * per);
+
+    DESC_ACC acc[ITEMS];
+    for (uint j = 0; j < ITEMS; ++j) acc[j] = desc_identity();
+    ulong k = cb + lane;
+    for (; k + (ITEMS - 1) * ROW_WIDTH < ce; k += ITEMS * ROW_WIDTH)
+      for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR_AT(acc[j], k + j * ROW_WIDTH, b);
+    for (; k < ce; k += ROW_WIDTH) DESC_FOLD_VECTOR_AT(acc[0], k, b);
+    if (chunk == 0) {
+      // Before the first whole vector and after the last: one element per work-item.
+      for (ulong x = b + lane; x < hv; x += ROW_WIDTH) acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(x, x - b), x - b));
+      for (ulong x = tv + lane; x < e; x += ROW_WIDTH) acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(x, x - b), x - b));
+    }
+    for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
+
+    // The line's ROW_WIDTH values folded in a tree; every work-item of the group passes every
+    // barrier (the loop's trip count is the group's).
+    l[lid] = acc[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint w = ROW_WIDTH / 2; w > 0; w >>= 1) {
+      if (lane < w) l[lid] = desc_combine(l[lid], l[lid + w]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lane == 0 && s < lines) {
+#if SPLIT
+      partials[s * chunks + chunk] = l[lid];
+      GLOBAL_FENCE();  // the part is visible device-wide before the ticket is taken
+      if (atomic_inc(tickets + s) == chunks - 1) {
+        GLOBAL_FENCE();  // and the last one's reads of the parts come after its ticket
+        DESC_ACC v = desc_identity();
+        for (uint c = 0; c < chunks; ++c) v = desc_combine(v, desc_load_published(partials + s * chunks + c));
+        out[out_index + s] = desc_finish(v, e - b);
+        atomic_xchg(tickets + s, 0u);  // ready for the next launch
+      }
+#else
+      out[out_index + s] = desc_finish(l[lid], e - b);
+#endif
+    }
+    // l[lid] of lane 0 is read above by its own work-item only; the next line's first write to
+    // l[] comes after every work-item has left this tree (the last barrier), so no barrier here.
+  }
+}

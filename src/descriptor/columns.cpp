@@ -1,0 +1,130 @@
+// Columns of a descriptor (src/descriptor/families.hpp): the columns kernel's planner and enqueue.
+#include "clreduce/error.hpp"
+#include "descriptor/families.hpp"
+#include "descriptor/kernel_params.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+namespace {
+constexpr std::uint64_t kGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
+constexpr std::uint64_t kMaxChunks = 65535;
+}  // namespace
+
+DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, const FamilyParams& params,
+                              const DeviceInfo& dev, std::size_t kernel_max_wg) {
+  const DescriptorKernel& k = columns_kernel();
+  check_fp64(r, dev);
+  if (m == 0 || ncols == 0)
+    throw ConfigError(Param::Shape,
+                      "a " + std::to_string(m) + " x " + std::to_string(ncols) +
+                          " matrix: a column reduction needs at least one row and one column",
+                      "M >= 1 and N >= 1");
+  if (params.row_width)
+    throw ConfigError(Param::RowWidth, "a row width for a column reduction: columns take TILE_X and ROWS_Y",
+                      "unset (or -D TILE_X / -D ROWS_Y)");
+  DescriptorLaunch l;
+  l.kernel = k.kernel;
+  l.vec = 1;
+  l.wg = family_wg(k, params, dev, kernel_max_wg, 256);
+  l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(r.acc_bytes > 8 ? 2 : 4));
+  // TILE_X: 32 columns (a warp's loads along a row), or the columns rounded up to a power of two
+  // (a narrow dense matrix: a warp then reads consecutive rows, one stream).
+  l.tile_x = static_cast<unsigned>(
+      given_value(k, "TILE_X", params.defines).value_or(std::min<std::uint64_t>({32, pow2_ceil(ncols), l.wg})));
+  if (const auto y = given_value(k, "ROWS_Y", params.defines)) {
+    l.rows_y = static_cast<unsigned>(*y);
+    if (std::uint64_t{l.tile_x} * l.rows_y != l.wg && (params.wg || given_value(k, "WG_SIZE", params.defines)))
+      throw ConfigError(Param::WorkGroupSize,
+                        "TILE_X " + std::to_string(l.tile_x) + " x ROWS_Y " + std::to_string(l.rows_y) +
+                            " is not the work-group size " + std::to_string(l.wg),
+                        "TILE_X x ROWS_Y = the work-group size");
+    l.wg = std::uint64_t{l.tile_x} * l.rows_y;
+  } else {
+    if (l.tile_x > l.wg)
+      throw ConfigError(Param::WorkGroupSize,
+                        "TILE_X " + std::to_string(l.tile_x) + " is wider than the work-group size " + std::to_string(l.wg),
+                        "TILE_X <= the work-group size");
+    l.rows_y = static_cast<unsigned>(l.wg / l.tile_x);
+  }
+  std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : 256;
+  if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
+  if (l.wg > limit)
+    throw ConfigError(Param::WorkGroupSize,
+                      "TILE_X x ROWS_Y = " + std::to_string(l.wg) + " work-items on " + dev.name + "; valid: up to " +
+                          std::to_string(limit),
+                      "up to " + std::to_string(limit), dev.name);
+  l.groups = (ncols + l.tile_x - 1) / l.tile_x;  // column tiles
+  if (params.chunks) {
+    if (*params.chunks == 0 || *params.chunks > kMaxChunks)
+      throw ConfigError(Param::Chunks,
+                        "row chunks " + std::to_string(*params.chunks) + "; valid: 1.." + std::to_string(kMaxChunks),
+                        "1.." + std::to_string(kMaxChunks));
+    l.chunks = std::min<std::uint64_t>(*params.chunks, m);
+  } else {
+    // Enough chunks for about 8 groups per compute unit, each of at least 4 trips of its loads.
+    const std::uint64_t cus = std::max(1u, dev.compute_units);
+    const std::uint64_t by_device = (kGroupsPerCu * cus + l.groups - 1) / l.groups;
+    const std::uint64_t by_length = std::max<std::uint64_t>(1, m / (std::uint64_t{l.rows_y} * l.items * 4));
+    l.chunks = std::min({by_device, by_length, kMaxChunks});
+  }
+  l.rows_per_chunk = (m + l.chunks - 1) / l.chunks;
+  l.chunks = (m + l.rows_per_chunk - 1) / l.rows_per_chunk;
+  const std::uint64_t depth = (l.rows_per_chunk + l.rows_y - 1) / l.rows_y + l.items + log2_floor(l.rows_y) +
+                              (l.chunks > 1 ? (l.chunks + l.rows_y - 1) / l.rows_y + log2_floor(l.rows_y) : 0);
+  l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
+  const ParamValues values = {{"TILE_X", l.tile_x}, {"ROWS_Y", l.rows_y}, {"ITEMS", l.items}, {"NV_PTX", dev.is_nvidia ? 1 : 0}};
+  l.options = options_for(k, values, params.defines);
+  return l;
+}
+
+DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols,
+                                                const FamilyParams& params, cl::Kernel* kernel) {
+  const std::string source = reduction_source(r);
+  const DescriptorKernel& k = columns_kernel();
+  for (std::size_t max_wg = programs_.max_wg(k, source);;) {
+    const DescriptorLaunch l = plan_columns(r, m, ncols, params, bound_.device, max_wg);
+    cl::Kernel built = programs_.get(k, source, r.name, l.options);
+    const KernelLimits lim = kernel_limits(built, bound_.device.device);
+    if (l.wg > lim.max_work_group_size && !params.wg && max_wg != lim.max_work_group_size) {
+      max_wg = lim.max_work_group_size;
+      continue;
+    }
+    check_kernel_limits(k.kernel, l.wg, lim, bound_.device);
+    if (kernel) *kernel = built;
+    return l;
+  }
+}
+
+cl::Event FamilyReducer::columns(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t m,
+                                 std::uint64_t ncols, std::uint64_t ld, const cl::Buffer& out, std::uint64_t out_index,
+                                 const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
+                                 const FamilyParams& params) {
+  cl::Kernel k;
+  const DescriptorLaunch l = prepare_columns(r, m, ncols, params, &k);
+  const cl::Buffer& tickets = tickets_.at_least(bound_, (l.chunks > 1 ? l.groups : 1) * sizeof(cl_uint),
+                                                "the column tiles' tickets", true, &allocations_);
+  const cl::Buffer* partials = nullptr;
+  if (l.chunks > 1)
+    partials = &partials_.at_least(bound_, l.chunks * ncols * r.acc_bytes, "the row chunks' partial rows", false,
+                                   &allocations_);
+  cl::Event done;
+  with_cl_context("enqueueing reduction '" + r.name + "' over " + std::to_string(ncols) + " columns", [&] {
+    cl_uint a = set_input_args(k, inputs);
+    k.setArg(a++, static_cast<cl_ulong>(m));
+    k.setArg(a++, static_cast<cl_ulong>(ncols));
+    k.setArg(a++, static_cast<cl_ulong>(ld));
+    k.setArg(a++, static_cast<cl_ulong>(l.rows_per_chunk));
+    k.setArg(a++, partials ? *partials : tickets);  // one chunk: never written
+    k.setArg(a++, tickets);
+    k.setArg(a++, out);
+    k.setArg(a++, static_cast<cl_ulong>(out_index));
+    set_scalar_args(k, a, r, scalars);
+    bound_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.tile_x, l.chunks * l.rows_y),
+                                      cl::NDRange(l.tile_x, l.rows_y), wait.empty() ? nullptr : &wait, &done);
+  });
+  return done;
+}
+
+}  // namespace clreduce

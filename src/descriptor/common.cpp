@@ -1,0 +1,142 @@
+// The descriptor families' shared host helpers (src/descriptor/common.hpp).
+#include "descriptor/common.hpp"
+
+#include "clreduce/error.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+unsigned log2_floor(std::uint64_t x) {
+  unsigned l = 0;
+  while (x > 1) {
+    x >>= 1;
+    ++l;
+  }
+  return l;
+}
+bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
+std::uint64_t pow2_floor(std::uint64_t x) { return x <= 1 ? 1 : std::uint64_t{1} << log2_floor(x); }
+std::uint64_t pow2_ceil(std::uint64_t x) {
+  const std::uint64_t f = pow2_floor(x);
+  return f >= x ? f : f * 2;
+}
+
+std::uint64_t buffer_bytes(const cl::Buffer& b) {
+  return with_cl_context("querying a buffer's size", [&] { return b.getInfo<CL_MEM_SIZE>(); });
+}
+
+void check_call(const Reduction& r, const std::vector<Input>& inputs, const std::vector<ScalarArg>& scalars) {
+  if (inputs.size() != r.inputs.size())
+    throw Error(Param::Buffer,
+                "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " input(s); " +
+                    std::to_string(inputs.size()) + " given",
+                std::to_string(r.inputs.size()) + " inputs");
+  if (scalars.size() != r.scalars.size())
+    throw Error(Param::Op,
+                "reduction '" + r.name + "' takes " + std::to_string(r.scalars.size()) + " scalar argument(s); " +
+                    std::to_string(scalars.size()) + " given",
+                std::to_string(r.scalars.size()) + " scalars");
+  for (std::size_t j = 0; j < inputs.size(); ++j)
+    if (!inputs[j].buffer())
+      throw Error(Param::Buffer, "input " + std::to_string(j) + " of reduction '" + r.name + "' is an empty cl::Buffer",
+                  "a buffer");
+}
+
+void check_input_span(const Reduction& r, const std::vector<Input>& inputs, std::size_t j, std::uint64_t elements,
+                      const std::string& what) {
+  const std::uint64_t es = size_of(r.inputs[j]);
+  const std::uint64_t have = buffer_bytes(inputs[j].buffer) / es;
+  if (inputs[j].offset > have || elements > have - inputs[j].offset)
+    throw Error(Param::Buffer,
+                "input " + std::to_string(j) + " of reduction '" + r.name + "' holds " + std::to_string(have) +
+                    " elements of " + std::string(name_of(r.inputs[j])) + ", too few for offset " +
+                    std::to_string(inputs[j].offset) + " + " + std::to_string(elements) + " elements (" + what + ")",
+                "a buffer of at least offset + " + std::to_string(elements) + " elements");
+}
+
+void check_output(const Reduction& r, const cl::Buffer& out, std::uint64_t out_index, std::uint64_t count) {
+  const std::uint64_t rb = r.out.bytes();
+  if (!out()) throw Error(Param::Buffer, "the output buffer is an empty cl::Buffer", "a buffer");
+  const std::uint64_t have = buffer_bytes(out) / rb;
+  if (out_index > have || count > have - out_index)
+    throw Error(Param::Buffer,
+                "the output buffer holds " + std::to_string(have) + " results of " + r.out.str() + " (" +
+                    std::to_string(rb) + " bytes each), too few for results " + std::to_string(out_index) + " .. " +
+                    std::to_string(out_index + count - 1),
+                "an output buffer of at least out_index + " + std::to_string(count) + " results");
+}
+
+void check_fp64(const Reduction& r, const DeviceInfo& dev) {
+  if (r.needs_fp64() && !dev.fp64)
+    throw ConfigError(Param::Type,
+                      "reduction '" + r.name + "' needs f64, which " + dev.name + " does not have (no cl_khr_fp64)",
+                      "types other than f64", dev.name);
+}
+
+cl_uint set_input_args(cl::Kernel& k, const std::vector<Input>& inputs) {
+  cl_uint a = 0;
+  for (const Input& in : inputs) {
+    k.setArg(a++, in.buffer);
+    k.setArg(a++, static_cast<cl_ulong>(in.offset));
+  }
+  return a;
+}
+
+void set_scalar_args(cl::Kernel& k, cl_uint first, const Reduction& r, const std::vector<ScalarArg>& scalars) {
+  for (std::size_t j = 0; j < scalars.size(); ++j) {
+    const cl_uint index = first + static_cast<cl_uint>(j);
+    auto as = [&](auto tag) {
+      using X = decltype(tag);
+      return std::visit([](auto v) { return static_cast<X>(v); }, scalars[j]);
+    };
+    switch (r.scalars[j]) {
+      case Scalar::U8: k.setArg(index, as(cl_uchar{})); break;
+      case Scalar::I8: k.setArg(index, as(cl_char{})); break;
+      case Scalar::U16: k.setArg(index, as(cl_ushort{})); break;
+      case Scalar::I16: k.setArg(index, as(cl_short{})); break;
+      case Scalar::U32: k.setArg(index, as(cl_uint{})); break;
+      case Scalar::I32: k.setArg(index, as(cl_int{})); break;
+      case Scalar::U64: k.setArg(index, as(cl_ulong{})); break;
+      case Scalar::I64: k.setArg(index, as(cl_long{})); break;
+      case Scalar::F16:
+      case Scalar::BF16:
+      case Scalar::F32: k.setArg(index, as(cl_float{})); break;
+      case Scalar::F64: k.setArg(index, as(cl_double{})); break;
+    }
+  }
+}
+
+cl::Kernel DescriptorPrograms::get(const DescriptorKernel& k, const std::string& source, const std::string& name,
+                                   const std::string& options) {
+  auto key = std::make_tuple(k.file, source, options);
+  if (auto it = kernels_.find(key); it != kernels_.end()) return it->second;
+  const UserOperator text{name, {}, source, std::nullopt};
+  cl::Kernel built =
+      bound_.programs->kernel(bound_.context, bound_.device, bound_.kernel_dir.path, k.file, k.kernel, options, &text);
+  max_wg_[{k.file, source}] = kernel_limits(built, bound_.device.device).max_work_group_size;
+  kernels_.emplace(std::move(key), built);
+  return built;
+}
+
+std::size_t DescriptorPrograms::max_wg(const DescriptorKernel& k, const std::string& source) const {
+  auto it = max_wg_.find({k.file, source});
+  return it == max_wg_.end() ? 0 : it->second;
+}
+
+const cl::Buffer& Scratch::at_least(BoundQueue& bound, std::uint64_t bytes, const std::string& what, bool zeroed,
+                                    std::size_t* allocations) {
+  bytes = std::max<std::uint64_t>(bytes, 16);
+  if (bytes <= bytes_) return buffer_;
+  buffer_ = with_cl_context("allocating " + what, [&] { return cl::Buffer(bound.context, CL_MEM_READ_WRITE, bytes); });
+  bytes_ = bytes;
+  if (allocations) ++*allocations;
+  if (zeroed)
+    with_cl_context("zeroing " + what, [&] {
+      bound.queue.enqueueFillBuffer(buffer_, cl_uchar{0}, 0, bytes);
+      bound.queue.finish();
+    });
+  return buffer_;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,74 @@
+// What the descriptor families (whole array, lines, columns) share on the host: the checks of a
+// call's inputs and scalars, the setting of kernel arguments, the build-once cache of their
+// kernels, scratch buffers, and small integer helpers.
+// Thread-safety: a DescriptorPrograms and a Scratch belong to one reducer (one thread at a time).
+#pragma once
+
+#include "clreduce/reduce.hpp"
+#include "clreduce/reduction.hpp"
+#include "core/bound_queue.hpp"
+#include "descriptor/kernel_params.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace clreduce {
+
+unsigned log2_floor(std::uint64_t x);  // 0 for 0 and 1
+bool is_pow2(std::uint64_t x);
+std::uint64_t pow2_floor(std::uint64_t x);  // the largest power of two <= x (1 for 0)
+std::uint64_t pow2_ceil(std::uint64_t x);   // the smallest power of two >= x (1 for 0)
+
+std::uint64_t buffer_bytes(const cl::Buffer& b);
+
+// Throws Error (Param::Buffer, Param::Op) unless there is one Input per r.inputs and one scalar
+// per r.scalars.
+void check_call(const Reduction& r, const std::vector<Input>& inputs, const std::vector<ScalarArg>& scalars);
+// Throws Error (Param::Buffer) unless input j's buffer holds `elements` elements of its type after
+// its offset; `what` says what needs them ("a 1000 x 24 matrix with ld 32").
+void check_input_span(const Reduction& r, const std::vector<Input>& inputs, std::size_t j, std::uint64_t elements,
+                      const std::string& what);
+// Throws Error (Param::Buffer) unless `out` holds results [out_index, out_index + count) of r.out.
+void check_output(const Reduction& r, const cl::Buffer& out, std::uint64_t out_index, std::uint64_t count);
+// Throws ConfigError (Param::Type) when r needs fp64 and the device has none.
+void check_fp64(const Reduction& r, const DeviceInfo& dev);
+
+// The arguments every descriptor kernel starts with (each input's buffer and element offset) and
+// ends with (the scalars, converted to their declared types).
+cl_uint set_input_args(cl::Kernel& k, const std::vector<Input>& inputs);
+void set_scalar_args(cl::Kernel& k, cl_uint first, const Reduction& r, const std::vector<ScalarArg>& scalars);
+
+// Kernels built once per (kernel, descriptor source, option string), and the work-group size each
+// descriptor's build of a kernel allows (known after its first build).
+class DescriptorPrograms {
+ public:
+  explicit DescriptorPrograms(BoundQueue& bound) : bound_(bound) {}
+  // The built kernel; its CL_KERNEL_WORK_GROUP_SIZE is remembered for (k, source).
+  cl::Kernel get(const DescriptorKernel& k, const std::string& source, const std::string& name,
+                 const std::string& options);
+  // 0 until `k` has been built for `source` once.
+  std::size_t max_wg(const DescriptorKernel& k, const std::string& source) const;
+  const BoundQueue& bound() const { return bound_; }
+
+ private:
+  BoundQueue& bound_;
+  std::map<std::tuple<std::string, std::string, std::string>, cl::Kernel> kernels_;
+  std::map<std::pair<std::string, std::string>, std::size_t> max_wg_;
+};
+
+// A device buffer that grows to the largest size asked of it. zeroed: new storage is filled with
+// zeros (ticket counters, which the kernels leave at 0 after each launch).
+class Scratch {
+ public:
+  const cl::Buffer& at_least(BoundQueue& bound, std::uint64_t bytes, const std::string& what, bool zeroed,
+                             std::size_t* allocations);
+
+ private:
+  cl::Buffer buffer_;
+  std::uint64_t bytes_ = 0;
+};
+
+}  // namespace clreduce

@@ -1,0 +1,190 @@
+// Rows and segments of a descriptor (src/descriptor/families.hpp): the lines kernel's planner and
+// its enqueue, and the blocking read both families share.
+#include "clreduce/error.hpp"
+#include "descriptor/families.hpp"
+#include "descriptor/kernel_params.hpp"
+
+#include <algorithm>
+
+namespace clreduce {
+
+namespace {
+constexpr std::size_t kDefaultWg = 256;
+constexpr unsigned kLineItems = 2;
+// The groups along the lines: 32 per compute unit at most (8 x 256 work-items are resident on an
+// H100 SM; four rounds of them keep its loads in flight while a round's trees run), the rest loop.
+constexpr std::uint64_t kMaxGroupsPerCu = 32;
+constexpr std::uint64_t kMaxParts = 1024;
+
+std::uint64_t offset_type_id(Scalar t) {
+  switch (t) {
+    case Scalar::U32: return 0;
+    case Scalar::U64: return 1;
+    case Scalar::I32: return 2;
+    case Scalar::I64: return 3;
+    default:
+      throw ConfigError(Param::Segments,
+                        "segment offsets of type " + std::string(name_of(t)) + "; valid: u32, u64, i32, i64",
+                        "u32, u64, i32, i64");
+  }
+}
+}  // namespace
+
+std::size_t family_wg(const DescriptorKernel& k, const FamilyParams& params, const DeviceInfo& dev,
+                      std::size_t kernel_max_wg, std::size_t preferred) {
+  std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
+  if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
+  std::optional<std::uint64_t> wg = params.wg;
+  if (!wg && k.find("WG_SIZE")) wg = given_value(k, "WG_SIZE", params.defines);
+  if (wg) {
+    if (!is_pow2(*wg) || *wg > limit)
+      throw ConfigError(Param::WorkGroupSize,
+                        "work-group size " + std::to_string(*wg) + " for " + k.file + " on " + dev.name +
+                            "; valid: a power of two up to " + std::to_string(limit),
+                        "a power of two up to " + std::to_string(limit), dev.name);
+    return static_cast<std::size_t>(*wg);
+  }
+  return static_cast<std::size_t>(pow2_floor(std::min(preferred, limit)));
+}
+
+DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
+                            const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned) {
+  const DescriptorKernel& k = lines_kernel();
+  check_fp64(r, dev);
+  if (shape.lines == 0)
+    throw ConfigError(shape.kind == LineKind::Rows ? Param::Shape : Param::Segments,
+                      shape.kind == LineKind::Rows ? "a matrix of 0 rows: a row reduction needs at least one row"
+                                                   : "0 segments: a segmented reduction needs at least one",
+                      "at least 1");
+  const std::uint64_t type_id = shape.kind == LineKind::Rows ? 1 : offset_type_id(shape.offset_type);
+  DescriptorLaunch l;
+  l.kernel = k.kernel;
+  l.wg = family_wg(k, params, dev, kernel_max_wg, kDefaultWg);
+  l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(kLineItems));
+  std::size_t widest = 1;
+  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
+  if (const auto v = given_value(k, "VEC", params.defines)) {
+    l.vec = static_cast<unsigned>(*v);
+  } else {
+    // 16 bytes of the widest input per load, halved while an average line holds fewer than 4 such
+    // vectors (a row of 6 floats is read as pairs, not as one vector and its tail one by one).
+    l.vec = static_cast<unsigned>(16 / widest);
+    while (l.vec > 1 && shape.average < 4ull * l.vec) l.vec /= 2;
+  }
+  // ROW_WIDTH: about ITEMS vectors per work-item of an average line, 1 .. WG_SIZE.
+  std::optional<std::uint64_t> rw = params.row_width;
+  if (!rw) rw = given_value(k, "ROW_WIDTH", params.defines);
+  if (rw) {
+    if (!is_pow2(*rw) || *rw > l.wg)
+      throw ConfigError(Param::RowWidth,
+                        "row width " + std::to_string(*rw) + " with work-group size " + std::to_string(l.wg) +
+                            "; valid: a power of two up to the work-group size",
+                        "1, 2, 4, ..., " + std::to_string(l.wg));
+    l.row_width = static_cast<unsigned>(*rw);
+  } else {
+    const std::uint64_t vectors = std::max<std::uint64_t>(1, shape.average / l.vec);
+    l.row_width = static_cast<unsigned>(std::min<std::uint64_t>(pow2_floor(std::max<std::uint64_t>(1, vectors / l.items)), l.wg));
+  }
+  const std::uint64_t cus = std::max(1u, dev.compute_units);
+  if (params.chunks) {
+    if (*params.chunks == 0 || *params.chunks > kMaxParts)
+      throw ConfigError(Param::Chunks,
+                        "parts per line " + std::to_string(*params.chunks) + "; valid: 1.." + std::to_string(kMaxParts),
+                        "1.." + std::to_string(kMaxParts));
+    l.chunks = *params.chunks;
+  } else if (l.row_width == l.wg && shape.lines < 4 * cus) {
+    // Few long lines: each cut into parts of at least 4 trips of the group's loads, for about 8
+    // groups per compute unit.
+    const std::uint64_t vectors = shape.average / l.vec;
+    const std::uint64_t by_device = (8 * cus + shape.lines - 1) / shape.lines;
+    const std::uint64_t by_length = std::max<std::uint64_t>(1, vectors / (std::uint64_t{l.wg} * l.items * 4));
+    l.chunks = std::min({by_device, by_length, kMaxParts});
+  }
+  const std::uint64_t slots = l.wg / l.row_width;
+  l.groups = std::min((shape.lines + slots - 1) / slots, cus * kMaxGroupsPerCu);
+  l.depth = l.depth_of(shape.longest);
+  const ParamValues values = {{"WG_SIZE", l.wg},
+                               {"ROW_WIDTH", l.row_width},
+                               {"ITEMS", l.items},
+                               {"VEC", l.vec},
+                               {"ALIGNED", aligned ? 1 : 0},
+                               {"LINES", static_cast<std::uint64_t>(shape.kind)},
+                               {"OFFSET_T_ID", type_id},
+                               {"SPLIT", l.chunks > 1 ? 1 : 0},
+                               {"NV_PTX", dev.is_nvidia ? 1 : 0}};
+  l.options = options_for(k, values, params.defines);
+  return l;
+}
+
+DescriptorLaunch FamilyReducer::prepare_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
+                                              const std::vector<Input>* inputs, cl::Kernel* kernel) {
+  const std::string source = reduction_source(r);  // refuses a malformed descriptor first
+  const DescriptorKernel& k = lines_kernel();
+  const auto aligned_for = [&](unsigned vec) {
+    return !inputs || std::all_of(inputs->begin(), inputs->end(), [&](const Input& in) { return in.offset % vec == 0; });
+  };
+  for (std::size_t max_wg = programs_.max_wg(k, source);;) {
+    DescriptorLaunch l = plan_lines(r, shape, params, bound_.device, max_wg, true);
+    if (!aligned_for(l.vec)) l = plan_lines(r, shape, params, bound_.device, max_wg, false);
+    cl::Kernel built = programs_.get(k, source, r.name, l.options);
+    const KernelLimits lim = kernel_limits(built, bound_.device.device);
+    if (l.wg > lim.max_work_group_size && !params.wg && max_wg != lim.max_work_group_size) {
+      max_wg = lim.max_work_group_size;  // a narrower group for this descriptor's build
+      continue;
+    }
+    check_kernel_limits(k.kernel, l.wg, lim, bound_.device);
+    if (kernel) *kernel = built;
+    return l;
+  }
+}
+
+cl::Event FamilyReducer::lines(const Reduction& r, const std::vector<Input>& inputs, const LineShape& shape,
+                               std::uint64_t n, const cl::Buffer* seg_a, const cl::Buffer* seg_b, std::uint64_t ld,
+                               std::uint64_t len, const cl::Buffer& out, std::uint64_t out_index,
+                               const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
+                               const FamilyParams& params) {
+  cl::Kernel k;
+  const DescriptorLaunch l = prepare_lines(r, shape, params, &inputs, &k);
+  const cl::Buffer* partials = nullptr;
+  const cl::Buffer& tickets =
+      tickets_.at_least(bound_, (l.chunks > 1 ? shape.lines : 1) * sizeof(cl_uint), "the lines' tickets", true,
+                        &allocations_);
+  if (l.chunks > 1) partials = &partials_.at_least(bound_, shape.lines * l.chunks * r.acc_bytes, "the lines' parts", false,
+                                                   &allocations_);
+  cl::Event done;
+  with_cl_context("enqueueing reduction '" + r.name + "' over " + std::to_string(shape.lines) + " lines", [&] {
+    cl_uint a = set_input_args(k, inputs);
+    k.setArg(a++, static_cast<cl_ulong>(n));
+    k.setArg(a++, seg_a ? *seg_a : tickets);  // rows: never read
+    k.setArg(a++, seg_b ? *seg_b : tickets);  // rows, CSR offsets: never read
+    k.setArg(a++, static_cast<cl_ulong>(shape.lines));
+    k.setArg(a++, static_cast<cl_ulong>(ld));
+    k.setArg(a++, static_cast<cl_ulong>(len));
+    k.setArg(a++, static_cast<cl_uint>(l.chunks));
+    k.setArg(a++, partials ? *partials : tickets);  // one part a line: never written
+    k.setArg(a++, tickets);
+    k.setArg(a++, out);
+    k.setArg(a++, static_cast<cl_ulong>(out_index));
+    set_scalar_args(k, a, r, scalars);
+    bound_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg, l.chunks), cl::NDRange(l.wg, 1),
+                                      wait.empty() ? nullptr : &wait, &done);
+  });
+  return done;
+}
+
+const cl::Buffer& FamilyReducer::result_buffer(const Reduction& r, std::uint64_t count) {
+  return results_.at_least(bound_, count * r.out.bytes(), "the results", false, &allocations_);
+}
+
+std::vector<Result> FamilyReducer::read(const Reduction& r, const cl::Buffer& out, std::uint64_t count) {
+  const std::size_t rb = r.out.bytes();
+  std::vector<unsigned char> bytes(count * rb);
+  with_cl_context("reading the results",
+                  [&] { bound_.queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes.size(), bytes.data()); });
+  std::vector<Result> results;
+  results.reserve(count);
+  for (std::uint64_t s = 0; s < count; ++s) results.push_back(Result::from_bytes(r.out, bytes.data() + s * rb));
+  return results;
+}
+
+}  // namespace clreduce
