@@ -7,7 +7,9 @@
 #include "benchmarks/descriptor_run.hpp"
 #include "benchmarks/segmented_run.hpp"
 #include "clreduce/axis.hpp"
+#include "clreduce/segmented.hpp"
 #include "clreduce/variants.hpp"
+#include "data/result_file.hpp"
 #include "measure/measure.hpp"
 #include "parse.hpp"
 #include "printers/axis_printer.hpp"
@@ -16,6 +18,8 @@
 #include "printers/segmented_printer.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <tuple>
 
 namespace clreduce::cli {
 
@@ -23,6 +27,8 @@ namespace {
 struct ReduceTexts : RunTexts {
   std::string variant;
   std::optional<std::string> axis, shape, segments;
+  std::optional<std::uint64_t> ld;       // descriptors with --axis: the rows' leading dimension
+  std::optional<std::string> values_out;  // --output FILE: every result value (descriptors)
   std::optional<unsigned> row_width;
   std::optional<std::uint64_t> chunks;
   // The registered options, to refuse what an axis reduction does not take.
@@ -202,7 +208,9 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
 // take, --variant descriptor, several --input files or --accumulate. The old names (uint, int,
 // float, double; sum, min, max, argmin, argmax) keep the families' own kernels.
 bool names_descriptor(const ReduceTexts& o) {
-  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate) return true;
+  // --output writes a descriptor's results: the old names then run as their built-ins (sum of
+  // uint accumulates in u64, as the output's layout says).
+  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.values_out) return true;
   try {
     parse_type(o.type);
     parse_op(o.op);
@@ -216,38 +224,61 @@ bool names_descriptor(const ReduceTexts& o) {
 // opened, the inputs generated (one stream per input) or read (one --input per input), then one
 // verified, timed run of the descriptor kernel.
 int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
-  if (o.axis || o.segments || o.shape)
-    throw Error(Param::Op, "reduction descriptors (--op " + o.op + ", --type " + o.type +
-                               ") run on whole arrays so far; --axis and --segments take sum, min, max, argmin, argmax "
-                               "of uint, int, float, double",
-                "a whole array");
+  using F = DescriptorJob::Family;
   if (o.op_file)
     throw Error(Param::OpFile, "--op-file is a user operator of the families' kernels (uint, int, float, double); it "
                                "does not combine with a built-in descriptor (--op " + o.op + ")",
                 "--op or --op-file");
-  // --no-tuning is what a descriptor's launch does anyway (no database yet); --db would be ignored.
-  for (const auto& [given, name] :
-       {std::pair{o.row_width.has_value(), "--row-width"}, {o.chunks.has_value(), "--chunks"},
-        {o.launch.params.times.has_value(), "--times"},
-        {o.tuning.db.has_value(), "--db"}})
-    if (given)
-      throw Error(std::string(name) + " is not for reduction descriptors, whose one kernel (reduce_descriptor) takes "
-                                      "--wg, --groups-per-cu, --vec and -D ITEMS=1|2|4|8, and no tuning database yet");
+  DescriptorJob job;
+  if (o.axis && o.segments)
+    throw Error(Param::Segments, "--segments and --axis contradict each other: --segments reduces each segment of a "
+                                 "flat array, --axis each row or column of a matrix; give one");
+  if (o.axis) job.family = parse_axis(*o.axis) == Axis::Rows ? F::Rows : F::Cols;
+  if (o.segments) job.family = F::Segments;
+  if (o.shape && !o.axis) throw Error(Param::Shape, "--shape is for axis reductions: add --axis rows|cols");
+  if (o.ld && !o.axis) throw Error(Param::Shape, "--ld is the rows' leading dimension of an axis reduction: add --axis rows|cols");
+  // What each family's kernel takes; the rest is refused, not ignored.
+  const bool whole = job.family == F::Whole;
+  for (const auto& [given, name, takes] :
+       {std::tuple{o.launch.params.times.has_value(), "--times", "no family of the descriptor"},
+        {o.tuning.db.has_value(), "--db", "no family of the descriptor (no tuning database yet)"},
+        {o.row_width.has_value() && whole, "--row-width", "rows and segments"},
+        {o.row_width.has_value() && job.family == F::Cols, "--row-width", "rows and segments"},
+        {o.chunks.has_value() && whole, "--chunks", "rows, columns and segments"},
+        {o.launch.params.groups_per_cu.has_value() && !whole, "--groups-per-cu", "the whole array"},
+        {o.launch.params.vec.has_value() && !whole, "--vec", "the whole array (-D VEC=... for rows and segments)"}})
+    if (given) throw Error(std::string(name) + " is taken by " + takes + "; not by this run (" + std::string(name_of(job.family)) + ")");
   const Scalar type = parse_scalar(o.type);
   const Builtin op = parse_builtin(o.op);
   if (!o.variant.empty() && o.variant != "descriptor")
     throw Error(Param::Variant, "--variant " + o.variant + " is one of the families' kernels, which take uint, int, "
                                 "float, double with sum, min, max (argmin, argmax); --op " + o.op + " --type " + o.type +
-                                " runs on the descriptor kernel: leave --variant out or give --variant descriptor",
+                                " runs on the descriptor kernels: leave --variant out or give --variant descriptor",
                 "descriptor");
   std::optional<Scalar> acc;
   if (o.accumulate) acc = parse_scalar(*o.accumulate);
   const Reduction r = builtin(op, type, acc);
-  ReduceParams params = o.launch.params;
-  params.variant.clear();
-  params.defines = defines_of(o.launch.defines);
+  const std::vector<Define> defines = defines_of(o.launch.defines);
+  job.whole = o.launch.params;
+  job.whole.variant.clear();
+  job.whole.defines = defines;
+  const std::optional<std::size_t> wg = o.launch.params.wg ? std::optional<std::size_t>(o.launch.params.wg) : std::nullopt;
+  job.axis.wg = wg;
+  job.axis.row_width = o.row_width;
+  job.axis.chunks = o.chunks;
+  job.axis.defines = defines;
+  job.segmented.wg = wg;
+  job.segmented.slice = o.row_width;
+  job.segmented.parts = o.chunks;
+  job.segmented.defines = defines;
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
+  if (o.values_out) {
+    check_result_path(*o.values_out);
+    for (const std::string& in : o.inputs)
+      if (std::filesystem::exists(in) && std::filesystem::equivalent(in, *o.values_out))
+        throw Error("--output " + *o.values_out + " is --input " + in + ": a run never writes over its inputs");
+  }
   const std::size_t inputs = r.inputs.size();
   if (!o.inputs.empty() && o.inputs.size() != inputs)
     throw Error(Param::N, std::string(name_of(op)) + " reads " + std::to_string(inputs) + " input(s); --input was given " +
@@ -259,7 +290,27 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.n && !o.n->empty() && o.n->back() == '%')
     throw Error(Param::N, "'" + printable(*o.n) + "': a share of the device memory is not for reduction descriptors "
                           "yet; give a size (e.g. 2^26)", "a size");
-  if (o.n) n = parse_size(*o.n);
+  if (o.n) {
+    if (job.family == F::Rows || job.family == F::Cols)
+      throw Error(Param::N, "--n is the whole array's size; --axis takes --shape MxN (and --ld)", "--shape MxN");
+    n = parse_size(*o.n);
+  }
+  if (!whole && job.family != F::Segments) {
+    if (!o.shape) throw Error(Param::Shape, "--axis needs --shape MxN (M rows, N columns, row-major)", "MxN");
+    const auto [m, cols] = parse_shape(*o.shape);
+    job.shape = MatrixShape{m, cols, o.ld.value_or(0)};
+    if (job.shape.ld && job.shape.ld < cols)
+      throw Error(Param::Shape, "--ld " + std::to_string(job.shape.ld) + " is below the " + std::to_string(cols) +
+                                    " columns: rows would overlap; give --ld >= N",
+                  "--ld >= N");
+    n = job.shape.span();
+  }
+  if (job.family == F::Segments) {
+    job.offsets = read_offsets_file(*o.segments);
+    const std::uint64_t last = job.offsets.back();
+    if (!n && o.inputs.empty()) n = last;
+    if (n) validate_segment_offsets(job.offsets, *n);
+  }
   if (!n && o.inputs.empty()) throw Error(Param::N, "--op " + o.op + " needs --n N or --input FILE", "--n N, --input FILE");
   // The files' sizes are checked before a device is opened; their bytes are read after the launch is.
   std::vector<ScalarData> data;
@@ -267,23 +318,38 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     data.push_back(read_scalar_file(file, type, n));
     n = data.back().n;
   }
+  if (job.family == F::Segments && o.inputs.size()) validate_segment_offsets(job.offsets, *n);
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
   if (*n > dev.max_alloc_bytes / size_of(type))
     throw Error(Param::N, "n = " + std::to_string(*n) + " elements of " + std::string(name_of(type)) + " is over " +
                               dev.name + "'s largest allocation (" + std::to_string(dev.max_alloc_bytes) + " bytes)",
                 "n <= " + std::to_string(dev.max_alloc_bytes / size_of(type)), dev.name);
-  {  // The launch is resolved (and refused, if it must be) before any data is made.
+  if (whole) {  // The launch is resolved (and refused, if it must be) before any data is made.
     ReducerOptions opt;
-    opt.params = params;
+    opt.params = job.whole;
     opt.tuning.enabled = false;
     session.reducer(opt).prepare(r, *n);
+  } else if (job.family == F::Segments) {
+    SegmentedReducerOptions opt;
+    opt.params = job.segmented;
+    opt.device = dev;
+    opt.kernel_dir = session.kernel_dir();
+    SegmentedReducer(session.queue(), opt).prepare(r, *n, job.offsets.size() - 1);
+  } else {
+    AxisReducerOptions opt;
+    opt.params = job.axis;
+    opt.tuning.enabled = false;
+    opt.device = dev;
+    opt.kernel_dir = session.kernel_dir();
+    AxisReducer(session.queue(), opt).prepare(r, job.family == F::Rows ? Axis::Rows : Axis::Cols, job.shape);
   }
   if (data.empty())
     for (unsigned j = 0; j < inputs; ++j)
       data.push_back(generate_scalar_data(type, *n, parse_data_kind(o.data.data), o.data.seed, j));
-  const DescriptorReport rep = run_descriptor(session, r, data, params, timing);
+  const DescriptorReport rep = run_descriptor(session, r, data, job, timing);
   emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
+  if (o.values_out) write_results(*o.values_out, r.out, rep.results);
   return rep.ok() ? 0 : 1;
 }
 
@@ -351,6 +417,13 @@ void register_reduce_command(Cli& cli) {
                 "pass), cols_stream: its groups; with --segments: parts per segment (1: segments_group, more: "
                 "segments_split)")
       ->check(whole_number(65535, "1..65535 and at most M"));
+  c->add_option("--ld", o->ld,
+                "with --axis and a reduction descriptor: elements from one row's start to the next (>= N; default N): "
+                "a padded matrix")
+      ->check(whole_number(~std::uint64_t{0} >> 1, "N or more"));
+  c->add_option("--output", o->values_out,
+                "with a reduction descriptor: write every result (the value, each row's, column's or segment's) to a "
+                "new FILE: NumPy .npy if the name ends in .npy, else raw little-endian; never replaces a file");
   c->add_option("--segments", o->segments,
                 "FILE of S + 1 offsets (whitespace-separated unsigned integers: the first 0, non-decreasing, the "
                 "last n): one value per segment [offsets[s], offsets[s+1]) of the --n (default: the last offset) "

@@ -311,6 +311,11 @@ class AxisReducer {
                       const std::vector<cl::Event>& wait = {});
   // The launch the two above make (its kernel, parameters, option string and depth).
   DescriptorLaunch prepare(const Reduction& r, Axis axis, const MatrixShape& shape);
+  // For measuring tools: reduce_to on `on` (null: the reducer's queue; another in-order queue of
+  // the same context and device, which the caller then orders).
+  cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
+                    const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait = {});
 
   // For measuring tools: enqueues a prepared launch's passes on `on` (default: the reducer's
   // queue), one event per pass when with_events.

@@ -229,6 +229,11 @@ class SegmentedReducer {
   // `offset_type` (depth_of(length) bounds a segment of that length).
   DescriptorLaunch prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments,
                            Scalar offset_type = Scalar::U64);
+  // For measuring tools: reduce_to on `on` (null: the reducer's queue; another in-order queue of
+  // the same context and device, which the caller then orders).
+  cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const Segments& segments,
+                    const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait = {});
 
   // For measuring tools: enqueues a prepared launch on `on` (default: the reducer's queue); its
   // event when with_events.

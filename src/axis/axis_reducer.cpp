@@ -256,6 +256,13 @@ DescriptorLaunch AxisReducer::prepare(const Reduction& r, Axis axis, const Matri
 cl::Event AxisReducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
                                  const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
                                  const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
+  return enqueue(r, inputs, axis, shape, out, out_index, scalars, nullptr, wait);
+}
+
+cl::Event AxisReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
+                               const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
+                               const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
+                               const std::vector<cl::Event>& wait) {
   check_call(r, inputs, scalars);
   check_shape(shape);
   const std::string what = "a " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) + " matrix, ld " +
@@ -265,10 +272,11 @@ cl::Event AxisReducer::reduce_to(const Reduction& r, const std::vector<Input>& i
   check_output(r, out, out_index, results);
   const FamilyParams params = s_->family_params();
   if (axis == Axis::Cols)
-    return s_->family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params);
+    return s_->family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params,
+                                on);
   const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
   return s_->family().lines(r, inputs, lines, shape.span(), nullptr, nullptr, shape.stride(), shape.cols, out,
-                            out_index, scalars, wait, params);
+                            out_index, scalars, wait, params, on);
 }
 
 std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, Axis axis,

@@ -57,13 +57,15 @@ class FamilyReducer {
  public:
   explicit FamilyReducer(BoundQueue& bound) : bound_(bound), programs_(bound) {}
 
+  // (Both: on `on`, null for the bound queue; another in-order queue of its context and device.)
   // Rows of a matrix (LineKind::Rows: `lines` rows of `len` elements, `ld` apart) or segments
   // (seg_a: the S + 1 offsets, or the begins with seg_b the ends; n: the elements every input
   // holds from its offset). One result per line at out_index + s of `out`.
   cl::Event lines(const Reduction& r, const std::vector<Input>& inputs, const LineShape& shape, std::uint64_t n,
                   const cl::Buffer* seg_a, const cl::Buffer* seg_b, std::uint64_t ld, std::uint64_t len,
                   const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                  const std::vector<cl::Event>& wait, const FamilyParams& params);
+                  const std::vector<cl::Event>& wait, const FamilyParams& params,
+                  const cl::CommandQueue* on = nullptr);
   DescriptorLaunch prepare_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
                                  const std::vector<Input>* inputs = nullptr, cl::Kernel* kernel = nullptr);
 
@@ -71,7 +73,7 @@ class FamilyReducer {
   cl::Event columns(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t m, std::uint64_t ncols,
                     std::uint64_t ld, const cl::Buffer& out, std::uint64_t out_index,
                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                    const FamilyParams& params);
+                    const FamilyParams& params, const cl::CommandQueue* on = nullptr);
   DescriptorLaunch prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, const FamilyParams& params,
                                    cl::Kernel* kernel = nullptr);
 

@@ -405,6 +405,13 @@ DescriptorLaunch SegmentedReducer::prepare(const Reduction& r, std::uint64_t n, 
 cl::Event SegmentedReducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                       const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
                                       const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
+  return enqueue(r, inputs, n, segments, out, out_index, scalars, nullptr, wait);
+}
+
+cl::Event SegmentedReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                    const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
+                                    const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
+                                    const std::vector<cl::Event>& wait) {
   check_call(r, inputs, scalars);
   if (segments.count == 0)
     throw ConfigError(Param::Segments, "0 segments: a segmented reduction needs at least one", "at least 1 segment");
@@ -427,7 +434,7 @@ cl::Event SegmentedReducer::reduce_to(const Reduction& r, const std::vector<Inpu
   LineShape shape = segment_lines(n, segments.count, segments.type);
   shape.kind = csr ? LineKind::Offsets : LineKind::BeginEnd;
   return s_->family().lines(r, inputs, shape, n, &segments.first, csr ? nullptr : &segments.second, 0, 0, out,
-                            out_index, scalars, wait, s_->family_params());
+                            out_index, scalars, wait, s_->family_params(), on);
 }
 
 std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,

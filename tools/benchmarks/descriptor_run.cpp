@@ -5,18 +5,20 @@
 
 namespace clreduce {
 
-DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
-                                const ReduceParams& params, const TimingOptions& timing) {
-  DescriptorReport rep;
-  rep.reduction = r;
-  rep.n = inputs.empty() ? 0 : inputs.front().n;
-  ReducerOptions opt;
-  opt.params = params;
-  opt.tuning.enabled = false;  // the descriptor launch takes no tuning database yet
-  Reducer reducer = session.reducer(opt);
-  rep.launch = reducer.prepare(r, rep.n);  // refusals before any upload
+std::string_view name_of(DescriptorJob::Family f) {
+  switch (f) {
+    case DescriptorJob::Family::Whole: return "whole";
+    case DescriptorJob::Family::Rows: return "rows";
+    case DescriptorJob::Family::Cols: return "cols";
+    case DescriptorJob::Family::Segments: return "segments";
+  }
+  return "?";
+}
+
+namespace {
+std::vector<Input> upload_inputs(const Session& session, const std::vector<ScalarData>& inputs, DescriptorReport& rep,
+                                 std::vector<const ScalarData*>& refs) {
   std::vector<Input> in;
-  std::vector<const ScalarData*> refs;
   for (const ScalarData& d : inputs) {
     rep.input_types.push_back(d.type);
     rep.origins.push_back(d.origin);
@@ -28,6 +30,153 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
                        }),
                        0});
   }
+  return in;
+}
+
+// The read peak over as many bytes as the reduction reads: the first input's buffer where it is
+// the only one; else one buffer of all the inputs' bytes (the same launch overhead per byte).
+void measure_peak(const Session& session, const std::vector<ScalarData>& inputs, const std::vector<Input>& in,
+                  const TimingOptions& timing, DescriptorReport& rep) {
+  if (inputs.size() == 1) {
+    rep.peak = measure_read_bandwidth(session, in.front().buffer, inputs.front().bytes.size(), timing);
+    rep.peak_over = "input 0";
+    return;
+  }
+  const cl::Buffer all = with_cl_context("allocating the read peak's buffer", [&] {
+    cl::Buffer b(session.context(), CL_MEM_READ_WRITE, rep.bytes_read);
+    const cl_uint zero = 0;
+    session.queue().enqueueFillBuffer(b, zero, 0, rep.bytes_read - rep.bytes_read % 4);
+    return b;
+  });
+  rep.peak = measure_read_bandwidth(session, all, rep.bytes_read - rep.bytes_read % 4, timing);
+  rep.peak_over = "one buffer of all inputs' bytes";
+}
+}  // namespace
+
+DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
+                                const DescriptorJob& job, const TimingOptions& timing) {
+  using F = DescriptorJob::Family;
+  if (job.family == F::Whole) return run_descriptor(session, r, inputs, job.whole, timing);
+  DescriptorReport rep;
+  rep.reduction = r;
+  rep.family = job.family;
+  rep.shape = job.shape;
+  rep.n = inputs.empty() ? 0 : inputs.front().n;
+  const bool seg = job.family == F::Segments;
+  const Axis axis = job.family == F::Cols ? Axis::Cols : Axis::Rows;
+  const std::uint64_t count = seg ? job.offsets.size() - 1 : axis == Axis::Rows ? job.shape.rows : job.shape.cols;
+  std::optional<AxisReducer> ar;
+  std::optional<SegmentedReducer> sr;
+  if (seg) {
+    SegmentedReducerOptions o;
+    o.params = job.segmented;
+    o.device = session.device();
+    o.kernel_dir = session.kernel_dir();
+    sr.emplace(session.queue(), o);
+    rep.launch = sr->prepare(r, rep.n, count, Scalar::U64);
+  } else {
+    AxisReducerOptions o;
+    o.params = job.axis;
+    o.tuning.enabled = false;
+    o.device = session.device();
+    o.kernel_dir = session.kernel_dir();
+    ar.emplace(session.queue(), o);
+    rep.launch = ar->prepare(r, axis, job.shape);
+  }
+  std::vector<const ScalarData*> refs;
+  const std::vector<Input> in = upload_inputs(session, inputs, rep, refs);
+  if (!seg) {  // the matrix's elements, not its padding
+    rep.bytes_read = 0;
+    for (const ScalarData& d : inputs) rep.bytes_read += job.shape.rows * job.shape.cols * size_of(d.type);
+  }
+  cl::Buffer offsets;
+  if (seg)
+    offsets = with_cl_context("uploading the offsets", [&] {
+      return cl::Buffer(session.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, job.offsets.size() * 8,
+                        const_cast<std::uint64_t*>(job.offsets.data()));
+    });
+  const Segments segments = Segments::offsets<std::uint64_t>(offsets, count);
+  const std::size_t rb = r.out.bytes();
+  const cl::Buffer out = with_cl_context("allocating the results", [&] {
+    return cl::Buffer(session.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(count * rb, 16));
+  });
+  auto enqueue = [&](const cl::CommandQueue* q) {
+    return seg ? sr->enqueue(r, in, rep.n, segments, out, 0, {}, q) : ar->enqueue(r, in, axis, job.shape, out, 0, {}, q);
+  };
+  std::vector<unsigned char> first(count * rb), again(count * rb);
+  enqueue(&session.queue()).wait();
+  with_cl_context("reading the results",
+                  [&] { session.queue().enqueueReadBuffer(out, CL_TRUE, 0, first.size(), first.data()); });
+  for (std::uint64_t k = 0; k < count; ++k) rep.results.push_back(Result::from_bytes(r.out, first.data() + k * rb));
+  // Every line against its reference over its own elements.
+  double worst_ratio = -1;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    std::uint64_t start = 0, len = 0, stride = 1;
+    if (seg) {
+      start = job.offsets[k];
+      len = job.offsets[k + 1] - start;
+    } else if (axis == Axis::Rows) {
+      start = k * job.shape.stride();
+      len = job.shape.cols;
+    } else {
+      start = k;
+      len = job.shape.rows;
+      stride = job.shape.stride();
+    }
+    const DescriptorReference ref = descriptor_reference(r, refs, start, len, stride, rep.launch.depth_of(len));
+    const Check c = check_descriptor(rep.results[k], ref);
+    const std::string line = std::string(seg ? "segment " : axis == Axis::Rows ? "row " : "column ") + std::to_string(k);
+    if (!c.ok) {
+      if (rep.lines_failed++ == 0) {
+        rep.check = c;
+        rep.worst = line + ": " + c.detail;
+        rep.reference_how = ref.how;
+      }
+      continue;
+    }
+    const double ratio = c.tolerance > 0 ? c.error / c.tolerance : 0;
+    if (rep.lines_failed == 0 && ratio > worst_ratio) {
+      worst_ratio = ratio;
+      rep.check = c;
+      rep.worst = line + ": " + c.detail;
+      rep.reference_how = ref.how;
+    }
+  }
+  if (rep.lines_failed) {
+    rep.check.ok = false;
+    rep.check.detail = std::to_string(rep.lines_failed) + " of " + std::to_string(count) + " results wrong; first: " + rep.worst;
+  } else {
+    rep.check.detail = "all " + std::to_string(count) + " results within their bounds; closest: " + rep.worst;
+  }
+  rep.result = rep.results.front();
+  const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool) { return std::vector<cl::Event>{enqueue(&q)}; };
+  unsigned changed = 0;
+  rep.timing = session.time(unit, timing, [&] {
+    with_cl_context("reading the results",
+                    [&] { session.queue().enqueueReadBuffer(out, CL_TRUE, 0, again.size(), again.data()); });
+    if (again != first) ++changed;
+  });
+  rep.clock = rep.timing.clock;
+  measure_peak(session, inputs, in, timing, rep);
+  if (changed) {
+    rep.check.ok = false;
+    rep.check.detail += "; and " + std::to_string(changed) + " timed sample(s) left other bits than the first run";
+  }
+  return rep;
+}
+
+DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
+                                const ReduceParams& params, const TimingOptions& timing) {
+  DescriptorReport rep;
+  rep.reduction = r;
+  rep.n = inputs.empty() ? 0 : inputs.front().n;
+  ReducerOptions opt;
+  opt.params = params;
+  opt.tuning.enabled = false;  // the descriptor launch takes no tuning database yet
+  Reducer reducer = session.reducer(opt);
+  rep.launch = reducer.prepare(r, rep.n);  // refusals before any upload
+  std::vector<const ScalarData*> refs;
+  const std::vector<Input> in = upload_inputs(session, inputs, rep, refs);
   const cl::Buffer out = with_cl_context("allocating the result", [&] {
     return cl::Buffer(session.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(r.out.bytes(), 16));
   });
@@ -42,6 +191,8 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   const DescriptorReference ref = descriptor_reference(r, refs, rep.n, rep.launch.depth);
   rep.reference_how = ref.how;
   rep.check = check_descriptor(rep.result, ref);
+  rep.results = {rep.result};
+  rep.lines_failed = rep.check.ok ? 0 : 1;
   const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool) {
     return std::vector<cl::Event>{reducer.enqueue(r, in, rep.n, out, 0, {}, &q)};
   };
@@ -50,21 +201,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     if (std::memcmp(read().bytes.data(), rep.result.bytes.data(), r.out.bytes()) != 0) ++changed;
   });
   rep.clock = rep.timing.clock;
-  // The read peak over as many bytes as the reduction reads: the first input's buffer where it
-  // is the only one; else one buffer of all the inputs' bytes (the same launch overhead per byte).
-  if (inputs.size() == 1) {
-    rep.peak = measure_read_bandwidth(session, in.front().buffer, inputs.front().bytes.size(), timing);
-    rep.peak_over = "input 0";
-  } else {
-    const cl::Buffer all = with_cl_context("allocating the read peak's buffer", [&] {
-      cl::Buffer b(session.context(), CL_MEM_READ_WRITE, rep.bytes_read);
-      const cl_uint zero = 0;
-      session.queue().enqueueFillBuffer(b, zero, 0, rep.bytes_read - rep.bytes_read % 4);
-      return b;
-    });
-    rep.peak = measure_read_bandwidth(session, all, rep.bytes_read - rep.bytes_read % 4, timing);
-    rep.peak_over = "one buffer of all inputs' bytes";
-  }
+  measure_peak(session, inputs, in, timing, rep);
   if (changed) {
     rep.check.ok = false;
     rep.check.detail += "; and " + std::to_string(changed) + " timed sample(s) left other bits than the first run";

@@ -3,7 +3,9 @@
 // checked against the host reference (data/descriptor_reference.hpp).
 #pragma once
 
+#include "clreduce/axis.hpp"
 #include "clreduce/reduce.hpp"
+#include "clreduce/segmented.hpp"
 #include "data/descriptor_reference.hpp"
 #include "measure/read_bandwidth.hpp"
 #include "measure/session.hpp"
@@ -14,8 +16,25 @@
 
 namespace clreduce {
 
+// What a descriptor run reduces: the whole array, every row or column of a matrix, or every
+// segment of CSR offsets; and the launch parameters of that family's reducer.
+struct DescriptorJob {
+  enum class Family { Whole, Rows, Cols, Segments } family = Family::Whole;
+  MatrixShape shape;                    // Rows, Cols: the matrix (each input shape.span() elements)
+  std::vector<std::uint64_t> offsets;   // Segments: S + 1 CSR offsets over the inputs' n elements
+  ReduceParams whole;                   // Whole: the Reducer's
+  AxisParams axis;                      // Rows, Cols: the AxisReducer's
+  SegmentedParams segmented;            // Segments: the SegmentedReducer's
+};
+std::string_view name_of(DescriptorJob::Family f);  // "whole", "rows", "cols", "segments"
+
 struct DescriptorReport {
   Reduction reduction;
+  DescriptorJob::Family family = DescriptorJob::Family::Whole;
+  MatrixShape shape;                 // Rows, Cols
+  std::vector<Result> results;       // every result (one for the whole array), in order
+  std::uint64_t lines_failed = 0;    // results off their references
+  std::string worst;                 // lines: the first failing line's check, or the largest error's
   std::vector<Scalar> input_types;
   std::vector<std::string> origins;  // each input's origin ("random, seed 42" or the file name)
   std::uint64_t n = 0;
@@ -36,6 +55,12 @@ struct DescriptorReport {
   // The read rate of the back-to-back median, GB/s (10^9 bytes per second).
   double read_gbs() const { return timing.whole_us.median > 0 ? static_cast<double>(bytes_read) / timing.whole_us.median / 1e3 : 0; }
 };
+
+// Rows, columns or segments (job.family) of the inputs, every result checked against its host
+// reference over the line's own elements with the launch's depth for that line.
+// Throws Error as the reducers and descriptor_reference do.
+DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
+                                const DescriptorJob& job, const TimingOptions& timing);
 
 // Throws Error as Reducer::reduce(Reduction, ...) and descriptor_reference do.
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,

@@ -11,6 +11,23 @@ namespace clreduce {
 using nlohmann::json;
 
 namespace {
+// "whole array", "rows of 4096 x 1024 (ld 1024)", "cols of ...", "27 segments"
+std::string family_of(const DescriptorReport& r) {
+  switch (r.family) {
+    case DescriptorJob::Family::Whole: return "whole array";
+    case DescriptorJob::Family::Segments: return std::to_string(r.results.size()) + " segments";
+    default:
+      return std::string(name_of(r.family)) + " of " + std::to_string(r.shape.rows) + " x " +
+             std::to_string(r.shape.cols) + " (ld " + std::to_string(r.shape.stride()) + ")";
+  }
+}
+// The first results, then "..." (every value: --output FILE).
+std::string results_of(const DescriptorReport& r) {
+  std::string s;
+  for (std::size_t k = 0; k < r.results.size() && k < 4; ++k) s += (k ? ", " : "") + r.results[k].str();
+  if (r.results.size() > 4) s += ", ... (" + std::to_string(r.results.size()) + " results: --output FILE writes them all)";
+  return s;
+}
 std::string types_of(const DescriptorReport& r) {
   std::vector<std::string> names;
   for (Scalar s : r.input_types) names.emplace_back(name_of(s));
@@ -28,8 +45,11 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
               {"n", r.n},
               {"accumulator", r.reduction.acc_type},
               {"result_layout", r.out_layout_str()},
+              {"family", name_of(r.family)},
+              {"results", r.results.size()},
               {"result", r.result.str()},
-              {"launch", json{{"kernel", "reduce_descriptor"},
+              {"launch", json{{"kernel", r.launch.kernel},
+                              {"label", r.launch.label()},
                               {"wg", r.launch.wg},
                               {"groups", r.launch.groups},
                               {"vec", r.launch.vec},
@@ -54,11 +74,11 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
 std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
   std::ostringstream o;
   o << "device      " << dev.name << " (" << dev.platform_name << ", driver " << dev.driver_version << ")\n"
-    << "reduction   " << r.reduction.name << " of " << types_of(r) << ", n = " << r.n << " ("
+    << "reduction   " << r.reduction.name << " of " << types_of(r) << ", " << family_of(r) << ", n = " << r.n << " ("
     << bytes_human(r.bytes_read) << " read)\n"
     << "accumulator " << r.reduction.acc_type << ", result " << r.out_layout_str() << "\n"
-    << "launch      reduce_descriptor: " << r.launch.label() << ", depth " << r.launch.depth << " (one launch)\n"
-    << "result      " << r.result.str() << "\n"
+    << "launch      " << r.launch.kernel << ": " << r.launch.label() << ", depth " << r.launch.depth << " (one launch)\n"
+    << (r.results.size() > 1 ? "results     " : "result      ") << results_of(r) << "\n"
     << "check       " << (r.check.ok ? "" : "FAILED ") << r.check.detail << "\n"
     << "time        " << stats_cell(r.timing.whole_us.median) << " us back to back (median of "
     << r.timing.whole_us.samples.size() << " samples of " << r.timing.batch << " launches, "
@@ -72,10 +92,10 @@ std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
 
 std::string descriptor_csv(const DescriptorReport& r) {
   std::ostringstream o;
-  o << "reduction,inputs,n,accumulator,result_layout,result,check,wg,groups,vec,items,depth,bytes_read,"
+  o << "reduction,family,results,inputs,n,accumulator,result_layout,result,check,wg,groups,vec,items,depth,bytes_read,"
        "back_to_back_us,one_call_us,"
     << bandwidth_csv_label() << ",peak_" << bandwidth_csv_label() << ",pct_of_read_peak\n"
-    << r.reduction.name << "," << types_of(r) << "," << r.n << "," << r.reduction.acc_type << ","
+    << r.reduction.name << "," << name_of(r.family) << "," << r.results.size() << "," << types_of(r) << "," << r.n << "," << r.reduction.acc_type << ","
     << r.out_layout_str() << ",\"" << r.result.str() << "\"," << (r.check.ok ? "ok" : "FAILED") << ","
     << r.launch.wg << "," << r.launch.groups << "," << r.launch.vec << "," << r.launch.items << "," << r.launch.depth << ","
     << r.bytes_read << "," << r.timing.whole_us.median << "," << r.timing.single_us.median << ","
