@@ -7,6 +7,10 @@
 # bytes (`reduce` without a descriptor; $OUT/families.txt). Usage, from the repo root:
 #   OUT=... [OPS="sum dot"] [TYPES="f32 f16"] [BYTES=$((1<<28))] [TESTS=0] [PEERS=0] [FAMILIES=0] bash bench/gpu_descriptors.sh
 # (PEERS=1, the default: torch's reductions at the same bytes, $OUT/torch.csv)
+# AXIS_SHAPES="8192x8192 1048576x32 ...": instead of the whole arrays, every op of AXIS_OPS x type
+# of AXIS_TYPES along both axes of each shape ($OUT/axis.csv), the families' own float sum on the
+# same shapes ($OUT/axis_families.csv) and torch along the same dims ($OUT/torch_axis.csv).
+# TESTS=1 then runs descriptor_families_full too.
 set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
@@ -14,9 +18,32 @@ source bench/gpu_build.sh
 gpu_build >"$OUT/log.txt" 2>&1
 build-gpu/clreduce devices >>"$OUT/log.txt" 2>&1
 if [ "${TESTS:-1}" = 1 ]; then
-  (cd build-gpu && timeout 420 ctest -R "^(unit|descriptor_full|api)$" --output-on-failure) >"$OUT/ctest.txt" 2>&1
+  tests="^(unit|descriptor_full|api)$"
+  [ -n "${AXIS_SHAPES:-}" ] && tests="^(unit|descriptor_families_full|api)$"
+  (cd build-gpu && timeout ${TEST_TIMEOUT:-420} ctest -R "$tests" --output-on-failure) >"$OUT/ctest.txt" 2>&1
   echo "ctest exit $?" >>"$OUT/ctest.txt"
   tail -5 "$OUT/ctest.txt"
+fi
+if [ -n "${AXIS_SHAPES:-}" ]; then
+  acsv="$OUT/axis.csv"
+  for shape in $AXIS_SHAPES; do
+    for axis in rows cols; do
+      for t in ${AXIS_TYPES:-f32 f16}; do
+        for op in ${AXIS_OPS:-sum argmax var_pop dot}; do
+          line=$(timeout 120 build-gpu/clreduce reduce --op "$op" --type "$t" --axis $axis --shape "$shape" --iterations 20 --format csv 2>&1)
+          rc=$?
+          [ -f "$acsv" ] || echo "shape,axis,$(head -1 <<<"$line")" >"$acsv"
+          if [ $rc -le 1 ] && [ "$(wc -l <<<"$line")" -ge 2 ]; then echo "$shape,$axis,$(tail -1 <<<"$line")" >>"$acsv"; else echo "$shape,$axis,$op,$t,ERROR rc=$rc: $(tr '\n' ' ' <<<"$line" | cut -c1-300)" >>"$acsv"; fi
+        done
+      done
+      line=$(timeout 120 build-gpu/clreduce reduce --op sum --type float --axis $axis --shape "$shape" --iterations 20 --format csv 2>&1)
+      [ -f "$OUT/axis_families.csv" ] || echo "shape,axis,$(head -1 <<<"$line")" >"$OUT/axis_families.csv"
+      echo "$shape,$axis,$(tail -1 <<<"$line")" >>"$OUT/axis_families.csv"
+    done
+  done
+  [ "${PEERS:-1}" = 1 ] && timeout 300 python3 bench/tools/descriptor_peers.py axis $AXIS_SHAPES >"$OUT/torch_axis.csv" 2>&1
+  echo "done at ${SECONDS}s" >>"$OUT/log.txt"
+  exit 0
 fi
 OPS=${OPS:-"sum sum_wrap min max argmin argmax minmax mean nanmean var_pop var_sample std_pop std_sample count_nonzero any all nansum nanmin nanmax l1 l2 linf dot sqdist"}
 TYPES=${TYPES:-"f32 f16 bf16 u32 i8 f64"}

@@ -3,39 +3,42 @@
 // input (ld >= ncols: a padded matrix, or a sub-matrix with the inputs' offsets). The map's index
 // i is the row.
 //
-// A group is TILE_X columns x ROWS_Y row slices (WG_SIZE = TILE_X * ROWS_Y work-items); a
-// warp's TILE_X consecutive work-items read consecutive elements of one row (where TILE_X is at
-// least the row, ld == ncols, the rows themselves are consecutive: a narrow matrix is read as one
-// stream too). The grid's second dimension cuts the rows into `chunks` runs of rows_per_chunk
-// rows; work-item (x, y) of chunk c folds rows c * rows_per_chunk + y, + ROWS_Y, ... of column x
-// into ITEMS chains; the ROWS_Y slices fold in a tree in local memory. One chunk: the column's
-// value is finished and written. More: the chunk's partial row goes to partials[c * ncols + j];
-// each writer fences it, and the group that draws the column tile's last ticket (tickets[tile])
-// folds every chunk's partials of its columns (slice y takes chunks y, y + ROWS_Y, ...), finishes
-// and writes them, and resets the ticket to 0 for the next launch.
+// Each work-item owns VEC consecutive columns and reads them with one VEC-wide load per row
+// (16 bytes of the widest input: a warp's loads are whole rows' runs however narrow the type),
+// into VEC accumulators per chain; the last columns, where fewer than VEC remain, go one by one.
+// A group is TILE_X work-items along the columns (TILE_X x VEC columns, a column tile) x ROWS_Y
+// row slices; where TILE_X x VEC is at least the row and ld == ncols, consecutive work-items read
+// consecutive rows: a narrow dense matrix is read as one stream. The grid's second dimension cuts
+// the rows into `chunks` runs of rows_per_chunk rows; work-item (x, y) of chunk c folds rows
+// c * rows_per_chunk + y, + ROWS_Y, ... into ITEMS chains; the ROWS_Y slices fold in a tree in
+// local memory, one column of the VEC at a time. One chunk: each column's value is finished and
+// written. More: the chunk's partial row goes to partials[c * ncols + j]; each writer fences it,
+// and the group that draws the column tile's last ticket (tickets[tile]) folds every chunk's
+// partials of its columns (slice y takes chunks y, y + ROWS_Y, ...), finishes and writes them,
+// and resets the ticket to 0 for the next launch.
 //
 // Depth (the float bound) of a column: ceil(rows_per_chunk / ROWS_Y) elements, ITEMS chains,
 // log2(ROWS_Y) levels, then (chunks > 1) ceil(chunks / ROWS_Y) partials and log2(ROWS_Y) levels.
 #ifndef TILE_X
-#define TILE_X 32 // columns per group: a power of two
+#define TILE_X 32 // work-items along the columns per group: a power of two
 #endif
 #ifndef ROWS_Y
 #define ROWS_Y 8 // row slices per group: a power of two (TILE_X * ROWS_Y work-items)
 #endif
 #ifndef ITEMS
-#define ITEMS 4 // rows each work-item loads per trip, into as many accumulators (1, 2, 4 or 8)
+#define ITEMS 4 // rows each work-item loads per trip, into as many chains (1, 2, 4 or 8)
 #endif
 #if ITEMS != 1 && ITEMS != 2 && ITEMS != 4 && ITEMS != 8
 #error "ITEMS must be 1, 2, 4 or 8"
 #endif
 #ifndef VEC
-#define VEC 1 // elements per load: this kernel reads single elements (each work-item its own column)
+#define VEC 1 // consecutive columns each work-item owns and loads at once: 1, 2, 4, 8 or 16
 #endif
-#if VEC != 1
-#error "reduce_descriptor_cols.cl reads single elements: VEC must be 1"
+#if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
+#error "VEC must be 1, 2, 4, 8 or 16"
 #endif
 #ifndef ALIGNED
-#define ALIGNED 0 // unused here (no vector loads)
+#define ALIGNED 0 // 1: ld and every input's element offset are multiples of VEC (vector-pointer loads)
 #endif
 #include "descriptor.clh"
 
@@ -64,7 +67,7 @@ DESC_ACC desc_load_published(__global const DESC_ACC* p) {
   return u.acc;
 }
 
-// The ROWS_Y slices of each column folded in a tree; the column's value is in l[x] after the last
+// The ROWS_Y slices of one column folded in a tree; the column's value is in l[x] after the last
 // barrier, for every work-item.
 void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC acc) {
   l[y * TILE_X + x] = acc;
@@ -75,6 +78,23 @@ void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC a
   }
 }
 
+// Row `row`'s elements of columns j0 .. j0 + VEC - 1 folded into acc[0 .. VEC - 1]: one VEC-wide
+// load where all VEC columns exist, else those that do, one by one.
+#if VEC > 1
+#define COLS_FOLD_ROW(acc, row)                                                                      \
+  do {                                                                                               \
+    const ulong e_ = (row) * ld + j0;                                                                \
+    if (whole) {                                                                                     \
+      DESC_FOLD_COLUMNS(acc, e_, (row));                                                             \
+    } else {                                                                                         \
+      for (uint c_ = 0; c_ < VEC && j0 + c_ < ncols; ++c_)                                           \
+        (acc)[c_] = desc_combine((acc)[c_], desc_lift(DESC_ELEMENT_AT(e_ + c_, (row)), (row)));      \
+    }                                                                                                \
+  } while (0)
+#else
+#define COLS_FOLD_ROW(acc, row) (acc)[0] = desc_combine((acc)[0], desc_lift(DESC_ELEMENT_AT((row) * ld + j0, (row)), (row)))
+#endif
+
 __kernel __attribute__((reqd_work_group_size(TILE_X, ROWS_Y, 1)))
 void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols, const ulong ld,
                             const ulong rows_per_chunk, __global DESC_ACC* partials, volatile __global uint* tickets,
@@ -82,31 +102,37 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   __local DESC_ACC l[TILE_X * ROWS_Y];
   __local uint is_last;
   const uint x = get_local_id(0), y = get_local_id(1);
-  const ulong j = get_global_id(0);
+  const ulong j0 = get_global_id(0) * VEC;  // this work-item's first column
+  const int whole = j0 + VEC <= ncols;      // all VEC of its columns exist
   const uint chunk = get_group_id(1), chunks = get_num_groups(1);
   const ulong r0 = min(m, (ulong)chunk * rows_per_chunk), r1 = min(m, r0 + rows_per_chunk);
 
-  DESC_ACC acc[ITEMS];
-  for (uint t = 0; t < ITEMS; ++t) acc[t] = desc_identity();
-  if (j < ncols) {
+  DESC_ACC acc[ITEMS][VEC];
+  for (uint t = 0; t < ITEMS; ++t)
+    for (uint c = 0; c < VEC; ++c) acc[t][c] = desc_identity();
+  if (j0 < ncols) {
     ulong r = r0 + y;
     for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y)
-      for (uint t = 0; t < ITEMS; ++t) {
-        const ulong row = r + t * ROWS_Y;
-        acc[t] = desc_combine(acc[t], desc_lift(DESC_ELEMENT_AT(row * ld + j, row), row));
+      for (uint t = 0; t < ITEMS; ++t) COLS_FOLD_ROW(acc[t], r + t * ROWS_Y);
+    for (; r < r1; r += ROWS_Y) COLS_FOLD_ROW(acc[0], r);
+    for (uint t = 1; t < ITEMS; ++t)
+      for (uint c = 0; c < VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
+  }
+  // Each of the VEC columns in turn: the slices folded, then written (one chunk) or published.
+  for (uint c = 0; c < VEC; ++c) {
+    const ulong j = j0 + c;
+    cols_fold(l, x, y, acc[0][c]);
+    if (y == 0 && j < ncols) {
+      if (chunks == 1) {
+        out[out_index + j] = desc_finish(l[x], m);
+      } else {
+        partials[(ulong)chunk * ncols + j] = l[x];
+        GLOBAL_FENCE();  // each writer's partial is visible device-wide before the ticket is taken
       }
-    for (; r < r1; r += ROWS_Y) acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(r * ld + j, r), r));
-    for (uint t = 1; t < ITEMS; ++t) acc[0] = desc_combine(acc[0], acc[t]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // l[] is read above before the next column's tree writes it
   }
-  cols_fold(l, x, y, acc[0]);
-  if (chunks == 1) {
-    if (y == 0 && j < ncols) out[out_index + j] = desc_finish(l[x], m);
-    return;
-  }
-  if (y == 0 && j < ncols) {
-    partials[(ulong)chunk * ncols + j] = l[x];
-    GLOBAL_FENCE();  // each writer's partial is visible device-wide before the ticket is taken
-  }
+  if (chunks == 1) return;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (x == 0 && y == 0) {
     is_last = atomic_inc(tickets + get_group_id(0)) == chunks - 1;
@@ -114,10 +140,14 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!is_last) return;  // the same for the whole group: the barriers below are reached by all
-  DESC_ACC mine = desc_identity();
-  if (j < ncols)
-    for (uint c = y; c < chunks; c += ROWS_Y) mine = desc_combine(mine, desc_load_published(partials + (ulong)c * ncols + j));
-  cols_fold(l, x, y, mine);
-  if (y == 0 && j < ncols) out[out_index + j] = desc_finish(l[x], m);
+  for (uint c = 0; c < VEC; ++c) {
+    const ulong j = j0 + c;
+    DESC_ACC mine = desc_identity();
+    if (j < ncols)
+      for (uint k = y; k < chunks; k += ROWS_Y) mine = desc_combine(mine, desc_load_published(partials + (ulong)k * ncols + j));
+    cols_fold(l, x, y, mine);
+    if (y == 0 && j < ncols) out[out_index + j] = desc_finish(l[x], m);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
   if (x == 0 && y == 0) atomic_xchg(tickets + get_group_id(0), 0u);  // ready for the next launch
 }

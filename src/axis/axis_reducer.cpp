@@ -248,7 +248,8 @@ void check_shape(const MatrixShape& shape) {
 
 DescriptorLaunch AxisReducer::prepare(const Reduction& r, Axis axis, const MatrixShape& shape) {
   check_shape(shape);
-  if (axis == Axis::Cols) return s_->family().prepare_columns(r, shape.rows, shape.cols, s_->family_params());
+  if (axis == Axis::Cols)
+    return s_->family().prepare_columns(r, shape.rows, shape.cols, shape.stride(), s_->family_params());
   const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
   return s_->family().prepare_lines(r, lines, s_->family_params());
 }

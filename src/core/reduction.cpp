@@ -831,32 +831,31 @@ std::string reduction_source(const Reduction& r) {
   s << "#define DESC_FOLD_VECTOR(acc, kv) DESC_FOLD_VECTOR_AT(acc, (kv), 0)\n";
   s << "#if VEC == 1\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) (acc) = desc_combine((acc), "
        "desc_lift(DESC_ELEMENT_AT((kv), (kv) - (base)), (kv) - (base)))\n#else\n";
+  // Per input j: DESC_LOADVj_AT(e), the VEC elements from element e (a multiple of VEC where
+  // ALIGNED, loaded through a vector pointer; else vloadN, any e) read into the compute type;
+  // DESC_LOADVj(kv), vector kv (elements kv * VEC ..).
   for (unsigned j = 0; j < r.inputs.size(); ++j) {
     const ScalarInfo& in = info(r.inputs[j]);
     const std::string p = "in" + std::to_string(j) + " + off" + std::to_string(j);
-    const std::string storage = r.inputs[j] == Scalar::F16 ? "ushort" : in.storage;
-    const std::string raw = "DESC_CAT(vload, VEC)((kv), " + (r.inputs[j] == Scalar::BF16 ? "(__global const ushort*)(" + p + ")" : "(" + p + ")") + ")";
-    const std::string raw_aligned = "((__global const DESC_CAT(" + storage + ", VEC)*)(" + p + "))[kv]";
+    // The halves are read as one 16-byte ushort vector, then widened (desc_f16_widen): vload_halfN
+    // from global memory reads them one by one on NVIDIA (77% of the H200's read peak, where bf16
+    // read as ushort vectors reached 95%); widening them by their bit layout with selects cost
+    // more (54%). bf16 is read as ushort too.
+    const bool bits16 = r.inputs[j] == Scalar::F16 || r.inputs[j] == Scalar::BF16;
+    const std::string storage = bits16 ? "ushort" : in.storage;
+    const std::string ptr = bits16 ? "(__global const ushort*)(" + p + ")" : "(" + p + ")";
     s << "#define DESC_V" << j << " DESC_CAT(" << in.compute << ", VEC)\n";
-    if (r.inputs[j] == Scalar::F16) {
-      // The halves read as one 16-byte ushort vector, then widened (desc_f16_widen): vload_halfN
-      // from global memory reads them one by one on NVIDIA (77% of the H200's read peak, where bf16
-      // read as ushort vectors reached 95%); widening them by their bit layout with selects cost
-      // more (54%).
-      const std::string raw16 = "DESC_CAT(vload, VEC)((kv), (__global const ushort*)(" + p + "))";
-      const std::string raw16_aligned = "((__global const DESC_CAT(ushort, VEC)*)(" + p + "))[kv]";
-      s << "#if ALIGNED\n#define DESC_RAWV" << j << "(kv) " << raw16_aligned << "\n#else\n#define DESC_RAWV" << j
-        << "(kv) " << raw16 << "\n#endif\n"
-        << "#define DESC_LOADV" << j << "(kv) desc_f16_widen(DESC_RAWV" << j << "(kv))\n";
-    } else {
-      s << "#if ALIGNED\n#define DESC_RAWV" << j << "(kv) " << raw_aligned << "\n#else\n#define DESC_RAWV" << j
-        << "(kv) " << raw << "\n#endif\n";
-      if (r.inputs[j] == Scalar::BF16)
-        s << "#define DESC_LOADV" << j << "(kv) DESC_CAT(as_float, VEC)(DESC_CAT(convert_uint, VEC)(DESC_RAWV" << j
-          << "(kv)) << 16)\n";
-      else
-        s << "#define DESC_LOADV" << j << "(kv) DESC_RAWV" << j << "(kv)\n";
-    }
+    s << "#if ALIGNED\n#define DESC_RAWV" << j << "_AT(e) ((__global const DESC_CAT(" << storage << ", VEC)*)(" << p
+      << "))[(e) / VEC]\n#else\n#define DESC_RAWV" << j << "_AT(e) DESC_CAT(vload, VEC)(0, " << ptr
+      << " + (e))\n#endif\n";
+    if (r.inputs[j] == Scalar::F16)
+      s << "#define DESC_LOADV" << j << "_AT(e) desc_f16_widen(DESC_RAWV" << j << "_AT(e))\n";
+    else if (r.inputs[j] == Scalar::BF16)
+      s << "#define DESC_LOADV" << j << "_AT(e) DESC_CAT(as_float, VEC)(DESC_CAT(convert_uint, VEC)(DESC_RAWV" << j
+        << "_AT(e)) << 16)\n";
+    else
+      s << "#define DESC_LOADV" << j << "_AT(e) DESC_RAWV" << j << "_AT(e)\n";
+    s << "#define DESC_LOADV" << j << "(kv) DESC_LOADV" << j << "_AT((ulong)(kv) * VEC)\n";
   }
   if (std::find(r.inputs.begin(), r.inputs.end(), Scalar::F16) != r.inputs.end())
     // NVIDIA: each half converted by the hardware (PTX cvt.f32.f16) from the 16-byte load; elsewhere
@@ -890,7 +889,23 @@ std::string reduction_source(const Reduction& r) {
   }
   s << "#endif\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) do { \\\n  const ulong i_ = (ulong)(kv) * VEC - (base); \\\n";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "(kv); \\\n";
-  s << "  DESC_COMPONENTS(acc) \\\n} while (0)\n#endif\n";
+  s << "  DESC_COMPONENTS(acc) \\\n} while (0)\n";
+  // DESC_FOLD_COLUMNS(acc, e, idx): the VEC elements from element e of every input, each folded
+  // into its own accumulator acc[c] (consecutive columns of one row), all at index idx (the row).
+  s << "#define DESC_MAPCOL(sc, idx) desc_map(";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "v" << j << "_.sc, ";
+  s << "(idx)";
+  for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", s" << j;
+  s << ")\n";
+  for (unsigned vec : {2u, 4u, 8u, 16u}) {
+    s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_COLUMN_COMPONENTS(acc, idx)";
+    for (unsigned c = 0; c < vec; ++c)
+      s << " (acc)[" << c << "] = desc_combine((acc)[" << c << "], desc_lift(DESC_MAPCOL(" << names[c] << ", (idx)), (idx)));";
+    s << "\n";
+  }
+  s << "#endif\n#define DESC_FOLD_COLUMNS(acc, e, idx) do { \\\n";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "_AT(e); \\\n";
+  s << "  DESC_COLUMN_COMPONENTS(acc, idx) \\\n} while (0)\n#endif\n";
   return s.str();
 }
 

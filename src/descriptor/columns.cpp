@@ -13,7 +13,7 @@ constexpr std::uint64_t kMaxChunks = 65535;
 }  // namespace
 
 DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, const FamilyParams& params,
-                              const DeviceInfo& dev, std::size_t kernel_max_wg) {
+                              const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned) {
   const DescriptorKernel& k = columns_kernel();
   check_fp64(r, dev);
   if (m == 0 || ncols == 0)
@@ -26,13 +26,28 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                       "unset (or -D TILE_X / -D ROWS_Y)");
   DescriptorLaunch l;
   l.kernel = k.kernel;
-  l.vec = 1;
   l.wg = family_wg(k, params, dev, kernel_max_wg, 256);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(r.acc_bytes > 8 ? 2 : 4));
-  // TILE_X: 32 columns (a warp's loads along a row), or the columns rounded up to a power of two
-  // (a narrow dense matrix: a warp then reads consecutive rows, one stream).
-  l.tile_x = static_cast<unsigned>(
-      given_value(k, "TILE_X", params.defines).value_or(std::min<std::uint64_t>({32, pow2_ceil(ncols), l.wg})));
+  // VEC: 16 bytes of the widest input per load (a warp's row runs of 512 bytes), at most the columns.
+  std::size_t widest = 1;
+  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
+  l.vec = static_cast<unsigned>(given_value(k, "VEC", params.defines)
+                                    .value_or(std::min<std::uint64_t>(16 / widest, pow2_floor(ncols))));
+  // TILE_X: the whole work-group along the columns where they alone give every compute unit 2048
+  // work-items (each walks its columns down every row: no tree, no chunks); else 32 work-items (a
+  // warp's loads along a row), or the columns' work-items rounded up to a power of two (a narrow
+  // dense matrix: a warp then reads consecutive rows, one stream), ROWS_Y slices of the rows.
+  // At most 256 bytes of accumulators per work-item (ITEMS x VEC of them): fewer chains first,
+  // then narrower loads (a u8 sum's 16 columns of u64, a Welford struct per column).
+  const bool items_given = given_value(k, "ITEMS", params.defines).has_value();
+  const bool vec_given = given_value(k, "VEC", params.defines).has_value();
+  while (!items_given && l.items > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.items /= 2;
+  while (!vec_given && l.vec > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.vec /= 2;
+  const std::uint64_t col_items = (ncols + l.vec - 1) / l.vec;
+  const std::uint64_t cus = std::max(1u, dev.compute_units);
+  const std::uint64_t tile_rule =
+      col_items >= 2048 * cus ? l.wg : std::min<std::uint64_t>({32, pow2_ceil(col_items), l.wg});
+  l.tile_x = static_cast<unsigned>(given_value(k, "TILE_X", params.defines).value_or(tile_rule));
   if (const auto y = given_value(k, "ROWS_Y", params.defines)) {
     l.rows_y = static_cast<unsigned>(*y);
     if (std::uint64_t{l.tile_x} * l.rows_y != l.wg && (params.wg || given_value(k, "WG_SIZE", params.defines)))
@@ -55,7 +70,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                       "TILE_X x ROWS_Y = " + std::to_string(l.wg) + " work-items on " + dev.name + "; valid: up to " +
                           std::to_string(limit),
                       "up to " + std::to_string(limit), dev.name);
-  l.groups = (ncols + l.tile_x - 1) / l.tile_x;  // column tiles
+  l.groups = (col_items + l.tile_x - 1) / l.tile_x;  // column tiles
   if (params.chunks) {
     if (*params.chunks == 0 || *params.chunks > kMaxChunks)
       throw ConfigError(Param::Chunks,
@@ -64,7 +79,6 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
     l.chunks = std::min<std::uint64_t>(*params.chunks, m);
   } else {
     // Enough chunks for about 8 groups per compute unit, each of at least 4 trips of its loads.
-    const std::uint64_t cus = std::max(1u, dev.compute_units);
     const std::uint64_t by_device = (kGroupsPerCu * cus + l.groups - 1) / l.groups;
     const std::uint64_t by_length = std::max<std::uint64_t>(1, m / (std::uint64_t{l.rows_y} * l.items * 4));
     l.chunks = std::min({by_device, by_length, kMaxChunks});
@@ -74,17 +88,26 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   const std::uint64_t depth = (l.rows_per_chunk + l.rows_y - 1) / l.rows_y + l.items + log2_floor(l.rows_y) +
                               (l.chunks > 1 ? (l.chunks + l.rows_y - 1) / l.rows_y + log2_floor(l.rows_y) : 0);
   l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
-  const ParamValues values = {{"TILE_X", l.tile_x}, {"ROWS_Y", l.rows_y}, {"ITEMS", l.items}, {"NV_PTX", dev.is_nvidia ? 1 : 0}};
+  const ParamValues values = {{"TILE_X", l.tile_x},         {"ROWS_Y", l.rows_y},
+                               {"ITEMS", l.items},           {"VEC", l.vec},
+                               {"ALIGNED", aligned ? 1 : 0}, {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;
 }
 
 DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols,
-                                                const FamilyParams& params, cl::Kernel* kernel) {
+                                                std::uint64_t ld, const FamilyParams& params,
+                                                const std::vector<Input>* inputs, cl::Kernel* kernel) {
   const std::string source = reduction_source(r);
   const DescriptorKernel& k = columns_kernel();
+  // Vector-pointer loads where every row of every input starts on a whole vector.
+  const auto aligned_for = [&](unsigned vec) {
+    return ld % vec == 0 && (!inputs || std::all_of(inputs->begin(), inputs->end(),
+                                                    [&](const Input& in) { return in.offset % vec == 0; }));
+  };
   for (std::size_t max_wg = programs_.max_wg(k, source);;) {
-    const DescriptorLaunch l = plan_columns(r, m, ncols, params, bound_.device, max_wg);
+    DescriptorLaunch l = plan_columns(r, m, ncols, params, bound_.device, max_wg, true);
+    if (!aligned_for(l.vec)) l = plan_columns(r, m, ncols, params, bound_.device, max_wg, false);
     cl::Kernel built = programs_.get(k, source, r.name, l.options);
     const KernelLimits lim = kernel_limits(built, bound_.device.device);
     if (l.wg > lim.max_work_group_size && !params.wg && max_wg != lim.max_work_group_size) {
@@ -102,7 +125,7 @@ cl::Event FamilyReducer::columns(const Reduction& r, const std::vector<Input>& i
                                  const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                                  const FamilyParams& params, const cl::CommandQueue* on) {
   cl::Kernel k;
-  const DescriptorLaunch l = prepare_columns(r, m, ncols, params, &k);
+  const DescriptorLaunch l = prepare_columns(r, m, ncols, ld, params, &inputs, &k);
   const cl::Buffer& tickets = tickets_.at_least(bound_, (l.chunks > 1 ? l.groups : 1) * sizeof(cl_uint),
                                                 "the column tiles' tickets", true, &allocations_);
   const cl::Buffer* partials = nullptr;

@@ -47,11 +47,13 @@ struct LineShape {
 // Throws ConfigError naming the parameter.
 DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
                             const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned);
-// The columns launch (see reduce_descriptor_cols.cl) over an m x ncols matrix: TILE_X 32 (or the
-// columns rounded up to a power of two), ROWS_Y = WG_SIZE / TILE_X, row chunks for about 8
-// groups per compute unit, each at least ROWS_Y x ITEMS x 4 rows. Throws ConfigError.
+// The columns launch (see reduce_descriptor_cols.cl) over an m x ncols matrix: VEC 16 bytes of
+// the widest input (at most the columns), TILE_X the work-group where the columns' work-items
+// alone give 2048 per compute unit, else 32 (or those work-items rounded up to a power of two),
+// ROWS_Y = WG_SIZE / TILE_X, row chunks for about 8 groups per compute unit, each at least
+// ROWS_Y x ITEMS x 4 rows. Throws ConfigError.
 DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, const FamilyParams& params,
-                              const DeviceInfo& dev, std::size_t kernel_max_wg);
+                              const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned);
 
 class FamilyReducer {
  public:
@@ -74,7 +76,8 @@ class FamilyReducer {
                     std::uint64_t ld, const cl::Buffer& out, std::uint64_t out_index,
                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                     const FamilyParams& params, const cl::CommandQueue* on = nullptr);
-  DescriptorLaunch prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, const FamilyParams& params,
+  DescriptorLaunch prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, std::uint64_t ld,
+                                   const FamilyParams& params, const std::vector<Input>* inputs = nullptr,
                                    cl::Kernel* kernel = nullptr);
 
   // Blocking: reads `count` results from `out` (after the last enqueue on the bound queue).

@@ -77,10 +77,14 @@ const DescriptorKernel& lines_kernel() {
 const DescriptorKernel& columns_kernel() {
   static const DescriptorKernel k{
       "columns", "reduce_descriptor_cols.cl", "reduce_descriptor_cols", "one result per column of a matrix",
-      {{"TILE_X", "columns per group (a power of two)", kPow2Wg, "32, or the columns rounded up to a power of two",
+      {{"TILE_X", "work-items along the columns per group (a power of two)", kPow2Wg,
+        "the work-group where the columns alone fill the device (2048 work-items per compute unit), else 32, or "
+        "the columns / VEC rounded up to a power of two",
         true, true},
-       {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "256 / TILE_X", true, true},
-       items_param("4; 2 for accumulators over 8 bytes"), nv_ptx_param()}};
+       {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", true, true},
+       items_param("4; 2 for accumulators over 8 bytes"),
+       vec_param("16 bytes of the widest input, at most the columns rounded down to a power of two"),
+       aligned_param(), nv_ptx_param()}};
   return k;
 }
 
