@@ -87,8 +87,8 @@ void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC a
     if (whole) {                                                                                     \
       DESC_FOLD_COLUMNS(acc, e_, (row));                                                             \
     } else {                                                                                         \
-      for (uint c_ = 0; c_ < VEC && j0 + c_ < ncols; ++c_)                                           \
-        (acc)[c_] = desc_combine((acc)[c_], desc_lift(DESC_ELEMENT_AT(e_ + c_, (row)), (row)));      \
+      _Pragma("unroll") for (uint c_ = 0; c_ < VEC; ++c_) /* constant indices: acc in registers */  \
+        if (j0 + c_ < ncols) (acc)[c_] = desc_combine((acc)[c_], desc_lift(DESC_ELEMENT_AT(e_ + c_, (row)), (row))); \
     }                                                                                                \
   } while (0)
 #else
@@ -113,12 +113,14 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   if (j0 < ncols) {
     ulong r = r0 + y;
     for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y)
+#pragma unroll
       for (uint t = 0; t < ITEMS; ++t) COLS_FOLD_ROW(acc[t], r + t * ROWS_Y);
     for (; r < r1; r += ROWS_Y) COLS_FOLD_ROW(acc[0], r);
     for (uint t = 1; t < ITEMS; ++t)
       for (uint c = 0; c < VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
   }
   // Each of the VEC columns in turn: the slices folded, then written (one chunk) or published.
+#pragma unroll
   for (uint c = 0; c < VEC; ++c) {
     const ulong j = j0 + c;
     cols_fold(l, x, y, acc[0][c]);

@@ -80,6 +80,16 @@
 
 #define LINE_SLOTS (WG_SIZE / ROW_WIDTH) // lines per group
 
+// The barrier of a line's tree. A line of at most 32 work-items lies within one NVIDIA warp (the
+// lines are ROW_WIDTH-aligned runs of local ids; a warp is 32 consecutive ones), so there the
+// warp's own barrier (bar.warp.sync, which also orders the warp's memory accesses) is enough;
+// elsewhere, and for wider lines, the group's.
+#if NV_PTX && ROW_WIDTH <= 32
+#define LINE_BARRIER() __asm__ volatile("bar.warp.sync -1;" ::: "memory")
+#else
+#define LINE_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#endif
+
 #if OFFSET_SIGNED
 #define LINE_CLAMP(x) min((x) < 0 ? (ulong)0 : (ulong)(x), n)
 #else
@@ -156,12 +166,12 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
     for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
 
     // The line's ROW_WIDTH values folded in a tree; every work-item of the group passes every
-    // barrier (the loop's trip count is the group's).
+    // barrier (the loop's trip count is the group's, so every lane of a warp too).
     l[lid] = acc[0];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    LINE_BARRIER();
     for (uint w = ROW_WIDTH / 2; w > 0; w >>= 1) {
       if (lane < w) l[lid] = desc_combine(l[lid], l[lid + w]);
-      barrier(CLK_LOCAL_MEM_FENCE);
+      LINE_BARRIER();
     }
     if (lane == 0 && s < lines) {
 #if SPLIT

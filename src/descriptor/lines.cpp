@@ -93,10 +93,10 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                         "1.." + std::to_string(kMaxParts));
     l.chunks = *params.chunks;
   } else if (l.row_width == l.wg && shape.lines < 4 * cus) {
-    // Few long lines: each cut into parts of at least 4 trips of the group's loads, for about 8
+    // Few long lines: each cut into parts of at least 4 trips of the group's loads, for about 4
     // groups per compute unit.
     const std::uint64_t vectors = shape.average / l.vec;
-    const std::uint64_t by_device = (8 * cus + shape.lines - 1) / shape.lines;
+    const std::uint64_t by_device = (4 * cus + shape.lines - 1) / shape.lines;
     const std::uint64_t by_length = std::max<std::uint64_t>(1, vectors / (std::uint64_t{l.wg} * l.items * 4));
     l.chunks = std::min({by_device, by_length, kMaxParts});
   }

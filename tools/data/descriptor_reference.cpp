@@ -244,14 +244,15 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
   const Scalar t = x0.type;
   // Element i of the view: element first + i * stride of each input.
   struct View {
-    const ScalarData& d;
+    const ScalarData* d;
     std::uint64_t first, stride;
-    long double at(std::uint64_t i) const { return d.at(first + i * stride); }
-    std::uint64_t bits(std::uint64_t i) const { return int_bits(d, first + i * stride); }
+    long double at(std::uint64_t i) const { return d->at(first + i * stride); }
+    std::uint64_t bits(std::uint64_t i) const { return int_bits(*d, first + i * stride); }
   };
-  const View x{x0, first, stride};
-  const std::optional<View> y =
-      inputs.size() > 1 ? std::optional<View>(View{*inputs[1], first, stride}) : std::nullopt;
+  const View x{&x0, first, stride};
+  // The second input (dot, sqdist); the first again where there is none (never read then).
+  const View y_view{inputs.size() > 1 ? inputs[1] : inputs[0], first, stride};
+  const View* y = &y_view;
   const bool fl = is_floating(t);
   DescriptorReference ref;
   ref.exact = make_result(r.out);
