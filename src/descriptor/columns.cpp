@@ -28,11 +28,12 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   l.kernel = k.kernel;
   l.wg = family_wg(k, params, dev, kernel_max_wg, 256);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(r.acc_bytes > 8 ? 2 : 4));
-  // VEC: 16 bytes of the widest input per load (a warp's row runs of 512 bytes), at most the columns.
-  std::size_t widest = 1;
-  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
-  l.vec = static_cast<unsigned>(given_value(k, "VEC", params.defines)
-                                    .value_or(std::min<std::uint64_t>(16 / widest, pow2_floor(ncols))));
+  // VEC: 1 (a column per work-item). VEC-wide loads of consecutive columns (-D VEC=...) measured
+  // slower on the H100 for every shape of bench axis: f32 sums the same (107 us at 8192 x 8192),
+  // f16 sums 84 us against 73, Welford's struct 322 us against 128 (bench/NOTES.md, descriptor
+  // families).
+  l.vec = static_cast<unsigned>(given_value(k, "VEC", params.defines).value_or(1));
+  if (l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));
   // TILE_X: the whole work-group along the columns where they alone give every compute unit 2048
   // work-items (each walks its columns down every row: no tree, no chunks); else 32 work-items (a
   // warp's loads along a row), or the columns' work-items rounded up to a power of two (a narrow

@@ -47,8 +47,8 @@ struct LineShape {
 // Throws ConfigError naming the parameter.
 DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
                             const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned);
-// The columns launch (see reduce_descriptor_cols.cl) over an m x ncols matrix: VEC 16 bytes of
-// the widest input (at most the columns), TILE_X the work-group where the columns' work-items
+// The columns launch (see reduce_descriptor_cols.cl) over an m x ncols matrix: VEC 1 (a caller's
+// -D VEC up to the columns), TILE_X the work-group where the columns' work-items
 // alone give 2048 per compute unit, else 32 (or those work-items rounded up to a power of two),
 // ROWS_Y = WG_SIZE / TILE_X, row chunks for about 8 groups per compute unit, each at least
 // ROWS_Y x ITEMS x 4 rows. Throws ConfigError.

@@ -83,7 +83,7 @@ const DescriptorKernel& columns_kernel() {
         true, true},
        {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", true, true},
        items_param("4; 2 for accumulators over 8 bytes"),
-       vec_param("16 bytes of the widest input, at most the columns rounded down to a power of two"),
+       vec_param("1 (a column per work-item); a caller's VEC at most the columns"),
        aligned_param(), nv_ptx_param()}};
   return k;
 }
