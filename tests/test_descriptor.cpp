@@ -40,6 +40,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace clreduce;
@@ -1830,6 +1831,43 @@ TEST_SUITE("descriptor_families") {
       }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     MESSAGE(runs << " launches of " << picked << " descriptors in " << secs << " s");
+    CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
+  }
+}
+
+TEST_SUITE("descriptor_families") {
+  TEST_CASE("columns read VEC-wide (-D VEC=2, 4, 8), rows with given row widths and parts: tails, padding, offsets") {
+    // The planner's defaults are tested above; these are the launch parameters a caller (or tune)
+    // may give, each a different path through the kernels: vector loads of consecutive columns
+    // with the last columns one by one, aligned (vector pointers) and not; one work-item per row
+    // and a whole group per row; rows cut into 3 parts.
+    Failures f;
+    std::size_t runs = 0;
+    // (Each a few PoCL builds: one VEC per case, the rows' parameters for two of them.)
+    const std::vector<std::tuple<B, S, unsigned>> cases = {
+        {B::Sum, S::F32, 4}, {B::ArgMax, S::I16, 2}, {B::VarPop, S::F16, 8}, {B::Dot, S::U8, 4}};
+    for (const auto& [b, t, vec] : cases) {
+      const Reduction d = builtin(b, t);
+      {
+        AxisParams p;
+        p.defines = {Define{"VEC", std::to_string(vec)}};
+        AxisReducer red = make_axis_reducer(p);
+        for (const Shape& sh : {Shape{37, 13, 16, 3}, Shape{9, 16, 16, 0}, Shape{300, 33, 40, 8}})
+          check_axis(red, d, b, t, Axis::Cols, sh, case_seed(b, t, vec) + sh.rows, f, &runs);
+      }
+      if (b == B::Sum || b == B::Dot) continue;
+      for (unsigned rw : {1u, 64u}) {
+        AxisParams p;
+        p.row_width = rw;
+        AxisReducer red = make_axis_reducer(p);
+        check_axis(red, d, b, t, Axis::Rows, Shape{7, 301, 305, 1}, case_seed(b, t, rw), f, &runs);
+      }
+      AxisParams parts;
+      parts.chunks = 3;
+      AxisReducer red = make_axis_reducer(parts);
+      check_axis(red, d, b, t, Axis::Rows, Shape{3, 5000, 5003, 2}, case_seed(b, t, 3), f, &runs);
+    }
+    MESSAGE(runs << " launches");
     CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
   }
 }
