@@ -81,11 +81,20 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                             "; valid: a power of two up to the work-group size",
                         "1, 2, 4, ..., " + std::to_string(l.wg));
     l.row_width = static_cast<unsigned>(*rw);
-  } else {
-    const std::uint64_t vectors = std::max<std::uint64_t>(1, shape.average / l.vec);
-    l.row_width = static_cast<unsigned>(std::min<std::uint64_t>(pow2_floor(std::max<std::uint64_t>(1, vectors / l.items)), l.wg));
   }
   const std::uint64_t cus = std::max(1u, dev.compute_units);
+  if (!rw) {
+    const std::uint64_t vectors = std::max<std::uint64_t>(1, shape.average / l.vec);
+    std::uint64_t w = std::min<std::uint64_t>(pow2_floor(std::max<std::uint64_t>(1, vectors / l.items)), l.wg);
+    // Accumulators over 8 bytes (argmin's pair, Welford's, the scaled l2's) fold at most 32 work-items
+    // per line where there are lines enough (4 per compute unit) and a line is at most 1024
+    // vectors: a shallower tree, under one warp's barrier on NVIDIA. On the H100, f32: at 65536 x
+    // 1024 argmax went from 69% of the read peak (128 work-items a row) to 93.3%, var_pop from 60%
+    // to 93.1%; at 8192 x 8192 (2048 vectors a row) the cap lost (argmax 96.5% -> 89.1%), hence
+    // the length limit (bench/NOTES.md, descriptor families).
+    if (r.acc_bytes > 8 && shape.lines >= 4 * cus && vectors <= 1024) w = std::min<std::uint64_t>(w, 32);
+    l.row_width = static_cast<unsigned>(w);
+  }
   if (params.chunks) {
     if (*params.chunks == 0 || *params.chunks > kMaxParts)
       throw ConfigError(Param::Chunks,
