@@ -406,6 +406,12 @@ std::vector<Define> checked_defines(const std::vector<std::string>& texts, const
 }
 }  // namespace
 
+std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts) {
+  std::vector<Define> out;
+  for (const auto& t : texts) out.push_back(parse_define(t));
+  return out;
+}
+
 std::vector<Define> defines_of(const std::vector<std::string>& texts) {
   return checked_defines(texts, kReduceHostSet);
 }

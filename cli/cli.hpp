@@ -164,6 +164,10 @@ struct LaunchTexts {
 void add_launch_options(CLI::App* c, LaunchTexts& l);
 // -D texts parsed; one naming a macro the host sets (WG_SIZE, TYPE_ID, ... for a reduction;
 // TYPE_ID, WG_X, TILE, ... for a transpose) is refused with the option that sets it instead.
+// -D texts for the descriptor kernels, parsed: their declared parameters (ITEMS, VEC, ROW_WIDTH,
+// TILE_X, ...) are checked against each kernel's valid values when the launch is planned
+// (src/descriptor/kernel_params.hpp), and derived ones (ALIGNED, NV_PTX, LINES) refused there.
+std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts);
 std::vector<Define> defines_of(const std::vector<std::string>& texts);
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts);
 std::vector<Define> axis_defines_of(const std::vector<std::string>& texts);  // also ROW_WIDTH, TILE_X, ROWS_Y

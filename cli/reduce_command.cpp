@@ -245,8 +245,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
         {o.row_width.has_value() && whole, "--row-width", "rows and segments"},
         {o.row_width.has_value() && job.family == F::Cols, "--row-width", "rows and segments"},
         {o.chunks.has_value() && whole, "--chunks", "rows, columns and segments"},
-        {o.launch.params.groups_per_cu.has_value() && !whole, "--groups-per-cu", "the whole array"},
-        {o.launch.params.vec.has_value() && !whole, "--vec", "the whole array (-D VEC=... for rows and segments)"}})
+        {o.launch.params.groups_per_cu.has_value() && !whole, "--groups-per-cu", "the whole array"}})
     if (given) throw Error(std::string(name) + " is taken by " + takes + "; not by this run (" + std::string(name_of(job.family)) + ")");
   const Scalar type = parse_scalar(o.type);
   const Builtin op = parse_builtin(o.op);
@@ -258,7 +257,9 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   std::optional<Scalar> acc;
   if (o.accumulate) acc = parse_scalar(*o.accumulate);
   const Reduction r = builtin(op, type, acc);
-  const std::vector<Define> defines = defines_of(o.launch.defines);
+  std::vector<Define> defines = descriptor_defines_of(o.launch.defines);
+  // --vec: the whole array's ReduceParams::vec; the lines' and columns' VEC parameter.
+  if (!whole && o.launch.params.vec) defines.push_back(Define{"VEC", std::to_string(*o.launch.params.vec)});
   job.whole = o.launch.params;
   job.whole.variant.clear();
   job.whole.defines = defines;

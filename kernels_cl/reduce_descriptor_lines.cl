@@ -141,14 +141,16 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
       b = LINE_CLAMP(seg_a[s]);
       e = LINE_CLAMP(seg_b[s]);
 #endif
-      e = max(e, b);
+      // An end below its begin: an empty line. (Signed differences: offsets are at most n < 2^63,
+      // and Oclgrind cannot run the saturating subtraction LLVM makes of the unsigned form.)
+      e = b + (ulong)max((long)e - (long)b, 0L);
     }
     // The whole vectors [kv0, kv1) of the line; the single elements [b, hv) and [tv, e) around them.
     const ulong kv0 = (b + VEC - 1) / VEC, kv1 = e / VEC;
-    const int has_vectors = kv0 < kv1;
+    const ulong nv = (ulong)max((long)kv1 - (long)kv0, 0L);
+    const int has_vectors = nv > 0;
     const ulong hv = has_vectors ? kv0 * VEC : e;
     const ulong tv = has_vectors ? kv1 * VEC : e;
-    const ulong nv = has_vectors ? kv1 - kv0 : 0;
     const ulong per = (nv + chunks - 1) / chunks;  // vectors per part
     const ulong cb = kv0 + min(nv, (ulong)chunk * per), ce = kv0 + min(nv, ((ulong)chunk + 1) * per);
 

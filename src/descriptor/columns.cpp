@@ -24,6 +24,10 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   if (params.row_width)
     throw ConfigError(Param::RowWidth, "a row width for a column reduction: columns take TILE_X and ROWS_Y",
                       "unset (or -D TILE_X / -D ROWS_Y)");
+  for (const Define& d : params.defines)
+    if (d.name == "WG_SIZE")
+      throw ConfigError(Param::Define, "-D " + d.str() + ": " + k.file + " takes its group as TILE_X x ROWS_Y (or --wg)",
+                        "--wg, -D TILE_X, -D ROWS_Y");
   DescriptorLaunch l;
   l.kernel = k.kernel;
   l.wg = family_wg(k, params, dev, kernel_max_wg, 256);
@@ -51,7 +55,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   l.tile_x = static_cast<unsigned>(given_value(k, "TILE_X", params.defines).value_or(tile_rule));
   if (const auto y = given_value(k, "ROWS_Y", params.defines)) {
     l.rows_y = static_cast<unsigned>(*y);
-    if (std::uint64_t{l.tile_x} * l.rows_y != l.wg && (params.wg || given_value(k, "WG_SIZE", params.defines)))
+    if (std::uint64_t{l.tile_x} * l.rows_y != l.wg && params.wg)
       throw ConfigError(Param::WorkGroupSize,
                         "TILE_X " + std::to_string(l.tile_x) + " x ROWS_Y " + std::to_string(l.rows_y) +
                             " is not the work-group size " + std::to_string(l.wg),

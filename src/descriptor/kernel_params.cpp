@@ -124,6 +124,11 @@ std::string options_for(const DescriptorKernel& k, const ParamValues& values, co
   for (const KernelParam& p : k.params) {
     auto it = std::find_if(values.begin(), values.end(), [&](const auto& kv) { return kv.first == p.define; });
     if (it == values.end()) throw std::logic_error("no value for " + p.define + " of " + k.kernel);
+    // Every -D of a declared parameter checked here (a derived one refused, a value outside the
+    // valid ones refused), and the planner must have taken it: a caller's value is never dropped.
+    if (const auto given = given_value(k, p.define, defines); given && *given != it->second)
+      throw std::logic_error("the planner of " + k.kernel + " did not take -D " + p.define + "=" +
+                             std::to_string(*given));
     if (!p.valid.empty() && std::find(p.valid.begin(), p.valid.end(), it->second) == p.valid.end())
       throw std::logic_error(p.define + " = " + std::to_string(it->second) + " for " + k.kernel + ": not a valid value");
     o.set(p.define, it->second);

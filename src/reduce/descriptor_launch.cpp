@@ -59,13 +59,19 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   if (items) l.items = static_cast<unsigned>(*items);  // the caller's (-D ITEMS=8): the plan's depth follows it
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
-  if (params.wg) {
-    if (!is_pow2(params.wg) || params.wg > limit)
+  // -D WG_SIZE and -D VEC are the same parameters as --wg and --vec (declared: kernel_params.cpp).
+  std::size_t wg = params.wg;
+  if (!wg) wg = static_cast<std::size_t>(given_value(whole_kernel(), "WG_SIZE", params.defines).value_or(0));
+  std::optional<unsigned> vec = params.vec;
+  if (!vec)
+    if (const auto v = given_value(whole_kernel(), "VEC", params.defines)) vec = static_cast<unsigned>(*v);
+  if (wg) {
+    if (!is_pow2(wg) || wg > limit)
       throw ConfigError(Param::WorkGroupSize,
-                        "work-group size " + std::to_string(params.wg) + " for the descriptor kernel on " + dev.name +
+                        "work-group size " + std::to_string(wg) + " for the descriptor kernel on " + dev.name +
                             "; valid: a power of two up to " + std::to_string(limit),
                         "a power of two up to " + std::to_string(limit), dev.name);
-    l.wg = params.wg;
+    l.wg = wg;
   } else {
     l.wg = 1;
     while (l.wg * 2 <= std::min(kDefaultWg, limit)) l.wg *= 2;
@@ -74,11 +80,11 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   std::size_t widest = 1;
   for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
   l.vec = static_cast<unsigned>(16 / widest);
-  if (params.vec) {
-    if (*params.vec != 1 && *params.vec != 2 && *params.vec != 4 && *params.vec != 8 && *params.vec != 16)
-      throw ConfigError(Param::Vec, "VEC " + std::to_string(*params.vec) + " for the descriptor kernel; valid: 1, 2, 4, 8, 16",
+  if (vec) {
+    if (*vec != 1 && *vec != 2 && *vec != 4 && *vec != 8 && *vec != 16)
+      throw ConfigError(Param::Vec, "VEC " + std::to_string(*vec) + " for the descriptor kernel; valid: 1, 2, 4, 8, 16",
                         "1, 2, 4, 8, 16");
-    l.vec = *params.vec;
+    l.vec = *vec;
   }
   const unsigned per_cu = params.groups_per_cu.value_or(kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)

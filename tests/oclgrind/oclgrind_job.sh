@@ -110,6 +110,17 @@ else
            "argmin --type u64"; do
     case $c in *--wg*) cases+=("reduce --op $c") ;; *) cases+=("reduce --op $c --wg 64") ;; esac
   done
+  # The descriptor's lines and columns: rows (padded, a line of 1, 4 and 32 work-items), rows cut
+  # into parts (a ticket per row), columns in one chunk and in row chunks (a ticket per tile),
+  # VEC-wide column loads with a tail, segments (empty ones included) with parts.
+  cases+=("reduce --op var_pop --type f16 --axis rows --shape 37x45 --ld 48 --wg 64")
+  cases+=("reduce --op argmax --type i16 --axis rows --shape 5x301 --wg 64 --row-width 32")
+  cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 64 --chunks 3")
+  cases+=("reduce --op mean --type u8 --axis cols --shape 33x7 --wg 64")
+  cases+=("reduce --op argmin --type f32 --axis cols --shape 301x37 --wg 64 --chunks 3")
+  cases+=("reduce --op l2 --type f32 --axis cols --shape 41x13 --wg 64 --vec 4 --chunks 2")
+  cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
+  cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
   # this Oclgrind under --uninitialized, so that case falls back to --data-races alone; the access
