@@ -1871,3 +1871,101 @@ TEST_SUITE("descriptor_families") {
     CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
   }
 }
+
+TEST_SUITE("descriptor_families") {
+  TEST_CASE("reduce --output: every result as .npy and as raw bytes, read back here; never over a file") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("clreduce-output-" + std::to_string(seed()) + "-" +
+                                                      std::to_string(reinterpret_cast<std::uintptr_t>(&dir)));
+    fs::create_directories(dir);
+    auto slurp = [](const fs::path& p) {
+      std::ifstream in(p, std::ios::binary);
+      return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    // Rows of argmax of i16 (ArgValue<i16>: the value, 6 pad bytes, the u64 index), raw and .npy;
+    // the same run's values in both (the data is seeded).
+    const std::string args = "reduce --op argmax --type i16 --axis rows --shape 37x45 --ld 48 --seed 7 --iterations 1";
+    const CliRun raw = run_cli(args + " --output " + (dir / "a.bin").string());
+    REQUIRE_MESSAGE(raw.code == 0, raw.out);
+    const CliRun npy = run_cli(args + " --output " + (dir / "a.npy").string());
+    REQUIRE_MESSAGE(npy.code == 0, npy.out);
+    const std::string rb = slurp(dir / "a.bin"), nb = slurp(dir / "a.npy");
+    CHECK(rb.size() == 37 * 16);
+    REQUIRE(nb.size() > rb.size());
+    REQUIRE(nb.compare(0, 6, "\x93NUMPY") == 0);
+    const std::size_t header_len = static_cast<unsigned char>(nb[8]) | static_cast<unsigned char>(nb[9]) << 8;
+    CHECK((10 + header_len) % 64 == 0);
+    const std::string header = nb.substr(10, header_len);
+    CHECK_MESSAGE(header.find("'descr': [('value', '<i2'), ('', '|V6'), ('index', '<u8')]") != std::string::npos, header);
+    CHECK_MESSAGE(header.find("'shape': (37,)") != std::string::npos, header);
+    CHECK(header.back() == '\n');
+    CHECK(nb.substr(10 + header_len) == rb);
+    // The first row's result as the table printed it ("v @ i").
+    const std::int16_t v0 = load<std::int16_t>(reinterpret_cast<const unsigned char*>(rb.data()));
+    const std::uint64_t i0 = load<std::uint64_t>(reinterpret_cast<const unsigned char*>(rb.data()) + 8);
+    CHECK_MESSAGE(raw.out.find(std::to_string(v0) + " @ " + std::to_string(i0)) != std::string::npos, raw.out);
+    // A mean of f32 columns: a plain '<f4' array of N values; segments: one per segment.
+    const CliRun cols = run_cli("reduce --op mean --type f32 --axis cols --shape 100x7 --iterations 1 --output " +
+                                (dir / "m.npy").string());
+    REQUIRE_MESSAGE(cols.code == 0, cols.out);
+    const std::string mb = slurp(dir / "m.npy");
+    CHECK(mb.find("'descr': '<f4'") != std::string::npos);
+    CHECK(mb.find("'shape': (7,)") != std::string::npos);
+    CHECK(mb.size() % 64 == 7 * 4 % 64);
+    {
+      std::ofstream(dir / "seg.txt") << "0 3 3 10\n";
+    }
+    const CliRun seg = run_cli("reduce --op minmax --type u8 --segments " + (dir / "seg.txt").string() +
+                               " --iterations 1 --output " + (dir / "s.bin").string());
+    REQUIRE_MESSAGE(seg.code == 0, seg.out);
+    CHECK(slurp(dir / "s.bin").size() == 3 * 2);  // pair<u8>: 3 segments, the empty one (255, 0)
+    CHECK(slurp(dir / "s.bin").substr(2, 2) == std::string("\xff\x00", 2));
+    // Never over a file: an existing name (the earlier output, or an input) is refused before any
+    // work, and the file is untouched.
+    const CliRun again = run_cli(args + " --output " + (dir / "a.bin").string());
+    CHECK(again.code != 0);
+    CHECK_MESSAGE(again.out.find("exists") != std::string::npos, again.out);
+    CHECK(slurp(dir / "a.bin") == rb);
+    const CliRun dirout = run_cli(args + " --output " + dir.string());
+    CHECK(dirout.code != 0);
+    CHECK_MESSAGE(dirout.out.find("directory") != std::string::npos, dirout.out);
+    fs::remove_all(dir);
+  }
+
+  TEST_CASE("the families' refusals name the parameter") {
+    AxisReducer red = make_axis_reducer();
+    const Reduction sum = builtin(B::Sum, S::F32);
+    const Column c(S::F32, 100);
+    const std::vector<Input> in = {Input{upload(c), 0}};
+    auto refused = [](auto&& f, Param p, const std::string& words) {
+      try {
+        f();
+      } catch (const Error& e) {
+        CHECK_MESSAGE(e.param() == p, e.what());
+        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+        return;
+      }
+      FAIL_CHECK("not refused: " << words);
+    };
+    refused([&] { red.reduce(sum, in, Axis::Rows, MatrixShape{0, 5, 0}); }, Param::Shape, "at least one row");
+    refused([&] { red.reduce(sum, in, Axis::Rows, MatrixShape{5, 8, 6}); }, Param::Shape, "overlap");
+    refused([&] { red.reduce(sum, in, Axis::Cols, MatrixShape{10, 10, 11}); }, Param::Buffer, "too few");
+    refused([&] { red.reduce(builtin(B::Dot, S::F32), in, Axis::Rows, MatrixShape{10, 10, 0}); }, Param::Buffer,
+            "takes 2 input");
+    SegmentedReducer seg = make_segmented_reducer();
+    const cl::Buffer offs = upload_offsets<std::uint32_t>({0, 50, 100});
+    CHECK(seg.reduce(sum, in, 100, Segments::offsets<std::uint32_t>(offs, 2)).size() == 2);
+    refused([&] { seg.reduce(sum, in, 100, Segments::offsets<std::uint32_t>(offs, 3)); }, Param::Segments,
+            "too few for 3 segments");
+    refused([&] { seg.reduce(sum, in, 100, Segments::offsets<std::uint32_t>(offs, 0)); }, Param::Segments,
+            "at least one");
+    refused([&] { seg.reduce(sum, in, 100, Segments{Segments::Kind::Offsets, offs, cl::Buffer(), S::F32, 2}); },
+            Param::Segments, "u32, u64, i32, i64");
+    refused([&] { seg.reduce(sum, in, 101, Segments::offsets<std::uint32_t>(offs, 2)); }, Param::Buffer, "too few");
+    // u64 offsets read as u32 would be wrong silently; typed, the same bytes are 4 u32 offsets of
+    // which the kernel clamps each into [0, n]: never a read outside the input.
+    const cl::Buffer wide = upload_offsets<std::uint64_t>({0, 50, 100});
+    const std::vector<Result> r = seg.reduce(sum, in, 100, Segments::offsets<std::uint64_t>(wide, 2));
+    CHECK(r.size() == 2);
+  }
+}
