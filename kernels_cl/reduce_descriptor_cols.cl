@@ -41,31 +41,7 @@
 #define ALIGNED 0 // 1: ld and every input's element offset are multiples of VEC (vector-pointer loads)
 #endif
 #include "descriptor.clh"
-
-#ifndef NV_PTX
-#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
-#endif
-#if NV_PTX
-#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
-#else
-#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-
-#if DESC_ACC_BYTES % 4 == 0
-#define DESC_WORD uint
-#else
-#define DESC_WORD uchar
-#endif
-// A partial another group published, read through volatile loads (never a stale cache line).
-DESC_ACC desc_load_published(__global const DESC_ACC* p) {
-  union {
-    DESC_ACC acc;
-    DESC_WORD w[DESC_ACC_BYTES / sizeof(DESC_WORD)];
-  } u;
-  const volatile __global DESC_WORD* src = (const volatile __global DESC_WORD*)p;
-  for (uint k = 0; k < DESC_ACC_BYTES / sizeof(DESC_WORD); ++k) u.w[k] = src[k];
-  return u.acc;
-}
+#include "descriptor_ticket.clh"
 
 // The ROWS_Y slices of one column folded in a tree; the column's value is in l[x] after the last
 // barrier, for every work-item.

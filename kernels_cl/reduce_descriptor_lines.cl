@@ -68,15 +68,7 @@
 #define SPLIT 0 // 1: each line cut into `chunks` parts, one group each, met by a ticket per line
 #endif
 #include "descriptor.clh"
-
-#ifndef NV_PTX
-#define NV_PTX 0 // 1: the device runs NVIDIA inline PTX (the device-wide fence is membar.gl)
-#endif
-#if NV_PTX
-#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
-#else
-#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
+#include "descriptor_ticket.clh"
 
 #define LINE_SLOTS (WG_SIZE / ROW_WIDTH) // lines per group
 
@@ -96,24 +88,6 @@
 #define LINE_CLAMP(x) min((ulong)(x), n)
 #endif
 
-#if SPLIT
-// A part another group published, read through volatile loads in 32-bit words (bytes where the
-// accumulator is not a whole number of words).
-#if DESC_ACC_BYTES % 4 == 0
-#define DESC_WORD uint
-#else
-#define DESC_WORD uchar
-#endif
-DESC_ACC desc_load_published(__global const DESC_ACC* p) {
-  union {
-    DESC_ACC acc;
-    DESC_WORD w[DESC_ACC_BYTES / sizeof(DESC_WORD)];
-  } u;
-  const volatile __global DESC_WORD* src = (const volatile __global DESC_WORD*)p;
-  for (uint k = 0; k < DESC_ACC_BYTES / sizeof(DESC_WORD); ++k) u.w[k] = src[k];
-  return u.acc;
-}
-#endif
 
 // seg_a: the offsets (LINES 1) or the begins (LINES 2); seg_b: the ends (LINES 2; else unused).
 // n: the elements every input holds from its offset (the clamp). ld, len: LINES 0's rows.

@@ -7,21 +7,6 @@
 
 namespace clreduce {
 
-unsigned log2_floor(std::uint64_t x) {
-  unsigned l = 0;
-  while (x > 1) {
-    x >>= 1;
-    ++l;
-  }
-  return l;
-}
-bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
-std::uint64_t pow2_floor(std::uint64_t x) { return x <= 1 ? 1 : std::uint64_t{1} << log2_floor(x); }
-std::uint64_t pow2_ceil(std::uint64_t x) {
-  const std::uint64_t f = pow2_floor(x);
-  return f >= x ? f : f * 2;
-}
-
 std::uint64_t buffer_bytes(const cl::Buffer& b) {
   return with_cl_context("querying a buffer's size", [&] { return b.getInfo<CL_MEM_SIZE>(); });
 }

@@ -1,12 +1,13 @@
 // What the descriptor families (whole array, lines, columns) share on the host: the checks of a
 // call's inputs and scalars, the setting of kernel arguments, the build-once cache of their
-// kernels, scratch buffers, and small integer helpers.
+// kernels and scratch buffers.
 // Thread-safety: a DescriptorPrograms and a Scratch belong to one reducer (one thread at a time).
 #pragma once
 
 #include "clreduce/reduce.hpp"
 #include "clreduce/reduction.hpp"
 #include "core/bound_queue.hpp"
+#include "core/int_math.hpp"
 #include "descriptor/kernel_params.hpp"
 
 #include <cstdint>
@@ -16,11 +17,6 @@
 #include <vector>
 
 namespace clreduce {
-
-unsigned log2_floor(std::uint64_t x);  // 0 for 0 and 1
-bool is_pow2(std::uint64_t x);
-std::uint64_t pow2_floor(std::uint64_t x);  // the largest power of two <= x (1 for 0)
-std::uint64_t pow2_ceil(std::uint64_t x);   // the smallest power of two >= x (1 for 0)
 
 std::uint64_t buffer_bytes(const cl::Buffer& b);
 

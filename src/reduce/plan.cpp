@@ -1,6 +1,7 @@
 // Validation and pass planning.
 #include "reduce/plan.hpp"
 
+#include "core/int_math.hpp"
 #include "core/matrix.hpp"
 
 #include "clreduce/kernels.hpp"
@@ -13,16 +14,6 @@
 namespace clreduce {
 
 namespace {
-bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
-unsigned log2u(std::uint64_t x) {
-  unsigned l = 0;
-  while (x > 1) {
-    x >>= 1;
-    ++l;
-  }
-  return l;
-}
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 std::string bytes_str(std::uint64_t b) {
   if (b >= (1ULL << 30) && b % (1ULL << 20) == 0) return std::to_string(b >> 20) + " MiB";
   if (b >= (1ULL << 10) && b % (1ULL << 10) == 0) return std::to_string(b >> 10) + " KiB";
@@ -216,8 +207,8 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
   // for a shuffle reduction two warp trees and the first warp's loop over the warps' values.
   const std::uint64_t lanes = std::min<std::uint64_t>(wg, 32);
   const unsigned group_depth =
-      v.uses_nv_ptx ? std::max(log2u(wg), 2 * log2u(lanes) + static_cast<unsigned>(ceil_div(wg / lanes, lanes)))
-                    : log2u(wg);
+      v.uses_nv_ptx ? std::max(log2_floor(wg), 2 * log2_floor(lanes) + static_cast<unsigned>(ceil_div(wg / lanes, lanes)))
+                    : log2_floor(wg);
   std::uint64_t count = n;
   do {
     PassPlan p;
@@ -252,20 +243,20 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     const unsigned sequential = v.contiguous_blocks ? static_cast<unsigned>(ceil_div(p.times, 4)) + 2 + vec
                                 : v.uses_times     ? p.times
                                                    : v.items_per_work_item;
-    plan.depth += sequential + log2u(vec) + (v.uses_vec ? 1 : 0) + group_depth;
+    plan.depth += sequential + log2_floor(vec) + (v.uses_vec ? 1 : 0) + group_depth;
     // (the last group reads the partials as vectors into four accumulators: at most
     // ceil(groups / wg) sequential steps, two to join the accumulators, the vector's fold and
     // one scalar tail step).
     if (p.last_group_finishes)
-      plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 3 + log2u(vec) + group_depth;
+      plan.depth += static_cast<unsigned>(ceil_div(p.groups, wg)) + 3 + log2_floor(vec) + group_depth;
     // A device that ends a kernel's loops after a number of iterations (Mesa's llvmpipe: 65535,
     // shared by all the kernel's loops): a work-item's loop trips, estimated as its sequential
     // steps, the group's tree and the last group's loop over the partials, must stay well under
     // it (half: the estimate counts steps, not every loop the compiler makes). Found by `clreduce
     // soak` on Rusticl: stride_global over 763478 elements in 8 groups of 2 (47717 steps) read wrong.
     if (dev.loop_trip_limit) {
-      const std::uint64_t loops = std::uint64_t{sequential} + log2u(wg) +
-                                  (p.last_group_finishes ? ceil_div(p.groups, wg) + log2u(wg) : 0);
+      const std::uint64_t loops = std::uint64_t{sequential} + log2_floor(wg) +
+                                  (p.last_group_finishes ? ceil_div(p.groups, wg) + log2_floor(wg) : 0);
       if (loops > dev.loop_trip_limit / 2)
         throw ConfigError(Param::WorkGroupSize,
                           "variant " + v.name + " with work-group size " + std::to_string(wg) + " over " +

@@ -51,6 +51,17 @@ void measure_peak(const Session& session, const std::vector<ScalarData>& inputs,
   rep.peak = measure_read_bandwidth(session, all, rep.bytes_read - rep.bytes_read % 4, timing);
   rep.peak_over = "one buffer of all inputs' bytes";
 }
+
+// After the timed runs: the clock, the read peak, and any sample that left other bits.
+void finish_report(const Session& session, const std::vector<ScalarData>& inputs, const std::vector<Input>& in,
+                   const TimingOptions& timing, unsigned changed, DescriptorReport& rep) {
+  rep.clock = rep.timing.clock;
+  measure_peak(session, inputs, in, timing, rep);
+  if (changed) {
+    rep.check.ok = false;
+    rep.check.detail += "; and " + std::to_string(changed) + " timed sample(s) left other bits than the first run";
+  }
+}
 }  // namespace
 
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
@@ -156,12 +167,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
                     [&] { session.queue().enqueueReadBuffer(out, CL_TRUE, 0, again.size(), again.data()); });
     if (again != first) ++changed;
   });
-  rep.clock = rep.timing.clock;
-  measure_peak(session, inputs, in, timing, rep);
-  if (changed) {
-    rep.check.ok = false;
-    rep.check.detail += "; and " + std::to_string(changed) + " timed sample(s) left other bits than the first run";
-  }
+  finish_report(session, inputs, in, timing, changed, rep);
   return rep;
 }
 
@@ -200,12 +206,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   rep.timing = session.time(unit, timing, [&] {
     if (std::memcmp(read().bytes.data(), rep.result.bytes.data(), r.out.bytes()) != 0) ++changed;
   });
-  rep.clock = rep.timing.clock;
-  measure_peak(session, inputs, in, timing, rep);
-  if (changed) {
-    rep.check.ok = false;
-    rep.check.detail += "; and " + std::to_string(changed) + " timed sample(s) left other bits than the first run";
-  }
+  finish_report(session, inputs, in, timing, changed, rep);
   return rep;
 }
 
