@@ -111,6 +111,7 @@ std::string option_of(Param p) {
     case Param::Chunks: return "--chunks";
     case Param::Segments: return "--segments";
     case Param::OpFile: return "--op-file";
+    case Param::Scalars: return "--scalar";
     case Param::Devices: return "--devices";
     case Param::Split: return "--split";
     case Param::None:

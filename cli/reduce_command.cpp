@@ -18,6 +18,10 @@
 #include "printers/segmented_printer.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <tuple>
 
@@ -31,6 +35,7 @@ struct ReduceTexts : RunTexts {
   std::optional<std::string> values_out;  // --output FILE: every result value (descriptors)
   std::optional<unsigned> row_width;
   std::optional<std::uint64_t> chunks;
+  std::vector<std::string> scalars;       // --scalar V: a descriptor file's run-time scalars, in order
   // The registered options, to refuse what an axis reduction does not take.
   std::vector<CLI::Option*> whole_array_only;
   std::vector<CLI::Option*> not_segmented;  // what a segmented reduction does not take
@@ -204,13 +209,65 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   return r.ok() ? 0 : 1;
 }
 
+// The values of --scalar, one per scalar the descriptor declares, each parsed whole as its type
+// (integers in range, floats as strtod reads them, inf and nan included).
+std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, const Reduction& r) {
+  std::string types;
+  for (Scalar s : r.scalars) types += std::string(types.empty() ? "" : " ") + std::string(name_of(s));
+  if (texts.size() != r.scalars.size())
+    throw Error(Param::Scalars,
+                r.name + " takes " + std::to_string(r.scalars.size()) + " scalar argument(s)" +
+                    (types.empty() ? "" : " (" + types + ")") + "; --scalar was given " + std::to_string(texts.size()) +
+                    " time(s)",
+                std::to_string(r.scalars.size()) + " --scalar values");
+  std::vector<ScalarArg> out;
+  for (std::size_t j = 0; j < texts.size(); ++j) {
+    const std::string& t = texts[j];
+    const Scalar type = r.scalars[j];
+    const char* b = t.data();
+    const char* e = b + t.size();
+    auto bad = [&](const std::string& why, const std::string& valid) {
+      return Error(Param::Scalars, "--scalar '" + printable(t) + "' (s" + std::to_string(j) + " of " + r.name + ", " +
+                                       std::string(name_of(type)) + "): " + why, valid);
+    };
+    if (is_floating(type)) {
+      char* end = nullptr;
+      const std::string copy(t);
+      const double v = t.empty() || std::isspace(static_cast<unsigned char>(t.front())) ? 0 : std::strtod(copy.c_str(), &end);
+      if (!end || end != copy.c_str() + copy.size()) throw bad("not a number", "a number (1.5, -2e-3, inf, nan)");
+      out.emplace_back(v);
+      continue;
+    }
+    const unsigned bits = static_cast<unsigned>(size_of(type) * 8);
+    if (is_signed(type)) {
+      std::int64_t v = 0;
+      const auto [p, ec] = std::from_chars(b, e, v);
+      const std::int64_t hi = bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1, lo = -hi - 1;
+      const std::string valid = "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+      if (t.empty() || ec == std::errc::invalid_argument || p != e) throw bad("not an integer", valid);
+      if (ec == std::errc::result_out_of_range || v < lo || v > hi) throw bad("out of range", valid);
+      out.emplace_back(v);
+    } else {
+      std::uint64_t v = 0;
+      const auto [p, ec] = std::from_chars(b, e, v);
+      const std::uint64_t hi = bits == 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
+      const std::string valid = "an integer in 0.." + std::to_string(hi);
+      if (t.empty() || ec == std::errc::invalid_argument || p != e) throw bad("not an unsigned integer", valid);
+      if (ec == std::errc::result_out_of_range || v > hi) throw bad("out of range", valid);
+      out.emplace_back(v);
+    }
+  }
+  return out;
+}
+
 // Whether the options name a reduction descriptor: a built-in or a type that only descriptors
 // take, --variant descriptor, several --input files or --accumulate. The old names (uint, int,
 // float, double; sum, min, max, argmin, argmax) keep the families' own kernels.
 bool names_descriptor(const ReduceTexts& o) {
   // --output writes a descriptor's results: the old names then run as their built-ins (sum of
   // uint accumulates in u64, as the output's layout says).
-  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.values_out) return true;
+  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.values_out || !o.scalars.empty()) return true;
+  if (o.op_file && is_reduction_file(*o.op_file)) return true;
   try {
     parse_type(o.type);
     parse_op(o.op);
@@ -225,10 +282,22 @@ bool names_descriptor(const ReduceTexts& o) {
 // verified, timed run of the descriptor kernel.
 int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   using F = DescriptorJob::Family;
-  if (o.op_file)
-    throw Error(Param::OpFile, "--op-file is a user operator of the families' kernels (uint, int, float, double); it "
-                               "does not combine with a built-in descriptor (--op " + o.op + ")",
+  const bool user_file = o.op_file && is_reduction_file(*o.op_file);
+  if (o.op_file && !user_file)
+    throw Error(Param::OpFile, "--op-file " + *o.op_file + " is a user operator of the families' kernels (uint, int, "
+                               "float, double: it #defines OP and IDENTITY); it does not combine with a built-in "
+                               "descriptor (--op " + o.op + "); a descriptor file #defines INPUTS, RESULT, ACC_TYPE, "
+                               "IDENTITY and COMBINE",
                 "--op or --op-file");
+  if (user_file)
+    for (const auto& [given, name] : {std::pair{o.op_option && o.op_option->count() > 0, "--op"},
+                                      {o.type_option && o.type_option->count() > 0, "--type"},
+                                      {o.accumulate.has_value(), "--accumulate"}})
+      if (given)
+        throw Error(Param::OpFile, std::string(name) + " and the descriptor file " + *o.op_file +
+                                       " both say what is reduced: the file names its inputs' types (INPUTS), "
+                                       "accumulator and result; leave " + name + " out",
+                    "--op-file FILE alone");
   DescriptorJob job;
   if (o.axis && o.segments)
     throw Error(Param::Segments, "--segments and --axis contradict each other: --segments reduces each segment of a "
@@ -247,16 +316,22 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
         {o.chunks.has_value() && whole, "--chunks", "rows, columns and segments"},
         {o.launch.params.groups_per_cu.has_value() && !whole, "--groups-per-cu", "the whole array"}})
     if (given) throw Error(std::string(name) + " is taken by " + takes + "; not by this run (" + std::string(name_of(job.family)) + ")");
-  const Scalar type = parse_scalar(o.type);
-  const Builtin op = parse_builtin(o.op);
+  const std::string what = user_file ? "--op-file " + *o.op_file : "--op " + o.op;
   if (!o.variant.empty() && o.variant != "descriptor")
     throw Error(Param::Variant, "--variant " + o.variant + " is one of the families' kernels, which take uint, int, "
-                                "float, double with sum, min, max (argmin, argmax); --op " + o.op + " --type " + o.type +
+                                "float, double with sum, min, max (argmin, argmax); " + what +
                                 " runs on the descriptor kernels: leave --variant out or give --variant descriptor",
                 "descriptor");
-  std::optional<Scalar> acc;
-  if (o.accumulate) acc = parse_scalar(*o.accumulate);
-  const Reduction r = builtin(op, type, acc);
+  Reduction r;
+  if (user_file) {
+    r = load_reduction(*o.op_file);
+  } else {
+    const Scalar type = parse_scalar(o.type);
+    std::optional<Scalar> acc;
+    if (o.accumulate) acc = parse_scalar(*o.accumulate);
+    r = builtin(parse_builtin(o.op), type, acc);
+  }
+  job.scalars = scalar_args_of(o.scalars, r);
   std::vector<Define> defines = descriptor_defines_of(o.launch.defines);
   // --vec: the whole array's ReduceParams::vec; the lines' and columns' VEC parameter.
   if (!whole && o.launch.params.vec) defines.push_back(Define{"VEC", std::to_string(*o.launch.params.vec)});
@@ -282,7 +357,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   }
   const std::size_t inputs = r.inputs.size();
   if (!o.inputs.empty() && o.inputs.size() != inputs)
-    throw Error(Param::N, std::string(name_of(op)) + " reads " + std::to_string(inputs) + " input(s); --input was given " +
+    throw Error(Param::N, r.name + " reads " + std::to_string(inputs) + " input(s); --input was given " +
                               std::to_string(o.inputs.size()) + " time(s): give one --input per input, or none "
                               "(generated data)",
                 std::to_string(inputs) + " --input files");
@@ -312,20 +387,23 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     if (!n && o.inputs.empty()) n = last;
     if (n) validate_segment_offsets(job.offsets, *n);
   }
-  if (!n && o.inputs.empty()) throw Error(Param::N, "--op " + o.op + " needs --n N or --input FILE", "--n N, --input FILE");
+  if (!n && o.inputs.empty()) throw Error(Param::N, what + " needs --n N or --input FILE", "--n N, --input FILE");
   // The files' sizes are checked before a device is opened; their bytes are read after the launch is.
   std::vector<ScalarData> data;
-  for (const std::string& file : o.inputs) {
-    data.push_back(read_scalar_file(file, type, n));
+  for (std::size_t j = 0; j < o.inputs.size(); ++j) {
+    data.push_back(read_scalar_file(o.inputs[j], r.inputs[j], n));
     n = data.back().n;
   }
   if (job.family == F::Segments && o.inputs.size()) validate_segment_offsets(job.offsets, *n);
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
-  if (*n > dev.max_alloc_bytes / size_of(type))
-    throw Error(Param::N, "n = " + std::to_string(*n) + " elements of " + std::string(name_of(type)) + " is over " +
+  Scalar widest = r.inputs.front();
+  for (Scalar s : r.inputs)
+    if (size_of(s) > size_of(widest)) widest = s;
+  if (*n > dev.max_alloc_bytes / size_of(widest))
+    throw Error(Param::N, "n = " + std::to_string(*n) + " elements of " + std::string(name_of(widest)) + " is over " +
                               dev.name + "'s largest allocation (" + std::to_string(dev.max_alloc_bytes) + " bytes)",
-                "n <= " + std::to_string(dev.max_alloc_bytes / size_of(type)), dev.name);
+                "n <= " + std::to_string(dev.max_alloc_bytes / size_of(widest)), dev.name);
   if (whole) {  // The launch is resolved (and refused, if it must be) before any data is made.
     ReducerOptions opt;
     opt.params = job.whole;
@@ -347,7 +425,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   }
   if (data.empty())
     for (unsigned j = 0; j < inputs; ++j)
-      data.push_back(generate_scalar_data(type, *n, parse_data_kind(o.data.data), o.data.seed, j));
+      data.push_back(generate_scalar_data(r.inputs[j], *n, parse_data_kind(o.data.data), o.data.seed, j));
   const DescriptorReport rep = run_descriptor(session, r, data, job, timing);
   emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
   if (o.values_out) write_results(*o.values_out, r.out, rep.results);
@@ -425,6 +503,9 @@ void register_reduce_command(Cli& cli) {
   c->add_option("--output", o->values_out,
                 "with a reduction descriptor: write every result (the value, each row's, column's or segment's) to a "
                 "new FILE: NumPy .npy if the name ends in .npy, else raw little-endian; never replaces a file");
+  c->add_option("--scalar", o->scalars,
+                "with an --op-file descriptor that declares SCALARS: the value of s0, s1, ... in order (repeat it); "
+                "a new value rebuilds nothing");
   c->add_option("--segments", o->segments,
                 "FILE of S + 1 offsets (whitespace-separated unsigned integers: the first 0, non-decreasing, the "
                 "last n): one value per segment [offsets[s], offsets[s+1]) of the --n (default: the last offset) "

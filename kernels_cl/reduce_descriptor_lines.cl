@@ -101,8 +101,8 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
   const uint lane = lid % ROW_WIDTH;
   const uint slot = lid / ROW_WIDTH;
   const uint chunk = get_group_id(1);
-  for (ulong s0 = (ulong)get_group_id(0) * LINE_SLOTS; s0 < lines; s0 += (ulong)get_num_groups(0) * LINE_SLOTS) {
-    const ulong s = s0 + slot;
+  for (ulong first = (ulong)get_group_id(0) * LINE_SLOTS; first < lines; first += (ulong)get_num_groups(0) * LINE_SLOTS) {
+    const ulong s = first + slot;
     ulong b = 0, e = 0;  // the line's elements [b, e); none for the slots past the last line
     if (s < lines) {
 #if LINES == 0

@@ -44,6 +44,7 @@ enum class Param {
   OpFile,         // a user operator's file (Op::User)
   Devices,        // the device list of a multi-device reduction
   Split,          // how a multi-device reduction splits its input
+  Scalars,        // a reduction descriptor's run-time scalar arguments
 };
 
 // How messages name the parameter: "work-group size", "TIMES", "n", ...

@@ -8,6 +8,7 @@
 
 #include "clreduce/device.hpp"
 #include "clreduce/opencl.hpp"
+#include "clreduce/reduction.hpp"
 #include "clreduce/types.hpp"
 #include "clreduce/user_operator.hpp"
 
@@ -44,6 +45,10 @@ std::string load_kernel_source(const std::filesystem::path& dir, const std::stri
 // The option string handed to the OpenCL compiler: typed parameters first (each as
 // -D NAME=VALUE), then the user's own -D definitions untouched. The whole string is part of the
 // program cache key.
+// Sets argument `index` of `k` to a reduction descriptor's run-time scalar `value`, converted to
+// its declared type `type` (as every descriptor kernel takes its scalars; f16 and bf16 as float).
+void set_scalar_kernel_arg(cl::Kernel& k, cl_uint index, Scalar type, const ScalarArg& value);
+
 class BuildOptions {
  public:
   BuildOptions& set(const std::string& name, const std::string& value) {

@@ -49,6 +49,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -169,6 +170,10 @@ struct Reduction {
   bool exact = false;
   // For the checks: the built-in this descriptor is, if one.
   std::optional<Builtin> builtin;
+  // Where `prelude` came from, for build logs: a user descriptor file's path (each line of a
+  // compiler message in the prelude, or in a macro it defines, then names that file and line);
+  // empty: the generated header's own lines.
+  std::string origin;
   bool needs_fp64() const;  // an input, scalar, accumulator or result of f64
 };
 
@@ -178,11 +183,52 @@ struct Reduction {
 // does not take `type` or `accumulate`.
 Reduction builtin(Builtin b, Scalar type, std::optional<Scalar> accumulate = std::nullopt);
 
+// A user's reduction descriptor: a small OpenCL C file (clreduce --op-file FILE) that #defines
+//   INPUTS t0 [t1 ..]      required: 1 to 4 element types (u8 .. f64, or NumPy's names), by spaces
+//                          or commas
+//   RESULT layout          required: what a result's bytes are: t, argvalue<t> or pair<t> (t one of
+//                          u8 .. i64, f32, f64)
+//   ACC_TYPE type          required: the accumulator's OpenCL C type (a struct: typedef it in the file)
+//   IDENTITY expr          required: the accumulator's identity
+//   COMBINE(a, b) expr     required: two accumulators combined (associative and commutative up to
+//                          rounding: the kernels fold in any order)
+//   SCALARS t0 [..]        0 to 4 run-time scalar types, the map's s0 .. s3 (a new value rebuilds
+//                          nothing)
+//   MAP_TYPE type          the mapped value's type (default: input 0's compute type; float for f16)
+//   MAP(x0, .., i, s0, ..) the map: one argument per input, then the index i (ulong), then one per
+//                          scalar (default, for one input: x0)
+//   LIFT(v, i)             a mapped value (and its index) as an accumulator (default: v, converted)
+//   FINISH(a, n)           the result of the accumulator and the count n (default: a, converted)
+//   OUT_TYPE type          the result's OpenCL C type, laid out as RESULT says (default for a
+//                          value: its type's; required for argvalue and pair)
+//   ACC_BYTES n            sizeof(ACC_TYPE) on the device (required unless ACC_TYPE is a built-in
+//                          scalar or vector type)
+// The host reads INPUTS, SCALARS, RESULT, ACC_TYPE and ACC_BYTES, each from its own one-line
+// #define (a comment after it allowed); the compiler checks the rest, and every kernel checks that
+// sizeof(ACC_TYPE) is ACC_BYTES and sizeof(OUT_TYPE) RESULT's size. The rest of the file
+// (typedefs, helper functions) comes before the generated code. A build error shows the
+// compiler's log with each place mapped to the file's own lines. Results of an integer RESULT are
+// checked exactly, float ones within a bound (the tools compute the reference on the device: one
+// work-item per result folds its elements in index order). Examples: kernels_cl/examples/.
+// Throws Error (Param::OpFile) naming the file and what is wrong (as the user operator's checks:
+// readable, at most 64 KiB, no #include).
+Reduction load_reduction(const std::filesystem::path& file);
+// The same from text given in code; `name` names it.
+Reduction reduction_from_text(const std::string& name, const std::string& text);
+// Whether `file` is a reduction descriptor (it #defines RESULT) rather than a user operator
+// (clreduce/user_operator.hpp). Throws Error (Param::OpFile) when it cannot be read.
+bool is_reduction_file(const std::filesystem::path& file);
+
 // The OpenCL C header that stands for kernels_cl/descriptor.clh when a generic kernel is built
 // for `r`: the types, the argument lists (DESC_INPUT_PARAMS, DESC_INPUT_ARGS, DESC_SCALAR_PARAMS),
 // DESC_ELEMENT(k) (the map at element k) and the functions desc_identity, desc_lift,
-// desc_combine, desc_finish. Throws Error (Param::Op) for a descriptor with no input, more than
+// desc_combine, desc_finish. The macros name the kernel's arguments in0..in3, off0..off3 and
+// s0..s3, so a kernel that includes the header declares no other variable of those names (a loop
+// counter named s0 once hid a descriptor's scalar). Throws Error (Param::Op) for a descriptor with no input, more than
 // four inputs or scalars, or an empty field.
 std::string reduction_source(const Reduction& r);
+// The comment line that starts (with " LINE PATH") and ends (with " -") a span of the generated
+// header whose lines are PATH's from LINE on; the kernel loader maps build logs by it.
+inline constexpr const char* kOriginMarker = "//@clreduce-origin";
 
 }  // namespace clreduce

@@ -1,5 +1,6 @@
 // Kernel directory lookup, source loading with inlined headers, and the program cache.
 #include "clreduce/kernels.hpp"
+#include "clreduce/reduction.hpp"
 
 #include "clreduce/error.hpp"
 
@@ -213,13 +214,32 @@ void inline_includes(const fs::path& dir, const std::string& file, std::set<std:
   if (user_op && is_user_op_header(file)) {
     // The user's text instead; its lines map to the user's file in build logs.
     const std::string where = user_op->path.empty() ? "<" + user_op->name + ">" : fs::absolute(user_op->path).string();
+    // A generated descriptor header marks the span of a user's file in it (kOriginMarker): those
+    // lines map to that file's own, the rest to the generated text's.
     std::istringstream in(user_op->source);
     std::string line;
     unsigned number = 0;
+    std::string origin;
+    unsigned origin_line = 0;
+    const std::string marker = std::string(kOriginMarker) + " ";
     while (std::getline(in, line)) {
       out += line;
       out += '\n';
-      map.push_back({where, ++number});
+      ++number;
+      if (line.compare(0, marker.size(), marker) == 0) {
+        map.push_back({where, number});
+        const std::string rest = line.substr(marker.size());
+        const auto space = rest.find(' ');
+        if (rest == "-" || space == std::string::npos) {
+          origin.clear();
+        } else {
+          origin = rest.substr(space + 1);
+          origin_line = static_cast<unsigned>(std::strtoul(rest.substr(0, space).c_str(), nullptr, 10));
+        }
+        continue;
+      }
+      if (origin.empty()) map.push_back({where, number});
+      else map.push_back({origin, origin_line++});
     }
     stack.erase(file);
     return;
@@ -253,20 +273,24 @@ std::string load_mapped(const fs::path& dir, const std::string& file, std::vecto
 // each such place becomes the user's file and line ("<dir>/naive.cl:7:1"). The source itself
 // stays as inlined (no #line), so Oclgrind's source lines and the program cache see what they did.
 std::string map_build_log(const std::string& log, const fs::path& dir, const std::vector<SourceLine>& map) {
-  static const std::regex place(R"re(([^\s:]+):([0-9]+):([0-9]+):)re");
+  // "FILE:LINE:COL:", or inside a macro's expansion (PoCL's clang) "FILE:LINE:COL <Spelling=FILE:LINE:COL>:",
+  // where the spelling is the place in the macro's definition (a user file's line).
+  static const std::regex place(R"re(([^\s:<=]+):([0-9]+):([0-9]+)(?: <Spelling=([^\s:<=]+):([0-9]+):([0-9]+)>)?:)re");
+  auto mapped = [&](const std::string& file, const std::string& line_text, const std::string& col) {
+    const unsigned long line = std::stoul(line_text);
+    if (line < 1 || line > map.size()) return file + ":" + line_text + ":" + col;
+    const SourceLine& l = map[line - 1];
+    return (fs::path(l.file).is_absolute() || l.file.front() == '<' ? l.file : (dir / l.file).string()) + ":" +
+           std::to_string(l.line) + ":" + col;
+  };
   std::string out;
   auto from = log.cbegin();
   for (std::sregex_iterator it(log.begin(), log.end(), place), end; it != end; ++it) {
     const std::smatch& m = *it;
     out.append(from, m[0].first);
-    const unsigned long line = std::stoul(m[2].str());
-    if (line >= 1 && line <= map.size())
-      out += (fs::path(map[line - 1].file).is_absolute() || map[line - 1].file.front() == '<'
-                  ? map[line - 1].file
-                  : (dir / map[line - 1].file).string()) +
-             ":" + std::to_string(map[line - 1].line) + ":" + m[3].str() + ":";
-    else
-      out += m[0].str();
+    out += mapped(m[1].str(), m[2].str(), m[3].str());
+    if (m[4].matched) out += " <Spelling=" + mapped(m[4].str(), m[5].str(), m[6].str()) + ">";
+    out += ":";
     from = m[0].second;
   }
   out.append(from, log.cend());

@@ -795,9 +795,24 @@ std::string reduction_source(const Reduction& r) {
     // A vector of VEC mapped values, and the same as an array (for helpers that loop over it).
     s << "#if VEC > 1\ntypedef DESC_CAT(" << r.map_type << ", VEC) DESC_MAPV;\n"
       << "typedef union {\n  DESC_MAPV v;\n  " << r.map_type << " a[VEC];\n} desc_vec_u;\n#endif\n";
-  if (!r.prelude.empty()) s << r.prelude << (r.prelude.back() == '\n' ? "" : "\n");
+  if (!r.prelude.empty()) {
+    // A user file's lines keep their own numbers in build logs: the kernel loader maps the lines
+    // between these markers to the file (src/core/kernels.cpp). Control characters of the path
+    // would end the comment line: they are written as '?'.
+    std::string origin = r.origin;
+    for (char& c : origin)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    if (!origin.empty()) s << kOriginMarker << " 1 " << origin << "\n";
+    s << r.prelude << (r.prelude.back() == '\n' ? "" : "\n");
+    if (!origin.empty()) s << kOriginMarker << " -\n";
+  }
   s << "typedef " << r.acc_type << " DESC_ACC;\n";
   s << "typedef " << r.out_type << " DESC_OUT;\n";
+  // The sizes the host allocates by, checked where a wrong one is a build error (a negative array
+  // size) whose name says which: the partials' storage (acc_bytes) and the result's layout.
+  s << "typedef char desc_check_acc_bytes_is_sizeof_acc_type[sizeof(DESC_ACC) == DESC_ACC_BYTES ? 1 : -1];\n";
+  s << "typedef char desc_check_result_layout_is_sizeof_out_type[sizeof(DESC_OUT) == " << r.out.bytes()
+    << " ? 1 : -1];\n";
   // Argument lists: each input's pointer and element offset, then the scalars.
   s << "#define DESC_INPUT_PARAMS ";
   for (unsigned j = 0; j < r.inputs.size(); ++j)

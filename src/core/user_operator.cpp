@@ -2,30 +2,18 @@
 #include "clreduce/user_operator.hpp"
 
 #include "clreduce/error.hpp"
+#include "core/user_text.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 namespace clreduce {
 
 namespace {
-constexpr std::size_t kMaxBytes = 64 * 1024;
+constexpr const char* kValid = "a file that #defines OP(a, b) and IDENTITY (optionally ELEM_MAP(x) and OP_TYPE)";
 
 UserOperator checked(const std::string& name, const std::filesystem::path& path, const std::string& text) {
   const std::string where = path.empty() ? "user operator '" + name + "'" : "operator file '" + path.string() + "'";
-  const char* valid = "a file that #defines OP(a, b) and IDENTITY (optionally ELEM_MAP(x) and OP_TYPE)";
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    throw Error(Param::OpFile, where + " is empty; it must #define OP(a, b) and IDENTITY", valid);
-  if (text.size() > kMaxBytes)
-    throw Error(Param::OpFile, where + " holds " + std::to_string(text.size()) + " bytes, over the " +
-                                   std::to_string(kMaxBytes) + " an operator file may hold",
-                valid);
-  static const std::regex include(R"re((^|\n)\s*#\s*include\b)re");
-  if (std::regex_search(text, include))
-    throw Error(Param::OpFile, where + " has an #include: an operator file is one self-contained file", valid);
+  check_user_text(text, Param::OpFile, where, kValid);
   UserOperator op;
   op.name = name;
   op.path = path;
@@ -45,18 +33,9 @@ UserOperator checked(const std::string& name, const std::filesystem::path& path,
 }  // namespace
 
 UserOperator load_user_operator(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::error_code ec;
-  const int e = errno;
-  if (!in || std::filesystem::is_directory(file, ec))
-    throw Error(Param::OpFile,
-                "cannot read operator file '" + file.string() + "' (" +
-                    (std::filesystem::is_directory(file, ec) ? std::string("a directory") : std::strerror(e)) +
-                    "); give a .clh file that #defines OP(a, b) and IDENTITY (examples: kernels_cl/examples/)",
-                "a readable .clh file that #defines OP(a, b) and IDENTITY");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return checked(file.stem().string(), file, text.str());
+  return checked(file.stem().string(), file,
+                 read_user_file(file, Param::OpFile, "operator file",
+                                "a readable .clh file that #defines OP(a, b) and IDENTITY (examples: kernels_cl/examples/)"));
 }
 
 UserOperator user_operator_from_text(const std::string& name, const std::string& text) {

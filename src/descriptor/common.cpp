@@ -69,26 +69,28 @@ cl_uint set_input_args(cl::Kernel& k, const std::vector<Input>& inputs) {
 }
 
 void set_scalar_args(cl::Kernel& k, cl_uint first, const Reduction& r, const std::vector<ScalarArg>& scalars) {
-  for (std::size_t j = 0; j < scalars.size(); ++j) {
-    const cl_uint index = first + static_cast<cl_uint>(j);
-    auto as = [&](auto tag) {
-      using X = decltype(tag);
-      return std::visit([](auto v) { return static_cast<X>(v); }, scalars[j]);
-    };
-    switch (r.scalars[j]) {
-      case Scalar::U8: k.setArg(index, as(cl_uchar{})); break;
-      case Scalar::I8: k.setArg(index, as(cl_char{})); break;
-      case Scalar::U16: k.setArg(index, as(cl_ushort{})); break;
-      case Scalar::I16: k.setArg(index, as(cl_short{})); break;
-      case Scalar::U32: k.setArg(index, as(cl_uint{})); break;
-      case Scalar::I32: k.setArg(index, as(cl_int{})); break;
-      case Scalar::U64: k.setArg(index, as(cl_ulong{})); break;
-      case Scalar::I64: k.setArg(index, as(cl_long{})); break;
-      case Scalar::F16:
-      case Scalar::BF16:
-      case Scalar::F32: k.setArg(index, as(cl_float{})); break;
-      case Scalar::F64: k.setArg(index, as(cl_double{})); break;
-    }
+  for (std::size_t j = 0; j < scalars.size(); ++j)
+    set_scalar_kernel_arg(k, first + static_cast<cl_uint>(j), r.scalars[j], scalars[j]);
+}
+
+void set_scalar_kernel_arg(cl::Kernel& k, cl_uint index, Scalar type, const ScalarArg& value) {
+  auto as = [&](auto tag) {
+    using X = decltype(tag);
+    return std::visit([](auto v) { return static_cast<X>(v); }, value);
+  };
+  switch (type) {
+    case Scalar::U8: k.setArg(index, as(cl_uchar{})); break;
+    case Scalar::I8: k.setArg(index, as(cl_char{})); break;
+    case Scalar::U16: k.setArg(index, as(cl_ushort{})); break;
+    case Scalar::I16: k.setArg(index, as(cl_short{})); break;
+    case Scalar::U32: k.setArg(index, as(cl_uint{})); break;
+    case Scalar::I32: k.setArg(index, as(cl_int{})); break;
+    case Scalar::U64: k.setArg(index, as(cl_ulong{})); break;
+    case Scalar::I64: k.setArg(index, as(cl_long{})); break;
+    case Scalar::F16:
+    case Scalar::BF16:
+    case Scalar::F32: k.setArg(index, as(cl_float{})); break;
+    case Scalar::F64: k.setArg(index, as(cl_double{})); break;
   }
 }
 

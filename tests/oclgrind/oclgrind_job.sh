@@ -121,6 +121,10 @@ else
   cases+=("reduce --op l2 --type f32 --axis cols --shape 41x13 --wg 64 --vec 4 --chunks 2")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
+  # User descriptor files: a struct accumulator over the whole array, two inputs and a run-time
+  # scalar over rows; each run's device reference (descriptor_reference.cl) runs with it.
+  cases+=("reduce --op-file OPS_DIR/iamax.clh --wg 64")
+  cases+=("reduce --op-file OPS_DIR/huber_loss.clh --scalar 0.5 --axis rows --shape 5x301 --wg 64")
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
   # this Oclgrind under --uninitialized, so that case falls back to --data-races alone; the access

@@ -2,6 +2,7 @@
 #include "benchmarks/descriptor_run.hpp"
 
 #include "clreduce/error.hpp"
+#include "measure/descriptor_device_reference.hpp"
 
 namespace clreduce {
 
@@ -67,7 +68,7 @@ void finish_report(const Session& session, const std::vector<ScalarData>& inputs
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
                                 const DescriptorJob& job, const TimingOptions& timing) {
   using F = DescriptorJob::Family;
-  if (job.family == F::Whole) return run_descriptor(session, r, inputs, job.whole, timing);
+  if (job.family == F::Whole) return run_descriptor(session, r, inputs, job.whole, timing, job.scalars);
   DescriptorReport rep;
   rep.reduction = r;
   rep.family = job.family;
@@ -112,30 +113,37 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     return cl::Buffer(session.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(count * rb, 16));
   });
   auto enqueue = [&](const cl::CommandQueue* q) {
-    return seg ? sr->enqueue(r, in, rep.n, segments, out, 0, {}, q) : ar->enqueue(r, in, axis, job.shape, out, 0, {}, q);
+    return seg ? sr->enqueue(r, in, rep.n, segments, out, 0, job.scalars, q)
+               : ar->enqueue(r, in, axis, job.shape, out, 0, job.scalars, q);
   };
   std::vector<unsigned char> first(count * rb), again(count * rb);
   enqueue(&session.queue()).wait();
   with_cl_context("reading the results",
                   [&] { session.queue().enqueueReadBuffer(out, CL_TRUE, 0, first.size(), first.data()); });
   for (std::uint64_t k = 0; k < count; ++k) rep.results.push_back(Result::from_bytes(r.out, first.data() + k * rb));
-  // Every line against its reference over its own elements.
+  // Every line against its reference over its own elements: the host's for a built-in, the
+  // device's in-order fold for a user's descriptor.
+  std::vector<ReferenceLine> lines(count);
+  const std::uint64_t stride = seg || axis == Axis::Rows ? 1 : job.shape.stride();
+  for (std::uint64_t k = 0; k < count; ++k) {
+    if (seg) lines[k] = {job.offsets[k], job.offsets[k + 1] - job.offsets[k], 0};
+    else if (axis == Axis::Rows) lines[k] = {k * job.shape.stride(), job.shape.cols, 0};
+    else lines[k] = {k, job.shape.rows, 0};
+  }
+  std::vector<Result> device_refs;
+  if (!r.builtin) device_refs = descriptor_device_reference(session, r, in, lines, stride, job.scalars);
   double worst_ratio = -1;
   for (std::uint64_t k = 0; k < count; ++k) {
-    std::uint64_t start = 0, len = 0, stride = 1;
-    if (seg) {
-      start = job.offsets[k];
-      len = job.offsets[k + 1] - start;
-    } else if (axis == Axis::Rows) {
-      start = k * job.shape.stride();
-      len = job.shape.cols;
+    const std::uint64_t start = lines[k].first, len = lines[k].count;
+    DescriptorReference ref;
+    Check c;
+    if (r.builtin) {
+      ref = descriptor_reference(r, refs, start, len, stride, rep.launch.depth_of(len));
+      c = check_descriptor(rep.results[k], ref);
     } else {
-      start = k;
-      len = job.shape.rows;
-      stride = job.shape.stride();
+      c = check_user_descriptor(rep.results[k], device_refs[k], len);
+      ref.how = "the device's in-order fold (kernels_cl/descriptor_reference.cl)";
     }
-    const DescriptorReference ref = descriptor_reference(r, refs, start, len, stride, rep.launch.depth_of(len));
-    const Check c = check_descriptor(rep.results[k], ref);
     const std::string line = std::string(seg ? "segment " : axis == Axis::Rows ? "row " : "column ") + std::to_string(k);
     if (!c.ok) {
       if (rep.lines_failed++ == 0) {
@@ -172,7 +180,8 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
 }
 
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
-                                const ReduceParams& params, const TimingOptions& timing) {
+                                const ReduceParams& params, const TimingOptions& timing,
+                                const std::vector<ScalarArg>& scalars) {
   DescriptorReport rep;
   rep.reduction = r;
   rep.n = inputs.empty() ? 0 : inputs.front().n;
@@ -192,15 +201,21 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     with_cl_context("reading the result", [&] { session.queue().enqueueReadBuffer(out, CL_TRUE, 0, r.out.bytes(), bytes); });
     return Result::from_bytes(r.out, bytes);
   };
-  reducer.enqueue(r, in, rep.n, out, 0, {}, &session.queue()).wait();
+  reducer.enqueue(r, in, rep.n, out, 0, scalars, &session.queue()).wait();
   rep.result = read();
-  const DescriptorReference ref = descriptor_reference(r, refs, rep.n, rep.launch.depth);
-  rep.reference_how = ref.how;
-  rep.check = check_descriptor(rep.result, ref);
+  if (r.builtin) {
+    const DescriptorReference ref = descriptor_reference(r, refs, rep.n, rep.launch.depth);
+    rep.reference_how = ref.how;
+    rep.check = check_descriptor(rep.result, ref);
+  } else {
+    const Result ref = descriptor_device_reference(session, r, in, {{0, rep.n, 0}}, 1, scalars).front();
+    rep.reference_how = "the device's in-order fold (kernels_cl/descriptor_reference.cl)";
+    rep.check = check_user_descriptor(rep.result, ref, rep.n);
+  }
   rep.results = {rep.result};
   rep.lines_failed = rep.check.ok ? 0 : 1;
   const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool) {
-    return std::vector<cl::Event>{reducer.enqueue(r, in, rep.n, out, 0, {}, &q)};
+    return std::vector<cl::Event>{reducer.enqueue(r, in, rep.n, out, 0, scalars, &q)};
   };
   unsigned changed = 0;
   rep.timing = session.time(unit, timing, [&] {

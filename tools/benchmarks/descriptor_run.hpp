@@ -1,6 +1,7 @@
 // One measured descriptor reduction (clreduce/reduction.hpp) of host data: uploaded, its launch
 // prepared, timed back to back and one call at a time (Session::time), its result read and
-// checked against the host reference (data/descriptor_reference.hpp).
+// checked against the host reference (data/descriptor_reference.hpp) of a built-in, or the
+// device's in-order fold of a user's descriptor (measure/descriptor_device_reference.hpp).
 #pragma once
 
 #include "clreduce/axis.hpp"
@@ -25,6 +26,7 @@ struct DescriptorJob {
   ReduceParams whole;                   // Whole: the Reducer's
   AxisParams axis;                      // Rows, Cols: the AxisReducer's
   SegmentedParams segmented;            // Segments: the SegmentedReducer's
+  std::vector<ScalarArg> scalars;       // the descriptor's run-time scalars, one per Reduction::scalars
 };
 std::string_view name_of(DescriptorJob::Family f);  // "whole", "rows", "cols", "segments"
 
@@ -64,6 +66,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
 
 // Throws Error as Reducer::reduce(Reduction, ...) and descriptor_reference do.
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
-                                const ReduceParams& params, const TimingOptions& timing);
+                                const ReduceParams& params, const TimingOptions& timing,
+                                const std::vector<ScalarArg>& scalars = {});
 
 }  // namespace clreduce

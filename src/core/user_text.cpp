@@ -1,0 +1,40 @@
+// Reading and checking a user's OpenCL C file (core/user_text.hpp).
+#include "core/user_text.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <regex>
+
+namespace clreduce {
+
+std::string read_user_file(const std::filesystem::path& file, Param param, const std::string& what,
+                           const std::string& valid) {
+  std::error_code ec;
+  const bool dir = std::filesystem::is_directory(file, ec);
+  std::ifstream in;
+  if (!dir) in.open(file, std::ios::binary);
+  const int e = errno;
+  if (dir || !in)
+    throw Error(param,
+                "cannot read " + what + " '" + file.string() + "' (" + (dir ? std::string("a directory") : std::strerror(e)) +
+                    "); give " + valid,
+                valid);
+  std::string text(kMaxUserFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
+void check_user_text(const std::string& text, Param param, const std::string& where, const std::string& valid) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(param, where + " is empty; give " + valid, valid);
+  if (text.size() > kMaxUserFileBytes)
+    throw Error(param, where + " holds more than the " + std::to_string(kMaxUserFileBytes) + " bytes such a file may hold",
+                valid);
+  static const std::regex include(R"re((^|\n)\s*#\s*include\b)re");
+  if (std::regex_search(text, include))
+    throw Error(param, where + " has an #include: it must be one self-contained file", valid);
+}
+
+}  // namespace clreduce

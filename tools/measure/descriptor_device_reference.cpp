@@ -1,0 +1,112 @@
+// A user descriptor's reference on the device (measure/descriptor_device_reference.hpp).
+#include "measure/descriptor_device_reference.hpp"
+
+#include "clreduce/error.hpp"
+#include "clreduce/kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace clreduce {
+
+namespace {
+constexpr std::uint64_t kPiece = 4096;  // elements one work-item folds (stride-1 lines)
+constexpr std::uint64_t kLocal = 64;
+
+cl::NDRange global_for(std::uint64_t items) { return cl::NDRange(std::max<std::uint64_t>(1, (items + kLocal - 1) / kLocal) * kLocal); }
+}  // namespace
+
+std::vector<Result> descriptor_device_reference(const Session& s, const Reduction& r, const std::vector<Input>& inputs,
+                                                const std::vector<ReferenceLine>& lines, std::uint64_t stride,
+                                                const std::vector<ScalarArg>& scalars) {
+  if (lines.empty()) return {};
+  // Pieces (first, count, index) and, per result, (first piece, pieces, n).
+  std::vector<cl_ulong> pieces, parts;
+  for (const ReferenceLine& l : lines) {
+    const std::uint64_t first_piece = pieces.size() / 3;
+    std::uint64_t done = 0;
+    do {
+      const std::uint64_t c = stride == 1 ? std::min(kPiece, l.count - done) : l.count;
+      pieces.insert(pieces.end(), {l.first + done, c, l.index + done});
+      done += c;
+    } while (done < l.count);
+    parts.insert(parts.end(), {first_piece, pieces.size() / 3 - first_piece, l.count});
+  }
+  const std::uint64_t count_pieces = pieces.size() / 3, results = lines.size();
+  const UserOperator text{r.name, {}, reduction_source(r), std::nullopt};
+  return with_cl_context("computing the descriptor's reference on the device", [&] {
+    auto kernel = [&](const char* name) {
+      return ProgramCache::shared().kernel(s.context(), s.device(), s.kernel_dir(), "descriptor_reference.cl", name, "",
+                                           &text);
+    };
+    const cl::Context& ctx = s.context();
+    cl::Buffer piece_buf(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, pieces.size() * 8, pieces.data());
+    cl::Buffer part_buf(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, parts.size() * 8, parts.data());
+    cl::Buffer accs(ctx, CL_MEM_READ_WRITE, count_pieces * r.acc_bytes);
+    cl::Buffer out(ctx, CL_MEM_READ_WRITE, results * r.out.bytes());
+    cl::Kernel fold = kernel("reference_pieces");
+    cl_uint a = 0;
+    for (const Input& in : inputs) {
+      fold.setArg(a++, in.buffer);
+      fold.setArg(a++, static_cast<cl_ulong>(in.offset));
+    }
+    fold.setArg(a++, piece_buf);
+    fold.setArg(a++, static_cast<cl_ulong>(count_pieces));
+    fold.setArg(a++, static_cast<cl_ulong>(stride));
+    fold.setArg(a++, accs);
+    for (std::size_t j = 0; j < scalars.size(); ++j) set_scalar_kernel_arg(fold, a++, r.scalars[j], scalars[j]);
+    s.queue().enqueueNDRangeKernel(fold, cl::NullRange, global_for(count_pieces), cl::NDRange(kLocal));
+    cl::Kernel finish = kernel("reference_finish");
+    finish.setArg(0, accs);
+    finish.setArg(1, part_buf);
+    finish.setArg(2, static_cast<cl_ulong>(results));
+    finish.setArg(3, out);
+    s.queue().enqueueNDRangeKernel(finish, cl::NullRange, global_for(results), cl::NDRange(kLocal));
+    std::vector<unsigned char> bytes(results * r.out.bytes());
+    s.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes.size(), bytes.data());
+    std::vector<Result> refs;
+    for (std::uint64_t k = 0; k < results; ++k) refs.push_back(Result::from_bytes(r.out, bytes.data() + k * r.out.bytes()));
+    return refs;
+  });
+}
+
+namespace {
+// |got - want| within the bound of n terms for the result's type; NaN with NaN; infinities exactly.
+bool float_close(double got, double want, Scalar type, std::uint64_t n, double& error, double& tolerance) {
+  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
+  if (std::isinf(want) || std::isinf(got)) return got == want;
+  const double u = type == Scalar::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+  const double k = static_cast<double>(std::max<std::uint64_t>(n, 1));
+  const double gamma = k * u < 1 ? k * u / (1 - k * u) : std::numeric_limits<double>::infinity();
+  tolerance = 2 * gamma * std::fabs(want);
+  error = std::fabs(got - want);
+  return error <= tolerance;
+}
+}  // namespace
+
+Check check_user_descriptor(const Result& got, const Result& reference, std::uint64_t n) {
+  Check c;
+  const ResultLayout& l = reference.layout;
+  std::ostringstream d;
+  if (!is_floating(l.type)) {
+    c.ok = std::equal(got.bytes.begin(), got.bytes.begin() + l.bytes(), reference.bytes.begin());
+    c.error = c.ok ? 0 : 1;
+    d << (c.ok ? "exact: " : "device ") << got.str() << (c.ok ? "" : " != reference " + reference.str())
+      << " (reference: one work-item per result in index order)";
+  } else {
+    double e1 = 0, t1 = 0, e2 = 0, t2 = 0;
+    c.ok = float_close(got.value(), reference.value(), l.type, n, e1, t1);
+    if (l.kind == ResultLayout::Kind::Pair) c.ok = float_close(got.second(), reference.second(), l.type, n, e2, t2) && c.ok;
+    if (l.kind == ResultLayout::Kind::Arg) c.ok = c.ok && got.index() == reference.index();
+    c.error = std::max(e1, e2);
+    c.tolerance = std::max(t1, t2);
+    d << "device " << got.str() << ", reference " << reference.str() << " (one work-item in index order); |error| "
+      << c.error << (c.ok ? " <= " : " > ") << c.tolerance << " = 2 gamma(" << n << ") |reference|";
+  }
+  c.detail = d.str();
+  return c;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,39 @@
+// The reference of a reduction descriptor that is not a built-in (a user's descriptor file),
+// which the host cannot compute: its map and combine are the user's OpenCL C.
+// kernels_cl/descriptor_reference.cl folds each piece's elements one after another in index
+// order, one work-item per piece, and each result's pieces in order, on the session's device; it
+// shares no code path with the kernels it checks (no vectors, no tree, no local memory).
+// Thread-safety: one call at a time per Session.
+#pragma once
+
+#include "clreduce/reduce.hpp"
+#include "clreduce/reduction.hpp"
+#include "data/reference.hpp"
+#include "measure/session.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace clreduce {
+
+// What one result reduces: `count` elements from `first`, `stride` apart, the map's index
+// counting from `index`.
+struct ReferenceLine {
+  std::uint64_t first = 0, count = 0, index = 0;
+};
+
+// One result per line of `inputs` (each input's buffer and offset as the reduction took them),
+// with the run's scalars. A line longer than 4096 elements of stride 1 is folded in pieces of 4096
+// (each piece's index continues the line's), the pieces then in order. Throws Error as the build
+// and the OpenCL calls do (a broken descriptor: its mapped build log).
+std::vector<Result> descriptor_device_reference(const Session& s, const Reduction& r, const std::vector<Input>& inputs,
+                                                const std::vector<ReferenceLine>& lines, std::uint64_t stride,
+                                                const std::vector<ScalarArg>& scalars);
+
+// The device's result against such a reference: integers by their bytes; floats within
+// 2 * gamma(n) * |reference| (the bound of any order of a sum of terms of one sign, or of a
+// product; a map whose terms cancel may exceed it), NaN matching NaN, infinities exactly; an
+// argvalue's index exactly, a pair's two values each.
+Check check_user_descriptor(const Result& got, const Result& reference, std::uint64_t n);
+
+}  // namespace clreduce
