@@ -317,12 +317,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
         {o.launch.params.groups_per_cu.has_value() && !whole, "--groups-per-cu", "the whole array"}})
     if (given) throw Error(std::string(name) + " is taken by " + takes + "; not by this run (" + std::string(name_of(job.family)) + ")");
   const std::string what = user_file ? "--op-file " + *o.op_file : "--op " + o.op;
-  if (!o.variant.empty() && o.variant != "descriptor")
-    throw Error(Param::Variant, "--variant " + o.variant + " is one of the families' kernels, which take uint, int, "
-                                "float, double with sum, min, max (argmin, argmax); " + what +
-                                " runs on the descriptor kernels: leave --variant out or give --variant descriptor",
-                "descriptor");
-  Reduction r;
+  Reduction r;  // a bad --type or --op is named before --variant is
   if (user_file) {
     r = load_reduction(*o.op_file);
   } else {
@@ -331,6 +326,11 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     if (o.accumulate) acc = parse_scalar(*o.accumulate);
     r = builtin(parse_builtin(o.op), type, acc);
   }
+  if (!o.variant.empty() && o.variant != "descriptor")
+    throw Error(Param::Variant, "--variant " + o.variant + " is one of the families' kernels, which take uint, int, "
+                                "float, double with sum, min, max (argmin, argmax); " + what + (user_file ? "" : " --type " + o.type) +
+                                " runs on the descriptor kernels: leave --variant out or give --variant descriptor",
+                "descriptor");
   job.scalars = scalar_args_of(o.scalars, r);
   std::vector<Define> defines = descriptor_defines_of(o.launch.defines);
   // --vec: the whole array's ReduceParams::vec; the lines' and columns' VEC parameter.

@@ -141,7 +141,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
       ref = descriptor_reference(r, refs, start, len, stride, rep.launch.depth_of(len));
       c = check_descriptor(rep.results[k], ref);
     } else {
-      c = check_user_descriptor(rep.results[k], device_refs[k], len);
+      c = check_user_descriptor(rep.results[k], device_refs[k], rep.launch.depth_of(len), reference_depth(len, stride));
       ref.how = "the device's in-order fold (kernels_cl/descriptor_reference.cl)";
     }
     const std::string line = std::string(seg ? "segment " : axis == Axis::Rows ? "row " : "column ") + std::to_string(k);
@@ -210,7 +210,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   } else {
     const Result ref = descriptor_device_reference(session, r, in, {{0, rep.n, 0}}, 1, scalars).front();
     rep.reference_how = "the device's in-order fold (kernels_cl/descriptor_reference.cl)";
-    rep.check = check_user_descriptor(rep.result, ref, rep.n);
+    rep.check = check_user_descriptor(rep.result, ref, rep.launch.depth, reference_depth(rep.n, 1));
   }
   rep.results = {rep.result};
   rep.lines_failed = rep.check.ok ? 0 : 1;

@@ -12,11 +12,22 @@
 namespace clreduce {
 
 namespace {
-constexpr std::uint64_t kPiece = 4096;  // elements one work-item folds (stride-1 lines)
 constexpr std::uint64_t kLocal = 64;
 
 cl::NDRange global_for(std::uint64_t items) { return cl::NDRange(std::max<std::uint64_t>(1, (items + kLocal - 1) / kLocal) * kLocal); }
 }  // namespace
+
+std::uint64_t reference_piece(std::uint64_t count) {
+  std::uint64_t p = 64;
+  while (p < 65536 && p * p < count) p *= 2;
+  return p;
+}
+
+std::uint64_t reference_depth(std::uint64_t count, std::uint64_t stride) {
+  if (stride != 1 || count == 0) return count;
+  const std::uint64_t piece = reference_piece(count);
+  return std::min(piece, count) + (count + piece - 1) / piece;
+}
 
 std::vector<Result> descriptor_device_reference(const Session& s, const Reduction& r, const std::vector<Input>& inputs,
                                                 const std::vector<ReferenceLine>& lines, std::uint64_t stride,
@@ -28,7 +39,7 @@ std::vector<Result> descriptor_device_reference(const Session& s, const Reductio
     const std::uint64_t first_piece = pieces.size() / 3;
     std::uint64_t done = 0;
     do {
-      const std::uint64_t c = stride == 1 ? std::min(kPiece, l.count - done) : l.count;
+      const std::uint64_t c = stride == 1 ? std::min(reference_piece(l.count), l.count - done) : l.count;
       pieces.insert(pieces.end(), {l.first + done, c, l.index + done});
       done += c;
     } while (done < l.count);
@@ -73,20 +84,24 @@ std::vector<Result> descriptor_device_reference(const Session& s, const Reductio
 }
 
 namespace {
-// |got - want| within the bound of n terms for the result's type; NaN with NaN; infinities exactly.
-bool float_close(double got, double want, Scalar type, std::uint64_t n, double& error, double& tolerance) {
+// |got - want| within both depths' bound for the result's type; NaN with NaN; infinities exactly.
+bool float_close(double got, double want, Scalar type, std::uint64_t dd, std::uint64_t rd, double& error,
+                 double& tolerance) {
   if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
   if (std::isinf(want) || std::isinf(got)) return got == want;
   const double u = type == Scalar::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
-  const double k = static_cast<double>(std::max<std::uint64_t>(n, 1));
-  const double gamma = k * u < 1 ? k * u / (1 - k * u) : std::numeric_limits<double>::infinity();
-  tolerance = 2 * gamma * std::fabs(want);
+  auto gamma = [u](std::uint64_t depth) {
+    const double k = static_cast<double>(depth + 2);
+    return k * u < 1 ? k * u / (1 - k * u) : std::numeric_limits<double>::infinity();
+  };
+  tolerance = 2 * (gamma(dd) + gamma(rd)) * std::fabs(want);
   error = std::fabs(got - want);
   return error <= tolerance;
 }
 }  // namespace
 
-Check check_user_descriptor(const Result& got, const Result& reference, std::uint64_t n) {
+Check check_user_descriptor(const Result& got, const Result& reference, std::uint64_t device_depth,
+                            std::uint64_t reference_depth) {
   Check c;
   const ResultLayout& l = reference.layout;
   std::ostringstream d;
@@ -97,13 +112,15 @@ Check check_user_descriptor(const Result& got, const Result& reference, std::uin
       << " (reference: one work-item per result in index order)";
   } else {
     double e1 = 0, t1 = 0, e2 = 0, t2 = 0;
-    c.ok = float_close(got.value(), reference.value(), l.type, n, e1, t1);
-    if (l.kind == ResultLayout::Kind::Pair) c.ok = float_close(got.second(), reference.second(), l.type, n, e2, t2) && c.ok;
+    const std::uint64_t dd = device_depth, rd = reference_depth;
+    c.ok = float_close(got.value(), reference.value(), l.type, dd, rd, e1, t1);
+    if (l.kind == ResultLayout::Kind::Pair) c.ok = float_close(got.second(), reference.second(), l.type, dd, rd, e2, t2) && c.ok;
     if (l.kind == ResultLayout::Kind::Arg) c.ok = c.ok && got.index() == reference.index();
     c.error = std::max(e1, e2);
     c.tolerance = std::max(t1, t2);
     d << "device " << got.str() << ", reference " << reference.str() << " (one work-item in index order); |error| "
-      << c.error << (c.ok ? " <= " : " > ") << c.tolerance << " = 2 gamma(" << n << ") |reference|";
+      << c.error << (c.ok ? " <= " : " > ") << c.tolerance << " = 2 (gamma(" << device_depth << " + 2) + gamma("
+      << reference_depth << " + 2)) |reference|";
   }
   c.detail = d.str();
   return c;

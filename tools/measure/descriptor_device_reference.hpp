@@ -23,17 +23,25 @@ struct ReferenceLine {
 };
 
 // One result per line of `inputs` (each input's buffer and offset as the reduction took them),
-// with the run's scalars. A line longer than 4096 elements of stride 1 is folded in pieces of 4096
-// (each piece's index continues the line's), the pieces then in order. Throws Error as the build
-// and the OpenCL calls do (a broken descriptor: its mapped build log).
+// with the run's scalars. A line of stride 1 is folded in pieces of reference_piece(count)
+// elements (each piece's index continues the line's), the pieces then in order. Throws Error as
+// the build and the OpenCL calls do (a broken descriptor: its mapped build log).
 std::vector<Result> descriptor_device_reference(const Session& s, const Reduction& r, const std::vector<Input>& inputs,
                                                 const std::vector<ReferenceLine>& lines, std::uint64_t stride,
                                                 const std::vector<ScalarArg>& scalars);
 
+// Elements per piece of a stride-1 line of `count`: about sqrt(count), a power of two in
+// [64, 65536], so the reference's longest chain (reference_depth) stays near 2 sqrt(count).
+std::uint64_t reference_piece(std::uint64_t count);
+// The most combines any element of such a line goes through in the reference.
+std::uint64_t reference_depth(std::uint64_t count, std::uint64_t stride);
+
 // The device's result against such a reference: integers by their bytes; floats within
-// 2 * gamma(n) * |reference| (the bound of any order of a sum of terms of one sign, or of a
-// product; a map whose terms cancel may exceed it), NaN matching NaN, infinities exactly; an
-// argvalue's index exactly, a pair's two values each.
-Check check_user_descriptor(const Result& got, const Result& reference, std::uint64_t n);
+// 2 (gamma(device_depth + 2) + gamma(reference_depth + 2)) |reference| (both orders' bound for a
+// sum of terms of one sign, with two roundings of the map and lift; a map whose terms cancel may
+// exceed it), NaN matching NaN, infinities exactly; an argvalue's index exactly, a pair's two
+// values each.
+Check check_user_descriptor(const Result& got, const Result& reference, std::uint64_t device_depth,
+                            std::uint64_t reference_depth);
 
 }  // namespace clreduce
