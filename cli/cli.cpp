@@ -465,9 +465,10 @@ Op whole_array_op(const std::string& text) {
 }
 
 const char* const kOpFileHelp =
-    "FILE.clh: a user operator (Op::User) instead of --op: #define OP(a, b) and IDENTITY, optionally ELEM_MAP(x) "
-    "and OP_TYPE; compiled into every kernel at run time (examples: kernels_cl/examples/product.clh, "
-    "sum_of_squares.clh)";
+    "FILE.clh instead of --op: a user operator (Op::User: #define OP(a, b) and IDENTITY, optionally ELEM_MAP(x) "
+    "and OP_TYPE; examples: kernels_cl/examples/product.clh, sum_of_squares.clh), or a reduction descriptor "
+    "(#define INPUTS, RESULT, ACC_TYPE, IDENTITY, COMBINE(a, b), optionally SCALARS, MAP, LIFT, FINISH, OUT_TYPE, "
+    "ACC_BYTES: clreduce/reduction.hpp; examples: iamax.clh, huber_loss.clh); compiled in at run time";
 
 OpChoice op_choice(const std::string& type, const CLI::Option* type_option, const std::string& op,
                    const CLI::Option* op_option, const std::optional<std::string>& op_file) {

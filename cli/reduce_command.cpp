@@ -20,8 +20,12 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <cstdlib>
+#include <iomanip>
+#include <sstream>
 #include <filesystem>
 #include <tuple>
 
@@ -209,6 +213,12 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   return r.ok() ? 0 : 1;
 }
 
+std::string shortest(double v) {
+  std::ostringstream s;
+  s << std::setprecision(9) << v;
+  return s.str();
+}
+
 // The values of --scalar, one per scalar the descriptor declares, each parsed whole as its type
 // (integers in range, floats as strtod reads them, inf and nan included).
 std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, const Reduction& r) {
@@ -235,9 +245,15 @@ std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, con
       const std::string copy(t);
       const double v = t.empty() || std::isspace(static_cast<unsigned char>(t.front())) ? 0 : std::strtod(copy.c_str(), &end);
       if (!end || end != copy.c_str() + copy.size()) throw bad("not a number", "a number (1.5, -2e-3, inf, nan)");
+      // A finite value past the type's range would become inf without a word.
+      const double most = type == Scalar::F64 ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+      if (std::isfinite(v) && std::fabs(v) > most)
+        throw bad("beyond the largest finite " + std::string(name_of(type)) + " (" + shortest(most) + ")",
+                  "a number of magnitude at most " + shortest(most) + ", or inf");
       out.emplace_back(v);
       continue;
     }
+    if (b != e && *b == '+') ++b;  // "+5": a sign from_chars does not take
     const unsigned bits = static_cast<unsigned>(size_of(type) * 8);
     if (is_signed(type)) {
       std::int64_t v = 0;
@@ -245,7 +261,7 @@ std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, con
       const std::int64_t hi = bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1, lo = -hi - 1;
       const std::string valid = "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
       if (t.empty() || ec == std::errc::invalid_argument || p != e) throw bad("not an integer", valid);
-      if (ec == std::errc::result_out_of_range || v < lo || v > hi) throw bad("out of range", valid);
+      if (ec == std::errc::result_out_of_range || v < lo || v > hi) throw bad("out of range; valid: " + valid, valid);
       out.emplace_back(v);
     } else {
       std::uint64_t v = 0;
@@ -253,7 +269,7 @@ std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, con
       const std::uint64_t hi = bits == 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
       const std::string valid = "an integer in 0.." + std::to_string(hi);
       if (t.empty() || ec == std::errc::invalid_argument || p != e) throw bad("not an unsigned integer", valid);
-      if (ec == std::errc::result_out_of_range || v > hi) throw bad("out of range", valid);
+      if (ec == std::errc::result_out_of_range || v > hi) throw bad("out of range; valid: " + valid, valid);
       out.emplace_back(v);
     }
   }
@@ -283,12 +299,21 @@ bool names_descriptor(const ReduceTexts& o) {
 int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   using F = DescriptorJob::Family;
   const bool user_file = o.op_file && is_reduction_file(*o.op_file);
-  if (o.op_file && !user_file)
-    throw Error(Param::OpFile, "--op-file " + *o.op_file + " is a user operator of the families' kernels (uint, int, "
-                               "float, double: it #defines OP and IDENTITY); it does not combine with a built-in "
-                               "descriptor (--op " + o.op + "); a descriptor file #defines INPUTS, RESULT, ACC_TYPE, "
-                               "IDENTITY and COMBINE",
-                "--op or --op-file");
+  if (o.op_file && !user_file) {
+    // What sent a user operator here: an option only descriptors take.
+    std::string why;
+    if (!o.scalars.empty()) why = "--scalar";
+    else if (o.values_out) why = "--output";
+    else if (o.accumulate) why = "--accumulate";
+    else if (o.inputs.size() > 1) why = "a second --input";
+    else if (o.variant == "descriptor") why = "--variant descriptor";
+    else why = "--type " + o.type + " --op " + o.op;
+    throw Error(Param::OpFile, "--op-file " + *o.op_file + " is a user operator (it #defines OP and IDENTITY) of the "
+                               "families' kernels, which take uint, int, float, double and no " + why +
+                               "; " + why + " is for reduction descriptors (a descriptor file #defines INPUTS, RESULT, "
+                               "ACC_TYPE, IDENTITY and COMBINE)",
+                "--op-file with uint, int, float or double");
+  }
   if (user_file)
     for (const auto& [given, name] : {std::pair{o.op_option && o.op_option->count() > 0, "--op"},
                                       {o.type_option && o.type_option->count() > 0, "--type"},
@@ -390,8 +415,17 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   if (!n && o.inputs.empty()) throw Error(Param::N, what + " needs --n N or --input FILE", "--n N, --input FILE");
   // The files' sizes are checked before a device is opened; their bytes are read after the launch is.
   std::vector<ScalarData> data;
+  const std::optional<std::uint64_t> asked = n;  // --n, the matrix's span or the last offset
   for (std::size_t j = 0; j < o.inputs.size(); ++j) {
-    data.push_back(read_scalar_file(o.inputs[j], r.inputs[j], n));
+    // Without a size asked for, every input is read whole, so each must hold as many elements as
+    // the first: a longer one is not cut short without a word.
+    data.push_back(read_scalar_file(o.inputs[j], r.inputs[j], asked));
+    if (j > 0 && !asked && data.back().n != data.front().n)
+      throw Error(Param::N, "--input " + o.inputs[j] + " holds " + std::to_string(data.back().n) + " elements of " +
+                                std::string(name_of(r.inputs[j])) + ", --input " + o.inputs[0] + " " +
+                                std::to_string(data.front().n) + ": the inputs of one reduction are read at the same "
+                                "indices; give files of one length, or --n N to read the first N of each",
+                  "inputs of one length, or --n");
     n = data.back().n;
   }
   if (job.family == F::Segments && o.inputs.size()) validate_segment_offsets(job.offsets, *n);

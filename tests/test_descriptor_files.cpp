@@ -183,11 +183,15 @@ TEST_SUITE("unit") {
          "needs OUT_TYPE"},
         {"typedef struct { float a; } s_t;\n#define INPUTS f32\n#define RESULT f32\n#define ACC_TYPE s_t\n"
          "#define IDENTITY 0\n#define COMBINE(a, b) a\n",
-         "#define ACC_BYTES sizeof(s_t)"},
+         "#define ACC_BYTES N, N = sizeof(s_t) in bytes"},
         {kMinimal + "#define ACC_BYTES four\n", "ACC_BYTES is 'four'"},
         {"#define INPUTS f32 f32\n#define RESULT f32\n#define ACC_TYPE float\n#define IDENTITY 0\n#define COMBINE(a, b) a\n",
          "2 inputs need MAP(x0, .., i)"},
         {kMinimal + "#define SCALARS f32\n", "SCALARS are arguments of MAP"},
+        {kMinimal + "#define SCALARS f32\n#define MAP(x0, i) x0\n",
+         "MAP takes 2 parameter(s); it is called as MAP(x0, i, s0: one per input, the index, one per scalar)"},
+        {kMinimal + "#define LIFT(v) v\n", "LIFT takes 1 parameter(s); it is called as LIFT(v, i)"},
+        {kMinimal + "#define FINISH(a, n, x) a\n", "FINISH takes 3 parameter(s)"},
         {kMinimal + "#define INPUTS f64\n", "#defines INPUTS twice"},
         {"#define INPUTS f32\n#define RESULT f32\n#define ACC_TYPE float\n#define IDENTITY 0\n#define COMBINE a + b\n",
          "COMBINE takes arguments"},
@@ -367,6 +371,20 @@ TEST_SUITE("descriptor_files") {
 
   TEST_CASE("reduce --op-file with a descriptor file: checked runs, --scalar, --output, refusals") {
     const std::string huber = (kExamples / "huber_loss.clh").string(), iamax = (kExamples / "iamax.clh").string();
+    const fs::path short_in = write_temp("in100.bin", std::string(400, '\0')), long_in = write_temp("in150.bin", std::string(600, '\0'));
+    // A descriptor that forgot RESULT is still a descriptor (it is told what it lacks).
+    const fs::path no_result = write_temp("cli_no_result.clh", kMinimal.substr(0, kMinimal.find("#define RESULT")) +
+                                                                   kMinimal.substr(kMinimal.find("#define ACC_TYPE")));
+    // "+5" is a u64 scalar's 5; a new value of a scalar rebuilds nothing (the kernel cache is warm).
+    const fs::path count = write_temp("count_above.clh", "#define INPUTS f32\n#define SCALARS f32\n#define RESULT u64\n"
+                                                         "#define ACC_TYPE ulong\n#define IDENTITY 0ul\n"
+                                                         "#define MAP(x0, i, s0) (ulong)((x0) > (s0))\n"
+                                                         "#define COMBINE(a, b) ((a) + (b))\n");
+    CliRun plus = run_cli("reduce --op-file " + count.string() + " --scalar +0.5 --n 1000 --data ones");
+    CAPTURE(plus.out);
+    CHECK(plus.code == 0);
+    CHECK(plus.out.find("result      1000") != std::string::npos);
+    CHECK(plus.out.find("warning") == std::string::npos);  // a scalar's parameter list builds without a word
     CliRun r = run_cli("reduce --op-file " + huber + " --scalar 0.75 --n 10007");
     CAPTURE(r.out);
     CHECK(r.code == 0);
@@ -399,7 +417,13 @@ TEST_SUITE("descriptor_files") {
              {"--op-file " + iamax + " --n 100 --op max", "--op and the descriptor file"},
              {"--op-file " + huber + " --scalar 1 --n 100 --input /dev/null", "reads 2 input(s); --input was given 1"},
              {"--op-file " + (kExamples / "product.clh").string() + " --type uint --n 100 --scalar 1",
-              "is a user operator of the families' kernels"},
+              "is a user operator (it #defines OP and IDENTITY) of the families' kernels, which take uint, int, float, "
+              "double and no --scalar"},
+             {"--op-file " + huber + " --n 100 --scalar 1e40", "beyond the largest finite f32 (3.40282347e+38)"},
+             {"--op-file " + huber + " --scalar 1 --input " + short_in.string() + " --input " + long_in.string(),
+              "holds 150 elements of f32, --input " + short_in.string() + " 100: the inputs of one reduction are read "
+              "at the same indices"},
+             {"--op-file " + no_result.string() + " --n 100", "does not #define RESULT"},
          }) {
       CAPTURE(args);
       const CliRun bad = run_cli("reduce " + args);

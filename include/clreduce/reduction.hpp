@@ -93,6 +93,8 @@ struct ResultLayout {
   Scalar type = Scalar::F32;
   std::size_t bytes() const;
   std::string str() const;  // "f32", "argvalue<f32>", "pair<f32>"
+  bool operator==(const ResultLayout& o) const { return kind == o.kind && type == o.type; }
+  bool operator!=(const ResultLayout& o) const { return !(*this == o); }
 };
 
 // One result of a descriptor, as its bytes and their layout.
@@ -175,6 +177,9 @@ struct Reduction {
   // empty: the generated header's own lines.
   std::string origin;
   bool needs_fp64() const;  // an input, scalar, accumulator or result of f64
+  // Every field equal: the same descriptor (the same generated header and checks).
+  bool operator==(const Reduction& o) const;
+  bool operator!=(const Reduction& o) const { return !(*this == o); }
 };
 
 // The built-in `b` over inputs of `type` (dot and sqdist: two inputs of `type`). `accumulate`
@@ -210,12 +215,16 @@ Reduction builtin(Builtin b, Scalar type, std::optional<Scalar> accumulate = std
 // compiler's log with each place mapped to the file's own lines. Results of an integer RESULT are
 // checked exactly, float ones within a bound (the tools compute the reference on the device: one
 // work-item per result folds its elements in index order). Examples: kernels_cl/examples/.
+// The host reads the #define lines as text, without the preprocessor: each name once, not inside
+// an #if. The file's macros are seen by the whole kernel, so name them in capitals (a macro named
+// n, s or out would rewrite the kernel's own names).
 // Throws Error (Param::OpFile) naming the file and what is wrong (as the user operator's checks:
-// readable, at most 64 KiB, no #include).
+// readable, at most 64 KiB, no #include; a function-like macro with other parameters than it is
+// called with).
 Reduction load_reduction(const std::filesystem::path& file);
 // The same from text given in code; `name` names it.
 Reduction reduction_from_text(const std::string& name, const std::string& text);
-// Whether `file` is a reduction descriptor (it #defines RESULT) rather than a user operator
+// Whether `file` is a reduction descriptor (it #defines INPUTS, RESULT, ACC_TYPE or COMBINE) rather than a user operator
 // (clreduce/user_operator.hpp). Throws Error (Param::OpFile) when it cannot be read.
 bool is_reduction_file(const std::filesystem::path& file);
 

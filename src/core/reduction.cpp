@@ -320,6 +320,13 @@ Builtin parse_builtin(std::string_view text) {
 }
 unsigned builtin_inputs(Builtin b) { return b == Builtin::Dot || b == Builtin::SqDist ? 2u : 1u; }
 
+bool Reduction::operator==(const Reduction& o) const {
+  return name == o.name && inputs == o.inputs && scalars == o.scalars && map_type == o.map_type && map == o.map &&
+         prelude == o.prelude && acc_type == o.acc_type && acc_bytes == o.acc_bytes && identity == o.identity &&
+         lift == o.lift && combine == o.combine && lift_vector == o.lift_vector && finish == o.finish &&
+         out_type == o.out_type && out == o.out && exact == o.exact && builtin == o.builtin && origin == o.origin;
+}
+
 bool Reduction::needs_fp64() const {
   auto f64 = [](Scalar s) { return s == Scalar::F64; };
   for (Scalar s : inputs)
@@ -817,8 +824,9 @@ std::string reduction_source(const Reduction& r) {
   s << "#define DESC_INPUT_PARAMS ";
   for (unsigned j = 0; j < r.inputs.size(); ++j)
     s << (j ? ", " : "") << "__global const " << info(r.inputs[j]).storage << "* restrict in" << j << ", const ulong off" << j;
-  s << "\n#define DESC_SCALAR_PARAMS";
-  for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", const " << info(r.scalars[j]).compute << " s" << j;
+  // A space after the name: "DESC_SCALAR_PARAMS," would draw C99's warning (and PoCL prints it).
+  s << "\n#define DESC_SCALAR_PARAMS" << (r.scalars.empty() ? "" : " ");
+  for (unsigned j = 0; j < r.scalars.size(); ++j) s << (j ? ", " : ",") << " const " << info(r.scalars[j]).compute << " s" << j;
   s << "\n";
   // The map as a function (each argument evaluated once, type-checked where it is written).
   s << r.map_type << " desc_map(";

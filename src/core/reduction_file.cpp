@@ -7,6 +7,7 @@
 #include "clreduce/reduction.hpp"
 #include "core/user_text.hpp"
 
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -23,6 +24,7 @@ constexpr const char* kValid =
 struct Defined {
   std::string value;
   bool function_like = false;
+  int parameters = -1;     // function-like: how many it names (-1: its list does not close on the line)
   bool continued = false;  // the line ends in a backslash
 };
 
@@ -39,6 +41,15 @@ std::map<std::string, Defined> defines_of(const std::string& text, const std::st
     d.function_like = !m[2].str().empty();
     d.continued = !line.empty() && line.back() == '\\';
     std::string v = m[3].str();
+    if (d.function_like) {
+      if (const auto close = v.find(')'); close != std::string::npos) {
+        const std::string list = v.substr(0, close);
+        d.parameters = list.find_first_not_of(" \t") == std::string::npos
+                           ? 0
+                           : static_cast<int>(std::count(list.begin(), list.end(), ',')) + 1;
+        v = v.substr(close + 1);
+      }
+    }
     for (const char* c : {"//", "/*"})
       if (auto at = v.find(c); at != std::string::npos) v.erase(at);
     const auto a = v.find_first_not_of(" \t"), b = v.find_last_not_of(" \t");
@@ -125,6 +136,18 @@ Reduction parse(const std::string& name, const std::filesystem::path& path, cons
                   kValid);
   };
   for (const char* f : {"COMBINE", "MAP", "LIFT", "FINISH"}) function_like(f, true);
+  // The parameters each function-like macro is called with (MAP's once INPUTS and SCALARS are read).
+  auto arity = [&](const char* macro, int want, const std::string& list) {
+    auto it = d.find(macro);
+    if (it != d.end() && it->second.parameters >= 0 && it->second.parameters != want)
+      throw Error(Param::OpFile,
+                  where + ": " + macro + " takes " + std::to_string(it->second.parameters) + " parameter(s); it is called as " +
+                      macro + "(" + list + ")",
+                  kValid);
+  };
+  arity("COMBINE", 2, "a, b");
+  arity("LIFT", 2, "v, i");
+  arity("FINISH", 2, "a, n");
   for (const char* v : {"INPUTS", "RESULT", "ACC_TYPE", "IDENTITY", "SCALARS", "MAP_TYPE", "OUT_TYPE", "ACC_BYTES"})
     function_like(v, false);
 
@@ -147,8 +170,9 @@ Reduction parse(const std::string& name, const std::filesystem::path& path, cons
                   "a number of bytes");
     r.acc_bytes = std::stoul(*bytes);
   } else if (!(r.acc_bytes = builtin_type_bytes(acc))) {
-    throw Error(Param::OpFile, where + ": ACC_TYPE " + acc + " is not a built-in scalar or vector type: #define ACC_BYTES "
-                                       "sizeof(" + acc + ") (the kernel checks it)",
+    throw Error(Param::OpFile, where + ": ACC_TYPE " + acc + " is not a built-in scalar or vector type (a struct of the "
+                                       "file, or a misspelt type): #define ACC_BYTES N, N = sizeof(" + acc +
+                                       ") in bytes, as a number (the kernel checks it)",
                 kValid);
   }
   const bool value_result = r.out.kind == ResultLayout::Kind::Value;
@@ -169,11 +193,13 @@ Reduction parse(const std::string& name, const std::filesystem::path& path, cons
   r.identity = "IDENTITY";
   r.combine = "COMBINE(a, b)";
   if (d.count("MAP")) {
-    std::string call = "MAP(";
-    for (std::size_t j = 0; j < r.inputs.size(); ++j) call += "x" + std::to_string(j) + ", ";
-    call += "i";
-    for (std::size_t j = 0; j < r.scalars.size(); ++j) call += ", s" + std::to_string(j);
-    r.map = call + ")";
+    std::string args;
+    for (std::size_t j = 0; j < r.inputs.size(); ++j) args += "x" + std::to_string(j) + ", ";
+    args += "i";
+    for (std::size_t j = 0; j < r.scalars.size(); ++j) args += ", s" + std::to_string(j);
+    arity("MAP", static_cast<int>(r.inputs.size() + 1 + r.scalars.size()),
+          args + ": one per input, the index, one per scalar");
+    r.map = "MAP(" + args + ")";
   } else {
     r.map = "x0";
   }
@@ -194,8 +220,9 @@ Reduction reduction_from_text(const std::string& name, const std::string& text) 
 
 bool is_reduction_file(const std::filesystem::path& file) {
   const std::string text = read_user_file(file, Param::OpFile, "operator file", kReadValid);
-  static const std::regex result(R"re((^|\n)\s*#\s*define\s+RESULT\b)re");
-  return std::regex_search(text, result);
+  // Any name only a descriptor defines (so a descriptor missing one of them is told which).
+  static const std::regex names(R"re((^|\n)\s*#\s*define\s+(INPUTS|RESULT|ACC_TYPE|COMBINE)\b)re");
+  return std::regex_search(text, names);
 }
 
 }  // namespace clreduce

@@ -9,7 +9,9 @@
 namespace clreduce {
 
 namespace {
-constexpr const char* kValid = "a file that #defines OP(a, b) and IDENTITY (optionally ELEM_MAP(x) and OP_TYPE)";
+constexpr const char* kValid =
+    "a file that #defines OP(a, b) and IDENTITY (optionally ELEM_MAP(x) and OP_TYPE), or a reduction descriptor that "
+    "#defines INPUTS, RESULT, ACC_TYPE, IDENTITY and COMBINE(a, b)";
 
 UserOperator checked(const std::string& name, const std::filesystem::path& path, const std::string& text) {
   const std::string where = path.empty() ? "user operator '" + name + "'" : "operator file '" + path.string() + "'";

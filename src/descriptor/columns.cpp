@@ -103,7 +103,8 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
 DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols,
                                                 std::uint64_t ld, const FamilyParams& params,
                                                 const std::vector<Input>* inputs, cl::Kernel* kernel) {
-  const std::string source = reduction_source(r);
+  const std::shared_ptr<const std::string> held = sources_.of(r);
+  const std::string& source = *held;
   const DescriptorKernel& k = columns_kernel();
   // Vector-pointer loads where every row of every input starts on a whole vector.
   const auto aligned_for = [&](unsigned vec) {

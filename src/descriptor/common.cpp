@@ -111,6 +111,19 @@ std::size_t DescriptorPrograms::max_wg(const DescriptorKernel& k, const std::str
   return it == max_wg_.end() ? 0 : it->second;
 }
 
+std::shared_ptr<const std::string> SourceCache::of(const Reduction& r) {
+  for (std::size_t k = 0; k < entries_.size(); ++k)
+    if (entries_[k].first == r) {
+      if (k) std::rotate(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(k),
+                         entries_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      return entries_.front().second;
+    }
+  auto source = std::make_shared<const std::string>(reduction_source(r));
+  if (entries_.size() == 16) entries_.pop_back();
+  entries_.insert(entries_.begin(), {r, source});
+  return source;
+}
+
 const cl::Buffer& Scratch::at_least(BoundQueue& bound, std::uint64_t bytes, const std::string& what, bool zeroed,
                                     std::size_t* allocations) {
   bytes = std::max<std::uint64_t>(bytes, 16);

@@ -89,6 +89,7 @@ class FamilyReducer {
  private:
   BoundQueue& bound_;
   DescriptorPrograms programs_;
+  SourceCache sources_;
   Scratch partials_, tickets_, results_;
   std::size_t allocations_ = 0;
 };

@@ -127,7 +127,8 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
 
 DescriptorLaunch FamilyReducer::prepare_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
                                               const std::vector<Input>* inputs, cl::Kernel* kernel) {
-  const std::string source = reduction_source(r);  // refuses a malformed descriptor first
+  const std::shared_ptr<const std::string> held = sources_.of(r);  // refuses a malformed descriptor first
+  const std::string& source = *held;
   const DescriptorKernel& k = lines_kernel();
   const auto aligned_for = [&](unsigned vec) {
     return !inputs || std::all_of(inputs->begin(), inputs->end(), [&](const Input& in) { return in.offset % vec == 0; });

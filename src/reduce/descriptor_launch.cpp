@@ -118,7 +118,8 @@ cl::Buffer DescriptorReducer::allocate(std::uint64_t bytes, const std::string& w
 
 DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
                                               const std::vector<std::uint64_t>& offsets) {
-  const std::string source = reduction_source(r);  // refuses a malformed descriptor first
+  const std::shared_ptr<const std::string> held = sources_.of(r);  // refuses a malformed descriptor first
+  const std::string& source = *held;
   std::size_t max_wg = 0;
   if (auto it = kernel_max_wg_.find(source); it != kernel_max_wg_.end()) max_wg = it->second;
   // The vector loads go through vector pointers where every input starts on a whole vector.

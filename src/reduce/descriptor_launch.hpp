@@ -6,6 +6,7 @@
 
 #include "clreduce/reduce.hpp"
 #include "core/bound_queue.hpp"
+#include "descriptor/common.hpp"
 
 #include <map>
 #include <string>
@@ -46,6 +47,7 @@ class DescriptorReducer {
   const ReduceParams& params_;
   std::map<std::pair<std::string, std::string>, cl::Kernel> kernels_;  // (source, options) -> kernel
   std::map<std::string, std::size_t> kernel_max_wg_;                // source -> CL_KERNEL_WORK_GROUP_SIZE
+  SourceCache sources_;
   cl::Buffer partials_, ticket_, result_;
   std::uint64_t partial_bytes_ = 0;
   std::size_t allocations_ = 0;

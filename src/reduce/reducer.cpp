@@ -18,10 +18,6 @@ namespace {
 // Offsets are cached by their remainder modulo the widest vector (16 elements): the alignment of
 // the first pass's vector loads is all an offset changes in a launch.
 constexpr std::uint64_t kOffsetClasses = 16;
-
-std::uint64_t buffer_bytes(const cl::Buffer& b) {
-  return with_cl_context("querying a buffer's size", [&] { return b.getInfo<CL_MEM_SIZE>(); });
-}
 }  // namespace
 
 std::vector<std::string> apply_tuned(const TunedParams& tuned, ReduceParams& cfg) {

@@ -130,7 +130,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     else if (axis == Axis::Rows) lines[k] = {k * job.shape.stride(), job.shape.cols, 0};
     else lines[k] = {k, job.shape.rows, 0};
   }
-  std::vector<Result> device_refs;
+  DeviceReference device_refs;
   if (!r.builtin) device_refs = descriptor_device_reference(session, r, in, lines, stride, job.scalars);
   double worst_ratio = -1;
   for (std::uint64_t k = 0; k < count; ++k) {
@@ -141,7 +141,8 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
       ref = descriptor_reference(r, refs, start, len, stride, rep.launch.depth_of(len));
       c = check_descriptor(rep.results[k], ref);
     } else {
-      c = check_user_descriptor(rep.results[k], device_refs[k], rep.launch.depth_of(len), reference_depth(len, stride));
+      c = check_user_descriptor(rep.results[k], device_refs.results[k], device_refs.magnitudes[k], rep.launch.depth_of(len),
+                                reference_depth(len, stride));
       ref.how = "the device's in-order fold (kernels_cl/descriptor_reference.cl)";
     }
     const std::string line = std::string(seg ? "segment " : axis == Axis::Rows ? "row " : "column ") + std::to_string(k);
@@ -208,9 +209,10 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     rep.reference_how = ref.how;
     rep.check = check_descriptor(rep.result, ref);
   } else {
-    const Result ref = descriptor_device_reference(session, r, in, {{0, rep.n, 0}}, 1, scalars).front();
+    const DeviceReference ref = descriptor_device_reference(session, r, in, {{0, rep.n, 0}}, 1, scalars);
     rep.reference_how = "the device's in-order fold (kernels_cl/descriptor_reference.cl)";
-    rep.check = check_user_descriptor(rep.result, ref, rep.launch.depth, reference_depth(rep.n, 1));
+    rep.check = check_user_descriptor(rep.result, ref.results.front(), ref.magnitudes.front(), rep.launch.depth,
+                                      reference_depth(rep.n, 1));
   }
   rep.results = {rep.result};
   rep.lines_failed = rep.check.ok ? 0 : 1;
