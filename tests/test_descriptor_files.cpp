@@ -408,7 +408,8 @@ TEST_SUITE("descriptor_files") {
     CHECK(bytes.find("(9,)") != std::string::npos);
     fs::remove(npy);
     // Refusals, each before a device is opened.
-    for (const auto& [args, expect] : std::vector<std::pair<std::string, std::string>>{
+    // Not a structured binding: clang (C++17) cannot capture one in CAPTURE's lambda.
+    for (const std::pair<std::string, std::string>& refusal : std::vector<std::pair<std::string, std::string>>{
              {"--op-file " + huber + " --n 100", "takes 1 scalar argument(s) (f32); --scalar was given 0 time(s)"},
              {"--op-file " + huber + " --n 100 --scalar 1 --scalar 2", "--scalar was given 2 time(s)"},
              {"--op-file " + huber + " --n 100 --scalar one", "--scalar 'one' (s0 of huber_loss, f32): not a number"},
@@ -425,6 +426,8 @@ TEST_SUITE("descriptor_files") {
               "at the same indices"},
              {"--op-file " + no_result.string() + " --n 100", "does not #define RESULT"},
          }) {
+      const std::string& args = refusal.first;
+      const std::string& expect = refusal.second;
       CAPTURE(args);
       const CliRun bad = run_cli("reduce " + args);
       CAPTURE(bad.out);
