@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <poll.h>
 #include <sys/wait.h>
 #include <fstream>
@@ -170,7 +171,54 @@ Check reduce_and_check(const ReduceConfig& cfg, std::uint64_t n, DataKind kind, 
   return check_result(v, ref, cfg.op, r.plan().depth);
 }
 
+namespace {
+
+// splitmix64's finaliser: a well-mixed 64-bit hash of the seed, the loop and the item.
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+struct Sample {
+  std::uint64_t one_in = 1;  // 1: every item
+  std::uint64_t seed = 0;
+};
+
+Sample sample_from_env() {
+  Sample s;
+  const char* m = std::getenv("CLREDUCE_TEST_SAMPLE");
+  if (!m || !*m) return s;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(m, &end, 10);
+  REQUIRE_MESSAGE((*end == 0 && v >= 1), "CLREDUCE_TEST_SAMPLE='" << m << "': expected M >= 1 (keep one item in M)");
+  s.one_in = v;
+  const char* seed = std::getenv("CLREDUCE_TEST_SEED");
+  if (seed && *seed) {
+    s.seed = std::strtoull(seed, &end, 10);
+    REQUIRE_MESSAGE(*end == 0, "CLREDUCE_TEST_SEED='" << seed << "': expected an unsigned integer");
+  } else {
+    s.seed = static_cast<std::uint64_t>(std::time(nullptr)) / 86400;
+  }
+  std::fprintf(stderr,
+               "test sample: one item in %llu of each matrix, seed %llu (repeat it with "
+               "CLREDUCE_TEST_SAMPLE=%llu CLREDUCE_TEST_SEED=%llu)\n",
+               static_cast<unsigned long long>(s.one_in), static_cast<unsigned long long>(s.seed),
+               static_cast<unsigned long long>(s.one_in), static_cast<unsigned long long>(s.seed));
+  return s;
+}
+
+}  // namespace
+
 bool in_shard(std::size_t k) {
+  static const Sample sample = sample_from_env();
+  // Each loop over a matrix counts its items from 0; counting the loops keeps one loop's sample
+  // apart from the next one's (the order of the loops is fixed, so the sample repeats).
+  static std::uint64_t loop = 0;
+  if (k == 0) ++loop;
+  if (sample.one_in > 1 && mix64(sample.seed ^ mix64(loop * 0x100000001b3ull + k)) % sample.one_in != 0)
+    return false;
   const char* env = std::getenv("CLREDUCE_TEST_SHARD");
   if (!env || !*env) return true;
   unsigned i = 0, count = 1;

@@ -84,7 +84,7 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
 TEST_SUITE("segmented") {
   TEST_CASE("matrix: every type, operator, segment layout and kernel (one group per segment, split, sliced) against the host reference") {
     MESSAGE("random segment lengths from seed " << seed());
-    std::size_t runs = 0;
+    std::size_t runs = 0, item = 0;
     for (ElemType t : types_under_test())
       for (std::size_t li = 0; li < layouts_under_test().size(); ++li) {
         const Layout& layout = layouts_under_test()[li];
@@ -93,6 +93,7 @@ TEST_SUITE("segmented") {
           // segments_group; segments_split, 7 parts per segment; segments_sliced, 4 work-items per
           // segment (64 segments per group of 256: small layouts leave slices past the last one).
           for (int kernel = 0; kernel < 3; ++kernel) {
+            if (!in_shard(item++)) continue;  // all of it, or CLREDUCE_TEST_SAMPLE's sample
             SegmentedConfig cfg;
             cfg.type = t;
             cfg.op = op;
