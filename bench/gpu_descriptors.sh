@@ -11,12 +11,43 @@
 # of AXIS_TYPES along both axes of each shape ($OUT/axis.csv), the families' own float sum on the
 # same shapes ($OUT/axis_families.csv) and torch along the same dims ($OUT/torch_axis.csv).
 # TESTS=1 then runs descriptor_families_full too.
+# BEFORE=.before (an older tree, made as bench/gpu_compare_builds.sh says, carried with .gpu):
+# built too, and every whole-array row run by it just before the working tree's
+# ($OUT/descriptors_before.csv), for a change that must not move performance.
+# MULTI="var_sample:f16 argmax:f32 ...": `bench multi` of each op:type at BYTES per input, resident
+# and host-copied, over every GPU of the machine ($OUT/multi_<op>_<type>_<path>.json), and the
+# multi_device test suite on those GPUs (MULTI_TESTS=1, the default).
 set -uo pipefail
 OUT=${OUT:-bench/out}
 mkdir -p "$OUT"
 source bench/gpu_build.sh
 gpu_build >"$OUT/log.txt" 2>&1
 build-gpu/clreduce devices >>"$OUT/log.txt" 2>&1
+if [ -n "${BEFORE:-}" ]; then
+  echo "before: $BEFORE ($(cat "$BEFORE/.commit" 2>/dev/null || echo 'commit not recorded'))" >>"$OUT/log.txt"
+  (cd "$BEFORE" && cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+     cmake --build build-gpu -j"${JOBS:-16}" --target clreduce 2>&1 | grep -E "error:" || true) >>"$OUT/log.txt" 2>&1
+  echo "built both at ${SECONDS}s" >>"$OUT/log.txt"
+fi
+if [ -n "${MULTI:-}" ]; then
+  gpus=$(nvidia-smi -L | wc -l)
+  if [ "${MULTI_TESTS:-1}" = 1 ]; then
+    # The suite's CPU setting (POCL_DEVICES, CLREDUCE_DEVICE=pthread) is for PoCL: here the GPUs.
+    (cd build-gpu && CLREDUCE_TEST_DEVICES=$gpus timeout 300 tests/clreduce_tests --test-suite=multi_device) \
+      >"$OUT/multi_device_tests.txt" 2>&1
+    echo "multi_device suite on $gpus GPUs: exit $? ($(tail -2 "$OUT/multi_device_tests.txt" | head -1))" >>"$OUT/log.txt"
+  fi
+  for c in $MULTI; do
+    op=${c%%:*} t=${c#*:}
+    case $t in u8|i8) es=1;; u16|i16|f16|bf16) es=2;; u32|i32|f32) es=4;; *) es=8;; esac
+    for path in resident host; do
+      flag=; [ $path = resident ] && flag=--resident
+      timeout 200 build-gpu/clreduce bench multi --op "$op" --type "$t" --n $(( ${BYTES:-$((1 << 28))} / es )) \
+        --split even $flag --iterations 10 --format json >"$OUT/multi_${op}_${t}_${path}.json" 2>&1
+      echo "bench multi $op $t $path: exit $?" >>"$OUT/log.txt"
+    done
+  done
+fi
 if [ "${TESTS:-1}" = 1 ]; then
   tests="^(unit|descriptor_full|api)$"
   [ -n "${AXIS_SHAPES:-}" ] && tests="^(unit|descriptor_families_full|api)$"
@@ -50,13 +81,19 @@ TYPES=${TYPES:-"f32 f16 bf16 u32 i8 f64"}
 BYTES=${BYTES:-$((1 << 28))}
 size() { case $1 in u8|i8) echo 1;; u16|i16|f16|bf16) echo 2;; u32|i32|f32) echo 4;; *) echo 8;; esac; }
 csv="$OUT/descriptors.csv"
+# One row of `reduce` by the binary $1 into the CSV $2.
+row() {
+  local bin=$1 out=$2 op=$3 t=$4 n=$5 line rc
+  line=$(timeout 120 "$bin" reduce --op "$op" --type "$t" --n "$n" --iterations 20 --format csv 2>&1)
+  rc=$?
+  [ -f "$out" ] || head -1 <<<"$line" >"$out"
+  if [ $rc -le 1 ] && [ "$(wc -l <<<"$line")" -ge 2 ]; then tail -1 <<<"$line" >>"$out"; else echo "$op,$t,$n,ERROR rc=$rc: $(tr '\n' ' ' <<<"$line" | cut -c1-300)" >>"$out"; fi
+}
 for t in $TYPES; do
   n=$((BYTES / $(size "$t")))
   for op in $OPS; do
-    line=$(timeout 120 build-gpu/clreduce reduce --op "$op" --type "$t" --n "$n" --iterations 20 --format csv 2>&1)
-    rc=$?
-    [ -f "$csv" ] || head -1 <<<"$line" >"$csv"
-    if [ $rc -le 1 ] && [ "$(wc -l <<<"$line")" -ge 2 ]; then tail -1 <<<"$line" >>"$csv"; else echo "$op,$t,$n,ERROR rc=$rc: $(tr '\n' ' ' <<<"$line" | cut -c1-300)" >>"$csv"; fi
+    [ -n "${BEFORE:-}" ] && row "$BEFORE/build-gpu/clreduce" "$OUT/descriptors_before.csv" "$op" "$t" "$n"
+    row build-gpu/clreduce "$csv" "$op" "$t" "$n"
   done
 done
 # The families' own kernels at the same bytes (the default launch of `reduce`), and the

@@ -6,6 +6,10 @@
 #include "clreduce/variants.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <iomanip>
+#include <charconv>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -634,6 +638,71 @@ Watch watch_of(const LongRunTexts& l, ProgressReporter& progress, const std::str
   w.progress = [&progress](const ProgressStep& s) { progress(s); };
   w.estimated = [l, shorten](const RunEstimate& e) { return announce(e, l, shorten); };
   return w;
+}
+
+namespace {
+std::string shortest(double v) {
+  std::ostringstream s;
+  s << std::setprecision(9) << v;
+  return s.str();
+}
+}  // namespace
+
+// The values of --scalar, one per scalar the descriptor declares, each parsed whole as its type
+// (integers in range, floats as strtod reads them, inf and nan included).
+std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, const Reduction& r) {
+  std::string types;
+  for (Scalar s : r.scalars) types += std::string(types.empty() ? "" : " ") + std::string(name_of(s));
+  if (texts.size() != r.scalars.size())
+    throw Error(Param::Scalars,
+                r.name + " takes " + std::to_string(r.scalars.size()) + " scalar argument(s)" +
+                    (types.empty() ? "" : " (" + types + ")") + "; --scalar was given " + std::to_string(texts.size()) +
+                    " time(s)",
+                std::to_string(r.scalars.size()) + " --scalar values");
+  std::vector<ScalarArg> out;
+  for (std::size_t j = 0; j < texts.size(); ++j) {
+    const std::string& t = texts[j];
+    const Scalar type = r.scalars[j];
+    const char* b = t.data();
+    const char* e = b + t.size();
+    auto bad = [&](const std::string& why, const std::string& valid) {
+      return Error(Param::Scalars, "--scalar '" + printable(t) + "' (s" + std::to_string(j) + " of " + r.name + ", " +
+                                       std::string(name_of(type)) + "): " + why, valid);
+    };
+    if (is_floating(type)) {
+      char* end = nullptr;
+      const std::string copy(t);
+      const double v = t.empty() || std::isspace(static_cast<unsigned char>(t.front())) ? 0 : std::strtod(copy.c_str(), &end);
+      if (!end || end != copy.c_str() + copy.size()) throw bad("not a number", "a number (1.5, -2e-3, inf, nan)");
+      // A finite value past the type's range would become inf without a word.
+      const double most = type == Scalar::F64 ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+      if (std::isfinite(v) && std::fabs(v) > most)
+        throw bad("beyond the largest finite " + std::string(name_of(type)) + " (" + shortest(most) + ")",
+                  "a number of magnitude at most " + shortest(most) + ", or inf");
+      out.emplace_back(v);
+      continue;
+    }
+    if (b != e && *b == '+') ++b;  // "+5": a sign from_chars does not take
+    const unsigned bits = static_cast<unsigned>(size_of(type) * 8);
+    if (is_signed(type)) {
+      std::int64_t v = 0;
+      const auto [p, ec] = std::from_chars(b, e, v);
+      const std::int64_t hi = bits == 64 ? INT64_MAX : (std::int64_t{1} << (bits - 1)) - 1, lo = -hi - 1;
+      const std::string valid = "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+      if (t.empty() || ec == std::errc::invalid_argument || p != e) throw bad("not an integer", valid);
+      if (ec == std::errc::result_out_of_range || v < lo || v > hi) throw bad("out of range; valid: " + valid, valid);
+      out.emplace_back(v);
+    } else {
+      std::uint64_t v = 0;
+      const auto [p, ec] = std::from_chars(b, e, v);
+      const std::uint64_t hi = bits == 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
+      const std::string valid = "an integer in 0.." + std::to_string(hi);
+      if (t.empty() || ec == std::errc::invalid_argument || p != e) throw bad("not an unsigned integer", valid);
+      if (ec == std::errc::result_out_of_range || v > hi) throw bad("out of range; valid: " + valid, valid);
+      out.emplace_back(v);
+    }
+  }
+  return out;
 }
 
 }  // namespace clreduce::cli

@@ -168,6 +168,9 @@ void add_launch_options(CLI::App* c, LaunchTexts& l);
 // TILE_X, ...) are checked against each kernel's valid values when the launch is planned
 // (src/descriptor/kernel_params.hpp), and derived ones (ALIGNED, NV_PTX, LINES) refused there.
 std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts);
+// The values of --scalar, one per scalar the descriptor r declares, each parsed whole as its type.
+// Throws Error (Param::Scalars) naming the value, its type and the valid range.
+std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, const Reduction& r);
 std::vector<Define> defines_of(const std::vector<std::string>& texts);
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts);
 std::vector<Define> axis_defines_of(const std::vector<std::string>& texts);  // also ROW_WIDTH, TILE_X, ROWS_Y

@@ -1,11 +1,15 @@
 // `clreduce bench multi` (issue 18): one reduction of the same n over the first 1, 2, ... all
 // devices of a list, each result checked against the host reference, with time, GB/s and the
-// scaling efficiency over one device. Every option is checked before any device work.
+// scaling efficiency over one device. The old names (uint, int, float, double with sum, min, max)
+// run the families' kernels by Op; every other built-in, type or --op-file descriptor runs as a
+// reduction descriptor (issue 29). Every option is checked before any device work.
 #include "cli.hpp"
 
 #include "benchmarks/family.hpp"
 #include "benchmarks/multi_bench.hpp"
 #include "clreduce/kernels.hpp"
+#include "clreduce/reduction.hpp"
+#include "measure/descriptor_device_reference.hpp"
 #include "clreduce/multi_device.hpp"
 #include "parse.hpp"
 #include "printers/multi_printer.hpp"
@@ -15,7 +19,10 @@ namespace clreduce::cli {
 namespace {
 struct MultiTexts {
   std::string type = "uint", op = "sum", split = "bandwidth";
-  std::optional<std::string> n, chunk;
+  CLI::Option* type_option = nullptr;
+  CLI::Option* op_option = nullptr;
+  std::optional<std::string> n, chunk, op_file, accumulate;
+  std::vector<std::string> scalars;
   std::vector<std::size_t> devices;
   CLI::Option* devices_option = nullptr;
   bool resident = false;
@@ -33,12 +40,56 @@ void refuse_bench_options(CLI::App* bench) {
                   " is for `bench` (the reduction benchmark), not for `bench multi`; see `clreduce bench multi --help`");
 }
 
+// The reduction a descriptor run takes: a user's descriptor file, or a built-in of a type
+// (--accumulate: its accumulator). Nothing here opens a device.
+Reduction descriptor_of(const MultiTexts& o) {
+  if (o.op_file) {
+    for (const auto& [given, name] : {std::pair{o.op_option && o.op_option->count() > 0, "--op"},
+                                      {o.type_option && o.type_option->count() > 0, "--type"},
+                                      {o.accumulate.has_value(), "--accumulate"}})
+      if (given)
+        throw Error(Param::OpFile, std::string(name) + " and the descriptor file " + *o.op_file +
+                                       " both say what is reduced: the file names its inputs' types (INPUTS), "
+                                       "accumulator and result; leave " + name + " out",
+                    "--op-file FILE alone");
+    return load_reduction(*o.op_file);
+  }
+  const Scalar type = parse_scalar(o.type);
+  std::optional<Scalar> acc;
+  if (o.accumulate) acc = parse_scalar(*o.accumulate);
+  return builtin(parse_builtin(o.op), type, acc);
+}
+
+// Whether the texts name a reduction descriptor rather than a type and operator of the Op path.
+bool names_descriptor(const MultiTexts& o) {
+  if (o.accumulate || !o.scalars.empty()) return true;
+  if (o.op_file) {
+    if (is_reduction_file(*o.op_file)) return true;
+    throw Error(Param::OpFile, "--op-file " + *o.op_file + " is a user operator (it #defines OP and IDENTITY); the "
+                               "multi-device path takes reduction descriptor files (INPUTS, RESULT, ACC_TYPE, "
+                               "IDENTITY, COMBINE: see kernels_cl/examples)",
+                "a reduction descriptor file");
+  }
+  try {
+    parse_type(o.type);
+    const Op op = parse_op(o.op);
+    return op != Op::Sum && op != Op::Min && op != Op::Max;  // argmin, argmax: the descriptor built-ins
+  } catch (const Error&) {
+    return true;  // a name only descriptors know: their parsers list every valid one
+  }
+}
+
 int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
   // The texts first: nothing below opens a device until they all parse.
   MultiBenchDesign d;
-  d.type = parse_type(o.type);
-  d.op = parse_op(o.op);
-  require_multi_device_op(d.op);
+  if (names_descriptor(o)) {
+    d.reduction = descriptor_of(o);
+    d.scalars = scalar_args_of(o.scalars, *d.reduction);
+  } else {
+    d.type = parse_type(o.type);
+    d.op = parse_op(o.op);
+    require_multi_device_op(d.op);
+  }
   d.split = parse_split(o.split);
   if (o.iterations == 0) throw Error("--iterations must be at least 1");
   d.iterations = o.iterations;
@@ -67,26 +118,68 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
                 "the split gives " + std::to_string(d.split.weights.size()) + " weights for " +
                     std::to_string(d.devices.size()) + " devices; give one weight per device, or even, or bandwidth",
                 "one weight per device");
-  if (d.type == ElemType::Double)
+  const bool fp64 = d.reduction ? d.reduction->needs_fp64() : d.type == ElemType::Double;
+  if (fp64)
     for (std::size_t i = 0; i < d.devices.size(); ++i)
       if (!d.devices[i].fp64)
-        throw Error(Param::Type, "double needs cl_khr_fp64, which device " + std::to_string(d.devices[i].device_index) +
-                                     " (" + d.devices[i].name + ") lacks; valid types there: uint, int, float");
+        throw Error(Param::Type, std::string(d.reduction ? "reduction " + d.reduction->name + " needs f64" : "double needs cl_khr_fp64") +
+                                     ", which device " + std::to_string(d.devices[i].device_index) + " (" +
+                                     d.devices[i].name + ") lacks (no cl_khr_fp64); valid types there: all but f64 (double)");
   const std::uint64_t n = n_given ? *n_given : default_bench_n(d.devices.front());
-  if (o.resident) {
-    try {
-      check_allocation(n, d.type, d.devices.front());
-    } catch (const Error& e) {
-      throw Error(Param::N, std::string(e.what()) + " (--resident: the one-device run holds all of n in one buffer; "
-                                                    "give a smaller --n or drop --resident)");
-    }
-  }
+  // The one-device run holds all of n (resident), and a user descriptor's reference reads all of
+  // it on device 0: each input must fit one allocation there.
+  std::size_t widest = d.reduction ? 1 : size_of(d.type);
+  if (d.reduction)
+    for (Scalar s : d.reduction->inputs) widest = std::max(widest, size_of(s));
+  const bool whole_on_first = o.resident || (d.reduction && !d.reduction->builtin);
+  if (whole_on_first && n > d.devices.front().max_alloc_bytes / widest)
+    throw Error(Param::N, "n = " + std::to_string(n) + " elements of " + std::to_string(widest) + " bytes is over " +
+                              d.devices.front().name + "'s largest allocation (" +
+                              std::to_string(d.devices.front().max_alloc_bytes) + " bytes), which " +
+                              (o.resident ? "--resident (the one-device run holds all of n in one buffer)"
+                                          : "the user descriptor's reference (all of n on device 0)") +
+                              " needs; give a smaller --n",
+                "n <= " + std::to_string(d.devices.front().max_alloc_bytes / widest));
   d.resident = o.resident;
   note_devices(d.devices, find_kernel_dir(d.reducer.kernel_dir).path);
 
-  const HostData data = generate_data(d.type, n, kind, o.data.seed);
-  const Reference ref = host_reference(data, d.op);
-  const MultiBenchRun run = run_multi_bench(d, data, ref);
+  if (!d.reduction) {
+    const HostData data = generate_data(d.type, n, kind, o.data.seed);
+    const Reference ref = host_reference(data, d.op);
+    const MultiBenchRun run = run_multi_bench(d, data, ref);
+    emit(multi_text(run), multi_csv(run), multi_json(run), o.output);
+    return run.all_ok() ? 0 : 1;
+  }
+  const Reduction& r = *d.reduction;
+  std::vector<ScalarData> inputs;
+  for (unsigned j = 0; j < r.inputs.size(); ++j)
+    inputs.push_back(generate_scalar_data(r.inputs[j], n, kind, o.data.seed, j));
+  ResultCheck check;
+  if (r.builtin) {
+    std::vector<const ScalarData*> in;
+    for (const ScalarData& x : inputs) in.push_back(&x);
+    check = [&r, in, n](const Result& got, unsigned depth) {
+      return check_descriptor(got, descriptor_reference(r, in, n, depth));
+    };
+  } else {
+    // A user's map and combine run only on a device: the reference folds the whole input in
+    // index order on device 0 (measure/descriptor_device_reference.hpp).
+    const Session session(d.devices.front(), d.reducer.kernel_dir);
+    std::vector<Input> whole;
+    for (const ScalarData& x : inputs)
+      whole.push_back(Input{with_cl_context("writing the reference's input", [&] {
+                              cl::Buffer b(session.context(), CL_MEM_READ_ONLY, x.bytes.size());
+                              session.queue().enqueueWriteBuffer(b, CL_TRUE, 0, x.bytes.size(), x.bytes.data());
+                              return b;
+                            }),
+                            0});
+    const DeviceReference ref = descriptor_device_reference(session, r, whole, {ReferenceLine{0, n, 0}}, 1, d.scalars);
+    const std::uint64_t ref_depth = reference_depth(n, 1);
+    check = [ref, ref_depth](const Result& got, unsigned depth) {
+      return check_user_descriptor(got, ref.results[0], ref.magnitudes[0], depth, ref_depth);
+    };
+  }
+  const MultiBenchRun run = run_multi_bench_descriptor(d, inputs, check);
   emit(multi_text(run), multi_csv(run), multi_json(run), o.output);
   return run.all_ok() ? 0 : 1;
 }
@@ -115,8 +208,18 @@ void register_multi_bench_command(Cli& cli) {
               "the host in chunks, overlapped with the reductions");
   c->add_option("--n", o->n, "elements (default 2^26 on a GPU, 2^22 elsewhere)");
   c->add_option("--chunk", o->chunk, "host-copied: elements per chunk (default 4Mi)");
-  c->add_option("--type", o->type, "element type: uint, int, float, double")->capture_default_str();
-  c->add_option("--op", o->op, "operator: sum, min, max")->capture_default_str();
+  o->type_option = c->add_option("--type", o->type,
+                                 "element type: uint, int, float, double, or any reduction descriptor type (u8, i8, "
+                                 "u16, i16, u32, i32, u64, i64, f16, bf16, f32, f64)")
+                       ->capture_default_str();
+  o->op_option = c->add_option("--op", o->op,
+                               "sum, min, max (with uint, int, float, double: the families' kernels), or any built-in "
+                               "reduction descriptor (argmin, argmax, mean, var_pop, dot, l2, nansum, ...)")
+                     ->capture_default_str();
+  c->add_option("--op-file", o->op_file, "a reduction descriptor file (.clh: INPUTS, RESULT, ACC_TYPE, IDENTITY, "
+                                         "COMBINE; see kernels_cl/examples)");
+  c->add_option("--accumulate", o->accumulate, "a built-in's accumulator type (e.g. f64 for an f32 sum)");
+  c->add_option("--scalar", o->scalars, "with --op-file: the value of s0, s1, ... in order (repeat it)");
   c->add_option("--iterations", o->iterations, "timed runs per device count")
       ->capture_default_str()
       ->check(whole_number(kMaxIterations, "1.." + std::to_string(kMaxIterations) + " timed runs"));

@@ -11,6 +11,11 @@
 // the finish and writes the one result to out[out_index]. It resets the ticket to 0, so the next
 // launch needs no host work.
 //
+// A part of a larger reduction (the several-device path, src/multi_device: each device's chunks)
+// is the same launch with PARTIAL 1: the map and the lift see each element's index in the whole
+// input (index_base + its index in the part), and the last group writes its accumulator
+// unfinished. reduce_descriptor_fold_parts then folds the parts in their order and finishes.
+//
 // Depth (the float bound): a work-item folds at most ceil(n / (VEC x global size)) vectors, each
 // of VEC elements in order, through ITEMS chains, then one tail element; then log2(WG_SIZE) tree
 // levels; then the last group folds ceil(groups / WG_SIZE) partials per work-item and its tree:
@@ -29,6 +34,10 @@
 #endif
 #if VEC != 1 && VEC != 2 && VEC != 4 && VEC != 8 && VEC != 16
 #error "VEC must be 1, 2, 4, 8 or 16"
+#endif
+#ifndef PARTIAL
+#define PARTIAL 0 // 1: out[out_index] takes the accumulator unfinished (a part of a larger
+                  // reduction); 0: the finished result
 #endif
 #ifndef ALIGNED
 #define ALIGNED 0 // 1: every input's element offset is a multiple of VEC (loads through vector
@@ -51,10 +60,19 @@ void desc_group_fold(__local DESC_ACC* l, const uint lid, const DESC_ACC acc) {
 }
 
 
+#if PARTIAL
+#define DESC_WHOLE_OUT DESC_ACC
+#define DESC_WHOLE_FINISH(a, n) (a)
+#else
+#define DESC_WHOLE_OUT DESC_OUT
+#define DESC_WHOLE_FINISH(a, n) desc_finish((a), (n))
+#endif
+
+// index_base: the index of the first element in the whole input (0 but for a PARTIAL part).
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* partials,
-                       volatile __global uint* ticket, __global DESC_OUT* out, const ulong out_index
-                       DESC_SCALAR_PARAMS) {
+                       volatile __global uint* ticket, __global DESC_WHOLE_OUT* out, const ulong out_index,
+                       const ulong index_base DESC_SCALAR_PARAMS) {
   __local DESC_ACC l[WG_SIZE];
   __local uint is_last;
   const uint lid = get_local_id(0);
@@ -63,17 +81,21 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   const ulong step = (ulong)groups * WG_SIZE;
   ulong k = (ulong)group * WG_SIZE + lid;
 
+  // DESC_FOLD_VECTOR_AT gives vector kv's elements the indices kv * VEC - base: a base of
+  // -index_base (modulo 2^64) counts them from index_base.
+  const ulong base = (ulong)0 - index_base;
   DESC_ACC acc[ITEMS];
   for (uint j = 0; j < ITEMS; ++j) acc[j] = desc_identity();
   // Whole trips: ITEMS vectors of every input, `step` vectors apart, none past the last whole one.
   const ulong vectors = n / VEC;
   const ulong first = k;
   for (; k + (ITEMS - 1) * step < vectors; k += ITEMS * step)
-    for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR(acc[j], k + j * step);
+    for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR_AT(acc[j], k + j * step, base);
   // The last partial trip, vector by vector.
-  for (; k < vectors; k += step) DESC_FOLD_VECTOR(acc[0], k);
+  for (; k < vectors; k += step) DESC_FOLD_VECTOR_AT(acc[0], k, base);
   // The n % VEC elements after the last whole vector, one each for the first work-items.
-  for (ulong e = vectors * VEC + first; e < n; e += step) acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT(e), e));
+  for (ulong e = vectors * VEC + first; e < n; e += step)
+    acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(e, e + index_base), e + index_base));
   for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
 
   desc_group_fold(l, lid, acc[0]);
@@ -89,7 +111,19 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   for (uint g = lid; g < groups; g += WG_SIZE) mine = desc_combine(mine, desc_load_published(partials + g));
   desc_group_fold(l, lid, mine);
   if (lid == 0) {
-    out[out_index] = desc_finish(l[0], n);
+    out[out_index] = DESC_WHOLE_FINISH(l[0], n);
     atomic_xchg(ticket, 0u);  // ready for the next launch
   }
+}
+
+// The parts of a reduction cut in pieces (PARTIAL launches, e.g. each device's chunks in device
+// then chunk order) folded in that order by one work-item, finished for the whole input's n
+// elements and written to out[out_index]. A few hundred parts at most: one work-item is enough,
+// and the order (so a float result's bits) depends only on how the input was cut.
+__kernel void reduce_descriptor_fold_parts(__global const DESC_ACC* parts, const uint count, const ulong n,
+                                           __global DESC_OUT* out, const ulong out_index) {
+  if (get_global_id(0) != 0) return;
+  DESC_ACC a = parts[0];
+  for (uint k = 1; k < count; ++k) a = desc_combine(a, parts[k]);
+  out[out_index] = desc_finish(a, n);
 }

@@ -194,16 +194,16 @@ Sample sample_from_env() {
   const unsigned long long v = std::strtoull(m, &end, 10);
   REQUIRE_MESSAGE((*end == 0 && v >= 1), "CLREDUCE_TEST_SAMPLE='" << m << "': expected M >= 1 (keep one item in M)");
   s.one_in = v;
-  const char* seed = std::getenv("CLREDUCE_TEST_SEED");
+  const char* seed = std::getenv("CLREDUCE_TEST_SAMPLE_SEED");
   if (seed && *seed) {
     s.seed = std::strtoull(seed, &end, 10);
-    REQUIRE_MESSAGE(*end == 0, "CLREDUCE_TEST_SEED='" << seed << "': expected an unsigned integer");
+    REQUIRE_MESSAGE(*end == 0, "CLREDUCE_TEST_SAMPLE_SEED='" << seed << "': expected an unsigned integer");
   } else {
     s.seed = static_cast<std::uint64_t>(std::time(nullptr)) / 86400;
   }
   std::fprintf(stderr,
                "test sample: one item in %llu of each matrix, seed %llu (repeat it with "
-               "CLREDUCE_TEST_SAMPLE=%llu CLREDUCE_TEST_SEED=%llu)\n",
+               "CLREDUCE_TEST_SAMPLE=%llu CLREDUCE_TEST_SAMPLE_SEED=%llu)\n",
                static_cast<unsigned long long>(s.one_in), static_cast<unsigned long long>(s.seed),
                static_cast<unsigned long long>(s.one_in), static_cast<unsigned long long>(s.seed));
   return s;

@@ -61,7 +61,7 @@ TimingOptions quick_timing(unsigned warmup, unsigned repetitions);
 
 // True when this process's shard (CLREDUCE_TEST_SHARD=i/N) owns item k, and, where
 // CLREDUCE_TEST_SAMPLE=M is set, item k falls in the seeded one-in-M sample. The sample's seed is
-// CLREDUCE_TEST_SEED, else the day (days since 1970, UTC), so CI covers another part of the
+// CLREDUCE_TEST_SAMPLE_SEED, else the day (days since 1970, UTC), so CI covers another part of the
 // matrix each day; the first call prints the seed and the line that repeats the sample.
 bool in_shard(std::size_t k);
 

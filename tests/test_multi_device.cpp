@@ -2,11 +2,15 @@
 // MultiReducer on 2 and 3 PoCL CPU devices (POCL_DEVICES, set by ctest) for every type and
 // operator, resident and host-copied, uneven splits, n below the device count, n = 1 and primes,
 // each against the host reference; repeatable float results; a failing device named; and
-// `clreduce bench multi` end to end.
+// `clreduce bench multi` end to end. Reduction descriptors (issue 29): every built-in over the
+// devices against the host reference (the whole input's indices, counts and finish), user files
+// against the device's in-order reference, their refusals.
 #include <doctest/doctest.h>
 
 #include "support.hpp"
 #include "clreduce/multi_device.hpp"
+#include "data/descriptor_reference.hpp"
+#include "measure/descriptor_device_reference.hpp"
 #include "multi_device/device_workers.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +18,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
@@ -133,6 +140,56 @@ void matrix(const Split& split) {
           check_multi(r, data, op, counts);
         }
       }
+}
+
+// Device i's part of each input: `counts[i]` elements from the part's start, in context(i).
+std::vector<std::vector<Input>> upload_descriptor_parts(const MultiReducer& mr, const std::vector<ScalarData>& data,
+                                                        const std::vector<std::uint64_t>& counts) {
+  std::vector<std::vector<Input>> out(counts.size());
+  std::uint64_t offset = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    for (const ScalarData& d : data) {
+      const std::uint64_t es = size_of(d.type);
+      // A spare element in front: the part starts at element offset 1 of its buffer.
+      cl::Buffer b(mr.context(i), CL_MEM_READ_ONLY, (counts[i] + 1) * es);
+      if (counts[i]) mr.queue(i).enqueueWriteBuffer(b, CL_TRUE, es, counts[i] * es, d.bytes.data() + offset * es);
+      out[i].push_back(Input{b, 1});
+    }
+    offset += counts[i];
+  }
+  return out;
+}
+
+std::vector<const void*> pointers(const std::vector<ScalarData>& data) {
+  std::vector<const void*> p;
+  for (const ScalarData& d : data) p.push_back(d.data());
+  return p;
+}
+
+// A descriptor's multi-device result: the parts tile [0, n) in device order, and the result
+// matches the host reference of the whole input at the call's depth.
+void check_multi_descriptor(const MultiResult& m, const Reduction& r, const std::vector<ScalarData>& data,
+                            const std::vector<std::uint64_t>& counts) {
+  const std::uint64_t n = data.front().n;
+  CHECK(m.reduction == r.name);
+  CHECK(m.n == n);
+  CHECK(m.result.layout == r.out);
+  std::uint64_t element_bytes = 0;
+  for (Scalar t : r.inputs) element_bytes += size_of(t);
+  CHECK(m.bytes == n * element_bytes);
+  REQUIRE(m.shares.size() == counts.size());
+  std::uint64_t offset = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    CHECK(m.shares[i].offset == offset);
+    CHECK(m.shares[i].n == counts[i]);
+    CHECK((m.shares[i].chunks == 0) == (counts[i] == 0));
+    offset += counts[i];
+  }
+  std::vector<const ScalarData*> in;
+  for (const ScalarData& d : data) in.push_back(&d);
+  const DescriptorReference ref = descriptor_reference(r, in, n, m.depth);
+  const Check c = check_descriptor(m.result, ref);
+  CHECK_MESSAGE(c.ok, c.detail << " (" << ref.how << ")");
 }
 }  // namespace
 
@@ -332,6 +389,149 @@ TEST_SUITE("multi_device") {
     }
   }
 
+  TEST_CASE("descriptors: every built-in over the devices, host-copied and resident, even and uneven splits") {
+    // Every built-in, each with a type of its own (the rotation walks the types, skipping those it
+    // refuses), at n = 1 (fewer elements than devices), a prime, and several 4096-element chunks
+    // per device; argmin's index, a mean's count and the nan* ops' skips are the whole input's.
+    const std::vector<DeviceInfo> devs = test_devices();
+    const bool fp64 = std::all_of(devs.begin(), devs.end(), [](const DeviceInfo& d) { return d.fp64; });
+    std::vector<double> uneven;
+    for (std::size_t i = 0; i < devs.size(); ++i) uneven.push_back(static_cast<double>(3 - i % 3));
+    MultiReducer even(devs, options(Split{SplitKind::Even, {}}));
+    MultiReducer weighted(devs, options(Split{SplitKind::Weights, uneven}));
+    const std::vector<Scalar>& types = all_scalars();
+    std::size_t runs = 0, k = 0;
+    for (Builtin b : all_builtins()) {
+      std::optional<Reduction> r;
+      for (std::size_t tries = 0; !r && tries < types.size(); ++tries) {
+        const Scalar t = types[(k++ * 5 + test::seed()) % types.size()];
+        if (t == Scalar::F64 && !fp64) continue;
+        try {
+          r = builtin(b, t);
+        } catch (const Error&) {
+        }
+      }
+      REQUIRE_MESSAGE(r.has_value(), "no type for " << name_of(b));
+      if (r->needs_fp64() && !fp64) continue;
+      for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1009}, std::uint64_t{3 * 4096 * devs.size() + 17}}) {
+        std::vector<ScalarData> data;
+        for (unsigned j = 0; j < r->inputs.size(); ++j)
+          data.push_back(generate_scalar_data(r->inputs[j], n, DataKind::Random, test::seed() + n, j));
+        const std::vector<ScalarArg> scalars;
+        for (MultiReducer* mr : {&even, &weighted})
+          for (bool resident : {false, true}) {
+            CAPTURE(r->name);
+            CAPTURE(name_of(r->inputs.front()));
+            CAPTURE(n);
+            CAPTURE(resident);
+            CAPTURE(mr->options().split.str());
+            const std::vector<std::uint64_t> counts = mr->counts(n, resident);
+            const MultiResult m = resident
+                                      ? mr->reduce_resident(*r, upload_descriptor_parts(*mr, data, counts), counts, scalars)
+                                      : mr->reduce(*r, pointers(data), n, scalars);
+            CHECK(m.resident == resident);
+            check_multi_descriptor(m, *r, data, counts);
+            ++runs;
+          }
+      }
+    }
+    MESSAGE(runs << " multi-device descriptor reductions checked (seed " << test::seed() << ")");
+  }
+
+  TEST_CASE("descriptors: a float sum and argmax are bit-identical from run to run; the index is the whole input's") {
+    const std::vector<DeviceInfo> devs = test_devices();
+    MultiReducer mr(devs, options(Split{SplitKind::Even, {}}, 1000));
+    const std::uint64_t n = 65537;
+    std::vector<ScalarData> data{generate_scalar_data(Scalar::F32, n, DataKind::Random, test::seed())};
+    // The largest value in the last device's part, so its index is far past that part's start.
+    const float big = 7.5f;
+    std::memcpy(data[0].bytes.data() + (n - 3) * 4, &big, 4);
+    for (Builtin b : {Builtin::Sum, Builtin::ArgMax, Builtin::VarSample}) {
+      const Reduction r = builtin(b, Scalar::F32);
+      const MultiResult first = mr.reduce(r, pointers(data), n);
+      check_multi_descriptor(first, r, data, mr.counts(n, false));
+      for (int i = 0; i < 3; ++i) CHECK(mr.reduce(r, pointers(data), n).result.bytes == first.result.bytes);
+      if (b == Builtin::ArgMax) {
+        CHECK(first.result.index() == n - 3);
+        CHECK(first.result.value() == 7.5);
+      }
+    }
+  }
+
+  TEST_CASE("descriptors: user files (a struct accumulator with the index; two inputs and a scalar) over the devices") {
+    const std::vector<DeviceInfo> devs = test_devices();
+    MultiReducer mr(devs, options(Split{SplitKind::Weights, std::vector<double>(devs.size(), 1.0)}, 4096));
+    const std::filesystem::path dir = CLREDUCE_SOURCE_KERNEL_DIR;
+    for (const auto& [file, scalars] :
+         {std::pair{std::string("iamax.clh"), std::vector<ScalarArg>{}},
+          std::pair{std::string("huber_loss.clh"), std::vector<ScalarArg>{0.25}}}) {
+      const Reduction r = load_reduction(dir / "examples" / file);
+      for (std::uint64_t n : {std::uint64_t{2}, std::uint64_t{30011}}) {
+        CAPTURE(file);
+        CAPTURE(n);
+        std::vector<ScalarData> data;
+        for (unsigned j = 0; j < r.inputs.size(); ++j)
+          data.push_back(generate_scalar_data(r.inputs[j], n, DataKind::Random, test::seed() + j, j));
+        // The reference: the whole input on the session's device, folded in index order.
+        std::vector<Input> whole;
+        for (const ScalarData& d : data) {
+          cl::Buffer b(test::session().context(), CL_MEM_READ_ONLY, d.bytes.size());
+          test::session().queue().enqueueWriteBuffer(b, CL_TRUE, 0, d.bytes.size(), d.bytes.data());
+          whole.push_back(Input{b, 0});
+        }
+        const DeviceReference ref = descriptor_device_reference(test::session(), r, whole, {ReferenceLine{0, n, 0}}, 1, scalars);
+        for (bool resident : {false, true}) {
+          CAPTURE(resident);
+          const std::vector<std::uint64_t> counts = mr.counts(n, resident);
+          const MultiResult m = resident ? mr.reduce_resident(r, upload_descriptor_parts(mr, data, counts), counts, scalars)
+                                         : mr.reduce(r, pointers(data), n, scalars);
+          const Check c = check_user_descriptor(m.result, ref.results[0], ref.magnitudes[0], m.depth,
+                                                reference_depth(n, 1));
+          CHECK_MESSAGE(c.ok, c.detail);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("descriptors: refusals name the problem (inputs, scalars, null pointers, buffers, n = 0, a broken file)") {
+    const std::vector<DeviceInfo> devs = test_devices();
+    MultiReducer mr(devs, options(Split{SplitKind::Even, {}}));
+    const Reduction dot = builtin(Builtin::Dot, Scalar::F32);
+    const std::vector<float> x(100, 1.0f);
+    const auto refused = [](auto&& call, Param p, const std::string& words) {
+      try {
+        call();
+        FAIL("accepted: " << words);
+      } catch (const Error& e) {
+        CHECK_MESSAGE(e.param() == p, e.what());
+        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+        CHECK(std::string(e.what()).find('\n') == std::string::npos);
+      }
+    };
+    refused([&] { mr.reduce(dot, {x.data()}, 100); }, Param::Buffer, "reads 2 input(s); got 1");
+    refused([&] { mr.reduce(dot, {x.data(), nullptr}, 100); }, Param::Buffer, "input 1 is null");
+    refused([&] { mr.reduce(dot, {x.data(), x.data()}, 0); }, Param::N, "at least 1");
+    refused([&] { mr.reduce(dot, {x.data(), x.data()}, 100, {1.0}); }, Param::Buffer, "takes 0 scalar(s); got 1");
+    const std::vector<std::uint64_t> counts = mr.counts(100, true);
+    std::vector<std::vector<Input>> small(devs.size());
+    for (std::size_t i = 0; i < devs.size(); ++i)
+      for (int j = 0; j < 2; ++j) small[i].push_back(Input{cl::Buffer(mr.context(i), CL_MEM_READ_ONLY, 8), 0});
+    refused([&] { mr.reduce_resident(dot, small, counts); }, Param::Buffer, "too few for offset 0 + ");
+    refused([&] { mr.reduce_resident(dot, {}, counts); }, Param::Buffer, "one list of inputs and one count per device");
+    const std::filesystem::path broken = std::filesystem::temp_directory_path() / "clreduce_multi_broken.clh";
+    std::ofstream(broken) << "#define INPUTS f32\n#define RESULT f32\n#define ACC_TYPE float\n#define IDENTITY 0.0f\n"
+                             "#define COMBINE(a, b) ((a) + undeclared_name)\n";
+    const Reduction bad = load_reduction(broken);
+    try {
+      mr.reduce(bad, {x.data()}, 100);
+      FAIL("a broken descriptor was accepted");
+    } catch (const Error& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(broken.string() + ":5:") != std::string::npos, e.what());
+      CHECK_MESSAGE(std::string(e.what()).find("device 0") != std::string::npos, e.what());
+    }
+    std::filesystem::remove(broken);
+  }
+
   TEST_CASE("refusals: a missing or repeated device index, bad weights, n = 0, argmin, one line each") {
     const std::vector<DeviceInfo> devs = test_devices();
     const std::size_t platform = devs.front().platform_index;
@@ -488,6 +688,27 @@ TEST_SUITE("multi_device") {
     REQUIRE(zdoc.at("rows").size() == d - 1);
     CHECK(zdoc.at("rows")[0].at("shares")[0].at("n") == 0);
 
+    // Reduction descriptors: a built-in of a type only descriptors take, with the whole input's
+    // index; a user's file with two inputs and a scalar, resident.
+    const CliRun a = run_cli("bench multi --n 50001 --op argmin --type f16 --split even --chunk 4096 --iterations 1 "
+                             "--format json");
+    REQUIRE_MESSAGE(a.code == 0, a.out);
+    const auto adoc = nlohmann::json::parse(a.stdout_text);
+    CHECK(adoc.at("all_ok") == true);
+    CHECK(adoc.at("reduction") == "argmin");
+    CHECK(adoc.at("inputs") == nlohmann::json::array({"f16"}));
+    CHECK(adoc.at("result_layout") == "argvalue<f32>");
+    CHECK(adoc.at("bytes") == 100002);
+    CHECK(!adoc.contains("op"));
+    REQUIRE(adoc.at("rows").size() == d);
+    CHECK(adoc.at("rows")[d - 1].at("shares")[d - 1].at("chunks").get<int>() >= 2);
+    const CliRun h = run_cli("bench multi --n 30011 --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) +
+                             "/examples/huber_loss.clh --scalar 0.5 --resident --iterations 1");
+    REQUIRE_MESSAGE(h.code == 0, h.out);
+    CHECK(h.stdout_text.find("reduction huber_loss") != std::string::npos);
+    CHECK(h.stdout_text.find("accumulator float, result f32, scalars 0.5") != std::string::npos);
+    CHECK(h.stdout_text.find("one work-item in index order") != std::string::npos);
+
     const CliRun c = run_cli("bench multi --n 3 --iterations 1 --format csv --devices 1,0");
     REQUIRE_MESSAGE(c.code == 0, c.out);
     CHECK(c.stdout_text.rfind("devices,parts,", 0) == 0);
@@ -507,7 +728,14 @@ TEST_SUITE("multi_device") {
     expect_error("bench multi --devices 0,0 --n 100", "listed twice");
     expect_error("bench multi --split fast --n 100", "--split: invalid split 'fast'");
     expect_error("bench multi --split 1,2,3,4,5 --n 100", "weights for");
-    expect_error("bench multi --op argmin --n 100", "sum, min and max");
+    expect_error("bench multi --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/product.clh --n 100",
+                 "is a user operator");
+    expect_error("bench multi --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/huber_loss.clh --n 100",
+                 "takes 1 scalar argument(s) (f32); --scalar was given 0 time(s)");
+    expect_error("bench multi --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) +
+                     "/examples/huber_loss.clh --type f32 --scalar 1 --n 100",
+                 "leave --type out");
+    expect_error("bench multi --op median --n 100", "valid operators: sum, sum_wrap");
     expect_error("bench multi --type half --n 100", "valid types");
     expect_error("bench multi --n 0", "at least 1");
     expect_error("bench multi --n 100 --resident --chunk 10", "--chunk");

@@ -6,6 +6,12 @@
 // the caller in the MultiReducer's context for that device) or host memory, copied to each device
 // in chunks with the copy of the next chunk overlapping the reduction of the current one.
 //
+// Reduction descriptors (clreduce/reduction.hpp: every built-in, user descriptor files) take the
+// same paths: each device reduces its part chunk by chunk with the descriptor kernel, keeping each
+// chunk's accumulator unfinished (so a mean's count, argmax's index and the map's index i are
+// those of the whole input); the accumulators of every chunk of every device are then folded in
+// device and chunk order by one work-item on device 0, which applies the finish once.
+//
 // Determinism: the parts, the chunks and the order of every fold depend only on n, the split and
 // the chunk size, never on timing. Each device reduces its part chunk by chunk (one value per
 // chunk, by the device's launch for that chunk size); the chunk values are folded on the host in
@@ -16,7 +22,8 @@
 // Units: times in microseconds (host clock), bandwidth in GB/s (10^9 bytes per second: the
 // bytes of the part read over its time). Errors: clreduce::Error; Param::Devices for a device
 // list naming no device or a device that is not there, Param::Split for a bad split, Param::Op
-// for argmin/argmax (the multi-device path takes sum, min and max), Param::N for n = 0; an
+// for argmin/argmax by Op (the Op path takes sum, min and max; argmin and argmax are descriptor
+// built-ins here), Param::N for n = 0; an
 // OpenCL failure on one device is an Error naming that device, thrown after every device's
 // launched commands have finished (nothing is left running).
 // Thread-safety: one MultiReducer serves one thread at a time (it runs its own threads inside).
@@ -26,6 +33,7 @@
 #include "clreduce/error.hpp"
 #include "clreduce/opencl.hpp"
 #include "clreduce/reduce.hpp"
+#include "clreduce/reduction.hpp"
 #include "clreduce/types.hpp"
 
 #include <cstdint>
@@ -100,14 +108,17 @@ struct DeviceShare {
   std::string variant;         // the launch's variant (the first chunk's)
   unsigned depth = 0;          // additions any element of the part goes through (chunks included)
   double us = 0;               // host clock: first enqueue to its value on the host
-  double gbps = 0;             // n * element size / us
+  double gbps = 0;             // n * the bytes of one element of every input / us
   double start_us = 0;         // host clock: the call's start to this part's start (handing it to its thread included)
 };
 
 struct MultiResult {
-  Value value;                      // the folded result
-  ElemType type = ElemType::Uint;
-  Op op = Op::Sum;
+  Value value;                      // the folded result (Op calls; unset for a descriptor)
+  ElemType type = ElemType::Uint;   // Op calls
+  Op op = Op::Sum;                  // Op calls
+  std::string reduction;            // descriptor calls: the descriptor's name; empty for Op calls
+  Result result;                    // descriptor calls: the result, in the descriptor's layout
+  std::uint64_t bytes = 0;          // bytes read: n times the bytes of one element of every input
   std::uint64_t n = 0;
   bool resident = false;            // the input was resident (no host copy timed)
   std::vector<DeviceShare> shares;  // one per device, in device index order
@@ -116,7 +127,7 @@ struct MultiResult {
   // (sum_tolerance in the tools, README "Checks").
   unsigned depth = 0;
   double us = 0;    // host clock: the call's first enqueue to the folded value
-  double gbps = 0;  // n * element size / us
+  double gbps = 0;  // bytes / us
   // Host clock: the last part's value to the call's return (the threads' join and the fold). With
   // each share's start_us, the call's time outside its parts: us = max(start_us + share us) + tail_us.
   double tail_us = 0;
@@ -169,13 +180,33 @@ class MultiReducer {
   MultiResult reduce_resident(const std::vector<cl::Buffer>& buffers, const std::vector<std::uint64_t>& counts,
                               ElemType type, Op op);
 
+  // ---- Reduction descriptors (clreduce/reduction.hpp) ----
+  // Host data: one pointer per input of r (each n elements of its type, valid until the call
+  // returns) and one run-time scalar per r.scalars; split by counts(n, false) and copied chunk by
+  // chunk as above (every input's chunk in its own pair of device buffers). The result is in
+  // MultiResult::result; DeviceShare::value stays unset (a part's accumulator is unfinished).
+  // The options' reducer params reach each device's descriptor launch (wg, groups per compute
+  // unit, vec, -D ITEMS: Reducer::reduce(Reduction, ...) says which it takes). Throws Error:
+  // n = 0 (Param::N), a null pointer or an input count other than r's (Param::Buffer), a scalar
+  // count other than r's, f64 on a device without cl_khr_fp64 (Param::Type, naming it), a
+  // descriptor that does not build (its log), a device's failure (naming it).
+  MultiResult reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+                     const std::vector<ScalarArg>& scalars = {});
+  // Resident data: inputs[i] holds device i's Inputs (one per input of r, buffers of context(i),
+  // each with counts[i] elements after its offset); a count of 0 skips the device (its Inputs may
+  // be empty). The whole input is the parts in device order. Throws as above, and Error
+  // (Param::Buffer) for a list of the wrong size or a buffer too small for its count.
+  MultiResult reduce_resident(const Reduction& r, const std::vector<std::vector<Input>>& inputs,
+                              const std::vector<std::uint64_t>& counts, const std::vector<ScalarArg>& scalars = {});
+
  private:
   struct State;
   std::unique_ptr<State> s_;
 };
 inline constexpr std::uint64_t kBandwidthProbeElements = std::uint64_t{1} << 22;
 
-// The one line the multi-device path gives for argmin/argmax and user operators (Param::Op).
+// The one line the multi-device path gives for argmin/argmax and user operators by Op (Param::Op):
+// they run as descriptors (builtin(Builtin::ArgMax, ...), load_reduction(file)).
 void require_multi_device_op(Op op);
 
 }  // namespace clreduce

@@ -52,6 +52,18 @@ void check_output(const Reduction& r, const cl::Buffer& out, std::uint64_t out_i
                 "an output buffer of at least out_index + " + std::to_string(count) + " results");
 }
 
+void check_accumulators(const Reduction& r, const cl::Buffer& out, std::uint64_t out_index, std::uint64_t count) {
+  const std::uint64_t ab = r.acc_bytes;
+  if (!out()) throw Error(Param::Buffer, "the buffer of parts is an empty cl::Buffer", "a buffer");
+  const std::uint64_t have = buffer_bytes(out) / ab;
+  if (out_index > have || count > have - out_index)
+    throw Error(Param::Buffer,
+                "the buffer of parts holds " + std::to_string(have) + " accumulators of " + std::to_string(ab) +
+                    " bytes, too few for parts " + std::to_string(out_index) + " .. " +
+                    std::to_string(out_index + count - 1),
+                "a buffer of at least out_index + " + std::to_string(count) + " accumulators");
+}
+
 void check_fp64(const Reduction& r, const DeviceInfo& dev) {
   if (r.needs_fp64() && !dev.fp64)
     throw ConfigError(Param::Type,

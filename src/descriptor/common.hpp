@@ -30,6 +30,8 @@ void check_input_span(const Reduction& r, const std::vector<Input>& inputs, std:
                       const std::string& what);
 // Throws Error (Param::Buffer) unless `out` holds results [out_index, out_index + count) of r.out.
 void check_output(const Reduction& r, const cl::Buffer& out, std::uint64_t out_index, std::uint64_t count);
+// The same for a buffer of unfinished accumulators (r.acc_bytes each): a reduction's parts.
+void check_accumulators(const Reduction& r, const cl::Buffer& out, std::uint64_t out_index, std::uint64_t count);
 // Throws ConfigError (Param::Type) when r needs fp64 and the device has none.
 void check_fp64(const Reduction& r, const DeviceInfo& dev);
 

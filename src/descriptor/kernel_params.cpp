@@ -29,6 +29,10 @@ KernelParam aligned_param() {
   return {"ALIGNED", "every input's element offset is a multiple of VEC (loads through vector pointers)", kFlag,
           "from the inputs' offsets", false, false};
 }
+KernelParam partial_param() {
+  return {"PARTIAL", "the launch writes its accumulator unfinished: a part of a larger reduction", kFlag,
+          "1 for the parts of a several-device reduction (MultiReducer), else 0", false, false};
+}
 KernelParam nv_ptx_param() {
   return {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, cvt.f32.f16)", kFlag, "1 on NVIDIA devices", false,
           false};
@@ -51,7 +55,7 @@ const DescriptorKernel& whole_kernel() {
   static const DescriptorKernel k{
       "whole", "reduce_descriptor.cl", "reduce_descriptor", "one result over n elements, in one launch (a ticket)",
       {wg_param(), items_param("4; 2 for accumulators over 8 bytes and vector lifts"),
-       vec_param("16 bytes of the widest input"), aligned_param(), nv_ptx_param()}};
+       vec_param("16 bytes of the widest input"), aligned_param(), partial_param(), nv_ptx_param()}};
   return k;
 }
 

@@ -14,9 +14,13 @@
 // while chunk k is reduced, so the part takes about max(copy, reduce) plus one chunk.
 #include "clreduce/multi_device.hpp"
 
+#include "core/bound_queue.hpp"
+#include "descriptor/common.hpp"
 #include "multi_device/device_workers.hpp"
+#include "reduce/descriptor_launch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -156,8 +160,9 @@ std::vector<DeviceInfo> devices_at(std::size_t platform, const std::vector<std::
 void require_multi_device_op(Op op) {
   if (op == Op::Sum || op == Op::Min || op == Op::Max) return;
   throw Error(Param::Op,
-              "the multi-device reduction takes sum, min and max, not " + std::string(name_of(op)) +
-                  " (argmin/argmax run on one device: clreduce reduce --op " + std::string(name_of(op)) + ")",
+              "the multi-device reduction by Op takes sum, min and max, not " + std::string(name_of(op)) +
+                  "; argmin, argmax and user files run there as reduction descriptors (MultiReducer::reduce with "
+                  "builtin(Builtin::ArgMax, type) or load_reduction(file))",
               "sum, min, max");
 }
 
@@ -171,11 +176,20 @@ struct Dev {
   std::unique_ptr<Reducer> reducer;
   cl::Buffer slots[2];
   std::uint64_t slot_bytes = 0;
+  // The descriptor path, made on its first use: its view of `compute`, its launches, each input's
+  // pair of chunk buffers, the chunks' accumulators, and (device 0) the folded result.
+  std::unique_ptr<BoundQueue> bound;
+  std::unique_ptr<DescriptorReducer> descriptors;
+  std::vector<std::array<cl::Buffer, 2>> input_slots;
+  std::vector<std::uint64_t> input_slot_bytes;
+  cl::Buffer parts, result;
+  std::uint64_t parts_bytes = 0;
 };
 
 // What a device's thread brings back.
 struct PartOut {
   Value value;
+  std::vector<unsigned char> accumulators;  // descriptor parts: each chunk's, unfinished, in order
   std::uint64_t chunks = 0;
   unsigned depth = 0;
   std::string variant;
@@ -258,6 +272,105 @@ PartOut run_resident_part(Dev& d, const cl::Buffer& in, ElemType t, std::uint64_
     out.variant = launch->plan.variant->name;
     d.reducer->enqueue(*launch, in, 0, nullptr, false);
     out.value = d.reducer->read_result(*launch);
+  } catch (...) {
+    drain(d);
+    throw;
+  }
+  out.us = us_since(t0);
+  return out;
+}
+
+// The most elements of one chunk of every input of r on the device: the largest allocation over
+// the widest input, whole multiples of 4096 elements (as chunk_elements).
+std::uint64_t descriptor_chunk_elements(const Reduction& r, const DeviceInfo& dev) {
+  std::size_t widest = 1;
+  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
+  const std::uint64_t most = dev.max_alloc_bytes / widest;
+  return most >= 4096 ? most / 4096 * 4096 : std::max<std::uint64_t>(1, most);
+}
+
+// The parts buffer holds `count` accumulators of r (grown when too small).
+void ensure_parts(Dev& d, const Reduction& r, std::uint64_t count) {
+  const std::uint64_t need = std::max<std::uint64_t>(count * r.acc_bytes, 16);
+  if (need <= d.parts_bytes) return;
+  d.parts = cl::Buffer(d.context, CL_MEM_READ_WRITE, need);
+  d.parts_bytes = need;
+}
+
+// Host part of a descriptor: chunk k of every input written into that input's slots[k % 2] on the
+// copy queue, reduced on the compute queue as a PARTIAL launch whose indices start at
+// index_base + k * chunk, its accumulator left at parts[k]; the write of chunk k+2 into a slot
+// waits for chunk k's launch (the one launch that reads it). The accumulators are read once, at
+// the end.
+PartOut run_descriptor_host_part(Dev& d, const Reduction& r, const std::vector<const unsigned char*>& inputs,
+                                 std::uint64_t n, std::uint64_t index_base, std::uint64_t chunk,
+                                 const std::vector<ScalarArg>& scalars) {
+  chunk = std::max<std::uint64_t>(1, std::min({chunk, n, descriptor_chunk_elements(r, d.info)}));
+  const std::uint64_t chunks = (n + chunk - 1) / chunk;
+  const std::size_t ni = r.inputs.size();
+  d.input_slots.resize(std::max(d.input_slots.size(), ni));
+  d.input_slot_bytes.resize(d.input_slots.size(), 0);
+  for (std::size_t j = 0; j < ni; ++j) {
+    const std::uint64_t bytes = chunk * size_of(r.inputs[j]);
+    if (bytes > d.input_slot_bytes[j]) {
+      for (cl::Buffer& b : d.input_slots[j]) b = cl::Buffer(d.context, CL_MEM_READ_ONLY, bytes);
+      d.input_slot_bytes[j] = bytes;
+    }
+  }
+  ensure_parts(d, r, chunks);
+  PartOut out;
+  out.chunks = chunks;
+  out.accumulators.assign(chunks * r.acc_bytes, 0);
+  std::vector<cl::Event> launched(chunks);
+  const Clock::time_point t0 = Clock::now();
+  out.began = t0;
+  try {
+    for (std::uint64_t k = 0; k < chunks; ++k) {
+      const std::uint64_t count = std::min(chunk, n - k * chunk);
+      const DescriptorLaunch l = d.descriptors->prepare(r, count);
+      out.depth = std::max(out.depth, l.depth);
+      if (k == 0) out.variant = l.kernel;
+      std::vector<cl::Event> before;
+      if (k >= 2) before.push_back(launched[k - 2]);
+      std::vector<cl::Event> written(ni);
+      std::vector<Input> in(ni);
+      for (std::size_t j = 0; j < ni; ++j) {
+        const std::uint64_t es = size_of(r.inputs[j]);
+        d.copy.enqueueWriteBuffer(d.input_slots[j][k % 2], CL_FALSE, 0, count * es, inputs[j] + k * chunk * es,
+                                  before.empty() ? nullptr : &before, &written[j]);
+        in[j] = Input{d.input_slots[j][k % 2], 0};
+      }
+      d.copy.flush();
+      launched[k] = d.descriptors->enqueue_part(r, in, count, DescriptorPart{index_base + k * chunk}, d.parts, k,
+                                                scalars, written);
+      d.compute.flush();
+    }
+    d.compute.enqueueReadBuffer(d.parts, CL_TRUE, 0, chunks * r.acc_bytes, out.accumulators.data());
+    d.copy.finish();
+  } catch (...) {
+    drain(d);
+    throw;
+  }
+  out.us = us_since(t0);
+  // The chunks' accumulators are folded in order after the part: one more combine per chunk.
+  out.depth += static_cast<unsigned>(std::min<std::uint64_t>(chunks - 1, 0xffffffffu - out.depth));
+  return out;
+}
+
+PartOut run_descriptor_resident_part(Dev& d, const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                     std::uint64_t index_base, const std::vector<ScalarArg>& scalars) {
+  PartOut out;
+  out.chunks = 1;
+  out.accumulators.assign(r.acc_bytes, 0);
+  const Clock::time_point t0 = Clock::now();
+  out.began = t0;
+  try {
+    const DescriptorLaunch l = d.descriptors->prepare(r, n);
+    out.depth = l.depth;
+    out.variant = l.kernel;
+    ensure_parts(d, r, 1);
+    d.descriptors->enqueue_part(r, inputs, n, DescriptorPart{index_base}, d.parts, 0, scalars, {});
+    d.compute.enqueueReadBuffer(d.parts, CL_TRUE, 0, r.acc_bytes, out.accumulators.data());
   } catch (...) {
     drain(d);
     throw;
@@ -363,9 +476,110 @@ struct MultiReducer::State {
     r.us = us_since(t0);
     r.tail_us = std::max(0.0, r.us - last_end);
     r.n = offset;
+    r.bytes = offset * size_of(t);
     r.depth = deepest + static_cast<unsigned>(values.size() - 1);
     r.gbps = gbps_of(r.n * size_of(t), r.us);
     return r;
+  }
+
+  // Device i's descriptor path, made on its first use.
+  DescriptorReducer& descriptors(std::size_t i) {
+    Dev& d = devs[i];
+    if (!d.descriptors) {
+      d.bound = std::make_unique<BoundQueue>(bind_queue(d.compute, d.info, options.reducer.kernel_dir,
+                                                        options.reducer.programs, "MultiReducer"));
+      d.descriptors = std::make_unique<DescriptorReducer>(*d.bound, options.reducer.params);
+    }
+    return *d.descriptors;
+  }
+
+  // What every descriptor call checks before any device works: the inputs, the scalars, fp64 on
+  // every device with a part, and each such device's launch (built, so a broken descriptor is
+  // refused with its log before data moves).
+  void check_descriptor(const Reduction& r, std::size_t inputs, const std::vector<ScalarArg>& scalars,
+                        const std::vector<std::uint64_t>& counts) {
+    if (inputs != r.inputs.size())
+      throw Error(Param::Buffer,
+                  "reduction '" + r.name + "' reads " + std::to_string(r.inputs.size()) + " input(s); got " +
+                      std::to_string(inputs),
+                  std::to_string(r.inputs.size()) + " inputs");
+    if (scalars.size() != r.scalars.size())
+      throw Error(Param::Buffer,
+                  "reduction '" + r.name + "' takes " + std::to_string(r.scalars.size()) + " scalar(s); got " +
+                      std::to_string(scalars.size()),
+                  std::to_string(r.scalars.size()) + " scalars");
+    for (std::size_t i = 0; i < devs.size(); ++i) {
+      if (counts[i] == 0 && i != 0) continue;  // device 0 folds the parts: it needs the program too
+      try {
+        check_fp64(r, devices[i]);
+        descriptors(i).prepare(r, std::max<std::uint64_t>(counts[i], 1));
+      } catch (const Error& e) {
+        throw Error(e.param(), device_label(i, devices[i]) + ": " + e.what(), "", devices[i].name);
+      }
+    }
+  }
+
+  // The descriptor's parts folded on device 0 in device and chunk order and finished there.
+  MultiResult assemble_descriptor(std::vector<PartOut> outs, const std::vector<std::uint64_t>& counts,
+                                  const Reduction& r, bool resident, Clock::time_point t0) {
+    std::uint64_t element_bytes = 0;
+    for (Scalar s : r.inputs) element_bytes += size_of(s);
+    std::vector<unsigned char> all;
+    std::uint64_t parts = 0, offset = 0;
+    MultiResult m;
+    m.reduction = r.name;
+    m.resident = resident;
+    unsigned deepest = 0;
+    double last_end = 0;
+    for (std::size_t i = 0; i < devs.size(); ++i) {
+      DeviceShare s;
+      s.device = i;
+      s.name = devices[i].name;
+      s.offset = offset;
+      s.n = counts[i];
+      offset += counts[i];
+      if (s.n > 0) {
+        s.chunks = outs[i].chunks;
+        s.variant = outs[i].variant;
+        s.depth = outs[i].depth;
+        s.us = outs[i].us;
+        s.gbps = gbps_of(s.n * element_bytes, s.us);
+        s.start_us = std::max(0.0, std::chrono::duration<double, std::micro>(outs[i].began - t0).count());
+        last_end = std::max(last_end, s.start_us + s.us);
+        // The share's depth counts its own chunks' fold; the fold of every part is counted below.
+        deepest = std::max(deepest, s.depth - static_cast<unsigned>(std::min<std::uint64_t>(s.chunks - 1, s.depth)));
+        all.insert(all.end(), outs[i].accumulators.begin(), outs[i].accumulators.end());
+        parts += outs[i].chunks;
+      }
+      m.shares.push_back(std::move(s));
+    }
+    Dev& d0 = devs[0];
+    try {
+      ensure_parts(d0, r, parts);
+      if (!d0.result()) d0.result = cl::Buffer(d0.context, CL_MEM_READ_WRITE, 16);
+      unsigned char bytes[16] = {};
+      with_cl_context("folding the parts on " + device_label(0, devices[0]), [&] {
+        d0.compute.enqueueWriteBuffer(d0.parts, CL_FALSE, 0, all.size(), all.data());
+        descriptors(0).fold_parts(r, d0.parts, parts, offset, d0.result, 0, {});
+        d0.compute.enqueueReadBuffer(d0.result, CL_TRUE, 0, r.out.bytes(), bytes);
+      });
+      m.result = Result::from_bytes(r.out, bytes);
+    } catch (const Error& e) {
+      drain(d0);
+      throw Error(e.param(), device_label(0, devices[0]) + " failed folding the parts: " + e.what(), "",
+                  devices[0].name);
+    } catch (...) {
+      drain(d0);
+      throw;
+    }
+    m.us = us_since(t0);
+    m.tail_us = std::max(0.0, m.us - last_end);
+    m.n = offset;
+    m.bytes = offset * element_bytes;
+    // One work-item folds the parts in order: the first part's elements go through parts - 1 more.
+    m.depth = deepest + static_cast<unsigned>(std::min<std::uint64_t>(parts - 1, 0xffffffffu - deepest));
+    m.gbps = gbps_of(m.bytes, m.us);
+    return m;
   }
 
   // One device at a time, the best of a few runs of the probe on that device alone.
@@ -534,6 +748,63 @@ MultiResult MultiReducer::reduce_resident(const std::vector<cl::Buffer>& buffers
   std::vector<PartOut> outs =
       s_->run_all(counts, [&](std::size_t i) { return run_resident_part(s_->devs[i], buffers[i], type, counts[i], op); });
   return s_->assemble(std::move(outs), counts, type, op, true, t0);
+}
+
+MultiResult MultiReducer::reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+                                 const std::vector<ScalarArg>& scalars) {
+  if (n == 0) throw Error(Param::N, "n must be at least 1 (got 0)", ">= 1");
+  for (std::size_t j = 0; j < inputs.size(); ++j)
+    if (!inputs[j])
+      throw Error(Param::Buffer, "the host pointer of input " + std::to_string(j) + " is null",
+                  "a pointer to n elements");
+  const std::vector<std::uint64_t> c = counts(n, false);
+  s_->check_descriptor(r, inputs.size(), scalars, c);
+  std::vector<std::uint64_t> offsets(c.size(), 0);
+  for (std::size_t i = 1; i < c.size(); ++i) offsets[i] = offsets[i - 1] + c[i - 1];
+  const std::uint64_t chunk = s_->options.chunk_elements ? s_->options.chunk_elements : kDefaultChunkElements;
+  const Clock::time_point t0 = Clock::now();
+  std::vector<PartOut> outs = s_->run_all(c, [&](std::size_t i) {
+    std::vector<const unsigned char*> part;
+    for (std::size_t j = 0; j < inputs.size(); ++j)
+      part.push_back(static_cast<const unsigned char*>(inputs[j]) + offsets[i] * size_of(r.inputs[j]));
+    return run_descriptor_host_part(s_->devs[i], r, part, c[i], offsets[i], chunk, scalars);
+  });
+  return s_->assemble_descriptor(std::move(outs), c, r, false, t0);
+}
+
+MultiResult MultiReducer::reduce_resident(const Reduction& r, const std::vector<std::vector<Input>>& inputs,
+                                          const std::vector<std::uint64_t>& counts,
+                                          const std::vector<ScalarArg>& scalars) {
+  const std::size_t d = s_->devices.size();
+  if (inputs.size() != d || counts.size() != d)
+    throw Error(Param::Buffer,
+                "resident input needs one list of inputs and one count per device (" + std::to_string(d) + "); got " +
+                    std::to_string(inputs.size()) + " lists and " + std::to_string(counts.size()) + " counts",
+                "one list of inputs and one count per device");
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < d; ++i) {
+    n += counts[i];
+    if (counts[i] == 0) continue;
+    try {
+      check_call(r, inputs[i], scalars);
+      for (std::size_t j = 0; j < inputs[i].size(); ++j)
+        check_input_span(r, inputs[i], j, counts[i], "its count " + std::to_string(counts[i]));
+    } catch (const Error& e) {
+      throw Error(e.param(), device_label(i, s_->devices[i]) + ": " + e.what(), "", s_->devices[i].name);
+    }
+  }
+  if (n == 0) throw Error(Param::N, "n must be at least 1 (every count is 0)", ">= 1");
+  std::size_t given = r.inputs.size();
+  for (std::size_t i = 0; i < d; ++i)
+    if (counts[i]) given = inputs[i].size();
+  s_->check_descriptor(r, given, scalars, counts);
+  std::vector<std::uint64_t> offsets(d, 0);
+  for (std::size_t i = 1; i < d; ++i) offsets[i] = offsets[i - 1] + counts[i - 1];
+  const Clock::time_point t0 = Clock::now();
+  std::vector<PartOut> outs = s_->run_all(counts, [&](std::size_t i) {
+    return run_descriptor_resident_part(s_->devs[i], r, inputs[i], counts[i], offsets[i], scalars);
+  });
+  return s_->assemble_descriptor(std::move(outs), counts, r, true, t0);
 }
 
 }  // namespace clreduce

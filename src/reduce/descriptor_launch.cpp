@@ -37,7 +37,7 @@ unsigned DescriptorLaunch::depth_of(std::uint64_t length) const {
 }
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
-                                 const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned) {
+                                 const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned, bool partial) {
   if (n == 0) throw ConfigError(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
   if (!params.variant.empty() && params.variant != "descriptor")
     throw ConfigError(Param::Variant,
@@ -104,6 +104,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                {"ITEMS", l.items},
                                {"VEC", l.vec},
                                {"ALIGNED", aligned ? 1 : 0},
+                               {"PARTIAL", partial ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(whole_kernel(), values, params.defines);
   return l;
@@ -117,7 +118,7 @@ cl::Buffer DescriptorReducer::allocate(std::uint64_t bytes, const std::string& w
 }
 
 DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
-                                              const std::vector<std::uint64_t>& offsets) {
+                                              const std::vector<std::uint64_t>& offsets, bool partial) {
   const std::shared_ptr<const std::string> held = sources_.of(r);  // refuses a malformed descriptor first
   const std::string& source = *held;
   std::size_t max_wg = 0;
@@ -126,8 +127,8 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
   const auto aligned_for = [&](unsigned vec) {
     return std::all_of(offsets.begin(), offsets.end(), [&](std::uint64_t o) { return o % vec == 0; });
   };
-  DescriptorLaunch l = plan_descriptor(r, n, params_, bound_.device, max_wg);
-  if (!aligned_for(l.vec)) l = plan_descriptor(r, n, params_, bound_.device, max_wg, false);
+  DescriptorLaunch l = plan_descriptor(r, n, params_, bound_.device, max_wg, true, partial);
+  if (!aligned_for(l.vec)) l = plan_descriptor(r, n, params_, bound_.device, max_wg, false, partial);
   const UserOperator text{r.name, {}, source, std::nullopt};
   for (;;) {
     auto key = std::make_pair(source, l.options);
@@ -138,7 +139,8 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
       const KernelLimits lim = kernel_limits(k, bound_.device.device);
       kernel_max_wg_[source] = lim.max_work_group_size;
       if (l.wg > lim.max_work_group_size && !params_.wg) {
-        l = plan_descriptor(r, n, params_, bound_.device, lim.max_work_group_size, aligned_for(l.vec));  // a narrower group
+        l = plan_descriptor(r, n, params_, bound_.device, lim.max_work_group_size, aligned_for(l.vec),
+                            partial);  // a narrower group
         continue;
       }
       check_kernel_limits("descriptor", l.wg, lim, bound_.device);  // LimitError: a chosen wg, local memory
@@ -157,15 +159,32 @@ cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input
                                      const cl::Buffer& out, std::uint64_t out_index,
                                      const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                                      const cl::CommandQueue* on) {
+  return launch(r, inputs, n, out, out_index, scalars, wait, on, nullptr);
+}
+
+cl::Event DescriptorReducer::enqueue_part(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                          const DescriptorPart& part, const cl::Buffer& out, std::uint64_t out_index,
+                                          const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
+                                          const cl::CommandQueue* on) {
+  return launch(r, inputs, n, out, out_index, scalars, wait, on, &part);
+}
+
+cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                    const cl::Buffer& out, std::uint64_t out_index,
+                                    const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
+                                    const cl::CommandQueue* on, const DescriptorPart* part) {
   check_call(r, inputs, scalars);
   if (n == 0) throw Error(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
   for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, n, "n " + std::to_string(n));
-  check_output(r, out, out_index, 1);
+  if (part)
+    check_accumulators(r, out, out_index, 1);
+  else
+    check_output(r, out, out_index, 1);
 
   cl::Kernel k;
   std::vector<std::uint64_t> offsets;
   for (const Input& in : inputs) offsets.push_back(in.offset);
-  const DescriptorLaunch l = launch_for(r, n, &k, offsets);
+  const DescriptorLaunch l = launch_for(r, n, &k, offsets, part != nullptr);
   const std::uint64_t need = l.groups * r.acc_bytes;
   if (need > partial_bytes_) {
     partials_ = allocate(need, "the descriptor kernel's partials");
@@ -185,9 +204,38 @@ cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input
     k.setArg(a++, ticket_);
     k.setArg(a++, out);
     k.setArg(a++, static_cast<cl_ulong>(out_index));
+    k.setArg(a++, static_cast<cl_ulong>(part ? part->index_base : 0));
     set_scalar_args(k, a, r, scalars);
     (on ? *on : bound_.queue).enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
                                       wait.empty() ? nullptr : &wait, &done);
+  });
+  return done;
+}
+
+cl::Event DescriptorReducer::fold_parts(const Reduction& r, const cl::Buffer& parts, std::uint64_t count,
+                                        std::uint64_t n, const cl::Buffer& out, std::uint64_t out_index,
+                                        const std::vector<cl::Event>& wait) {
+  if (count == 0 || count > 0xffffffffu)
+    throw Error(Param::N, "folding " + std::to_string(count) + " parts; valid: 1 to 2^32 - 1", "1 to 2^32 - 1");
+  check_accumulators(r, parts, 0, count);
+  check_output(r, out, out_index, 1);
+  // The fold kernel lives in the whole array's program: any of its builds has it; the one for a
+  // single element is as good as any.
+  cl::Kernel reduce_kernel;
+  const DescriptorLaunch l = launch_for(r, 1, &reduce_kernel, {});
+  const std::shared_ptr<const std::string> held = sources_.of(r);
+  const UserOperator text{r.name, {}, *held, std::nullopt};
+  cl::Kernel k = bound_.programs->kernel(bound_.context, bound_.device, bound_.kernel_dir.path, whole_kernel().file,
+                                         "reduce_descriptor_fold_parts", l.options, &text);
+  cl::Event done;
+  with_cl_context("enqueueing the fold of reduction '" + r.name + "''s parts", [&] {
+    k.setArg(0, parts);
+    k.setArg(1, static_cast<cl_uint>(count));
+    k.setArg(2, static_cast<cl_ulong>(n));
+    k.setArg(3, out);
+    k.setArg(4, static_cast<cl_ulong>(out_index));
+    bound_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1), wait.empty() ? nullptr : &wait,
+                                      &done);
   });
   return done;
 }

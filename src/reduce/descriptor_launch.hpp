@@ -17,10 +17,17 @@ namespace clreduce {
 // `kernel_max_wg` when that is known, i.e. not 0), VEC (the caller's, else 16 bytes of the widest
 // input), ITEMS (a -D ITEMS of the caller's, else 4), the groups (enough for every work-item to
 // have ITEMS vectors, at most groups_per_cu (default 8) per compute unit), the option string
-// (ALIGNED: whether every input's offset is a multiple of VEC) and the depth. Throws ConfigError (Param::N for n = 0, Param::WorkGroupSize, Param::GroupsPerCu,
+// (ALIGNED: whether every input's offset is a multiple of VEC; PARTIAL: `partial`) and the depth. Throws ConfigError (Param::N for n = 0, Param::WorkGroupSize, Param::GroupsPerCu,
 // Param::Variant for a variant other than "descriptor", Param::Type for f64 without cl_khr_fp64).
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
-                                 const DeviceInfo& dev, std::size_t kernel_max_wg = 0, bool aligned = true);
+                                 const DeviceInfo& dev, std::size_t kernel_max_wg = 0, bool aligned = true,
+                                 bool partial = false);
+
+// A part of a larger reduction (DescriptorReducer::enqueue_part): where its input starts in the
+// whole input (the index the map and the lift see for its first element).
+struct DescriptorPart {
+  std::uint64_t index_base = 0;
+};
 
 class DescriptorReducer {
  public:
@@ -34,13 +41,29 @@ class DescriptorReducer {
                     const std::vector<cl::Event>& wait, const cl::CommandQueue* on = nullptr);
   Result reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                 const std::vector<ScalarArg>& scalars);
+
+  // A part of a larger reduction: the n elements of `inputs` reduced as elements
+  // [part.index_base, part.index_base + n) of the whole input, the accumulator left unfinished
+  // (r.acc_bytes bytes) at index out_index of `out` (a buffer of accumulators). On `on` as enqueue.
+  cl::Event enqueue_part(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                         const DescriptorPart& part, const cl::Buffer& out, std::uint64_t out_index,
+                         const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
+                         const cl::CommandQueue* on = nullptr);
+  // The `count` accumulators at the start of `parts` (from enqueue_part, in the order of their
+  // parts) folded in order by one work-item, finished for n elements in all, written as result
+  // out_index of `out`. Throws Error (Param::N) for count 0 or above 2^32 - 1.
+  cl::Event fold_parts(const Reduction& r, const cl::Buffer& parts, std::uint64_t count, std::uint64_t n,
+                       const cl::Buffer& out, std::uint64_t out_index, const std::vector<cl::Event>& wait);
   std::size_t allocations() const { return allocations_; }
 
  private:
   // The launch for (r, n) and its kernel, built once per (descriptor source, option string).
   // `offsets`: the inputs' element offsets (empty: all 0), which decide ALIGNED.
   DescriptorLaunch launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
-                              const std::vector<std::uint64_t>& offsets);
+                              const std::vector<std::uint64_t>& offsets, bool partial = false);
+  cl::Event launch(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
+                   std::uint64_t out_index, const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
+                   const cl::CommandQueue* on, const DescriptorPart* part);
   cl::Buffer allocate(std::uint64_t bytes, const std::string& what);
 
   BoundQueue& bound_;

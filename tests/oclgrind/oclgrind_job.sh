@@ -125,6 +125,10 @@ else
   # scalar over rows; each run's device reference (descriptor_reference.cl) runs with it.
   cases+=("reduce --op-file OPS_DIR/iamax.clh --wg 64")
   cases+=("reduce --op-file OPS_DIR/huber_loss.clh --scalar 0.5 --axis rows --shape 5x301 --wg 64")
+  # The several-device path's descriptor kernels (on the one Oclgrind device): each chunk's
+  # unfinished accumulator (PARTIAL 1, the whole input's indices) and their in-order fold.
+  cases+=("bench multi --op argmax --type f16 --n 1001 --chunk 300")
+  cases+=("bench multi --op-file OPS_DIR/huber_loss.clh --scalar 0.5 --n 1001 --resident")
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
   # this Oclgrind under --uninitialized, so that case falls back to --data-races alone; the access
@@ -220,6 +224,8 @@ for c in "${cases[@]}"; do
   # ones (--segments) their offsets file.
   [ "${args[0]}" = reduce ] && [[ " ${args[*]} " != *" --axis "* && " ${args[*]} " != *" --segments "* ]] &&
     extra+=(--n 1001 --no-tuning)
+  # bench multi times whole calls: no batches.
+  [ "${args[0]} ${args[1]}" = "bench multi" ] && extra=(--iterations 1 --warmup 0)
   (oclgrind "${flags[@]}" "$cli" "${kdir[@]}" "${args[@]}" "${extra[@]}" >"$work/out" 2>"$work/err")
   code=$?
   if [ $code -ge 128 ] && [[ " ${flags[*]} " == *" --uninitialized "* ]]; then  # Oclgrind crashed with --uninitialized: the data-race check alone

@@ -4,6 +4,7 @@
 #include "benchmarks/multi_bench.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace clreduce {
 
@@ -28,13 +29,13 @@ std::vector<cl::Buffer> upload_parts(const MultiReducer& mr, const HostData& dat
   }
   return out;
 }
-}  // namespace
 
-MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, const Reference& ref) {
-  MultiBenchRun run;
+
+// Every device count's rows: `make(mr)` gives the call to time on a MultiReducer, `same` says
+// whether two results carry the same bits, `check` checks the last one.
+template <class Make, class Same, class CheckLast>
+MultiBenchRun run_rows(const MultiBenchDesign& d, MultiBenchRun run, Make&& make, Same&& same, CheckLast&& check) {
   run.design = d;
-  run.n = data.n;
-  run.data_origin = data.origin;
   for (std::size_t k = 1; k <= d.devices.size(); ++k) {
     MultiDeviceOptions opt;
     opt.split = d.split;
@@ -49,20 +50,11 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
     opt.chunk_elements = d.chunk_elements;
     opt.reducer = d.reducer;
     MultiReducer mr(std::vector<DeviceInfo>(d.devices.begin(), d.devices.begin() + static_cast<std::ptrdiff_t>(k)), opt);
-    std::vector<cl::Buffer> buffers;
-    std::vector<std::uint64_t> counts;
-    if (d.resident) {
-      counts = mr.counts(data.n, true);
-      buffers = upload_parts(mr, data, counts);
-    }
-    const auto once = [&] {
-      return d.resident ? mr.reduce_resident(buffers, counts, data.type, d.op)
-                        : mr.reduce(data.data(), data.type, data.n, d.op);
-    };
+    const std::function<MultiResult()> once = make(mr);
     MultiBenchRow row;
     row.devices = k;
     for (unsigned w = 0; w < std::max(1u, d.warmup); ++w) row.last = once();
-    const Value first = row.last.value;
+    const MultiResult first = row.last;
     std::vector<double> whole, tails;
     std::vector<std::vector<double>> parts(k), starts(k);
     for (unsigned it = 0; it < std::max(1u, d.iterations); ++it) {
@@ -73,14 +65,14 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
         parts[i].push_back(row.last.shares[i].us);
         starts[i].push_back(row.last.shares[i].start_us);
       }
-      if (!same_result(row.last.value, first)) row.repeatable = false;
+      if (!same(row.last, first)) row.repeatable = false;
     }
     row.us = stats_of(whole);
     row.tail_us = stats_of(tails);
     for (auto& p : parts) row.device_us.push_back(stats_of(p));
     for (auto& st : starts) row.device_start_us.push_back(stats_of(st));
-    row.check = check_result(row.last.value, ref, d.op, row.last.depth);
-    row.gbps = row.us.median > 0 ? static_cast<double>(data.n * size_of(data.type)) / (row.us.median * 1e3) : 0;
+    row.check = check(row.last);
+    row.gbps = row.us.median > 0 ? static_cast<double>(run.n * run.element_bytes) / (row.us.median * 1e3) : 0;
     run.rows.push_back(std::move(row));
   }
   if (!run.rows.empty()) {
@@ -92,6 +84,67 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
     }
   }
   return run;
+}
+}  // namespace
+
+MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, const Reference& ref) {
+  MultiBenchRun run;
+  run.n = data.n;
+  run.element_bytes = size_of(data.type);
+  run.data_origin = data.origin;
+  return run_rows(
+      d, std::move(run),
+      [&](MultiReducer& mr) -> std::function<MultiResult()> {
+        if (!d.resident) return [&mr, &data, &d] { return mr.reduce(data.data(), data.type, data.n, d.op); };
+        const std::vector<std::uint64_t> counts = mr.counts(data.n, true);
+        const std::vector<cl::Buffer> buffers = upload_parts(mr, data, counts);
+        return [&mr, &data, &d, counts, buffers] { return mr.reduce_resident(buffers, counts, data.type, d.op); };
+      },
+      [](const MultiResult& a, const MultiResult& b) { return same_result(a.value, b.value); },
+      [&](const MultiResult& r) { return check_result(r.value, ref, d.op, r.depth); });
+}
+
+MultiBenchRun run_multi_bench_descriptor(const MultiBenchDesign& d, const std::vector<ScalarData>& inputs,
+                                         const ResultCheck& check) {
+  const Reduction& r = d.reduction.value();
+  MultiBenchRun run;
+  run.n = inputs.front().n;
+  for (const ScalarData& in : inputs) {
+    run.element_bytes += size_of(in.type);
+    run.data_origin += (run.data_origin.empty() ? "" : "; ") + in.origin;
+  }
+  std::vector<const void*> pointers;
+  for (const ScalarData& in : inputs) pointers.push_back(in.data());
+  return run_rows(
+      d, std::move(run),
+      [&](MultiReducer& mr) -> std::function<MultiResult()> {
+        const std::uint64_t n = inputs.front().n;
+        if (!d.resident) return [&mr, &r, &pointers, &d, n] { return mr.reduce(r, pointers, n, d.scalars); };
+        // Each device's part of every input, written into buffers of its context before timing.
+        const std::vector<std::uint64_t> counts = mr.counts(n, true);
+        std::vector<std::vector<Input>> parts(counts.size());
+        std::uint64_t offset = 0;
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+          for (const ScalarData& in : inputs) {
+            const std::uint64_t es = size_of(in.type);
+            parts[i].push_back(Input{with_cl_context("writing the part of device " + std::to_string(i) + " (" +
+                                                         mr.devices()[i].name + ")",
+                                                     [&] {
+                                                       cl::Buffer b(mr.context(i), CL_MEM_READ_ONLY,
+                                                                    std::max<std::uint64_t>(counts[i], 1) * es);
+                                                       if (counts[i] > 0)
+                                                         mr.queue(i).enqueueWriteBuffer(b, CL_TRUE, 0, counts[i] * es,
+                                                                                        in.bytes.data() + offset * es);
+                                                       return b;
+                                                     }),
+                                     0});
+          }
+          offset += counts[i];
+        }
+        return [&mr, &r, &d, counts, parts] { return mr.reduce_resident(r, parts, counts, d.scalars); };
+      },
+      [](const MultiResult& a, const MultiResult& b) { return a.result.bytes == b.result.bytes; },
+      [&](const MultiResult& m) { return check(m.result, m.depth); });
 }
 
 }  // namespace clreduce

@@ -1,12 +1,18 @@
 // `clreduce bench multi`: one reduction of the same n on the first 1, 2, ... D devices of a list
 // (MultiReducer), each run checked against the host reference, with the time, GB/s, speedup and
-// scaling efficiency over one device. Times in microseconds (host clock), bandwidth in GB/s.
+// scaling efficiency over one device. The reduction is a type and operator, or a reduction
+// descriptor (a built-in or a user's file) over its inputs. Times in microseconds (host clock),
+// bandwidth in GB/s (the bytes of every input over the time).
 #pragma once
 
 #include "clreduce/multi_device.hpp"
 #include "clreduce/timing.hpp"
+#include "data/descriptor_reference.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
+
+#include <functional>
+#include <optional>
 
 #include <cstdint>
 #include <string>
@@ -16,8 +22,10 @@ namespace clreduce {
 
 struct MultiBenchDesign {
   std::vector<DeviceInfo> devices;  // the list; runs use its first 1, 2, ... all
-  ElemType type = ElemType::Uint;
+  ElemType type = ElemType::Uint;   // the type and operator, unless `reduction` is set
   Op op = Op::Sum;
+  std::optional<Reduction> reduction;  // a descriptor (run_multi_bench_descriptor)
+  std::vector<ScalarArg> scalars;      // its run-time scalars
   Split split;                      // weights: one per device of the list (a run takes its first k)
   bool resident = false;            // one buffer per device, written before timing
   std::uint64_t chunk_elements = 0; // host-copied chunks; 0: the library's default
@@ -34,7 +42,7 @@ struct MultiBenchRow {
   Stats tail_us;                  // the last part's value to the call's return (MultiResult::tail_us)
   MultiResult last;               // the last iteration's result (shares: parts, values, variants)
   Check check;                    // against the host reference at last.depth
-  bool repeatable = true;         // every iteration gave the same bits (two NaNs agree)
+  bool repeatable = true;         // every iteration gave the same bits (Op: two NaNs agree)
   double gbps = 0;                // n bytes over the median
   double speedup = 0;             // one device's median over this one's
   double efficiency_pct = 0;      // speedup / devices * 100
@@ -44,6 +52,7 @@ struct MultiBenchRow {
 struct MultiBenchRun {
   MultiBenchDesign design;
   std::uint64_t n = 0;
+  std::uint64_t element_bytes = 0;  // the bytes of one element of every input (n of them are read)
   std::string data_origin;
   std::vector<MultiBenchRow> rows;
   // Device counts not run: their first k weights (--split w1,w2,...) are all 0.
@@ -54,5 +63,11 @@ struct MultiBenchRun {
 // Runs every device count on `data` (checked against `ref`). Throws Error for a device failure
 // (naming it) or a configuration the library refuses.
 MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, const Reference& ref);
+
+// A descriptor's result checked at the call's depth (the longest chain of combines).
+using ResultCheck = std::function<Check(const Result& got, unsigned depth)>;
+// The same for d.reduction over `inputs` (one per input of the descriptor, n elements each).
+MultiBenchRun run_multi_bench_descriptor(const MultiBenchDesign& d, const std::vector<ScalarData>& inputs,
+                                         const ResultCheck& check);
 
 }  // namespace clreduce
