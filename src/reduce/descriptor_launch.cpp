@@ -224,9 +224,17 @@ cl::Event DescriptorReducer::fold_parts(const Reduction& r, const cl::Buffer& pa
   cl::Kernel reduce_kernel;
   const DescriptorLaunch l = launch_for(r, 1, &reduce_kernel, {});
   const std::shared_ptr<const std::string> held = sources_.of(r);
-  const UserOperator text{r.name, {}, *held, std::nullopt};
-  cl::Kernel k = bound_.programs->kernel(bound_.context, bound_.device, bound_.kernel_dir.path, whole_kernel().file,
-                                         "reduce_descriptor_fold_parts", l.options, &text);
+  auto key = std::make_pair(*held, l.options);
+  auto it = fold_kernels_.find(key);
+  if (it == fold_kernels_.end()) {
+    const UserOperator text{r.name, {}, *held, std::nullopt};
+    it = fold_kernels_
+             .emplace(std::move(key), bound_.programs->kernel(bound_.context, bound_.device, bound_.kernel_dir.path,
+                                                              whole_kernel().file, "reduce_descriptor_fold_parts",
+                                                              l.options, &text))
+             .first;
+  }
+  cl::Kernel& k = it->second;
   cl::Event done;
   with_cl_context("enqueueing the fold of reduction '" + r.name + "''s parts", [&] {
     k.setArg(0, parts);

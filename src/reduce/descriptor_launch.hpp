@@ -69,6 +69,7 @@ class DescriptorReducer {
   BoundQueue& bound_;
   const ReduceParams& params_;
   std::map<std::pair<std::string, std::string>, cl::Kernel> kernels_;  // (source, options) -> kernel
+  std::map<std::pair<std::string, std::string>, cl::Kernel> fold_kernels_;  // the same -> reduce_descriptor_fold_parts
   std::map<std::string, std::size_t> kernel_max_wg_;                // source -> CL_KERNEL_WORK_GROUP_SIZE
   SourceCache sources_;
   cl::Buffer partials_, ticket_, result_;
