@@ -7,7 +7,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh oclgrind
 scripts/setup.sh >/dev/null
-tests/oclgrind/oclgrind_job.sh build/clreduce
+# One shard of the case list per core, side by side; each shard's output printed whole, in order.
+shards=$(nproc)
+logs=$(mktemp -d /tmp/clreduce-oclgrind-shards-XXXXXX)
+pids=()
+for ((i = 0; i < shards; i++)); do
+  tests/oclgrind/oclgrind_job.sh build/clreduce --shard "$i/$shards" >"$logs/$i.txt" 2>&1 &
+  pids+=($!)
+done
+rc=0
+for ((i = 0; i < shards; i++)); do
+  wait "${pids[$i]}" || rc=1
+  cat "$logs/$i.txt"
+done
+rm -rf "$logs"
+[ $rc -eq 0 ] || { echo "test_oclgrind.sh: a shard of the Oclgrind job failed" >&2; exit 1; }
 planted=$(mktemp -d /tmp/clreduce-planted-XXXXXX)
 trap 'rm -rf "$planted"' EXIT
 cp -r kernels_cl/. "$planted"

@@ -12,17 +12,22 @@
 # alone and their twins at VEC 8 with both checks. Any report not explained in suppressions.txt
 # fails the job.
 #
-# Usage: oclgrind_job.sh CLREDUCE [--kernel-dir DIR] [--only CASE] [--expect-reports]
+# Usage: oclgrind_job.sh CLREDUCE [--kernel-dir DIR] [--only CASE] [--expect-reports] [--shard I/N]
 #   CASE: one line of the case list (e.g. "reduce --variant naive --type uint --op sum"); with
 #   --expect-reports the job succeeds only if that case IS reported (a planted bug must be caught).
+#   --shard I/N runs the cases k with k % N == I (scripts/test_oclgrind.sh runs one shard per core).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cli=$1
 shift
-kdir=() only="" expect=0
+kdir=() only="" expect=0 shard=0 shards=1
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel-dir) kdir=(--kernel-dir "$2"); shift 2 ;;
+    --shard)
+      [[ $2 =~ ^([0-9]+)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ] ||
+        { echo "oclgrind_job.sh: --shard '$2': expected I/N with 0 <= I < N" >&2; exit 2; }
+      shard=${BASH_REMATCH[1]} shards=${BASH_REMATCH[2]}; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --expect-reports) expect=1; shift ;;
     *) echo "oclgrind_job.sh: unknown option $1" >&2; exit 2 ;;
@@ -127,7 +132,8 @@ else
   cases+=("reduce --op-file OPS_DIR/huber_loss.clh --scalar 0.5 --axis rows --shape 5x301 --wg 64")
   # The several-device path's descriptor kernels (on the one Oclgrind device): each chunk's
   # unfinished accumulator (PARTIAL 1, the whole input's indices) and their in-order fold.
-  cases+=("bench multi --op argmax --type f16 --n 1001 --chunk 300")
+  cases+=("bench multi --op argmax --type f32 --n 1001 --chunk 300")
+  cases+=("bench multi --op mean --type f16 --n 1001 --chunk 300")
   cases+=("bench multi --op-file OPS_DIR/huber_loss.clh --scalar 0.5 --n 1001 --resident")
   cases+=("bench access --n 1001")
   # bench access first measures the read peak (its run-time estimate), whose vector loads crash
@@ -205,9 +211,11 @@ run_kernel_case() {
   return 1
 }
 
-failed=0 caught=0 fallback=0 lanes16=0 i=0
+failed=0 caught=0 fallback=0 lanes16=0 i=0 ran=0
 for c in "${cases[@]}"; do
   i=$((i + 1))
+  [ $(( (i - 1) % shards )) -eq "$shard" ] || continue
+  ran=$((ran + 1))
   flags=(--max-errors 100000000 --data-races --uninitialized)
   if [ "${c#lanes16: }" != "$c" ]; then
     c=${c#lanes16: }
@@ -246,7 +254,7 @@ for c in "${cases[@]}"; do
     tail -n 5 "$work/out" "$work/err"
   fi
 done
-echo "oclgrind job: ${#cases[@]} cases; with --data-races alone: $fallback where Oclgrind crashed with" \
+echo "oclgrind job: $ran of ${#cases[@]} cases (shard $shard/$shards); with --data-races alone: $fallback where Oclgrind crashed with" \
      "--uninitialized, $lanes16 with 16-lane vectors (lanes16.cl)"
 if [ $expect = 1 ]; then
   [ $caught = 1 ] && { echo "the planted bug was reported, as it must be"; exit 0; }
