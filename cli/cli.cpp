@@ -705,4 +705,13 @@ std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, con
   return out;
 }
 
+void refuse_beside_descriptor_file(const std::string& file, bool op, bool type, bool accumulate) {
+  for (const auto& [given, name] : {std::pair{op, "--op"}, {type, "--type"}, {accumulate, "--accumulate"}})
+    if (given)
+      throw Error(Param::OpFile, std::string(name) + " and the descriptor file " + file +
+                                     " both say what is reduced: the file names its inputs' types (INPUTS), "
+                                     "accumulator and result; leave " + name + " out",
+                  "--op-file FILE alone");
+}
+
 }  // namespace clreduce::cli

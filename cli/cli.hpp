@@ -171,6 +171,9 @@ std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts)
 // The values of --scalar, one per scalar the descriptor r declares, each parsed whole as its type.
 // Throws Error (Param::Scalars) naming the value, its type and the valid range.
 std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, const Reduction& r);
+// --op, --type or --accumulate given beside a descriptor file (which says what is reduced itself):
+// Error (Param::OpFile) naming the first of them.
+void refuse_beside_descriptor_file(const std::string& file, bool op, bool type, bool accumulate);
 std::vector<Define> defines_of(const std::vector<std::string>& texts);
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts);
 std::vector<Define> axis_defines_of(const std::vector<std::string>& texts);  // also ROW_WIDTH, TILE_X, ROWS_Y

@@ -44,14 +44,8 @@ void refuse_bench_options(CLI::App* bench) {
 // (--accumulate: its accumulator). Nothing here opens a device.
 Reduction descriptor_of(const MultiTexts& o) {
   if (o.op_file) {
-    for (const auto& [given, name] : {std::pair{o.op_option && o.op_option->count() > 0, "--op"},
-                                      {o.type_option && o.type_option->count() > 0, "--type"},
-                                      {o.accumulate.has_value(), "--accumulate"}})
-      if (given)
-        throw Error(Param::OpFile, std::string(name) + " and the descriptor file " + *o.op_file +
-                                       " both say what is reduced: the file names its inputs' types (INPUTS), "
-                                       "accumulator and result; leave " + name + " out",
-                    "--op-file FILE alone");
+    refuse_beside_descriptor_file(*o.op_file, o.op_option && o.op_option->count() > 0,
+                                  o.type_option && o.type_option->count() > 0, o.accumulate.has_value());
     return load_reduction(*o.op_file);
   }
   const Scalar type = parse_scalar(o.type);

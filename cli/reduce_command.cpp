@@ -253,14 +253,8 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
                 "--op-file with uint, int, float or double");
   }
   if (user_file)
-    for (const auto& [given, name] : {std::pair{o.op_option && o.op_option->count() > 0, "--op"},
-                                      {o.type_option && o.type_option->count() > 0, "--type"},
-                                      {o.accumulate.has_value(), "--accumulate"}})
-      if (given)
-        throw Error(Param::OpFile, std::string(name) + " and the descriptor file " + *o.op_file +
-                                       " both say what is reduced: the file names its inputs' types (INPUTS), "
-                                       "accumulator and result; leave " + name + " out",
-                    "--op-file FILE alone");
+    refuse_beside_descriptor_file(*o.op_file, o.op_option && o.op_option->count() > 0,
+                                  o.type_option && o.type_option->count() > 0, o.accumulate.has_value());
   DescriptorJob job;
   if (o.axis && o.segments)
     throw Error(Param::Segments, "--segments and --axis contradict each other: --segments reduces each segment of a "

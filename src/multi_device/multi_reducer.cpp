@@ -439,16 +439,14 @@ struct MultiReducer::State {
     return outs;
   }
 
-  MultiResult assemble(std::vector<PartOut> outs, const std::vector<std::uint64_t>& counts, ElemType t, Op op,
-                       bool resident, Clock::time_point t0) {
-    MultiResult r;
-    r.type = t;
-    r.op = op;
-    r.resident = resident;
-    std::vector<Value> values;
+  // Each device's share of the call: its part of the input ([offset, offset + n), in device
+  // order) and, where it had one, what its thread brought back. `last_end`: the latest part's
+  // end, from t0.
+  std::vector<DeviceShare> shares_of(const std::vector<PartOut>& outs, const std::vector<std::uint64_t>& counts,
+                                     std::uint64_t element_bytes, Clock::time_point t0, double& last_end) const {
+    std::vector<DeviceShare> shares;
     std::uint64_t offset = 0;
-    unsigned deepest = 0;
-    double last_end = 0;  // the latest part's value, from t0
+    last_end = 0;
     for (std::size_t i = 0; i < devs.size(); ++i) {
       DeviceShare s;
       s.device = i;
@@ -462,13 +460,32 @@ struct MultiReducer::State {
         s.variant = outs[i].variant;
         s.depth = outs[i].depth;
         s.us = outs[i].us;
-        s.gbps = gbps_of(s.n * size_of(t), s.us);
+        s.gbps = gbps_of(s.n * element_bytes, s.us);
         s.start_us = std::max(0.0, std::chrono::duration<double, std::micro>(outs[i].began - t0).count());
         last_end = std::max(last_end, s.start_us + s.us);
+      }
+      shares.push_back(std::move(s));
+    }
+    return shares;
+  }
+
+  MultiResult assemble(std::vector<PartOut> outs, const std::vector<std::uint64_t>& counts, ElemType t, Op op,
+                       bool resident, Clock::time_point t0) {
+    MultiResult r;
+    r.type = t;
+    r.op = op;
+    r.resident = resident;
+    double last_end = 0;
+    r.shares = shares_of(outs, counts, size_of(t), t0, last_end);
+    std::vector<Value> values;
+    std::uint64_t offset = 0;
+    unsigned deepest = 0;
+    for (const DeviceShare& s : r.shares) {
+      offset += s.n;
+      if (s.n > 0) {
         values.push_back(s.value);
         deepest = std::max(deepest, s.depth);
       }
-      r.shares.push_back(std::move(s));
     }
     // Device values folded in device index order: the order that makes the result independent of
     // which device finished first.
@@ -529,29 +546,16 @@ struct MultiReducer::State {
     MultiResult m;
     m.reduction = r.name;
     m.resident = resident;
-    unsigned deepest = 0;
     double last_end = 0;
-    for (std::size_t i = 0; i < devs.size(); ++i) {
-      DeviceShare s;
-      s.device = i;
-      s.name = devices[i].name;
-      s.offset = offset;
-      s.n = counts[i];
-      offset += counts[i];
-      if (s.n > 0) {
-        s.chunks = outs[i].chunks;
-        s.variant = outs[i].variant;
-        s.depth = outs[i].depth;
-        s.us = outs[i].us;
-        s.gbps = gbps_of(s.n * element_bytes, s.us);
-        s.start_us = std::max(0.0, std::chrono::duration<double, std::micro>(outs[i].began - t0).count());
-        last_end = std::max(last_end, s.start_us + s.us);
-        // The share's depth counts its own chunks' fold; the fold of every part is counted below.
-        deepest = std::max(deepest, s.depth - static_cast<unsigned>(std::min<std::uint64_t>(s.chunks - 1, s.depth)));
-        all.insert(all.end(), outs[i].accumulators.begin(), outs[i].accumulators.end());
-        parts += outs[i].chunks;
-      }
-      m.shares.push_back(std::move(s));
+    m.shares = shares_of(outs, counts, element_bytes, t0, last_end);
+    unsigned deepest = 0;
+    for (const DeviceShare& s : m.shares) {
+      offset += s.n;
+      if (s.n == 0) continue;
+      // The share's depth counts its own chunks' fold; the fold of every part is counted below.
+      deepest = std::max(deepest, s.depth - static_cast<unsigned>(std::min<std::uint64_t>(s.chunks - 1, s.depth)));
+      all.insert(all.end(), outs[s.device].accumulators.begin(), outs[s.device].accumulators.end());
+      parts += s.chunks;
     }
     Dev& d0 = devs[0];
     try {
