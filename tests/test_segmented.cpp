@@ -15,13 +15,16 @@
 #include "benchmarks/segmented_run.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/segmented.hpp"
+#include "segmented/segmented_kernels.hpp"
 #include "support.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <limits>
 #include <random>
 
@@ -281,6 +284,80 @@ TEST_SUITE("segmented") {
     CHECK(imin == std::vector<std::int32_t>{2147483647, 2147483647});
     const std::vector<std::int32_t> imax = r.reduce(none, {0, 0}, Op::Max);
     CHECK(imax == std::vector<std::int32_t>{-2147483647 - 1});
+  }
+
+  TEST_CASE("the kernels' parameters as data: every declared -D in the option string once, derived ones refused, a caller's taken") {
+    // Each declared parameter is a macro some kernel file gives a default (#ifndef NAME).
+    std::string all_kernels;
+    for (const auto& f : std::filesystem::directory_iterator(CLREDUCE_SOURCE_KERNEL_DIR))
+      if (f.is_regular_file()) {
+        std::ifstream in(f.path());
+        std::stringstream ss;
+        ss << in.rdbuf();
+        all_kernels += ss.str();
+      }
+    for (const KernelSpec* k : segmented_kernels())
+      for (const KernelParam& p : k->params) {
+        INFO(k->kernel << ": " << p.define);
+        CHECK(all_kernels.find("#ifndef " + p.define + "\n") != std::string::npos);
+        CHECK(!p.meaning.empty());
+        CHECK(!p.rule.empty());
+      }
+    const auto options_of = [](SegmentedParams p, Op op = Op::Sum) {
+      SegmentedReducerOptions o;
+      o.params = std::move(p);
+      o.kernel_dir = CLREDUCE_SOURCE_KERNEL_DIR;
+      o.device = session().device();
+      SegmentedReducer r(session().queue(), o);
+      return r.prepare(ElemType::Float, op, 4000, 10)->plan;
+    };
+    const auto count = [](const std::string& text, const std::string& what) {
+      std::size_t c = 0;
+      for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++c;
+      return c;
+    };
+    // Each kernel: every one of its declared parameters in its option string, once.
+    SegmentedParams group;
+    group.wg = 64;
+    group.parts = 1;
+    group.slice = 64;
+    SegmentedParams split;
+    split.wg = 64;
+    split.parts = 3;
+    split.defines = {Define{"ITEMS", "2"}};
+    SegmentedParams sliced;
+    sliced.wg = 64;
+    sliced.slice = 8;
+    for (const auto& [params, spec] : {std::pair{group, &segments_group_kernel()}, std::pair{split, &segments_split_kernel()},
+                                       std::pair{sliced, &segments_sliced_kernel()}}) {
+      const SegmentedPlan plan = options_of(params);
+      INFO(plan.options);
+      CHECK(plan.kernel == spec->kernel);
+      for (const KernelParam& p : spec->params) CHECK(count(plan.options, "-D " + p.define + "=") == 1);
+    }
+    // The caller's -D ITEMS is the plan's (its depth counts it) and the option string's.
+    const SegmentedPlan s2 = options_of(split);
+    CHECK(s2.items == 2);
+    CHECK(s2.options.find("-D ITEMS=2") != std::string::npos);
+    // A -D WG_SIZE alone is the work-group size.
+    SegmentedParams wg_define;
+    wg_define.defines = {Define{"WG_SIZE", "32"}};
+    CHECK(options_of(wg_define).wg == 32);
+    // A derived parameter, a value outside the valid ones, and two different values for one, refused.
+    SegmentedParams derived;
+    derived.defines = {Define{"OP_ID", "1"}};
+    CHECK_THROWS_WITH_AS(options_of(derived), doctest::Contains("is derived"), ConfigError);
+    SegmentedParams bad_items;
+    bad_items.parts = 3;
+    bad_items.defines = {Define{"ITEMS", "3"}};
+    CHECK_THROWS_WITH_AS(options_of(bad_items), doctest::Contains("must be one of 1, 2, 4, 8"), ConfigError);
+    SegmentedParams both;
+    both.wg = 64;
+    both.defines = {Define{"WG_SIZE", "128"}};
+    CHECK_THROWS_WITH_AS(options_of(both), doctest::Contains("to different values"), ConfigError);
+    // argmin/argmax: no lockstep tail (their pairs), and a slice folds one pair at a time.
+    CHECK(options_of(group, Op::ArgMax).options.find("-D LOCKSTEP=0") != std::string::npos);
+    CHECK(options_of(sliced, Op::ArgMin).options.find("-D ITEMS=1") != std::string::npos);
   }
 
   TEST_CASE("the API checks host offsets and buffer sizes, and caches the launch") {

@@ -14,7 +14,7 @@ constexpr std::uint64_t kMaxChunks = 65535;
 
 DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, const FamilyParams& params,
                               const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned) {
-  const DescriptorKernel& k = columns_kernel();
+  const KernelSpec& k = columns_kernel();
   check_fp64(r, dev);
   if (m == 0 || ncols == 0)
     throw ConfigError(Param::Shape,
@@ -105,7 +105,7 @@ DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_
                                                 const std::vector<Input>* inputs, cl::Kernel* kernel) {
   const std::shared_ptr<const std::string> held = sources_.of(r);
   const std::string& source = *held;
-  const DescriptorKernel& k = columns_kernel();
+  const KernelSpec& k = columns_kernel();
   // Vector-pointer loads where every row of every input starts on a whole vector.
   const auto aligned_for = [&](unsigned vec) {
     return ld % vec == 0 && (!inputs || std::all_of(inputs->begin(), inputs->end(),

@@ -106,7 +106,7 @@ void set_scalar_kernel_arg(cl::Kernel& k, cl_uint index, Scalar type, const Scal
   }
 }
 
-cl::Kernel DescriptorPrograms::get(const DescriptorKernel& k, const std::string& source, const std::string& name,
+cl::Kernel DescriptorPrograms::get(const KernelSpec& k, const std::string& source, const std::string& name,
                                    const std::string& options) {
   auto key = std::make_tuple(k.file, source, options);
   if (auto it = kernels_.find(key); it != kernels_.end()) return it->second;
@@ -118,7 +118,7 @@ cl::Kernel DescriptorPrograms::get(const DescriptorKernel& k, const std::string&
   return built;
 }
 
-std::size_t DescriptorPrograms::max_wg(const DescriptorKernel& k, const std::string& source) const {
+std::size_t DescriptorPrograms::max_wg(const KernelSpec& k, const std::string& source) const {
   auto it = max_wg_.find({k.file, source});
   return it == max_wg_.end() ? 0 : it->second;
 }

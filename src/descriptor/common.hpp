@@ -46,10 +46,10 @@ class DescriptorPrograms {
  public:
   explicit DescriptorPrograms(BoundQueue& bound) : bound_(bound) {}
   // The built kernel; its CL_KERNEL_WORK_GROUP_SIZE is remembered for (k, source).
-  cl::Kernel get(const DescriptorKernel& k, const std::string& source, const std::string& name,
+  cl::Kernel get(const KernelSpec& k, const std::string& source, const std::string& name,
                  const std::string& options);
   // 0 until `k` has been built for `source` once.
-  std::size_t max_wg(const DescriptorKernel& k, const std::string& source) const;
+  std::size_t max_wg(const KernelSpec& k, const std::string& source) const;
   const BoundQueue& bound() const { return bound_; }
 
  private:

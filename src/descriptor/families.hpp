@@ -27,7 +27,7 @@ struct FamilyParams {
 // The work-group size of a lines or columns launch: the caller's (params.wg, or -D WG_SIZE),
 // checked against the device and the built kernel (ConfigError, Param::WorkGroupSize); else
 // `preferred` (256), or the most they allow.
-std::size_t family_wg(const DescriptorKernel& k, const FamilyParams& params, const DeviceInfo& dev,
+std::size_t family_wg(const KernelSpec& k, const FamilyParams& params, const DeviceInfo& dev,
                       std::size_t kernel_max_wg, std::size_t preferred);
 
 enum class LineKind { Rows = 0, Offsets = 1, BeginEnd = 2 };  // LINES in the kernel

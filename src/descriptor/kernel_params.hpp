@@ -1,59 +1,19 @@
-// The launch parameters of the descriptor families' kernels, declared as data (as CLBlast's
-// settings.parameters and CUB's policies do): each parameter's -D name, its meaning, its valid
-// values, the rule that gives its default and whether `tune` may search it. One function
-// (options_for) turns a kernel's resolved values into its build option string, and one
-// (given_value) reads and checks a caller's -D NAME=VALUE of a declared parameter, so a planner
-// never assembles -D text of its own and every kernel refuses a bad value the same way.
+// The launch parameters of the descriptor families' kernels, declared as data
+// (src/core/kernel_spec.hpp says how the tables are read and turned into option strings).
 // Thread-safety: the tables are immutable after first use.
 #pragma once
 
-#include "clreduce/types.hpp"
+#include "core/kernel_spec.hpp"
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <utility>
 #include <vector>
 
 namespace clreduce {
 
-struct KernelParam {
-  std::string define;                  // "ROW_WIDTH"
-  std::string meaning;                 // one line
-  std::vector<std::uint64_t> valid;    // the values it may take (empty: 0 or 1 flags and counts the planner derives)
-  std::string rule;                    // how the planner derives it when nobody gives it
-  bool tunable = false;                // whether `tune` may search it
-  bool caller_may_set = true;          // false: derived from the device or the data (NV_PTX, ALIGNED)
-};
-
-struct DescriptorKernel {
-  std::string family;   // "whole", "lines", "columns"
-  std::string file;     // "reduce_descriptor_lines.cl"
-  std::string kernel;   // "reduce_descriptor_lines"
-  std::string summary;  // one line: what it reduces
-  std::vector<KernelParam> params;
-  const KernelParam* find(const std::string& define) const;
-};
-
 // The three descriptor kernels: whole arrays (reduce_descriptor.cl), lines (rows of a matrix and
 // segments: reduce_descriptor_lines.cl), columns (reduce_descriptor_cols.cl).
-const DescriptorKernel& whole_kernel();
-const DescriptorKernel& lines_kernel();
-const DescriptorKernel& columns_kernel();
-const std::vector<const DescriptorKernel*>& descriptor_kernels();
-
-// A kernel's resolved parameter values, by -D name.
-using ParamValues = std::vector<std::pair<std::string, std::uint64_t>>;
-
-// The caller's value of declared parameter `define` among `defines` (-D NAME=VALUE), checked
-// against its valid values. Throws ConfigError (Param::Define) naming the kernel, the value and
-// the valid ones, or saying the parameter is derived and cannot be set. nullopt: not given.
-std::optional<std::uint64_t> given_value(const DescriptorKernel& k, const std::string& define,
-                                         const std::vector<Define>& defines);
-
-// The build option string: every declared parameter of `k` in declaration order with its value in
-// `values` (each must be there and valid; a missing one throws std::logic_error: a planner's
-// bug), then the caller's defines that are not declared parameters, untouched.
-std::string options_for(const DescriptorKernel& k, const ParamValues& values, const std::vector<Define>& defines);
+const KernelSpec& whole_kernel();
+const KernelSpec& lines_kernel();
+const KernelSpec& columns_kernel();
+const std::vector<const KernelSpec*>& descriptor_kernels();
 
 }  // namespace clreduce

@@ -30,7 +30,7 @@ std::uint64_t offset_type_id(Scalar t) {
 }
 }  // namespace
 
-std::size_t family_wg(const DescriptorKernel& k, const FamilyParams& params, const DeviceInfo& dev,
+std::size_t family_wg(const KernelSpec& k, const FamilyParams& params, const DeviceInfo& dev,
                       std::size_t kernel_max_wg, std::size_t preferred) {
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
@@ -49,7 +49,7 @@ std::size_t family_wg(const DescriptorKernel& k, const FamilyParams& params, con
 
 DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
                             const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned) {
-  const DescriptorKernel& k = lines_kernel();
+  const KernelSpec& k = lines_kernel();
   check_fp64(r, dev);
   if (shape.lines == 0)
     throw ConfigError(shape.kind == LineKind::Rows ? Param::Shape : Param::Segments,
@@ -129,7 +129,7 @@ DescriptorLaunch FamilyReducer::prepare_lines(const Reduction& r, const LineShap
                                               const std::vector<Input>* inputs, cl::Kernel* kernel) {
   const std::shared_ptr<const std::string> held = sources_.of(r);  // refuses a malformed descriptor first
   const std::string& source = *held;
-  const DescriptorKernel& k = lines_kernel();
+  const KernelSpec& k = lines_kernel();
   const auto aligned_for = [&](unsigned vec) {
     return !inputs || std::all_of(inputs->begin(), inputs->end(), [&](const Input& in) { return in.offset % vec == 0; });
   };

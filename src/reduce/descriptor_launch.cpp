@@ -60,11 +60,14 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
   // -D WG_SIZE and -D VEC are the same parameters as --wg and --vec (declared: kernel_params.cpp).
-  std::size_t wg = params.wg;
-  if (!wg) wg = static_cast<std::size_t>(given_value(whole_kernel(), "WG_SIZE", params.defines).value_or(0));
-  std::optional<unsigned> vec = params.vec;
-  if (!vec)
-    if (const auto v = given_value(whole_kernel(), "VEC", params.defines)) vec = static_cast<unsigned>(*v);
+  const std::size_t wg = static_cast<std::size_t>(
+      caller_value(whole_kernel(), "WG_SIZE", params.wg ? std::optional<std::uint64_t>(params.wg) : std::nullopt,
+                   "the work-group size", params.defines)
+          .value_or(0));
+  std::optional<unsigned> vec;
+  if (const auto v = caller_value(whole_kernel(), "VEC", params.vec ? std::optional<std::uint64_t>(*params.vec) : std::nullopt,
+                                  "VEC", params.defines))
+    vec = static_cast<unsigned>(*v);
   if (wg) {
     if (!is_pow2(wg) || wg > limit)
       throw ConfigError(Param::WorkGroupSize,

@@ -4,8 +4,10 @@
 #include "clreduce/segmented.hpp"
 
 #include "core/bound_queue.hpp"
+#include "core/kernel_spec.hpp"
 #include "descriptor/families.hpp"
 #include "core/matrix.hpp"
+#include "segmented/segmented_kernels.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -72,7 +74,18 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
   SegmentedPlan p;
   p.n = n;
   p.segments = segments;
-  p.wg = params.wg.value_or(std::min<std::size_t>(kDefaultWg, dev.max_work_group_size));
+  // WG_SIZE, SLICE and ITEMS are declared parameters (segmented_kernels.cpp): --wg, --row-width or
+  // a -D of the caller, never both with different values.
+  const std::optional<std::uint64_t> wg_given =
+      caller_value(segments_group_kernel(), "WG_SIZE",
+                   params.wg ? std::optional<std::uint64_t>(*params.wg) : std::nullopt, "the work-group size",
+                   params.defines);
+  const std::optional<std::uint64_t> slice_given =
+      caller_value(segments_sliced_kernel(), "SLICE",
+                   params.slice ? std::optional<std::uint64_t>(*params.slice) : std::nullopt, "the slice",
+                   params.defines);
+  const std::optional<std::uint64_t> items_given = given_value(segments_split_kernel(), "ITEMS", params.defines);
+  p.wg = static_cast<std::size_t>(wg_given.value_or(std::min<std::size_t>(kDefaultWg, dev.max_work_group_size)));
   if (!power_of_two(p.wg) || p.wg > dev.max_work_group_size)
     throw ConfigError(Param::WorkGroupSize,
                       "work-group size " + std::to_string(p.wg) + " is not a power of two up to the device maximum " +
@@ -85,7 +98,7 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
                                            std::to_string(kMaxParts) + " (1: one work-group per segment)",
                         "1.." + std::to_string(kMaxParts));
     p.parts = *params.parts;
-  } else if (segments < kFewPerCu * cus && !(params.slice && *params.slice != p.wg)) {  // a slice: one pass
+  } else if (segments < kFewPerCu * cus && !(slice_given && *slice_given != p.wg)) {  // a slice: one pass
     const std::uint64_t average = n / segments;
     const std::uint64_t most = std::max<std::uint64_t>(1, average / (p.wg * kMinPerItem));
     p.parts = std::clamp<std::uint64_t>((kGroupsPerCu * cus + segments - 1) / segments, 1, std::min(most, kMaxParts));
@@ -100,7 +113,8 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
   };
   // No slice or parts named, one group per segment planned, and short segments on average: a
   // slice of work-items per segment (see kSlicedMaxAverage), unless the device would end its loops.
-  std::optional<unsigned> slice = params.slice;
+  std::optional<unsigned> slice;
+  if (slice_given) slice = static_cast<unsigned>(*slice_given);
   if (!slice && !params.parts && p.parts <= 1 && n / segments <= kSlicedMaxAverage) {
     unsigned sl = kMinAutoSlice;  // and at most half the group, so that a group holds two segments or more
     while (2 * sl * kSliceElementsPerItem <= n / segments && 2 * sl <= kMaxAutoSlice && 4 * sl <= p.wg) sl *= 2;
@@ -140,25 +154,31 @@ SegmentedPlan plan_segments(ElemType type, Op op, const SegmentedParams& params,
     p.file = "segments_split.cl";
     p.kernel = "segments_split";
     p.finish_kernel = "segments_split_finish";
-    p.items = kItems;
+    p.items = static_cast<unsigned>(items_given.value_or(kItems));
     p.groups = std::min(segments, kMaxGroupsY);
   } else {
     p.groups = std::min(segments, kMaxGroups);
   }
-  BuildOptions o;
-  o.set("TYPE_ID", static_cast<unsigned long long>(type));
-  o.set("OP_ID", static_cast<unsigned long long>(op));
-  o.set("FIRST_PASS", 1ULL);
-  o.set("WG_SIZE", p.wg);
-  if (p.parts > 1) o.set("ITEMS", p.items);
+  // Every declared parameter of the chosen kernel, resolved; options_for writes them in
+  // declaration order, then the caller's other -D defines.
+  const bool lockstep = !is_arg_op(op);
+  ParamValues values = {{"TYPE_ID", static_cast<std::uint64_t>(type)},
+                        {"OP_ID", static_cast<std::uint64_t>(op)},
+                        {"FIRST_PASS", 1},
+                        {"WG_SIZE", p.wg},
+                        {"LOCKSTEP", lockstep ? dev.lockstep_width : 0},
+                        {"NV_WARP_SYNC", lockstep && dev.is_nvidia ? 1 : 0}};
+  const KernelSpec* spec = &segments_group_kernel();
   if (p.slice) {
-    o.set("SLICE", p.slice);
-    o.set("ITEMS", is_arg_op(op) ? 1U : kItems);  // as the axis kernels: pairs fold best one at a time
-  } else {
-    set_lockstep(o, op, dev);
+    spec = &segments_sliced_kernel();
+    p.items = static_cast<unsigned>(items_given.value_or(is_arg_op(op) ? 1U : kItems));  // as the axis kernels: pairs fold best one at a time
+    values.push_back({"SLICE", p.slice});
+    values.push_back({"ITEMS", p.items});
+  } else if (p.parts > 1) {
+    spec = &segments_split_kernel();
+    values.push_back({"ITEMS", p.items});
   }
-  o.add_user(params.defines);
-  p.options = o.str();
+  p.options = options_for(*spec, values, params.defines);
   return p;
 }
 }  // namespace
@@ -262,7 +282,9 @@ std::shared_ptr<const SegmentedLaunch> SegmentedReducer::prepare(ElemType type, 
       limits.local_mem_bytes = std::max(limits.local_mem_bytes, f.local_mem_bytes);
     }
     l->kernel_max_wg = std::min(dev.max_work_group_size, limits.max_work_group_size);
-    if (l->plan.wg <= l->kernel_max_wg || s_->options.params.wg || l->plan.wg == 1) {
+    const bool wg_chosen =
+        s_->options.params.wg || given_value(segments_group_kernel(), "WG_SIZE", s_->options.params.defines);
+    if (l->plan.wg <= l->kernel_max_wg || wg_chosen || l->plan.wg == 1) {
       check_kernel_limits(l->plan.kernel + " (" + l->plan.launch_label() + ")", l->plan.wg, limits, s_->device);
       break;
     }

@@ -1,0 +1,102 @@
+// Kernel parameters as data, and the one path from resolved values to an option string
+// (src/core/kernel_spec.hpp).
+#include "core/kernel_spec.hpp"
+
+#include "clreduce/error.hpp"
+#include "clreduce/kernels.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace clreduce {
+
+namespace {
+const std::vector<std::uint64_t> kPow2Wg = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+
+std::string joined(const std::vector<std::uint64_t>& v) {
+  std::string s;
+  for (std::uint64_t x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+}  // namespace
+
+KernelParam wg_param() {
+  return {"WG_SIZE", "work-items per work-group", kPow2Wg, "256, or the most the device and the built kernel allow",
+          true, true};
+}
+KernelParam items_param(const std::string& rule) {
+  return {"ITEMS", "loads each work-item keeps in flight per trip, into as many accumulators", {1, 2, 4, 8}, rule,
+          true, true};
+}
+KernelParam vec_param(const std::string& rule) {
+  return {"VEC", "consecutive elements of every input one load reads", {1, 2, 4, 8, 16}, rule, true, true};
+}
+KernelParam nv_ptx_param() {
+  return {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, cvt.f32.f16)", {0, 1}, "1 on NVIDIA devices", false,
+          false};
+}
+
+const KernelParam* KernelSpec::find(const std::string& define) const {
+  for (const KernelParam& p : params)
+    if (p.define == define) return &p;
+  return nullptr;
+}
+
+std::optional<std::uint64_t> given_value(const KernelSpec& k, const std::string& define,
+                                         const std::vector<Define>& defines) {
+  const KernelParam* p = k.find(define);
+  if (!p) throw std::logic_error("kernel " + k.kernel + " declares no " + define);
+  std::optional<std::uint64_t> v;
+  for (const Define& d : defines) {
+    if (d.name != define) continue;
+    if (!p->caller_may_set)
+      throw ConfigError(Param::Define,
+                        "-D " + d.str() + ": " + define + " of " + k.file + " is derived (" + p->rule +
+                            "), not set by the caller",
+                        "leave " + define + " unset");
+    const std::string text = d.value.value_or("");
+    const bool digits = !text.empty() && text.size() <= 19 && std::all_of(text.begin(), text.end(), [](char c) {
+      return c >= '0' && c <= '9';
+    });
+    const std::uint64_t x = digits ? std::stoull(text) : 0;
+    if (!digits || (!p->valid.empty() && std::find(p->valid.begin(), p->valid.end(), x) == p->valid.end()))
+      throw ConfigError(Param::Define, "-D " + d.str() + ": " + define + " of " + k.file + " must be one of " +
+                                           joined(p->valid) + " (" + p->meaning + ")",
+                        joined(p->valid));
+    v = x;
+  }
+  return v;
+}
+
+std::optional<std::uint64_t> caller_value(const KernelSpec& k, const std::string& define,
+                                          std::optional<std::uint64_t> option, const std::string& option_name,
+                                          const std::vector<Define>& defines) {
+  const std::optional<std::uint64_t> d = given_value(k, define, defines);
+  if (option && d && *option != *d)
+    throw ConfigError(Param::Define,
+                      "-D " + define + "=" + std::to_string(*d) + " and " + option_name + " " + std::to_string(*option) +
+                          " both set " + define + " of " + k.file + ", to different values; give one",
+                      option_name + " or -D " + define + ", not both");
+  return option ? option : d;
+}
+
+std::string options_for(const KernelSpec& k, const ParamValues& values, const std::vector<Define>& defines) {
+  BuildOptions o;
+  for (const KernelParam& p : k.params) {
+    auto it = std::find_if(values.begin(), values.end(), [&](const auto& kv) { return kv.first == p.define; });
+    if (it == values.end()) throw std::logic_error("no value for " + p.define + " of " + k.kernel);
+    // Every -D of a declared parameter checked here (a derived one refused, a value outside the
+    // valid ones refused), and the planner must have taken it: a caller's value is never dropped.
+    if (const auto given = given_value(k, p.define, defines); given && *given != it->second)
+      throw std::logic_error("the planner of " + k.kernel + " did not take -D " + p.define + "=" +
+                             std::to_string(*given));
+    if (!p.valid.empty() && std::find(p.valid.begin(), p.valid.end(), it->second) == p.valid.end())
+      throw std::logic_error(p.define + " = " + std::to_string(it->second) + " for " + k.kernel + ": not a valid value");
+    o.set(p.define, it->second);
+  }
+  for (const Define& d : defines)
+    if (!k.find(d.name)) o.add_user(d);
+  return o.str();
+}
+
+}  // namespace clreduce

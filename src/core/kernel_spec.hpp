@@ -1,0 +1,67 @@
+// A kernel's launch parameters declared as data (as CLBlast's settings.parameters and CUB's
+// policies do), for every family: each parameter's -D name, its meaning, its valid values, the
+// rule that gives its default and whether `tune` may search it or a caller may set it. One
+// function (options_for) turns a kernel's resolved values into its build option string, and one
+// (given_value) reads and checks a caller's -D NAME=VALUE of a declared parameter, so a planner
+// never assembles -D text of its own and every kernel refuses a bad value the same way. The
+// families' tables: src/descriptor/kernel_params.hpp (the descriptor kernels),
+// src/segmented/segmented_kernels.hpp (the segmented reductions).
+// Thread-safety: the tables are immutable after first use.
+#pragma once
+
+#include "clreduce/types.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clreduce {
+
+struct KernelParam {
+  std::string define;                  // "ROW_WIDTH"
+  std::string meaning;                 // one line
+  std::vector<std::uint64_t> valid;    // the values it may take (empty: any the planner derives)
+  std::string rule;                    // how the planner derives it when nobody gives it
+  bool tunable = false;                // whether `tune` may search it
+  bool caller_may_set = true;          // false: derived from the device or the data (NV_PTX, ALIGNED)
+};
+
+struct KernelSpec {
+  std::string family;   // "whole", "lines", "columns", "segments"
+  std::string file;     // "reduce_descriptor_lines.cl"
+  std::string kernel;   // "reduce_descriptor_lines"
+  std::string summary;  // one line: what it reduces
+  std::vector<KernelParam> params;
+  const KernelParam* find(const std::string& define) const;
+};
+
+// Parameters several kernels share.
+KernelParam wg_param();                              // WG_SIZE: a power of two up to 1024
+KernelParam items_param(const std::string& rule);   // ITEMS: 1, 2, 4 or 8
+KernelParam vec_param(const std::string& rule);     // VEC: 1, 2, 4, 8 or 16
+KernelParam nv_ptx_param();                          // NV_PTX: 1 on NVIDIA devices
+
+// A kernel's resolved parameter values, by -D name.
+using ParamValues = std::vector<std::pair<std::string, std::uint64_t>>;
+
+// The caller's value of declared parameter `define` among `defines` (-D NAME=VALUE), checked
+// against its valid values. Throws ConfigError (Param::Define) naming the kernel, the value and
+// the valid ones, or saying the parameter is derived and cannot be set. nullopt: not given.
+std::optional<std::uint64_t> given_value(const KernelSpec& k, const std::string& define,
+                                         const std::vector<Define>& defines);
+
+// A declared parameter the caller may give two ways: an option of the API (`option`, called
+// `option_name` in messages: a work-group size, a slice) or a -D among `defines` (checked as
+// given_value does). Throws ConfigError (Param::Define) when both are given and differ.
+std::optional<std::uint64_t> caller_value(const KernelSpec& k, const std::string& define,
+                                          std::optional<std::uint64_t> option, const std::string& option_name,
+                                          const std::vector<Define>& defines);
+
+// The build option string: every declared parameter of `k` in declaration order with its value in
+// `values` (each must be there and valid; a missing one throws std::logic_error: a planner's
+// bug), then the caller's defines that are not declared parameters, untouched.
+std::string options_for(const KernelSpec& k, const ParamValues& values, const std::vector<Define>& defines);
+
+}  // namespace clreduce
