@@ -15,6 +15,9 @@
 #include "transpose/plan.hpp"
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using namespace clreduce;
 using namespace clreduce::test;
@@ -198,6 +201,56 @@ TEST_SUITE("transpose") {
     expect_plan_error(plan(c, 1ULL << 32, 1), "rows and columns must each be in 1..4294967295");
     expect_plan_error(plan(c, 1024, 1024), "over the largest single allocation");
     CHECK_NOTHROW(plan(c, 512, 512)());
+  }
+
+  TEST_CASE("the variants' parameters as data: each a macro of its kernel, each in the option string once, a caller's -D taken") {
+    DeviceInfo dev = fake_device();
+    dev.local_mem_bytes = 48 * 1024;  // every default tile fits
+    dev.max_work_group_size = 1024;
+    dev.max_work_item_sizes = {1024, 1024, 64};
+    std::string all_kernels;
+    for (const auto& f : std::filesystem::directory_iterator(CLREDUCE_SOURCE_KERNEL_DIR))
+      if (f.is_regular_file()) {
+        std::ifstream in(f.path());
+        std::stringstream ss;
+        ss << in.rdbuf();
+        all_kernels += ss.str();
+      }
+    for (const TransposeVariant& v : transpose_variants()) {
+      const KernelSpec& k = transpose_kernel_spec(v);
+      CHECK(k.file == v.file);
+      CHECK(k.kernel == v.kernel);
+      TransposeConfig c;
+      c.variant = v.name;
+      c.type = ElemType::Float;
+      const TransposePlan p = plan_transpose(c, dev, 37, 45);
+      for (const KernelParam& param : k.params) {
+        INFO(v.name << ": " << param.define << " in " << p.options);
+        CHECK(all_kernels.find("#ifndef " + param.define + "\n") != std::string::npos);
+        std::size_t count = 0;
+        for (std::size_t at = p.options.find("-D " + param.define + "="); at != std::string::npos;
+             at = p.options.find("-D " + param.define + "=", at + 1))
+          ++count;
+        CHECK(count == 1);
+      }
+    }
+    // A library caller's -D of a declared parameter is the plan's; with the option too, one value.
+    TransposeConfig c;
+    c.variant = "local_tile_multi";
+    c.type = ElemType::Float;
+    c.defines = {Define{"ROWS", "4"}};
+    TransposePlan p = plan_transpose(c, dev, 64, 64);
+    CHECK(p.rows == 4);
+    CHECK(p.wg_y == 4);
+    c.rows = 8;
+    CHECK_THROWS_WITH_AS(plan_transpose(c, dev, 64, 64), doctest::Contains("to different values"), ConfigError);
+    c.rows = 4;
+    CHECK(plan_transpose(c, dev, 64, 64).rows == 4);
+    c.defines = {Define{"TYPE_ID", "1"}};
+    CHECK_THROWS_WITH_AS(plan_transpose(c, dev, 64, 64), doctest::Contains("is derived"), ConfigError);
+    c.defines = {Define{"TILE", "4294967312"}};  // 2^32 + 16: refused, not cut to 16
+    c.rows.reset();
+    CHECK_THROWS_WITH_AS(plan_transpose(c, dev, 64, 64), doctest::Contains("over any work-group"), ConfigError);
   }
 
   TEST_CASE("launch shapes cover the matrix; y is capped and looped over") {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <stdexcept>
+#include <tuple>
 
 namespace clreduce {
 
@@ -129,7 +131,38 @@ std::vector<std::string> names_where(bool (*pred)(const TransposeVariant&)) {
 }
 
 std::string dim_name(std::size_t d) { return d == 0 ? "x" : "y"; }
+
+// Each variant's parameters follow from its shape: the planner sets exactly these.
+KernelSpec spec_of(const TransposeVariant& v) {
+  KernelSpec k{"transpose", v.file, v.kernel, v.summary, {}};
+  k.params.push_back({"TYPE_ID", "element type: 0 uint, 1 int, 2 float, 3 double", {0, 1, 2, 3}, "from the call",
+                      false, false});
+  if (v.shape == TransposeShape::Free) {
+    const std::string rule = std::to_string(v.default_wg_x) + " x " + std::to_string(v.default_wg_y) +
+                             " (the variant's default), within the device's work-group limits";
+    k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, true, true});
+    k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, true, true});
+  } else {
+    k.params.push_back({"TILE", "edge of the square tile staged in local memory; the work-group is TILE wide", {},
+                        std::to_string(v.default_tile) + ", within the device's local memory", true, true});
+    if (v.shape == TransposeShape::TileRows)
+      k.params.push_back({"ROWS", "work-group rows, dividing TILE: each work-item moves TILE / ROWS elements", {},
+                          std::to_string(v.default_rows), true, true});
+  }
+  return k;
+}
 }  // namespace
+
+const KernelSpec& transpose_kernel_spec(const TransposeVariant& v) {
+  static const std::vector<KernelSpec> specs = [] {
+    std::vector<KernelSpec> out;
+    for (const TransposeVariant& x : transpose_variants()) out.push_back(spec_of(x));
+    return out;
+  }();
+  for (std::size_t i = 0; i < transpose_variants().size(); ++i)
+    if (&transpose_variants()[i] == &v) return specs[i];
+  throw std::logic_error("transpose variant " + v.name + " is not in the registry");
+}
 
 const std::vector<TransposeVariant>& transpose_variants() {
   static const std::vector<TransposeVariant> r = build_registry();
@@ -166,8 +199,20 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
   p.variant = &v;
   p.m = m;
   p.n = n;
-  BuildOptions o;
-  o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
+  const KernelSpec& spec = transpose_kernel_spec(v);
+  // A declared parameter comes from the option or the caller's -D, never two different values.
+  const auto given = [&](const char* define, std::optional<std::uint64_t> option) -> std::optional<std::uint64_t> {
+    return spec.find(define) ? caller_value(spec, define, option, define, cfg.defines) : option;
+  };
+  const auto opt = [](const auto& o) { return o ? std::optional<std::uint64_t>(*o) : std::nullopt; };
+  const std::optional<std::uint64_t> wg_x = given("WG_X", opt(cfg.wg_x)), wg_y = given("WG_Y", opt(cfg.wg_y));
+  const std::optional<std::uint64_t> tile = given("TILE", opt(cfg.tile)), rows = given("ROWS", opt(cfg.rows));
+  for (const auto& [value, name, param] : {std::tuple{wg_x, "WG_X", Param::WgX}, {wg_y, "WG_Y", Param::WgY},
+                                           {tile, "TILE", Param::Tile}, {rows, "ROWS", Param::Rows}})
+    if (value && *value > (1u << 20))  // over any device's work-group: refused before it is narrowed
+      throw ConfigError(param, std::string(name) + " " + std::to_string(*value) + " is over any work-group",
+                        "at most the device's work-group size");
+  ParamValues values = {{"TYPE_ID", static_cast<std::uint64_t>(cfg.type)}};
   if (v.shape == TransposeShape::Free) {
     if (cfg.tile || cfg.rows) {
       const std::string tiled = join(names_where([](const TransposeVariant& x) { return x.shape != TransposeShape::Free; }));
@@ -176,12 +221,12 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
                             " takes no TILE or ROWS (its work-group is WG_X x WG_Y); variants that do: " + tiled,
                         tiled);
     }
-    p.wg_x = cfg.wg_x.value_or(v.default_wg_x);
-    p.wg_y = cfg.wg_y.value_or(v.default_wg_y);
+    p.wg_x = static_cast<std::size_t>(wg_x.value_or(v.default_wg_x));
+    p.wg_y = static_cast<std::size_t>(wg_y.value_or(v.default_wg_y));
     if (p.wg_x == 0) throw ConfigError(Param::WgX, "WG_X must be at least 1", ">= 1");
     if (p.wg_y == 0) throw ConfigError(Param::WgY, "WG_Y must be at least 1", ">= 1");
-    o.set("WG_X", p.wg_x);
-    o.set("WG_Y", p.wg_y);
+    values.push_back({"WG_X", p.wg_x});
+    values.push_back({"WG_Y", p.wg_y});
   } else {
     if (cfg.wg_x || cfg.wg_y)
       throw ConfigError(cfg.wg_x ? Param::WgX : Param::WgY,
@@ -195,8 +240,8 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
                         "transpose variant " + v.name +
                             " moves one element per work-item (ROWS = TILE); ROWS is for local_tile_multi",
                         "local_tile_multi");
-    p.tile = cfg.tile.value_or(v.default_tile);
-    p.rows = v.shape == TransposeShape::Tile ? p.tile : cfg.rows.value_or(v.default_rows);
+    p.tile = static_cast<unsigned>(tile.value_or(v.default_tile));
+    p.rows = v.shape == TransposeShape::Tile ? p.tile : static_cast<unsigned>(rows.value_or(v.default_rows));
     if (p.tile == 0) throw ConfigError(Param::Tile, "TILE must be at least 1", ">= 1");
     if (p.rows == 0) throw ConfigError(Param::Rows, "ROWS must be at least 1", ">= 1");
     if (p.tile % p.rows != 0)
@@ -214,8 +259,8 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
                             " bytes of local memory, more than the " + std::to_string(dev.local_mem_bytes) +
                             " bytes of " + dev.name + " (CL_DEVICE_LOCAL_MEM_SIZE); use a smaller TILE",
                         "a smaller TILE", dev.name);
-    o.set("TILE", p.tile);
-    if (v.shape == TransposeShape::TileRows) o.set("ROWS", p.rows);
+    values.push_back({"TILE", p.tile});
+    if (v.shape == TransposeShape::TileRows) values.push_back({"ROWS", p.rows});
   }
   const std::uint64_t wg = std::uint64_t{p.wg_x} * p.wg_y;
   const Param shape_param = v.shape == TransposeShape::Free ? Param::WgX : Param::Tile;
@@ -233,8 +278,7 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
                             " is over the device's " + std::to_string(dev.max_work_item_sizes[d]) +
                             " (CL_DEVICE_MAX_WORK_ITEM_SIZES[" + std::to_string(d) + "])",
                         "at most " + std::to_string(dev.max_work_item_sizes[d]), dev.name);
-  o.add_user(cfg.defines);
-  p.options = o.str();
+  p.options = options_for(spec, values, cfg.defines);
 
   // x covers the fast index of the coalesced side; y is capped and looped over in the kernel.
   std::uint64_t items_x = 0, items_y = 0;

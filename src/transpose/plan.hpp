@@ -4,11 +4,16 @@
 #pragma once
 
 #include "clreduce/transpose.hpp"
+#include "core/kernel_spec.hpp"
 
 namespace clreduce {
 
 // Throws ConfigError naming the parameter (see Transposer::prepare). An empty cfg.variant plans
 // kDefaultTransposeVariant.
+// The launch parameters of variant v's kernel, as data (core/kernel_spec.hpp): TYPE_ID, then WG_X
+// and WG_Y (variants of free shape), TILE (tiles), or TILE and ROWS (local_tile_multi).
+const KernelSpec& transpose_kernel_spec(const TransposeVariant& v);
+
 TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, std::uint64_t m,
                              std::uint64_t n);
 
