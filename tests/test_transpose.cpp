@@ -16,6 +16,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -233,6 +234,19 @@ TEST_SUITE("transpose") {
           ++count;
         CHECK(count == 1);
       }
+    }
+    // The CLI refuses a -D of each declared parameter, naming the option the table gives for it.
+    std::map<std::string, std::string> options;
+    for (const TransposeVariant& v : transpose_variants())
+      for (const KernelParam& param : transpose_kernel_spec(v).params) {
+        CHECK_MESSAGE(!param.option.empty(), param.define << " names no option");
+        options[param.define] = param.option;
+      }
+    for (const auto& [define, option] : options) {
+      const test::CliRun r = test::run_cli("transpose --variant naive --type float --shape 4x4 -D " + define + "=1");
+      INFO(r.out);
+      CHECK(r.code == 2);
+      CHECK(r.out.find("would override " + define + ", which clreduce sets itself: use " + option) != std::string::npos);
     }
     // A library caller's -D of a declared parameter is the plan's; with the option too, one value.
     TransposeConfig c;

@@ -26,6 +26,7 @@ struct KernelParam {
   std::string rule;                    // how the planner derives it when nobody gives it
   bool tunable = false;                // whether `tune` may search it
   bool caller_may_set = true;          // false: derived from the device or the data (NV_PTX, ALIGNED)
+  std::string option;                  // the CLI option that sets it ("--tile"); empty: none does
 };
 
 struct KernelSpec {

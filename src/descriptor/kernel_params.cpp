@@ -38,7 +38,7 @@ const KernelSpec& lines_kernel() {
       "one result per row of a matrix or per segment (offsets, begin/end)",
       {wg_param(),
        {"ROW_WIDTH", "work-items per line (a power of two dividing WG_SIZE)", kPow2Wg,
-        "about ITEMS vectors per work-item of an average line, up to WG_SIZE", true, true},
+        "about ITEMS vectors per work-item of an average line, up to WG_SIZE", true, true, "--row-width"},
        items_param("2"), vec_param("16 bytes of the widest input, less for lines under 4 such vectors"),
        aligned_param(),
        {"LINES", "what a line is: 0 rows (s * ld, len), 1 CSR offsets, 2 begin/end arrays", {0, 1, 2},

@@ -7,9 +7,10 @@ namespace {
 // What every segmented kernel reads: the element type and operator (kernels_cl/reduce_common.clh)
 // and the pass (always the first: the segments are read from the user's input).
 std::vector<KernelParam> common_params() {
-  return {{"TYPE_ID", "element type: 0 uint, 1 int, 2 float, 3 double", {0, 1, 2, 3}, "from the call", false, false},
+  return {{"TYPE_ID", "element type: 0 uint, 1 int, 2 float, 3 double", {0, 1, 2, 3}, "from the call", false, false,
+           "--type"},
           {"OP_ID", "operator: 0 sum, 1 min, 2 max, 3 argmin, 4 argmax, 5 a user's file", {0, 1, 2, 3, 4, 5},
-           "from the call", false, false},
+           "from the call", false, false, "--op"},
           {"FIRST_PASS", "the pass reads the user's input", {1}, "always 1", false, false},
           wg_param()};
 }
@@ -49,7 +50,7 @@ const KernelSpec& segments_sliced_kernel() {
              {{"SLICE", "work-items per segment: a power of two up to WG_SIZE", {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024},
                "about one work-item per 8 elements of an average segment, 4 to 32, for segments of at most 2048 "
                "elements on average",
-               true, true},
+               true, true, "--row-width"},
               items_param("4; 1 for argmin and argmax")})};
   return k;
 }

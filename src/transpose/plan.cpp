@@ -136,18 +136,18 @@ std::string dim_name(std::size_t d) { return d == 0 ? "x" : "y"; }
 KernelSpec spec_of(const TransposeVariant& v) {
   KernelSpec k{"transpose", v.file, v.kernel, v.summary, {}};
   k.params.push_back({"TYPE_ID", "element type: 0 uint, 1 int, 2 float, 3 double", {0, 1, 2, 3}, "from the call",
-                      false, false});
+                      false, false, "--type"});
   if (v.shape == TransposeShape::Free) {
     const std::string rule = std::to_string(v.default_wg_x) + " x " + std::to_string(v.default_wg_y) +
                              " (the variant's default), within the device's work-group limits";
-    k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, true, true});
-    k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, true, true});
+    k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, true, true, "--wg-x"});
+    k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, true, true, "--wg-y"});
   } else {
     k.params.push_back({"TILE", "edge of the square tile staged in local memory; the work-group is TILE wide", {},
-                        std::to_string(v.default_tile) + ", within the device's local memory", true, true});
+                        std::to_string(v.default_tile) + ", within the device's local memory", true, true, "--tile"});
     if (v.shape == TransposeShape::TileRows)
       k.params.push_back({"ROWS", "work-group rows, dividing TILE: each work-item moves TILE / ROWS elements", {},
-                          std::to_string(v.default_rows), true, true});
+                          std::to_string(v.default_rows), true, true, "--rows"});
   }
   return k;
 }
