@@ -82,12 +82,20 @@ CliRun run_cli_killed_after(unsigned seconds, const std::string& args) {
 }
 
 CliRun run_cli(const std::string& args, const std::string& env) {
-  static const std::string empty_config = [] {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("clreduce-test-config-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    return dir.string();
-  }();
+  // An empty configuration directory (no tuning database), removed when the test process ends.
+  struct OwnedDir {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("clreduce-test-config-" + std::to_string(getpid()));
+    OwnedDir() { std::filesystem::create_directories(path); }
+    OwnedDir(const OwnedDir&) = delete;
+    OwnedDir& operator=(const OwnedDir&) = delete;
+    ~OwnedDir() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const OwnedDir config_dir;
+  const std::string empty_config = config_dir.path.string();
   const std::string cmd = "env -u CLREDUCE_TUNING_DB XDG_CONFIG_HOME=" + empty_config + " " + env +
                           " " + std::string(CLREDUCE_CLI_PATH) + " " + args;
   // The shell runs the command with stdout and stderr on two pipes, read as they come (poll), so
