@@ -625,6 +625,23 @@ std::vector<Column> columns_for(B b, S t, std::size_t n, std::mt19937_64& g, Fil
 
 // ======================================================================================
 TEST_SUITE("unit") {
+  TEST_CASE("results print every NaN as nan (no sign from 0/0), infinities and shortest round-trip digits") {
+    const float neg_nan = -std::numeric_limits<float>::quiet_NaN();
+    REQUIRE(std::signbit(neg_nan));
+    CHECK(Value{neg_nan}.str() == "nan");
+    CHECK(Value{-std::numeric_limits<double>::infinity()}.str() == "-inf");
+    CHECK(Value{0.1f}.str() == "0.100000001");
+    unsigned char bytes[16] = {};
+    std::memcpy(bytes, &neg_nan, 4);
+    CHECK(Result::from_bytes(ResultLayout{ResultLayout::Kind::Value, Scalar::F32}, bytes).str() == "nan");
+    const std::uint16_t half_neg_nan = 0xfe00;
+    std::memcpy(bytes, &half_neg_nan, 2);
+    CHECK(Result::from_bytes(ResultLayout{ResultLayout::Kind::Value, Scalar::F16}, bytes).str() == "nan");
+    const std::uint16_t half_one = 0x3c00;
+    std::memcpy(bytes, &half_one, 2);
+    CHECK(Result::from_bytes(ResultLayout{ResultLayout::Kind::Value, Scalar::F16}, bytes).str() == "1");
+  }
+
   TEST_CASE("descriptor: scalar names, NumPy's and the old ones; refusals list the valid names") {
     CHECK(all_scalars().size() == 12);
     for (S t : all_scalars()) {

@@ -5,6 +5,8 @@
 // finish): the generic kernels never name an operator, so a new built-in is one case below.
 #include "clreduce/reduction.hpp"
 
+#include "core/number_text.hpp"
+
 #include "clreduce/error.hpp"
 
 #include <algorithm>
@@ -193,10 +195,7 @@ std::string scalar_text(Scalar t, const unsigned char* p) {
     std::memcpy(&x, p, sizeof x);
     using X = decltype(x);
     if constexpr (std::is_floating_point_v<X>) {
-      std::ostringstream ss;
-      ss.precision(std::numeric_limits<X>::max_digits10);
-      ss << x;
-      return ss.str();
+      return float_text(x);
     } else {
       return std::to_string(static_cast<std::conditional_t<std::is_signed_v<X>, long long, unsigned long long>>(x));
     }
@@ -211,12 +210,7 @@ std::string scalar_text(Scalar t, const unsigned char* p) {
     case Scalar::U64: return txt(std::uint64_t{});
     case Scalar::I64: return txt(std::int64_t{});
     case Scalar::F16:
-    case Scalar::BF16: {
-      std::ostringstream ss;
-      ss.precision(std::numeric_limits<float>::max_digits10);
-      ss << scalar_double(t, p);
-      return ss.str();
-    }
+    case Scalar::BF16: return float_text(static_cast<float>(scalar_double(t, p)));
     case Scalar::F32: return txt(float{});
     case Scalar::F64: return txt(double{});
   }

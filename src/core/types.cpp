@@ -1,6 +1,8 @@
 // Names, sizes and parsers of element types and operators; Value; -D definitions.
 #include "clreduce/types.hpp"
 
+#include "core/number_text.hpp"
+
 #include "clreduce/error.hpp"
 
 #include <cctype>
@@ -105,10 +107,7 @@ std::string Value::str() const {
       [](auto x) -> std::string {
         using X = decltype(x);
         if constexpr (std::is_floating_point_v<X>) {
-          std::ostringstream ss;
-          ss.precision(std::numeric_limits<X>::max_digits10);
-          ss << x;
-          return ss.str();
+          return float_text(x);
         } else {
           return std::to_string(x);
         }
