@@ -425,6 +425,7 @@ TEST_SUITE("descriptor_files") {
               "holds 150 elements of f32, --input " + short_in.string() + " 100: the inputs of one reduction are read "
               "at the same indices"},
              {"--op-file " + no_result.string() + " --n 100", "does not #define RESULT"},
+             {"--op sum --type f32 --input /dev/zero", "'/dev/zero' is not a regular file"},
          }) {
       const std::string& args = refusal.first;
       const std::string& expect = refusal.second;

@@ -131,6 +131,10 @@ ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::op
   if (std::filesystem::is_directory(path, ec))
     throw Error(Param::N, "input file '" + path.string() + "' is a directory; give a file of raw little-endian " +
                               std::string(name_of(t)) + " elements", "a file");
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw Error(Param::N, "input file '" + path.string() + "' is not a regular file (a device, pipe or socket has no "
+                              "size to count its elements by); give a file of raw little-endian " +
+                              std::string(name_of(t)) + " elements", "a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(Param::N, "cannot read input file '" + path.string() + "': " + std::strerror(errno), "a readable file");
   in.seekg(0, std::ios::end);
