@@ -234,6 +234,18 @@ bool in_shard(std::size_t k) {
   return k % count == i;
 }
 
+std::string source_kernels_text() {
+  std::string all;
+  for (const auto& f : std::filesystem::directory_iterator(CLREDUCE_SOURCE_KERNEL_DIR))
+    if (f.is_regular_file()) {
+      std::ifstream in(f.path());
+      std::stringstream ss;
+      ss << in.rdbuf();
+      all += ss.str();
+    }
+  return all;
+}
+
 TimingOptions quick_timing(unsigned warmup, unsigned repetitions) {
   TimingOptions t;
   t.warmup = warmup;

@@ -59,6 +59,10 @@ Check reduce_and_check(const Session& s, const ReduceConfig& cfg, std::uint64_t 
 // Timing for correctness runs: `warmup` discarded runs, then `repetitions` samples of one run each.
 TimingOptions quick_timing(unsigned warmup, unsigned repetitions);
 
+// Every file of the source tree's kernels_cl/ (not its subdirectories), one after another: for
+// tests that look for a macro's #ifndef.
+std::string source_kernels_text();
+
 // True when this process's shard (CLREDUCE_TEST_SHARD=i/N) owns item k, and, where
 // CLREDUCE_TEST_SAMPLE=M is set, item k falls in the seeded one-in-M sample. The sample's seed is
 // CLREDUCE_TEST_SAMPLE_SEED, else the day (days since 1970, UTC), so CI covers another part of the

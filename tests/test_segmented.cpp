@@ -288,14 +288,7 @@ TEST_SUITE("segmented") {
 
   TEST_CASE("the kernels' parameters as data: every declared -D in the option string once, derived ones refused, a caller's taken") {
     // Each declared parameter is a macro some kernel file gives a default (#ifndef NAME).
-    std::string all_kernels;
-    for (const auto& f : std::filesystem::directory_iterator(CLREDUCE_SOURCE_KERNEL_DIR))
-      if (f.is_regular_file()) {
-        std::ifstream in(f.path());
-        std::stringstream ss;
-        ss << in.rdbuf();
-        all_kernels += ss.str();
-      }
+    const std::string all_kernels = source_kernels_text();
     for (const KernelSpec* k : segmented_kernels())
       for (const KernelParam& p : k->params) {
         INFO(k->kernel << ": " << p.define);

@@ -209,14 +209,7 @@ TEST_SUITE("transpose") {
     dev.local_mem_bytes = 48 * 1024;  // every default tile fits
     dev.max_work_group_size = 1024;
     dev.max_work_item_sizes = {1024, 1024, 64};
-    std::string all_kernels;
-    for (const auto& f : std::filesystem::directory_iterator(CLREDUCE_SOURCE_KERNEL_DIR))
-      if (f.is_regular_file()) {
-        std::ifstream in(f.path());
-        std::stringstream ss;
-        ss << in.rdbuf();
-        all_kernels += ss.str();
-      }
+    const std::string all_kernels = source_kernels_text();
     for (const TransposeVariant& v : transpose_variants()) {
       const KernelSpec& k = transpose_kernel_spec(v);
       CHECK(k.file == v.file);
