@@ -462,9 +462,12 @@ TEST_SUITE("multi_device") {
     const std::vector<DeviceInfo> devs = test_devices();
     MultiReducer mr(devs, options(Split{SplitKind::Weights, std::vector<double>(devs.size(), 1.0)}, 4096));
     const std::filesystem::path dir = CLREDUCE_SOURCE_KERNEL_DIR;
-    for (const auto& [file, scalars] :
+    // Not a structured binding: clang (C++17) cannot capture one in CAPTURE's lambda.
+    for (const std::pair<std::string, std::vector<ScalarArg>>& example :
          {std::pair{std::string("iamax.clh"), std::vector<ScalarArg>{}},
           std::pair{std::string("huber_loss.clh"), std::vector<ScalarArg>{0.25}}}) {
+      const std::string& file = example.first;
+      const std::vector<ScalarArg>& scalars = example.second;
       const Reduction r = load_reduction(dir / "examples" / file);
       for (std::uint64_t n : {std::uint64_t{2}, std::uint64_t{30011}}) {
         CAPTURE(file);
