@@ -13,14 +13,19 @@
 # fails the job.
 #
 # Usage: oclgrind_job.sh CLREDUCE [--kernel-dir DIR] [--only CASE] [--expect-reports] [--shard I/N]
+#                        [--sample M]
 #   CASE: one line of the case list (e.g. "reduce --variant naive --type uint --op sum"); with
 #   --expect-reports the job succeeds only if that case IS reported (a planted bug must be caught).
 #   --shard I/N runs the cases k with k % N == I (scripts/test_oclgrind.sh runs one shard per core).
+#   --sample M runs a seeded one-in-M sample of the matrices' cases (the loops over variant x type x
+#   operator x shape, marked "matrix:" below; every other case always runs). The seed is
+#   CLREDUCE_TEST_SAMPLE_SEED, else the day (days since 1970, UTC), as in the doctest suite, and is
+#   printed, so CI covers another part each day and a failing sample can be repeated.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cli=$1
 shift
-kdir=() only="" expect=0 shard=0 shards=1
+kdir=() only="" expect=0 shard=0 shards=1 sample=1
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel-dir) kdir=(--kernel-dir "$2"); shift 2 ;;
@@ -28,6 +33,9 @@ while [ $# -gt 0 ]; do
       [[ $2 =~ ^([0-9]+)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ] ||
         { echo "oclgrind_job.sh: --shard '$2': expected I/N with 0 <= I < N" >&2; exit 2; }
       shard=${BASH_REMATCH[1]} shards=${BASH_REMATCH[2]}; shift 2 ;;
+    --sample)
+      [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "oclgrind_job.sh: --sample '$2': expected M >= 1 (one case in M)" >&2; exit 2; }
+      sample=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --expect-reports) expect=1; shift ;;
     *) echo "oclgrind_job.sh: unknown option $1" >&2; exit 2 ;;
@@ -42,15 +50,15 @@ else
   for v in naive interleaved divergence_free first_add last_wavefront_unroll complete_unroll \
            stride_global stride_local vector single_pass; do
     for t in uint int float double; do
-      for o in sum min max; do cases+=("reduce --variant $v --type $t --op $o"); done
+      for o in sum min max; do cases+=("matrix: reduce --variant $v --type $t --op $o"); done
     done
   done
   # contiguous_blocks loads 16-lane vectors by default, which Oclgrind 21.10 misreads (lanes16.cl):
   # its logic at VEC 8 under both checks, and at its default VEC 16 under the lanes16 rule below.
   for t in uint int float double; do
     for o in sum min max; do
-      cases+=("reduce --variant contiguous_blocks --type $t --op $o --vec 8")
-      cases+=("lanes16: reduce --variant contiguous_blocks --type $t --op $o")
+      cases+=("matrix: reduce --variant contiguous_blocks --type $t --op $o --vec 8")
+      cases+=("matrix: lanes16: reduce --variant contiguous_blocks --type $t --op $o")
     done
   done
   for t in uint int float; do
@@ -58,49 +66,49 @@ else
   done
   cases+=("reduce --variant single_pass --type float --op max -D SP_SHUFFLE=1")
   for v in naive naive_write_coalesced local_tile local_tile_padded register_tile2 register_tile4 local_tile_multi; do
-    for t in float uint double; do cases+=("transpose --variant $v --type $t --shape 17x33"); done
+    for t in float uint double; do cases+=("matrix: transpose --variant $v --type $t --shape 17x33"); done
   done
   # The axis reductions (rows and columns of a matrix), each variant at a shape that leaves every
   # tile, slice and chunk partial, and cols_tile split into chunks (its second pass included);
   # argmax's (value, index) pairs through every tree and second pass.
   for t in uint float double; do
     for o in sum max argmax; do
-      cases+=("reduce --axis rows --variant rows_group --shape 17x333 --type $t --op $o --wg 64")
-      cases+=("reduce --axis rows --variant rows_sliced --shape 37x29 --type $t --op $o --wg 64 --row-width 8")
-      cases+=("reduce --axis rows --variant rows_tile --shape 131x37 --type $t --op $o --wg 64")
-      cases+=("reduce --axis rows --variant rows_split --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
+      cases+=("matrix: reduce --axis rows --variant rows_group --shape 17x333 --type $t --op $o --wg 64")
+      cases+=("matrix: reduce --axis rows --variant rows_sliced --shape 37x29 --type $t --op $o --wg 64 --row-width 8")
+      cases+=("matrix: reduce --axis rows --variant rows_tile --shape 131x37 --type $t --op $o --wg 64")
+      cases+=("matrix: reduce --axis rows --variant rows_split --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
       # rows_split_fused: 7 parts of each of 5 rows meeting at the row's ticket, the last part short.
-      cases+=("reduce --axis rows --variant rows_split_fused --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
-      cases+=("reduce --axis cols --variant cols_item --shape 29x37 --type $t --op $o --wg 32")
-      cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
-      cases+=("reduce --axis cols --variant cols_fused --shape 301x37 --type $t --op $o --chunks 3")
+      cases+=("matrix: reduce --axis rows --variant rows_split_fused --shape 5x3001 --type $t --op $o --wg 64 --chunks 7")
+      cases+=("matrix: reduce --axis cols --variant cols_item --shape 29x37 --type $t --op $o --wg 32")
+      cases+=("matrix: reduce --axis cols --variant cols_tile --shape 301x37 --type $t --op $o --chunks 3")
+      cases+=("matrix: reduce --axis cols --variant cols_fused --shape 301x37 --type $t --op $o --chunks 3")
       # rows_vector at VEC 4 (2 for doubles) and at VEC 1 (29 columns); cols_stream with 37
       # columns (a step of 4 rows, the matrix's last 1 element by the lane-by-lane tail) and 36,
       # its groups' partial rows folded by cols_tile.
-      cases+=("reduce --axis rows --variant rows_vector --shape 131x36 --type $t --op $o --wg 64")
-      cases+=("reduce --axis rows --variant rows_vector --shape 37x29 --type $t --op $o --wg 64")
-      cases+=("reduce --axis cols --variant cols_stream --shape 301x37 --type $t --op $o --wg 64 --chunks 3")
-      cases+=("reduce --axis cols --variant cols_stream --shape 301x36 --type $t --op $o --wg 64 --chunks 2")
+      cases+=("matrix: reduce --axis rows --variant rows_vector --shape 131x36 --type $t --op $o --wg 64")
+      cases+=("matrix: reduce --axis rows --variant rows_vector --shape 37x29 --type $t --op $o --wg 64")
+      cases+=("matrix: reduce --axis cols --variant cols_stream --shape 301x37 --type $t --op $o --wg 64 --chunks 3")
+      cases+=("matrix: reduce --axis cols --variant cols_stream --shape 301x36 --type $t --op $o --wg 64 --chunks 2")
       # rows_warp: 8 lanes per row of 36 (VEC 4: 9 vectors, lane 0 takes two), 4 rows per trip; 29
       # columns at VEC 1; its shuffle emulated through local memory (NV_PTX 0 off NVIDIA).
-      cases+=("reduce --axis rows --variant rows_warp --shape 131x36 --type $t --op $o --wg 64 --row-width 8")
-      cases+=("reduce --axis rows --variant rows_warp --shape 37x29 --type $t --op $o --wg 32")
+      cases+=("matrix: reduce --axis rows --variant rows_warp --shape 131x36 --type $t --op $o --wg 64 --row-width 8")
+      cases+=("matrix: reduce --axis rows --variant rows_warp --shape 37x29 --type $t --op $o --wg 32")
       # cols_stream_fused (sums, min and max): 3 groups meeting at the ticket; 37 columns stream the
       # finish in steps of 4 rows; 3000 columns with VEC 1 fold the partials by columns.
       if [ "$o" != argmax ]; then
-        cases+=("reduce --axis cols --variant cols_stream_fused --shape 301x37 --type $t --op $o --wg 64 --chunks 3")
-        cases+=("reduce --axis cols --variant cols_stream_fused --shape 40x3000 --type $t --op $o --wg 32 --chunks 2 -D VEC=1")
+        cases+=("matrix: reduce --axis cols --variant cols_stream_fused --shape 301x37 --type $t --op $o --wg 64 --chunks 3")
+        cases+=("matrix: reduce --axis cols --variant cols_stream_fused --shape 40x3000 --type $t --op $o --wg 32 --chunks 2 -D VEC=1")
       fi
     done
   done
   # The segmented reduction: empty segments first, between and last, one-element segments, a
   # segment longer than the group (the offsets file is written below, in $work).
   for t in uint float double; do
-    for o in sum min max argmin; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64"); done
+    for o in sum min max argmin; do cases+=("matrix: reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64"); done
     # segments_split: 3 parts per segment (empty parts included), then its finish kernel.
-    for o in sum argmax; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --chunks 3"); done
+    for o in sum argmax; do cases+=("matrix: reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --chunks 3"); done
     # segments_sliced: 4 work-items per segment, 16 segments per group (the 9 segments leave 7 slices idle).
-    for o in sum argmin; do cases+=("reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --row-width 4"); done
+    for o in sum argmin; do cases+=("matrix: reduce --segments SEGMENTS_FILE --type $t --op $o --wg 64 --row-width 4"); done
   done
   # A user operator (--op-file): the product through a tree variant, a vector variant, the
   # single-pass finish, an axis and a split segmented reduction, and its in-order reference kernel.
@@ -211,8 +219,24 @@ run_kernel_case() {
   return 1
 }
 
-failed=0 caught=0 fallback=0 lanes16=0 i=0 ran=0
+# The sample (--sample M): a matrix case k runs when a hash of (seed, k) is 0 modulo M.
+seed=${CLREDUCE_TEST_SAMPLE_SEED:-$(( $(date -u +%s) / 86400 ))}
+[[ $seed =~ ^[0-9]+$ ]] || { echo "oclgrind_job.sh: CLREDUCE_TEST_SAMPLE_SEED='$seed': expected an unsigned integer" >&2; exit 2; }
+selected=() matrix=0 k=0
 for c in "${cases[@]}"; do
+  if [ "${c#matrix: }" != "$c" ]; then
+    c=${c#matrix: } matrix=$((matrix + 1)) k=$((k + 1))
+    h=$(( ((seed % 1000003) * 2654435761 + k * 40503 + 12345) & 0xFFFFFFFF ))
+    h=$(( ((h ^ (h >> 13)) * 2246822519) & 0xFFFFFFFF ))
+    [ $(( (h ^ (h >> 16)) % sample )) -eq 0 ] || continue
+  fi
+  selected+=("$c")
+done
+[ "$sample" -gt 1 ] && echo "oclgrind job: a seeded one-in-$sample sample of the $matrix matrix cases, seed $seed" \
+  "(repeat it with CLREDUCE_TEST_SAMPLE_SEED=$seed --sample $sample; --sample 1 runs all)"
+
+failed=0 caught=0 fallback=0 lanes16=0 i=0 ran=0
+for c in "${selected[@]}"; do
   i=$((i + 1))
   [ $(( (i - 1) % shards )) -eq "$shard" ] || continue
   ran=$((ran + 1))
@@ -254,7 +278,7 @@ for c in "${cases[@]}"; do
     tail -n 5 "$work/out" "$work/err"
   fi
 done
-echo "oclgrind job: $ran of ${#cases[@]} cases (shard $shard/$shards); with --data-races alone: $fallback where Oclgrind crashed with" \
+echo "oclgrind job: $ran of ${#selected[@]} cases (shard $shard/$shards; ${#cases[@]} in the list); with --data-races alone: $fallback where Oclgrind crashed with" \
      "--uninitialized, $lanes16 with 16-lane vectors (lanes16.cl)"
 if [ $expect = 1 ]; then
   [ $caught = 1 ] && { echo "the planted bug was reported, as it must be"; exit 0; }
