@@ -3,6 +3,7 @@
 
 #include "parse.hpp"
 
+#include "clreduce/kernel_spec.hpp"
 #include "clreduce/variants.hpp"
 
 #include <algorithm>
@@ -359,30 +360,39 @@ void add_launch_options(CLI::App* c, LaunchTexts& l) {
 }
 
 namespace {
-// The macros the host sets on every reduction or transpose build, and what sets each: a -D of one
-// of them would fight the host's own (-D WG_SIZE=64 beside a launch of 256 work-items ends in
-// CL_INVALID_WORK_GROUP_SIZE; -D TYPE_ID=2 reduces another type than the one checked).
+// A -D of a parameter that a kernel of the family declares (clreduce/kernel_spec.hpp), where an
+// option or the host sets it, is refused with what to do instead: it would fight the plan's own
+// value (-D WG_SIZE=64 beside a launch of 256 work-items ends in CL_INVALID_WORK_GROUP_SIZE;
+// -D TYPE_ID=2 reduces another type than the one checked). Parameters a caller may set with no
+// option (single_pass's SP_FINISH, NV_PTX) go to the library, which takes them as the plan's.
+std::vector<Define> checked_defines(const std::vector<std::string>& texts,
+                                    const std::vector<const KernelSpec*>& family) {
+  std::vector<Define> out;
+  for (const auto& t : texts) {
+    Define d = parse_define(t);
+    for (const KernelSpec* k : family) {
+      const KernelParam* p = k->find(d.name);
+      if (!p || (p->caller_may_set && p->option.empty())) continue;
+      throw Error("-D " + printable(t) + " would override " + d.name + ", which clreduce sets itself: " +
+                  (p->option.empty() ? "the host sets it (" + p->rule + "); no option changes it"
+                                     : "use " + p->option));
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<const KernelSpec*> specs_of_family(const std::string& family) {
+  std::vector<const KernelSpec*> out;
+  for (const KernelSpec* k : kernel_specs())
+    if (k->family == family) out.push_back(k);
+  return out;
+}
+
+// The axis variants do not declare their parameters yet (issue 29): their host-set names by hand.
 struct HostSet {
   const char* name;
   const char* instead;
-};
-constexpr HostSet kReduceHostSet[] = {
-    {"WG_SIZE", "use --wg"},
-    {"TYPE_ID", "use --type"},
-    {"OP_ID", "use --op"},
-    {"TIMES", "use --times (or --groups-per-cu)"},
-    {"VEC", "use --vec"},
-    {"FIRST_PASS", "the host sets it for each pass; no option changes it"},
-    {"INPUT_ALIGNED", "the host sets it from the input's alignment; no option changes it"},
-    {"LOCKSTEP", "the host sets it from the device's reported lockstep width; no option changes it"},
-    {"NV_WARP_SYNC", "the host sets it on NVIDIA devices; no option changes it"},
-};
-constexpr HostSet kTransposeHostSet[] = {
-    {"TYPE_ID", "use --type"},
-    {"WG_X", "use --wg-x"},
-    {"WG_Y", "use --wg-y"},
-    {"TILE", "use --tile"},
-    {"ROWS", "use --rows"},
 };
 constexpr HostSet kAxisHostSet[] = {
     {"WG_SIZE", "use --wg"},
@@ -395,20 +405,6 @@ constexpr HostSet kAxisHostSet[] = {
     {"TILE_X", "the host sets it (cols_tile's work-group); no option changes it yet"},
     {"ROWS_Y", "the host sets it (cols_tile's work-group); no option changes it yet"},
 };
-
-template <std::size_t N>
-std::vector<Define> checked_defines(const std::vector<std::string>& texts, const HostSet (&host_set)[N]) {
-  std::vector<Define> out;
-  for (const auto& t : texts) {
-    Define d = parse_define(t);
-    for (const HostSet& h : host_set)
-      if (d.name == h.name)
-        throw Error("-D " + printable(t) + " would override " + h.name + ", which clreduce sets itself: " +
-                    h.instead);
-    out.push_back(std::move(d));
-  }
-  return out;
-}
 }  // namespace
 
 std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts) {
@@ -418,15 +414,26 @@ std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts)
 }
 
 std::vector<Define> defines_of(const std::vector<std::string>& texts) {
-  return checked_defines(texts, kReduceHostSet);
+  static const std::vector<const KernelSpec*> whole = specs_of_family("whole_array");
+  return checked_defines(texts, whole);
 }
 
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts) {
-  return checked_defines(texts, kTransposeHostSet);
+  static const std::vector<const KernelSpec*> transposes = specs_of_family("transpose");
+  return checked_defines(texts, transposes);
 }
 
 std::vector<Define> axis_defines_of(const std::vector<std::string>& texts) {
-  return checked_defines(texts, kAxisHostSet);
+  std::vector<Define> out;
+  for (const auto& t : texts) {
+    Define d = parse_define(t);
+    for (const HostSet& h : kAxisHostSet)
+      if (d.name == h.name)
+        throw Error("-D " + printable(t) + " would override " + h.name + ", which clreduce sets itself: " +
+                    h.instead);
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 std::size_t wg_of(const std::optional<std::size_t>& wg) {

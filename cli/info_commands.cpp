@@ -4,6 +4,7 @@
 #include "benchmarks/access.hpp"
 #include "clreduce/axis.hpp"
 #include "clreduce/transpose.hpp"
+#include "clreduce/kernel_spec.hpp"
 #include "clreduce/variants.hpp"
 #include "doctor.hpp"
 #include "printers/reduce_printer.hpp"
@@ -40,20 +41,44 @@ int devices(const std::string& format) {
   return 0;
 }
 
-int variants_table() {
+// One kernel's declared parameters in a line: each -D name, what sets it (its option, -D, or the
+// host) and its fallback.
+std::string params_line(const KernelSpec& k) {
+  std::string s;
+  for (const KernelParam& p : k.params) {
+    s += (s.empty() ? "" : ", ") + p.define + " " +
+         (!p.option.empty() ? p.option : p.caller_may_set ? std::string("-D") : std::string("host"));
+    if (p.fallback) s += " (" + std::to_string(*p.fallback) + ")";
+  }
+  return s;
+}
+
+// `clreduce variants --params`: every declared parameter of every kernel, one row each.
+int params_table() {
+  TextTable t;
+  t.headers = {"family", "kernel", "-D", "meaning", "valid", "default", "tune", "set by"};
+  for (const KernelSpec* k : kernel_specs())
+    for (const KernelParam& p : k->params)
+      t.rows.push_back({k->family, k->kernel, p.define, p.meaning, p.valid_text(),
+                        p.fallback ? std::to_string(*p.fallback) + " (" + p.rule + ")" : p.rule,
+                        p.tunable ? "yes" : "no",
+                        !p.option.empty() ? p.option + (p.caller_may_set ? " or -D" : "")
+                        : p.caller_may_set  ? "-D"
+                                            : "the host"});
+  std::cout << "kernel parameters (clreduce/kernel_spec.hpp; a -D of one that an option or the host sets is refused)\n"
+            << t.render_text();
+  return 0;
+}
+
+int variants_table(bool all_params) {
+  if (all_params) return params_table();
   TextTable t;
   t.headers = {"variant", "literature", "what it does", "parameters"};
   for (const auto& v : variants()) {
-    std::string params = "WG";
-    if (v.uses_times)
-      params += v.default_fills_device ? std::string(", TIMES (default: from n and the grid)")
-                                       : ", TIMES (default " + std::to_string(v.default_times) + ")";
-    if (v.contiguous_blocks) params += ", groups per CU (a block per work-item, sized from n)";
-    if (v.uses_vec) params += ", VEC (default " + std::to_string(v.default_vec) + ")";
-    if (v.uses_lockstep) params += ", LOCKSTEP from device";
-    if (v.uses_nv_ptx) params += ", NV_PTX and WARP from device";
-    if (v.default_fills_device) params += ", default grid fills the device once (occupancy)";
-    if (v.single_pass) params += ", one launch (ticket counter)";
+    std::string params = params_line(v.spec);
+    if (v.contiguous_blocks) params += "; groups per CU (a block per work-item, sized from n)";
+    if (v.default_fills_device) params += "; default grid fills the device once (occupancy)";
+    if (v.single_pass) params += "; one launch (ticket counter)";
     t.rows.push_back({v.name, v.literature, v.summary, params});
   }
   std::cout << "reduction variants (clreduce reduce / bench)\n" << t.render_text();
@@ -97,7 +122,12 @@ void register_info_commands(Cli& cli) {
   auto format = std::make_shared<std::string>("table");
   CLI::App* d = cli.add("devices", "list platforms and devices with their facts", [format] { return devices(*format); });
   d->add_option("--format", *format, "table, csv or json");
-  cli.add("variants", "list the registered reduction and transpose variants", [] { return variants_table(); });
+  auto params = std::make_shared<bool>(false);
+  CLI::App* v = cli.add("variants", "list the registered reduction and transpose variants",
+                        [params] { return variants_table(*params); });
+  v->add_flag("--params", *params,
+              "every kernel's declared parameters instead: -D name, meaning, valid values, default, whether tune "
+              "searches it, what sets it");
   cli.add("doctor",
           "explain a missing platform or GPU (ICD files, vendor libraries) and check the event timer "
           "against the host clock",

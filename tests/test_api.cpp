@@ -119,7 +119,7 @@ TEST_CASE("any variant and parameter can be chosen; each is right from an offset
     std::size_t wg = 64;
     while (wg > Reducer(app().queue, o).prepare(ElemType::Int, Op::Sum, 1000)->kernel_max_wg) wg /= 2;
     o.params.wg = wg;
-    if (v.uses_vec) o.params.vec = 8;  // offsets 1 and 5 are not multiples: unaligned vector loads
+    if (v.uses_vec()) o.params.vec = 8;  // offsets 1 and 5 are not multiples: unaligned vector loads
     Reducer r(app().queue, o);
     CAPTURE(v.name);
     every_op_from_offsets<std::int32_t>(r, 5);

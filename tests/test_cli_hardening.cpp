@@ -4,6 +4,7 @@
 // asserts the exit code and the message.
 #include <doctest/doctest.h>
 
+#include "clreduce/kernel_spec.hpp"
 #include "support.hpp"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -226,7 +228,10 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant naive --n 1000 -D OP_ID=1", "use --op");
     expect_error("reduce --variant vector --n 1000 -D TIMES=4", "use --times");
     expect_error("reduce --variant vector --n 1000 -D VEC=8", "use --vec");
-    expect_error("reduce --variant naive --n 1000 -D FIRST_PASS=0", "the host sets it for each pass");
+    expect_error("reduce --variant naive --n 1000 -D FIRST_PASS=0",
+                 "which clreduce sets itself: the host sets it (1 for the first pass, 0 for the passes over partials)");
+    expect_error("reduce --variant naive --n 1000 -D LOCKSTEP=32", "the host sets it (the device's reported lockstep width");
+    expect_error("reduce --variant naive --n 1000 -D INPUT_ALIGNED=0", "would override INPUT_ALIGNED");
     expect_error("bench --n 1000 -D WG_SIZE", "would override WG_SIZE");
     expect_error("bench --sizes 1000 -D TYPE_ID=1", "use --type");
     expect_error("sweep --variants vector --n 1000 -D VEC=4", "use --vec");
@@ -236,6 +241,34 @@ TEST_SUITE("cli") {
     const CliRun r = run_cli("reduce --variant single_pass --n 1000 -D SP_FINISH=0");
     INFO(r.out);
     CHECK(r.code == 0);
+    // The refusals come from the kernels' tables (clreduce/kernel_spec.hpp): every parameter that
+    // an option or the host sets, in every whole-array variant and transpose.
+    std::set<std::string> seen;  // a name once per family: the CLI names the first table that declares it
+    for (const clreduce::KernelSpec* k : clreduce::kernel_specs()) {
+      if (k->family != "whole_array" && k->family != "transpose") continue;
+      for (const clreduce::KernelParam& p : k->params) {
+        if ((p.caller_may_set && p.option.empty()) || !seen.insert(k->family + " " + p.define).second) continue;
+        CAPTURE(k->kernel);
+        CAPTURE(p.define);
+        expect_error(std::string(k->family == "transpose" ? "transpose --variant naive --shape 64x64" : "reduce --n 1000") + " -D " +
+                         p.define + "=1",
+                     p.option.empty() ? "the host sets it (" + p.rule + ")" : "use " + p.option);
+      }
+    }
+  }
+
+  TEST_CASE("clreduce variants --params prints every declared parameter of every kernel") {
+    const CliRun r = run_cli("variants --params");
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    for (const clreduce::KernelSpec* k : clreduce::kernel_specs())
+      for (const clreduce::KernelParam& p : k->params) {
+        CAPTURE(k->kernel);
+        CAPTURE(p.define);
+        CHECK(r.out.find(k->kernel) != std::string::npos);
+        CHECK(r.out.find(" " + p.define + " ") != std::string::npos);
+        CHECK(r.out.find(p.meaning) != std::string::npos);
+      }
   }
 
   TEST_CASE("contradicting options are refused") {

@@ -155,7 +155,7 @@ TEST_SUITE("unit") {
       for (const auto& v : variants()) {
         if (!v.unavailable_reason(dev).empty()) continue;
         for (std::uint64_t n : {1ULL, 2ULL, 63ULL, 64ULL, 65ULL, 4097ULL, 100003ULL, 262144ULL}) {
-          for (int mode = 0; mode < (v.uses_times ? 3 : 1); ++mode) {
+          for (int mode = 0; mode < (v.uses_times() ? 3 : 1); ++mode) {
             ReduceConfig c = cfg_of(v.name, 64);
             if (mode == 1) c.times = 3;
             if (mode == 2) c.groups_per_cu = 2;
@@ -203,7 +203,7 @@ TEST_SUITE("unit") {
       CHECK(plan_reduction(cfg_of("single_pass", 256, t), dev, 1000).passes[0].options.find("-D SP_FINISH=1") != std::string::npos);
     DeviceInfo fp64 = dev;
     fp64.fp64 = true;
-    CHECK(plan_reduction(cfg_of("single_pass", 256, ElemType::Double), fp64, 1000).passes[0].options.find("SP_FINISH") == std::string::npos);
+    CHECK(plan_reduction(cfg_of("single_pass", 256, ElemType::Double), fp64, 1000).passes[0].options.find("-D SP_FINISH=0") != std::string::npos);
     for (const char* user : {"SP_FINISH=0", "NV_PTX=0"}) {
       ReduceConfig u = c;
       u.defines.push_back(parse_define(user));
@@ -227,7 +227,7 @@ TEST_SUITE("unit") {
     // Off NVIDIA: no PTX, no warp; a CPU without occupancy facts gets kCpuGroupsPerCu per core.
     p = plan_reduction(cfg_of("single_pass", 64), fake_device(), 100000);
     CHECK(p.passes[0].options.find("-D NV_PTX=0 -D WARP=0") != std::string::npos);
-    CHECK(p.passes[0].options.find("SP_FINISH") == std::string::npos);
+    CHECK(p.passes[0].options.find("-D SP_FINISH=0") != std::string::npos);
     CHECK(p.passes[0].groups == kCpuGroupsPerCu * fake_device().compute_units);
   }
 
@@ -303,6 +303,82 @@ TEST_SUITE("unit") {
           std::string::npos);
     CHECK(plan_reduction(cfg_of("divergence_free", 64), dev, 1000).passes[0].options.find("LOCKSTEP") ==
           std::string::npos);
+  }
+
+  TEST_CASE("every variant's option string is its declared parameters, each once and in order, then the rest") {
+    // The registry's tables drive this: a parameter the kernel reads but the table leaves out, or
+    // one the planner writes twice (a caller's -D beside the planner's own), fails here.
+    DeviceInfo sub = fake_nvidia_device();
+    sub.extensions += " cl_khr_subgroups";
+    sub.opencl_c_version = "OpenCL C 2.0";
+    for (const DeviceInfo& dev : std::vector<DeviceInfo>{fake_device(), sub})
+      for (const Variant& v : variants()) {
+        if (!v.unavailable_reason(dev).empty()) continue;
+        CAPTURE(dev.name);
+        CAPTURE(v.name);
+        REQUIRE(v.spec.kernel == v.kernel);
+        REQUIRE(v.spec.file == v.file);
+        ReduceConfig c = cfg_of(v.name, 64);
+        c.defines = {parse_define("MY_FLAG=3")};
+        if (v.uses_nv_ptx()) c.defines.push_back(parse_define("NV_PTX=0"));
+        const Plan p = plan_reduction(c, dev, 100003);
+        for (const PassPlan& pass : p.passes) {
+          std::size_t at = 0;
+          for (const KernelParam& k : v.spec.params) {
+            const std::string d = "-D " + k.define + "=";
+            const std::size_t found = pass.options.find(d);
+            CAPTURE(k.define);
+            REQUIRE(found != std::string::npos);
+            CHECK(found >= at);
+            CHECK(pass.options.find(d, found + 1) == std::string::npos);
+            at = found;
+          }
+          CHECK(pass.options.find("-D MY_FLAG=3") > at);
+          if (v.uses_nv_ptx()) CHECK(pass.options.find("-D NV_PTX=0") != std::string::npos);
+          if (v.uses_times()) CHECK(pass.options.find("-D TIMES=" + std::to_string(pass.times)) != std::string::npos);
+          if (v.uses_vec()) CHECK(pass.options.find("-D VEC=" + std::to_string(pass.vec)) != std::string::npos);
+        }
+      }
+  }
+
+  TEST_CASE("a caller's -D of a declared parameter is the plan's, checked as its option is") {
+    const DeviceInfo dev = fake_device();
+    // -D TIMES / VEC / WG_SIZE plan what --times / --vec / --wg do.
+    ReduceConfig by_option = cfg_of("vector", 64);
+    by_option.times = 8;
+    by_option.vec = 2;
+    ReduceConfig by_define = cfg_of("vector", 0);
+    by_define.defines = {parse_define("TIMES=8"), parse_define("VEC=2"), parse_define("WG_SIZE=64")};
+    const Plan a = plan_reduction(by_option, dev, 100003);
+    const Plan b = plan_reduction(by_define, dev, 100003);
+    REQUIRE(a.passes.size() == b.passes.size());
+    for (std::size_t i = 0; i < a.passes.size(); ++i) {
+      CHECK(a.passes[i].options == b.passes[i].options);
+      CHECK(a.passes[i].groups == b.passes[i].groups);
+    }
+    CHECK(a.depth == b.depth);
+    // The same value twice is one; two values, a value outside the valid ones, a derived
+    // parameter: refused, naming the parameter.
+    by_option.defines = {parse_define("TIMES=8")};
+    CHECK(plan_reduction(by_option, dev, 1000).passes[0].options.find("-D TIMES=8 -D VEC=2") != std::string::npos);
+    by_option.defines = {parse_define("TIMES=4")};
+    CHECK_THROWS_WITH_AS(plan_reduction(by_option, dev, 1000), doctest::Contains("both set TIMES"), ConfigError);
+    for (const char* bad : {"TIMES=0", "TIMES=1025", "TIMES=x", "VEC=3", "WG_SIZE=48"}) {
+      ReduceConfig c = cfg_of("vector", 0);
+      c.defines = {parse_define(bad)};
+      CAPTURE(bad);
+      CHECK_THROWS_WITH_AS(plan_reduction(c, dev, 1000), doctest::Contains("must be"), ConfigError);
+    }
+    for (const char* derived : {"TYPE_ID=2", "OP_ID=1", "FIRST_PASS=0", "INPUT_ALIGNED=0", "LOCKSTEP=32"}) {
+      ReduceConfig c = cfg_of("vector", 64);
+      c.defines = {parse_define(derived)};
+      CAPTURE(derived);
+      CHECK_THROWS_WITH_AS(plan_reduction(c, dev, 1000), doctest::Contains("is derived"), ConfigError);
+    }
+    // A name the variant does not declare passes through untouched (naive takes no TIMES).
+    ReduceConfig naive = cfg_of("naive", 64);
+    naive.defines = {parse_define("TIMES=3")};
+    CHECK(plan_reduction(naive, dev, 1000).passes[0].options.find("-D FIRST_PASS=1 -D TIMES=3") != std::string::npos);
   }
 
   TEST_CASE("user -D definitions come after the typed parameters, untouched") {

@@ -107,7 +107,7 @@ void types_and_ops(const Variant& v, bool full) {
     for (Op op : all_ops()) {
       for (std::size_t wg : full ? wgs_under_test(v) : std::vector<std::size_t>{test_wg(v.name, 64)}) {
         const ReduceConfig cfg = config(v, t, op, wg);
-        std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(v.default_times, v.default_vec));
+        std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(v.default_times(), v.default_vec()));
         sizes.push_back(999983);  // a prime near 10^6
         if (op == Op::Sum || full) sizes.push_back((1ULL << 22) + 17);
         check_sizes(cfg, sizes);
@@ -168,22 +168,22 @@ TEST_SUITE("variants") {
         const std::size_t wg = wgs[slot];
         for (auto [t, op] : {std::pair{ElemType::Uint, Op::Sum}, std::pair{ElemType::Float, Op::Max},
                              std::pair{ElemType::Int, Op::Min}})
-          check_sizes(config(v, t, op, wg), edge_sizes(wg, v.items(v.default_times, v.default_vec)));
+          check_sizes(config(v, t, op, wg), edge_sizes(wg, v.items(v.default_times(), v.default_vec())));
       }
   }
 
   TEST_CASE("C: strided and vector variants x every TIMES / VEC, and the groups-per-CU mode") {
     std::size_t k = 0;
     for (const auto& v : variants()) {
-      if (!v.uses_times || !available(v)) continue;
-      const std::vector<unsigned> vecs = v.uses_vec ? allowed_vec_widths() : std::vector<unsigned>{1};
+      if (!v.uses_times() || !available(v)) continue;
+      const std::vector<unsigned> vecs = v.uses_vec() ? allowed_vec_widths() : std::vector<unsigned>{1};
       for (unsigned vec : vecs)
         for (unsigned times : {1u, 2u, 3u, 7u, 16u, 64u}) {
           if (!in_shard(k++)) continue;
           const std::size_t wg = test_wg(v.name, 64);
           ReduceConfig cfg = config(v, times % 2 ? ElemType::Float : ElemType::Uint, Op::Sum, wg);
           cfg.times = times;
-          if (v.uses_vec) cfg.vec = vec;
+          if (v.uses_vec()) cfg.vec = vec;
           check_sizes(cfg, edge_sizes(wg, v.items(times, vec)));
         }
       if (!in_shard(k++)) continue;
@@ -317,7 +317,7 @@ TEST_SUITE("variants") {
                                  allowed_wg(v.name, t, &rt, without_ptx(v))}) {
             ReduceConfig cfg = config(v, t, op, wg);
             cfg.defines = without_ptx(v);
-            std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(v.default_times, v.default_vec));
+            std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(v.default_times(), v.default_vec()));
             sizes.push_back(999983);
             for (std::uint64_t n : sizes) {
               INFO(describe(cfg, n, DataKind::Random) << " (emulated shuffle)");
@@ -357,7 +357,7 @@ TEST_SUITE("variants") {
             ReduceConfig cfg = config(v, t, op, wg);
             cfg.times = times;
             cfg.defines = slots;
-            std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(times.value_or(v.default_times), v.default_vec));
+            std::vector<std::uint64_t> sizes = edge_sizes(wg, v.items(times.value_or(v.default_times()), v.default_vec()));
             sizes.push_back(999983);
             for (std::uint64_t n : sizes) {
               INFO(describe(cfg, n, DataKind::Random) << " (slot finish)");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clreduce/device.hpp"
+#include "clreduce/kernel_spec.hpp"
 
 #include <functional>
 #include <string>
@@ -33,16 +34,24 @@ struct Variant {
   std::string predecessor;
   std::string step;
   unsigned items_per_work_item = 1;  // elements each work-item loads when TIMES is not used
-  bool uses_times = false;           // takes TIMES / --groups-per-cu
-  bool uses_vec = false;             // takes VEC
-  bool uses_lockstep = false;        // drops barriers below the device's lockstep width
+  // The kernel's launch parameters as data (clreduce/kernel_spec.hpp), in the order of its option
+  // string: what the planner resolves and options_for writes, what `clreduce variants` prints,
+  // what the CLI refuses in a -D where an option or the host sets it. The planner asks the table,
+  // not the variant's name: a variant takes TIMES (and --groups-per-cu), VEC, LOCKSTEP (drops the
+  // barriers below the device's lockstep width) or NV_PTX/WARP (inline PTX, the warp shuffle)
+  // exactly when its spec declares them.
+  KernelSpec spec;
+  bool uses_times() const { return spec.find("TIMES") != nullptr; }
+  bool uses_vec() const { return spec.find("VEC") != nullptr; }
+  bool uses_lockstep() const { return spec.find("LOCKSTEP") != nullptr; }
+  bool uses_nv_ptx() const { return spec.find("NV_PTX") != nullptr; }
+  // The declared fallback of TIMES and VEC (1 where the kernel takes none).
+  unsigned default_times() const;
+  unsigned default_vec() const;
   // One launch: each group writes a partial, takes a ticket from a global counter (kernel
   // argument 3, a buffer the Reducer owns and zeroes once), and the group that draws the last
   // ticket reduces the partials and resets the counter. The plan has one pass.
   bool single_pass = false;
-  // Takes NV_PTX (1 on NVIDIA: inline PTX) and WARP (the warp size where shfl.sync may be used,
-  // else 0) from the device.
-  bool uses_nv_ptx = false;
   // The default launch (no --times, no --groups-per-cu) fills every compute unit once
   // (groups per CU from occupancy.hpp) instead of fixing TIMES.
   bool default_fills_device = false;
@@ -57,19 +66,17 @@ struct Variant {
   bool wg_from_kernel = false;
   // Extra compiler flags the kernel needs on the device (e.g. -cl-std=CL2.0).
   std::function<std::string(const DeviceInfo&)> flags = [](const DeviceInfo&) { return std::string(); };
-  unsigned default_times = 1;
-  unsigned default_vec = 1;
   // Empty when the variant runs on the device; otherwise why it does not.
   std::function<std::string(const DeviceInfo&)> unavailable_reason = [](const DeviceInfo&) {
     return std::string();
   };
 
   // Takes a grid of groups per compute unit (--groups-per-cu): the TIMES variants and contiguous_blocks.
-  bool takes_groups_per_cu() const { return uses_times || contiguous_blocks; }
+  bool takes_groups_per_cu() const { return uses_times() || contiguous_blocks; }
 
   // Elements one work-item consumes in a pass with the given TIMES and VEC.
   unsigned long long items(unsigned times, unsigned vec) const {
-    return uses_times || contiguous_blocks ? static_cast<unsigned long long>(times) * (uses_vec ? vec : 1)
+    return uses_times() || contiguous_blocks ? static_cast<unsigned long long>(times) * (uses_vec() ? vec : 1)
                                            : items_per_work_item;
   }
 };

@@ -1,6 +1,6 @@
 // Kernel parameters as data, and the one path from resolved values to an option string
-// (src/core/kernel_spec.hpp).
-#include "core/kernel_spec.hpp"
+// (include/clreduce/kernel_spec.hpp).
+#include "clreduce/kernel_spec.hpp"
 
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
@@ -36,6 +36,33 @@ KernelParam nv_ptx_param() {
           false};
 }
 
+bool KernelParam::valid_value(std::uint64_t x) const {
+  if (!valid.empty()) return std::find(valid.begin(), valid.end(), x) != valid.end();
+  return max == 0 || (x >= min && x <= max);
+}
+
+std::string KernelParam::valid_text() const {
+  if (!valid.empty()) return joined(valid);
+  if (max != 0) return std::to_string(min) + ".." + std::to_string(max);
+  return "any";
+}
+
+KernelParam type_id_param() {
+  return {"TYPE_ID", "element type: 0 uint, 1 int, 2 float, 3 double", {0, 1, 2, 3}, "from the call", false, false,
+          "--type"};
+}
+KernelParam op_id_param(const std::vector<std::uint64_t>& valid, const std::string& meaning) {
+  return {"OP_ID", meaning, valid, "from the call", false, false, "--op"};
+}
+KernelParam first_pass_param(const std::vector<std::uint64_t>& valid, const std::string& rule) {
+  return {"FIRST_PASS", "1 when the pass reads the user's input, 0 when it reads partials", valid, rule, false, false};
+}
+std::vector<KernelParam> lockstep_params(const std::string& rule) {
+  return {{"LOCKSTEP", "work-items the device runs in lockstep (0: none assumed)", {}, rule, false, false},
+          {"NV_WARP_SYNC", "order the lockstep tail with bar.warp.sync (NVIDIA inline PTX)", {0, 1},
+           "1 on NVIDIA where LOCKSTEP is set", false, false}};
+}
+
 const KernelParam* KernelSpec::find(const std::string& define) const {
   for (const KernelParam& p : params)
     if (p.define == define) return &p;
@@ -59,10 +86,12 @@ std::optional<std::uint64_t> given_value(const KernelSpec& k, const std::string&
       return c >= '0' && c <= '9';
     });
     const std::uint64_t x = digits ? std::stoull(text) : 0;
-    if (!digits || (!p->valid.empty() && std::find(p->valid.begin(), p->valid.end(), x) == p->valid.end()))
-      throw ConfigError(Param::Define, "-D " + d.str() + ": " + define + " of " + k.file + " must be one of " +
-                                           joined(p->valid) + " (" + p->meaning + ")",
-                        joined(p->valid));
+    if (!digits || !p->valid_value(x))
+      throw ConfigError(Param::Define,
+                        "-D " + d.str() + ": " + define + " of " + k.file + " must be " +
+                            (p->valid.empty() ? (p->max ? "in " : "an unsigned integer") : "one of ") +
+                            (p->valid.empty() && !p->max ? "" : p->valid_text()) + " (" + p->meaning + ")",
+                        p->valid_text());
     v = x;
   }
   return v;
@@ -90,7 +119,7 @@ std::string options_for(const KernelSpec& k, const ParamValues& values, const st
     if (const auto given = given_value(k, p.define, defines); given && *given != it->second)
       throw std::logic_error("the planner of " + k.kernel + " did not take -D " + p.define + "=" +
                              std::to_string(*given));
-    if (!p.valid.empty() && std::find(p.valid.begin(), p.valid.end(), it->second) == p.valid.end())
+    if (!p.valid_value(it->second))
       throw std::logic_error(p.define + " = " + std::to_string(it->second) + " for " + k.kernel + ": not a valid value");
     o.set(p.define, it->second);
   }

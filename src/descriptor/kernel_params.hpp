@@ -1,9 +1,9 @@
 // The launch parameters of the descriptor families' kernels, declared as data
-// (src/core/kernel_spec.hpp says how the tables are read and turned into option strings).
+// (include/clreduce/kernel_spec.hpp says how the tables are read and turned into option strings).
 // Thread-safety: the tables are immutable after first use.
 #pragma once
 
-#include "core/kernel_spec.hpp"
+#include "clreduce/kernel_spec.hpp"
 
 #include <vector>
 

@@ -4,6 +4,7 @@
 #include "core/int_math.hpp"
 #include "core/matrix.hpp"
 
+#include "clreduce/kernel_spec.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/device.hpp"
@@ -33,44 +34,56 @@ std::vector<std::string> names_where(bool (*pred)(const Variant&)) {
   return out;
 }
 
-bool user_sets(const ReduceConfig& cfg, const char* name) {
-  return std::any_of(cfg.defines.begin(), cfg.defines.end(), [&](const Define& d) { return d.name == name; });
+// The caller's work-group size, TIMES and VEC: each an option of the configuration or a -D of the
+// parameter the variant declares (Variant::spec), refused where the two differ or the value is
+// not one the parameter takes. After this the planner reads the configuration alone.
+ReduceConfig with_caller_values(const Variant& v, const ReduceConfig& given) {
+  ReduceConfig cfg = given;
+  const auto opt = [](auto x) { return x ? std::optional<std::uint64_t>(*x) : std::nullopt; };
+  const std::optional<std::size_t> wg = given.wg ? std::optional<std::size_t>(given.wg) : std::nullopt;
+  cfg.wg = static_cast<std::size_t>(caller_value(v.spec, "WG_SIZE", opt(wg), "the work-group size", given.defines).value_or(0));
+  if (v.uses_times())
+    if (const auto t = caller_value(v.spec, "TIMES", opt(given.times), "TIMES", given.defines))
+      cfg.times = static_cast<unsigned>(*t);
+  if (v.uses_vec())
+    if (const auto x = caller_value(v.spec, "VEC", opt(given.vec), "VEC", given.defines))
+      cfg.vec = static_cast<unsigned>(*x);
+  return cfg;
 }
 
 // single_pass on NVIDIA, 32-bit types: the groups meet through epoch-tagged slots instead of a
-// fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the user sets the
-// finish or turns PTX off (the tests' emulated-shuffle runs); a user's -D SP_FINISH=1 asks for
-// the slots anywhere.
+// fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the caller sets
+// NV_PTX (the tests' emulated-shuffle runs); a caller's SP_FINISH decides anywhere.
 bool finishes_by_slots(const Variant& v, const ReduceConfig& cfg, const DeviceInfo& dev) {
   if (!v.single_pass) return false;
-  for (const Define& d : cfg.defines)
-    if (d.name == "SP_FINISH") return d.value && *d.value == "1";
-  return dev.is_nvidia && size_of(cfg.type) == 4 && !user_sets(cfg, "NV_PTX");
+  if (const auto given = given_value(v.spec, "SP_FINISH", cfg.defines)) return *given == 1;
+  return dev.is_nvidia && size_of(cfg.type) == 4 && !given_value(v.spec, "NV_PTX", cfg.defines);
 }
 
+// One pass's option string: every parameter the variant declares, resolved (a caller's -D of one
+// is its value), written by options_for; then the caller's other -D's and the variant's compiler
+// flags on this device.
 std::string base_options(const Variant& v, const ReduceConfig& cfg, const DeviceInfo& dev,
                          std::size_t wg, unsigned times, unsigned vec, bool first_pass,
                          bool input_aligned) {
-  BuildOptions o;
-  o.set("WG_SIZE", wg);
-  o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
-  o.set("OP_ID", static_cast<unsigned long long>(cfg.op));
-  if (v.uses_times) o.set("TIMES", times);
-  if (v.uses_vec) o.set("VEC", vec);
-  o.set("FIRST_PASS", first_pass ? 1ULL : 0ULL);
-  if (v.uses_vec && !input_aligned) o.set("INPUT_ALIGNED", 0ULL);
-  if (v.uses_lockstep) {
-    o.set("LOCKSTEP", dev.lockstep_width);
-    if (dev.is_nvidia) o.set("NV_WARP_SYNC", 1ULL);
-  }
-  if (v.uses_nv_ptx) {
-    o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
-    o.set("WARP", has_nv_shuffle(dev) ? dev.lockstep_width : 0U);
-  }
-  if (finishes_by_slots(v, cfg, dev) && !user_sets(cfg, "SP_FINISH")) o.set("SP_FINISH", 1ULL);
-  if (const std::string f = v.flags(dev); !f.empty()) o.add_flag(f);
-  o.add_user(cfg.defines);
-  return o.str();
+  const std::optional<std::uint64_t> nv_ptx =
+      v.uses_nv_ptx() ? given_value(v.spec, "NV_PTX", cfg.defines) : std::nullopt;
+  const ParamValues values = {
+      {"WG_SIZE", wg},
+      {"TYPE_ID", static_cast<std::uint64_t>(cfg.type)},
+      {"OP_ID", static_cast<std::uint64_t>(cfg.op)},
+      {"TIMES", times},
+      {"VEC", vec},
+      {"FIRST_PASS", first_pass ? 1u : 0u},
+      {"INPUT_ALIGNED", input_aligned ? 1u : 0u},
+      {"LOCKSTEP", dev.lockstep_width},
+      {"NV_WARP_SYNC", dev.is_nvidia ? 1u : 0u},
+      {"NV_PTX", nv_ptx.value_or(dev.is_nvidia ? 1u : 0u)},
+      {"WARP", has_nv_shuffle(dev) ? dev.lockstep_width : 0U},
+      {"SP_FINISH", finishes_by_slots(v, cfg, dev) ? 1u : 0u}};
+  std::string o = options_for(v.spec, values, cfg.defines);
+  if (const std::string f = v.flags(dev); !f.empty()) o += " " + f;
+  return o;
 }
 }  // namespace
 
@@ -127,15 +140,16 @@ std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev) {
   return wg;
 }
 
-Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_t n,
+Plan plan_reduction(const ReduceConfig& given, const DeviceInfo& dev, std::uint64_t n,
                     std::uint64_t offset) {
-  if (is_arg_op(cfg.op))
+  if (is_arg_op(given.op))
     throw ConfigError(Param::Op,
-                      std::string(name_of(cfg.op)) + " gives a value and its index: the whole-array variants fold "
+                      std::string(name_of(given.op)) + " gives a value and its index: the whole-array variants fold "
                       "values only (sum, min, max); the axis reductions compute it (AxisReducer; a whole array is "
-                      "one row of n, as `clreduce reduce --op " + std::string(name_of(cfg.op)) + "` runs it)",
+                      "one row of n, as `clreduce reduce --op " + std::string(name_of(given.op)) + "` runs it)",
                       "sum, min, max");
-  const Variant& v = find_variant(cfg.variant);
+  const Variant& v = find_variant(given.variant);
+  const ReduceConfig cfg = with_caller_values(v, given);
   if (std::string why = v.unavailable_reason(dev); !why.empty())
     throw ConfigError(Param::Variant, "variant " + v.name + " is not available on " + dev.name + ": " + why,
                       join(names_where([](const Variant&) { return true; })), dev.name);
@@ -150,18 +164,18 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
                           dev.name + " (CL_DEVICE_LOCAL_MEM_SIZE)",
                       "at most " + std::to_string(dev.local_mem_bytes / es), dev.name);
 
-  const std::string times_variants = join(names_where([](const Variant& x) { return x.uses_times; }));
+  const std::string times_variants = join(names_where([](const Variant& x) { return x.uses_times(); }));
   const std::string gpc_variants =
-      join(names_where([](const Variant& x) { return x.uses_times || x.contiguous_blocks; }));
-  if (!v.uses_times && cfg.times)
+      join(names_where([](const Variant& x) { return x.uses_times() || x.contiguous_blocks; }));
+  if (!v.uses_times() && cfg.times)
     throw ConfigError(Param::Times, "variant " + v.name + " takes no TIMES; variants that do: " + times_variants,
                       times_variants);
-  if (!v.uses_times && !v.contiguous_blocks && cfg.groups_per_cu)
+  if (!v.uses_times() && !v.contiguous_blocks && cfg.groups_per_cu)
     throw ConfigError(Param::GroupsPerCu,
                       "variant " + v.name + " takes no groups per compute unit; variants that do: " + gpc_variants,
                       gpc_variants);
-  if (!v.uses_vec && cfg.vec) {
-    const std::string vec_variants = join(names_where([](const Variant& x) { return x.uses_vec; }));
+  if (!v.uses_vec() && cfg.vec) {
+    const std::string vec_variants = join(names_where([](const Variant& x) { return x.uses_vec(); }));
     throw ConfigError(Param::Vec, "variant " + v.name + " takes no VEC; variants that do: " + vec_variants,
                       vec_variants);
   }
@@ -177,8 +191,8 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
                       times_range);
   if (cfg.groups_per_cu && *cfg.groups_per_cu == 0)
     throw ConfigError(Param::GroupsPerCu, "groups per compute unit must be at least 1", ">= 1");
-  const unsigned vec = v.uses_vec ? cfg.vec.value_or(v.default_vec) : 1;
-  if (v.uses_vec) {
+  const unsigned vec = v.uses_vec() ? cfg.vec.value_or(v.default_vec()) : 1;
+  if (v.uses_vec()) {
     const auto& ok = allowed_vec_widths();
     if (std::find(ok.begin(), ok.end(), vec) == ok.end()) {
       std::vector<std::string> s;
@@ -207,7 +221,7 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
   // for a shuffle reduction two warp trees and the first warp's loop over the warps' values.
   const std::uint64_t lanes = std::min<std::uint64_t>(wg, 32);
   const unsigned group_depth =
-      v.uses_nv_ptx ? std::max(log2_floor(wg), 2 * log2_floor(lanes) + static_cast<unsigned>(ceil_div(wg / lanes, lanes)))
+      v.uses_nv_ptx() ? std::max(log2_floor(wg), 2 * log2_floor(lanes) + static_cast<unsigned>(ceil_div(wg / lanes, lanes)))
                     : log2_floor(wg);
   std::uint64_t count = n;
   do {
@@ -223,13 +237,13 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
       const std::uint64_t max_groups = std::uint64_t{*groups_per_cu} * dev.compute_units;
       p.groups = std::max<std::uint64_t>(1, std::min(max_groups, count / (std::uint64_t{wg} * kMinBlockElements)));
       p.times = static_cast<unsigned>(std::min<std::uint64_t>(ceil_div(count, p.groups * per_group_step), 1u << 31));
-    } else if (v.uses_times && groups_per_cu) {
+    } else if (v.uses_times() && groups_per_cu) {
       const std::uint64_t max_groups = std::uint64_t{*groups_per_cu} * dev.compute_units;
       p.groups = std::max<std::uint64_t>(1, std::min(max_groups, ceil_div(count, per_group_step)));
       if (!plan.passes.empty() && ceil_div(count, per_group_step) <= kCollapseTimes) p.groups = 1;
       p.times = static_cast<unsigned>(ceil_div(count, p.groups * per_group_step));
     } else {
-      p.times = v.uses_times ? cfg.times.value_or(v.default_times) : 1;
+      p.times = v.uses_times() ? cfg.times.value_or(v.default_times()) : 1;
       p.groups = ceil_div(count, wg * v.items(p.times, vec));
     }
     const bool first = plan.passes.empty();
@@ -241,9 +255,9 @@ Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_
     // (contiguous_blocks: TIMES here is the block in vectors, over four accumulators, and the
     // last work-item adds up to VEC - 1 tail elements one by one.)
     const unsigned sequential = v.contiguous_blocks ? static_cast<unsigned>(ceil_div(p.times, 4)) + 2 + vec
-                                : v.uses_times     ? p.times
+                                : v.uses_times()     ? p.times
                                                    : v.items_per_work_item;
-    plan.depth += sequential + log2_floor(vec) + (v.uses_vec ? 1 : 0) + group_depth;
+    plan.depth += sequential + log2_floor(vec) + (v.uses_vec() ? 1 : 0) + group_depth;
     // (the last group reads the partials as vectors into four accumulators: at most
     // ceil(groups / wg) sequential steps, two to join the accumulators, the vector's fold and
     // one scalar tail step).

@@ -17,11 +17,85 @@ bool has_nv_shuffle(const DeviceInfo& dev) {
   return dev.is_nvidia && dev.lockstep_width == 32 && dev.lockstep_source == "CL_DEVICE_WARP_SIZE_NV";
 }
 
+unsigned Variant::default_times() const {
+  const KernelParam* p = spec.find("TIMES");
+  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 1;
+}
+unsigned Variant::default_vec() const {
+  const KernelParam* p = spec.find("VEC");
+  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 1;
+}
+
 namespace {
-Variant make(std::string name, std::string summary, std::string literature, std::string tradeoff) {
+// The whole-array kernels' parameters (kernels_cl/reduce_common.clh, vector_load.clh,
+// lockstep.clh, warp_reduce.clh, single_pass.cl). Each variant below lists the ones its kernel
+// reads, in its option string's order.
+KernelParam type_id() { return type_id_param(); }
+KernelParam contiguous_wg() {
+  KernelParam p = wg_param();
+  p.rule = "the built kernel's preferred work-group multiple (the SIMD lanes a CPU implementation packs)";
+  return p;
+}
+KernelParam op_id() {
+  return op_id_param({0, 1, 2, 5}, "operator: 0 sum, 1 min, 2 max, 5 a user's file (values only: no argmin/argmax)");
+}
+KernelParam times(unsigned fallback) {
+  KernelParam p{"TIMES", "elements (with VEC: vectors) each work-item accumulates before the tree", {},
+                "the fallback; from n and the grid where groups per compute unit are given (or the grid fills the "
+                "device by default)",
+                true, true, "--times"};
+  p.min = kMinTimes;
+  p.max = kMaxTimes;
+  p.fallback = fallback;
+  return p;
+}
+KernelParam vec(unsigned fallback) {
+  KernelParam p = vec_param("the fallback");
+  p.valid.assign(allowed_vec_widths().begin(), allowed_vec_widths().end());
+  p.meaning = "elements per vector load";
+  p.fallback = fallback;
+  return p;
+}
+KernelParam first_pass() { return first_pass_param({0, 1}, "1 for the first pass, 0 for the passes over partials"); }
+KernelParam input_aligned() {
+  return {"INPUT_ALIGNED", "1: the input starts at a whole vector; 0: the first pass loads its vectors unaligned",
+          {0, 1}, "0 where the first pass's offset is not a multiple of VEC, else 1", false, false};
+}
+std::vector<KernelParam> lockstep() {
+  return lockstep_params("the device's reported lockstep width (0: not reported, every barrier kept)");
+}
+// NV_PTX may be set by a caller: -D NV_PTX=0 runs the warp shuffle's local-memory stand-in on
+// NVIDIA (the tests do), and keeps single_pass's ticket finish.
+std::vector<KernelParam> nv_ptx() {
+  KernelParam p = nv_ptx_param();
+  p.caller_may_set = true;
+  p.rule = "1 on NVIDIA devices; a caller's 0 emulates the shuffle in local memory";
+  return {p,
+          {"WARP", "lanes of a warp where shfl.sync may be used (0: none; the shuffle goes through local memory)",
+           {0, 32}, "32 on an NVIDIA platform reporting CL_DEVICE_WARP_SIZE_NV = 32, else 0", false, false}};
+}
+KernelParam sp_finish() {
+  return {"SP_FINISH", "how the groups' partials meet: 0 the last ticket folds them, 1 epoch-tagged slots",
+          {0, 1}, "1 on NVIDIA for 32-bit types unless the caller sets NV_PTX, else 0", false, true};
+}
+
+std::vector<KernelParam> params(std::vector<std::vector<KernelParam>> parts) {
+  std::vector<KernelParam> all;
+  for (auto& part : parts) all.insert(all.end(), part.begin(), part.end());
+  return all;
+}
+
+// The tree variants' parameters (one or two elements per work-item, no TIMES or VEC).
+std::vector<KernelParam> tree_params(bool lockstep_tail) {
+  return params({{wg_param(), type_id(), op_id(), first_pass()}, lockstep_tail ? lockstep() : std::vector<KernelParam>{}});
+}
+
+Variant make(std::string name, std::string summary, std::string literature, std::string tradeoff,
+             std::vector<KernelParam> kernel_params) {
   Variant v;
   v.file = name + ".cl";
   v.kernel = "reduce_" + name;
+  v.spec = KernelSpec{"whole_array", v.file, v.kernel, summary, std::move(kernel_params)};
   v.name = std::move(name);
   v.summary = std::move(summary);
   v.literature = std::move(literature);
@@ -34,21 +108,25 @@ std::vector<Variant> build_registry() {
   r.push_back(make("naive", "interleaved addressing, tid % (2*s) == 0, one element per work-item",
                    "NVIDIA reduction #1; AMD Naive Reduce",
                    "simplest tree; the modulo test leaves most work-items of every wavefront idle "
-                   "and divergent"));
+                   "and divergent",
+                   tree_params(false)));
   r.push_back(make("interleaved", "strided index 2*s*tid: active work-items are contiguous",
                    "NVIDIA reduction #2",
                    "fewer divergent wavefronts than naive; the 2*s stride still causes local-memory "
-                   "bank conflicts"));
+                   "bank conflicts",
+                   tree_params(false)));
   r.push_back(make("divergence_free",
                    "sequential addressing s = lsize/2 .. 1: contiguous work-items and banks",
                    "AMD Divergence-Free; NVIDIA reduction #3",
                    "no divergence until s < wavefront, no bank conflicts; half the work-items idle "
-                   "from the first step"));
+                   "from the first step",
+                   tree_params(false)));
   {
     Variant v = make("first_add", "each work-item adds two elements while loading; half the groups",
                      "NVIDIA reduction #4",
                      "no idle work-items in the first step and half the groups; still one barrier "
-                     "per tree level");
+                     "per tree level",
+                     tree_params(false));
     v.items_per_work_item = 2;
     r.push_back(v);
   }
@@ -58,9 +136,9 @@ std::vector<Variant> build_registry() {
                      "without barriers where the device reports lockstep execution",
                      "AMD Last-Wavefront-Unroll; NVIDIA reduction #5",
                      "saves the barriers of the last log2(warp) levels; only valid where the device "
-                     "reports a lockstep width (elsewhere it keeps its barriers)");
+                     "reports a lockstep width (elsewhere it keeps its barriers)",
+                     tree_params(true));
     v.items_per_work_item = 2;
-    v.uses_lockstep = true;
     r.push_back(v);
   }
   {
@@ -68,9 +146,9 @@ std::vector<Variant> build_registry() {
                      "last_wavefront_unroll with every tree level unrolled for the compile-time "
                      "WG_SIZE",
                      "AMD Completely-Unroll; NVIDIA reduction #6",
-                     "no loop overhead at all; needs WG_SIZE known when the kernel is built");
+                     "no loop overhead at all; needs WG_SIZE known when the kernel is built",
+                     tree_params(true));
     v.items_per_work_item = 2;
-    v.uses_lockstep = true;
     r.push_back(v);
   }
   {
@@ -78,10 +156,8 @@ std::vector<Variant> build_registry() {
                      "each work-item first accumulates TIMES elements spaced global-size apart",
                      "AMD Stride-Global-Size",
                      "far fewer groups and tree work per element; each load instruction of a "
-                     "wavefront is coalesced");
-    v.uses_times = true;
-    v.uses_lockstep = true;
-    v.default_times = 16;
+                     "wavefront is coalesced",
+                     params({{wg_param(), type_id(), op_id(), times(16), first_pass()}, lockstep()}));
     r.push_back(v);
   }
   {
@@ -90,10 +166,8 @@ std::vector<Variant> build_registry() {
                      "its group's tile",
                      "AMD Stride-Local-Size; NVIDIA reduction #7",
                      "like stride_global, but each group reads one contiguous tile of "
-                     "WG*TIMES elements");
-    v.uses_times = true;
-    v.uses_lockstep = true;
-    v.default_times = 16;
+                     "WG*TIMES elements",
+                     params({{wg_param(), type_id(), op_id(), times(16), first_pass()}, lockstep()}));
     r.push_back(v);
   }
   {
@@ -101,12 +175,8 @@ std::vector<Variant> build_registry() {
                      "each work-item loads VEC-wide vectors (uint2/4/8/16 or the element type's "
                      "vector), TIMES of them spaced global-size apart",
                      "AMD Vector-Size",
-                     "fewer, wider load instructions; the n % VEC tail is added by scalar loads");
-    v.uses_times = true;
-    v.uses_vec = true;
-    v.uses_lockstep = true;
-    v.default_times = 4;
-    v.default_vec = 4;
+                     "fewer, wider load instructions; the n % VEC tail is added by scalar loads",
+                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}, lockstep()}));
     r.push_back(v);
   }
   {
@@ -116,12 +186,8 @@ std::vector<Variant> build_registry() {
                      "memory to the first warp",
                      "CUDA __shfl_down_sync warp reduction (Luitjens, Faster Parallel Reductions on Kepler)",
                      "no local memory and no barriers inside a warp, one barrier per group; "
-                     "NVIDIA only (OpenCL 1.2 has no sub-group built-ins there)");
-    v.uses_times = true;
-    v.uses_vec = true;
-    v.uses_nv_ptx = true;
-    v.default_times = 4;
-    v.default_vec = 4;
+                     "NVIDIA only (OpenCL 1.2 has no sub-group built-ins there)",
+                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}, nv_ptx()}));
     v.unavailable_reason = [](const DeviceInfo& dev) {
       if (has_nv_shuffle(dev)) return std::string();
       return std::string("needs an NVIDIA platform reporting CL_DEVICE_WARP_SIZE_NV = 32 "
@@ -137,11 +203,8 @@ std::vector<Variant> build_registry() {
                      "once more over the sub-groups' results",
                      "OpenCL 2.x sub-group reduction (cl_khr_subgroups)",
                      "the hardware's cross-lane reduction without inline assembly; only where the "
-                     "device reports cl_khr_subgroups");
-    v.uses_times = true;
-    v.uses_vec = true;
-    v.default_times = 4;
-    v.default_vec = 4;
+                     "device reports cl_khr_subgroups",
+                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}}));
     v.unavailable_reason = [](const DeviceInfo& dev) {
       if (dev.has_extension("cl_khr_subgroups")) return std::string();
       return "needs the cl_khr_subgroups extension (sub_group_reduce_*), which " + dev.name +
@@ -162,10 +225,9 @@ std::vector<Variant> build_registry() {
                      "packs work-items (its preferred work-group multiple)",
                      "AMD OpenCL guide, reductions on CPUs; Boost.Compute's reduce on a CPU",
                      "what a CPU streams fastest: each core walks its own memory in order, SIMD and "
-                     "prefetch do the rest; one program for every n. On a GPU the worst access pattern");
-    v.uses_vec = true;
+                     "prefetch do the rest; one program for every n. On a GPU the worst access pattern",
+                     params({{contiguous_wg(), type_id(), op_id(), vec(16), first_pass(), input_aligned()}}));
     v.contiguous_blocks = true;
-    v.default_vec = 16;
     v.wg_from_kernel = true;
     r.push_back(v);
   }
@@ -178,15 +240,13 @@ std::vector<Variant> build_registry() {
                      "group folds)",
                      "threadFenceReduction (CUDA samples); last-block reduction",
                      "no second launch and no launch gap; the partials' writes must be made "
-                     "visible (fence, atomic ticket, volatile reads) and one group does the tail");
-    v.uses_times = true;
-    v.uses_vec = true;
-    v.uses_lockstep = true;
-    v.uses_nv_ptx = true;
+                     "visible (fence, atomic ticket, volatile reads) and one group does the tail",
+                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()},
+                             lockstep(),
+                             nv_ptx(),
+                             {sp_finish()}}));
     v.single_pass = true;
     v.default_fills_device = true;
-    v.default_times = 4;
-    v.default_vec = 4;
     r.push_back(v);
   }
   // The teaching steps: each variant's predecessor and what its kernel changes from it.

@@ -7,19 +7,13 @@ namespace {
 // What every segmented kernel reads: the element type and operator (kernels_cl/reduce_common.clh)
 // and the pass (always the first: the segments are read from the user's input).
 std::vector<KernelParam> common_params() {
-  return {{"TYPE_ID", "element type: 0 uint, 1 int, 2 float, 3 double", {0, 1, 2, 3}, "from the call", false, false,
-           "--type"},
-          {"OP_ID", "operator: 0 sum, 1 min, 2 max, 3 argmin, 4 argmax, 5 a user's file", {0, 1, 2, 3, 4, 5},
-           "from the call", false, false, "--op"},
-          {"FIRST_PASS", "the pass reads the user's input", {1}, "always 1", false, false},
-          wg_param()};
+  return {type_id_param(),
+          op_id_param({0, 1, 2, 3, 4, 5}, "operator: 0 sum, 1 min, 2 max, 3 argmin, 4 argmax, 5 a user's file"),
+          first_pass_param({1}, "always 1"), wg_param()};
 }
 // The tree's lockstep tail (kernels_cl/lockstep.clh): not for argmin/argmax's pairs.
-std::vector<KernelParam> lockstep_params() {
-  return {{"LOCKSTEP", "work-items the device runs in lockstep (0: none assumed)", {}, 
-           "the device's reported lockstep width; 0 for argmin and argmax", false, false},
-          {"NV_WARP_SYNC", "order the lockstep tail with bar.warp.sync (NVIDIA inline PTX)", {0, 1},
-           "1 on NVIDIA where LOCKSTEP is set", false, false}};
+std::vector<KernelParam> tree_tail_params() {
+  return lockstep_params("the device's reported lockstep width; 0 for argmin and argmax");
 }
 std::vector<KernelParam> joined(std::vector<KernelParam> a, const std::vector<KernelParam>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -30,7 +24,7 @@ std::vector<KernelParam> joined(std::vector<KernelParam> a, const std::vector<Ke
 const KernelSpec& segments_group_kernel() {
   static const KernelSpec k{"segments", "segments_group.cl", "segments_group",
                             "one work-group per segment (the groups loop over the segments beyond the grid)",
-                            joined(common_params(), lockstep_params())};
+                            joined(common_params(), tree_tail_params())};
   return k;
 }
 
@@ -38,7 +32,7 @@ const KernelSpec& segments_split_kernel() {
   static const KernelSpec k{
       "segments", "segments_split.cl", "segments_split",
       "each segment cut into parts, one work-group each; segments_split_finish folds each segment's parts",
-      joined(joined(common_params(), {items_param("4")}), lockstep_params())};
+      joined(joined(common_params(), {items_param("4")}), tree_tail_params())};
   return k;
 }
 

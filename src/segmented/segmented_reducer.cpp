@@ -4,7 +4,7 @@
 #include "clreduce/segmented.hpp"
 
 #include "core/bound_queue.hpp"
-#include "core/kernel_spec.hpp"
+#include "clreduce/kernel_spec.hpp"
 #include "descriptor/families.hpp"
 #include "core/matrix.hpp"
 #include "segmented/segmented_kernels.hpp"

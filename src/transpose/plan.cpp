@@ -135,8 +135,7 @@ std::string dim_name(std::size_t d) { return d == 0 ? "x" : "y"; }
 // Each variant's parameters follow from its shape: the planner sets exactly these.
 KernelSpec spec_of(const TransposeVariant& v) {
   KernelSpec k{"transpose", v.file, v.kernel, v.summary, {}};
-  k.params.push_back({"TYPE_ID", "element type: 0 uint, 1 int, 2 float, 3 double", {0, 1, 2, 3}, "from the call",
-                      false, false, "--type"});
+  k.params.push_back(type_id_param());
   if (v.shape == TransposeShape::Free) {
     const std::string rule = std::to_string(v.default_wg_x) + " x " + std::to_string(v.default_wg_y) +
                              " (the variant's default), within the device's work-group limits";

@@ -4,13 +4,13 @@
 #pragma once
 
 #include "clreduce/transpose.hpp"
-#include "core/kernel_spec.hpp"
+#include "clreduce/kernel_spec.hpp"
 
 namespace clreduce {
 
 // Throws ConfigError naming the parameter (see Transposer::prepare). An empty cfg.variant plans
 // kDefaultTransposeVariant.
-// The launch parameters of variant v's kernel, as data (core/kernel_spec.hpp): TYPE_ID, then WG_X
+// The launch parameters of variant v's kernel, as data (clreduce/kernel_spec.hpp): TYPE_ID, then WG_X
 // and WG_Y (variants of free shape), TILE (tiles), or TILE and ROWS (local_tile_multi).
 const KernelSpec& transpose_kernel_spec(const TransposeVariant& v);
 

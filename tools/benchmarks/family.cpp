@@ -13,9 +13,9 @@ std::function<std::vector<Point>(const Variant&, std::uint64_t)> family_points(c
     Point p;
     p.params.wg = given.wg;
     p.params.defines = given.defines;
-    if (v.uses_times) p.params.times = given.times;
+    if (v.uses_times()) p.params.times = given.times;
     if (v.takes_groups_per_cu()) p.params.groups_per_cu = given.groups_per_cu;
-    if (v.uses_vec) p.params.vec = given.vec;
+    if (v.uses_vec()) p.params.vec = given.vec;
     p.use_tuning = use_tuning;
     return std::vector<Point>{p};
   };

@@ -38,9 +38,9 @@ std::vector<Point> grid_points(const Variant& v, const GridAxes& axes) {
       out.push_back(Point{c, false, false, false});
       continue;
     }
-    for (unsigned vec : v.uses_vec ? axes.vec : no_vec) {
+    for (unsigned vec : v.uses_vec() ? axes.vec : no_vec) {
       if (vec) c.vec = vec;
-      if (v.uses_times)
+      if (v.uses_times())
         for (unsigned t : axes.times) {
           ReduceParams ct = c;
           ct.times = t;
@@ -68,7 +68,7 @@ std::string point_label(const Measured& m) {
     if (!m.report) return "default";
     const PassPlan& first = m.report->plan.passes.front();
     s = "default (wg " + std::to_string(first.wg);
-    if (m.report->plan.variant->uses_times) s += ", times " + std::to_string(first.times);
+    if (m.report->plan.variant->uses_times()) s += ", times " + std::to_string(first.times);
     if (first.vec > 1) s += ", vec " + std::to_string(first.vec);
     return s + ")";
   }

@@ -30,8 +30,8 @@ std::vector<ReduceParams> size_candidates(const Variant& v, const DeviceInfo& de
       out.push_back(base);
       continue;
     }
-    if (v.uses_vec) base.vec = static_cast<unsigned>(std::max<std::uint64_t>(2, 16 / es));
-    if (!v.uses_times) {
+    if (v.uses_vec()) base.vec = static_cast<unsigned>(std::max<std::uint64_t>(2, 16 / es));
+    if (!v.uses_times()) {
       out.push_back(base);
       continue;
     }

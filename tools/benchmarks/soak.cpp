@@ -69,14 +69,14 @@ SoakReport run_soak(const Session& rt, const SoakOptions& opt,
     if (v->contiguous_blocks) {
       if (std::uniform_int_distribution<int>(0, 1)(rng) == 0)
         c.groups_per_cu = std::uniform_int_distribution<unsigned>(1, 32)(rng);
-    } else if (v->uses_times) {
+    } else if (v->uses_times()) {
       if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
         c.groups_per_cu = std::uniform_int_distribution<unsigned>(1, 32)(rng);
       } else {
         c.times = std::uniform_int_distribution<unsigned>(1, 64)(rng);
       }
     }
-    if (v->uses_vec) c.vec = pick(allowed_vec_widths());
+    if (v->uses_vec()) c.vec = pick(allowed_vec_widths());
     // On a CPU device every work-group is a loop trip of the runtime: tiny groups over a large n
     // (2^20 groups of 1) cost minutes, so n is capped there at 65536 groups' worth.
     if (!dev.is_gpu && !c.groups_per_cu)

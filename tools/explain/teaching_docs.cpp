@@ -143,8 +143,8 @@ std::string reduction_steps_table(const json& bench) {
     if (f.ok) {
       f.launch = "wg " + std::to_string(field(row, "wg", where).get<long long>());
       const Variant& v = find_variant(name);
-      if (v.uses_times) f.launch += ", times " + std::to_string(field(row, "times", where).get<long long>());
-      if (v.uses_vec) f.launch += ", vec " + std::to_string(field(row, "vec", where).get<long long>());
+      if (v.uses_times()) f.launch += ", times " + std::to_string(field(row, "times", where).get<long long>());
+      if (v.uses_vec()) f.launch += ", vec " + std::to_string(field(row, "vec", where).get<long long>());
       const long long passes = field(row, "passes", where).get<long long>();
       f.launch += ", " + std::to_string(passes) + (passes == 1 ? " pass" : " passes");
     } else if (row.contains("skipped") && row.at("skipped").is_string()) {

@@ -89,9 +89,9 @@ void check_heat_map_axes(GridParam x, GridParam y) {
 bool takes_param(const Variant& v, GridParam p) {
   switch (p) {
     case GridParam::Wg: return true;
-    case GridParam::Times: return v.uses_times;
+    case GridParam::Times: return v.uses_times();
     case GridParam::GroupsPerCu: return v.takes_groups_per_cu();
-    case GridParam::Vec: return v.uses_vec;
+    case GridParam::Vec: return v.uses_vec();
   }
   return false;
 }

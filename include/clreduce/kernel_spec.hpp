@@ -1,12 +1,14 @@
-// A kernel's launch parameters declared as data (as CLBlast's settings.parameters and CUB's
-// policies do), for every family: each parameter's -D name, its meaning, its valid values, the
-// rule that gives its default and whether `tune` may search it or a caller may set it. One
-// function (options_for) turns a kernel's resolved values into its build option string, and one
-// (given_value) reads and checks a caller's -D NAME=VALUE of a declared parameter, so a planner
-// never assembles -D text of its own and every kernel refuses a bad value the same way. The
-// families' tables: src/descriptor/kernel_params.hpp (the descriptor kernels),
-// src/segmented/segmented_kernels.hpp (the segmented reductions).
-// Thread-safety: the tables are immutable after first use.
+// Introspection: a kernel's launch parameters declared as data (as CLBlast's settings.parameters
+// and CUB's policies do), for every family: each parameter's -D name, its meaning, its valid
+// values, the rule that gives its default and whether `tune` may search it or a caller may set
+// it. One function (options_for) turns a kernel's resolved values into its build option string,
+// and one (given_value) reads and checks a caller's -D NAME=VALUE of a declared parameter, so a
+// planner never assembles -D text of its own and every kernel refuses a bad value the same way.
+// The tables: Variant::spec (clreduce/variants.hpp: the whole-array variants), and in the
+// library's sources src/descriptor/kernel_params.hpp (the descriptor kernels),
+// src/segmented/segmented_kernels.hpp (the segmented reductions), src/transpose/plan.hpp. The CLI
+// reads them to refuse a -D that an option or the host sets, and `clreduce variants` prints them.
+// Thread-safety: the tables are immutable after first use; the functions are pure.
 #pragma once
 
 #include "clreduce/types.hpp"
@@ -20,6 +22,11 @@
 namespace clreduce {
 
 struct KernelParam {
+  KernelParam() = default;
+  KernelParam(std::string define_, std::string meaning_, std::vector<std::uint64_t> valid_, std::string rule_,
+              bool tunable_ = false, bool caller_may_set_ = true, std::string option_ = {})
+      : define(std::move(define_)), meaning(std::move(meaning_)), valid(std::move(valid_)), rule(std::move(rule_)),
+        tunable(tunable_), caller_may_set(caller_may_set_), option(std::move(option_)) {}
   std::string define;                  // "ROW_WIDTH"
   std::string meaning;                 // one line
   std::vector<std::uint64_t> valid;    // the values it may take (empty: any the planner derives)
@@ -27,10 +34,16 @@ struct KernelParam {
   bool tunable = false;                // whether `tune` may search it
   bool caller_may_set = true;          // false: derived from the device or the data (NV_PTX, ALIGNED)
   std::string option;                  // the CLI option that sets it ("--tile"); empty: none does
+  // Where `valid` is empty: the inclusive range a value must be in (max 0: no range).
+  std::uint64_t min = 0, max = 0;
+  // The value when nobody gives it and `rule` does not derive it from the call (TIMES 16).
+  std::optional<std::uint64_t> fallback;
+  bool valid_value(std::uint64_t x) const;
+  std::string valid_text() const;  // "1, 2, 4, 8", "1..1024", or "any"
 };
 
 struct KernelSpec {
-  std::string family;   // "whole", "lines", "columns", "segments"
+  std::string family;   // "whole_array" (the variants), "whole", "lines", "columns" (descriptors), "segments", "transpose"
   std::string file;     // "reduce_descriptor_lines.cl"
   std::string kernel;   // "reduce_descriptor_lines"
   std::string summary;  // one line: what it reduces
@@ -43,6 +56,11 @@ KernelParam wg_param();                              // WG_SIZE: a power of two 
 KernelParam items_param(const std::string& rule);   // ITEMS: 1, 2, 4 or 8
 KernelParam vec_param(const std::string& rule);     // VEC: 1, 2, 4, 8 or 16
 KernelParam nv_ptx_param();                          // NV_PTX: 1 on NVIDIA devices
+// The Op families' shared parameters (kernels_cl/reduce_common.clh, lockstep.clh).
+KernelParam type_id_param();                         // TYPE_ID: 0 uint, 1 int, 2 float, 3 double
+KernelParam op_id_param(const std::vector<std::uint64_t>& valid, const std::string& meaning);  // OP_ID
+KernelParam first_pass_param(const std::vector<std::uint64_t>& valid, const std::string& rule);  // FIRST_PASS
+std::vector<KernelParam> lockstep_params(const std::string& rule);  // LOCKSTEP, NV_WARP_SYNC
 
 // A kernel's resolved parameter values, by -D name.
 using ParamValues = std::vector<std::pair<std::string, std::uint64_t>>;
@@ -64,5 +82,10 @@ std::optional<std::uint64_t> caller_value(const KernelSpec& k, const std::string
 // `values` (each must be there and valid; a missing one throws std::logic_error: a planner's
 // bug), then the caller's defines that are not declared parameters, untouched.
 std::string options_for(const KernelSpec& k, const ParamValues& values, const std::vector<Define>& defines);
+
+// Every kernel that declares its parameters, family by family: the whole-array variants
+// (Variant::spec), the descriptor kernels (whole, lines, columns), the segmented kernels and the
+// transposes. The axis variants (AxisReducer's rows_* and cols_*) do not declare theirs yet.
+const std::vector<const KernelSpec*>& kernel_specs();
 
 }  // namespace clreduce
