@@ -511,10 +511,10 @@ TEST_SUITE("multi_device") {
         CHECK(std::string(e.what()).find('\n') == std::string::npos);
       }
     };
-    refused([&] { mr.reduce(dot, {x.data()}, 100); }, Param::Buffer, "reads 2 input(s); got 1");
+    refused([&] { mr.reduce(dot, {x.data()}, 100); }, Param::Buffer, "takes 2 input(s); 1 given");
     refused([&] { mr.reduce(dot, {x.data(), nullptr}, 100); }, Param::Buffer, "input 1 is null");
     refused([&] { mr.reduce(dot, {x.data(), x.data()}, 0); }, Param::N, "at least 1");
-    refused([&] { mr.reduce(dot, {x.data(), x.data()}, 100, {1.0}); }, Param::Buffer, "takes 0 scalar(s); got 1");
+    refused([&] { mr.reduce(dot, {x.data(), x.data()}, 100, {1.0}); }, Param::Op, "takes 0 scalar argument(s); 1 given");
     const std::vector<std::uint64_t> counts = mr.counts(100, true);
     std::vector<std::vector<Input>> small(devs.size());
     for (std::size_t i = 0; i < devs.size(); ++i)

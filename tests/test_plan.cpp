@@ -335,6 +335,9 @@ TEST_SUITE("unit") {
           }
           CHECK(pass.options.find("-D MY_FLAG=3") > at);
           if (v.uses_nv_ptx()) CHECK(pass.options.find("-D NV_PTX=0") != std::string::npos);
+          // No inline PTX: no bar.warp.sync, and so no lockstep tail.
+          if (v.uses_nv_ptx() && v.uses_lockstep())
+            CHECK(pass.options.find("-D LOCKSTEP=0 -D NV_WARP_SYNC=0") != std::string::npos);
           if (v.uses_times()) CHECK(pass.options.find("-D TIMES=" + std::to_string(pass.times)) != std::string::npos);
           if (v.uses_vec()) CHECK(pass.options.find("-D VEC=" + std::to_string(pass.vec)) != std::string::npos);
         }
@@ -363,12 +366,16 @@ TEST_SUITE("unit") {
     CHECK(plan_reduction(by_option, dev, 1000).passes[0].options.find("-D TIMES=8 -D VEC=2") != std::string::npos);
     by_option.defines = {parse_define("TIMES=4")};
     CHECK_THROWS_WITH_AS(plan_reduction(by_option, dev, 1000), doctest::Contains("both set TIMES"), ConfigError);
-    for (const char* bad : {"TIMES=0", "TIMES=1025", "TIMES=x", "VEC=3", "WG_SIZE=48"}) {
+    for (const char* bad : {"TIMES=0", "TIMES=x", "VEC=3", "WG_SIZE=48"}) {
       ReduceConfig c = cfg_of("vector", 0);
       c.defines = {parse_define(bad)};
       CAPTURE(bad);
       CHECK_THROWS_WITH_AS(plan_reduction(c, dev, 1000), doctest::Contains("must be"), ConfigError);
     }
+    ReduceConfig over = cfg_of("vector", 0);
+    over.defines = {parse_define("TIMES=1025")};  // as --times 1025
+    CHECK_THROWS_WITH_AS(plan_reduction(over, dev, 1000), doctest::Contains("outside the allowed range 1..1024"),
+                         ConfigError);
     for (const char* derived : {"TYPE_ID=2", "OP_ID=1", "FIRST_PASS=0", "INPUT_ALIGNED=0", "LOCKSTEP=32"}) {
       ReduceConfig c = cfg_of("vector", 64);
       c.defines = {parse_define(derived)};

@@ -154,8 +154,14 @@ TEST_SUITE("runtime") {
   TEST_CASE("a user -D that breaks the build is reported with the options") {
     ReduceConfig cfg;
     cfg.variant = "vector";
-    cfg.defines = {parse_define("VEC=3")};  // the kernel's own #error rejects it
-    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("VEC must be 2, 4, 8 or 16"), Error);
+    cfg.defines = {parse_define("float=not_a_type")};  // a macro the variant does not declare
+    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("-D float=not_a_type"), Error);
+    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("build log:"), Error);
+    // A declared parameter's bad value is refused before any build, naming the valid ones (the
+    // kernel's own #error would say the same after a compile).
+    cfg.defines = {parse_define("VEC=3")};
+    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100),
+                         doctest::Contains("VEC of vector.cl must be one of 2, 4, 8, 16"), ConfigError);
   }
 
   TEST_CASE("work-group size over the real device's maximum") {

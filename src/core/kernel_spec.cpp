@@ -11,7 +11,9 @@
 namespace clreduce {
 
 namespace {
-const std::vector<std::uint64_t> kPow2Wg = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+// A work-group size: a power of two; the device's own limit (CL_DEVICE_MAX_WORK_GROUP_SIZE, 4096
+// on PoCL) is the planner's check.
+const std::vector<std::uint64_t> kPow2Wg = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
 
 std::string joined(const std::vector<std::uint64_t>& v) {
   std::string s;
@@ -21,7 +23,8 @@ std::string joined(const std::vector<std::uint64_t>& v) {
 }  // namespace
 
 KernelParam wg_param() {
-  return {"WG_SIZE", "work-items per work-group", kPow2Wg, "256, or the most the device and the built kernel allow",
+  return {"WG_SIZE", "work-items per work-group (at most the device's limit)", kPow2Wg,
+          "256, or the most the device and the built kernel allow",
           true, true, "--wg"};
 }
 KernelParam items_param(const std::string& rule) {

@@ -11,17 +11,21 @@ std::uint64_t buffer_bytes(const cl::Buffer& b) {
   return with_cl_context("querying a buffer's size", [&] { return b.getInfo<CL_MEM_SIZE>(); });
 }
 
-void check_call(const Reduction& r, const std::vector<Input>& inputs, const std::vector<ScalarArg>& scalars) {
-  if (inputs.size() != r.inputs.size())
+void check_counts(const Reduction& r, std::size_t inputs, std::size_t scalars) {
+  if (inputs != r.inputs.size())
     throw Error(Param::Buffer,
                 "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " input(s); " +
-                    std::to_string(inputs.size()) + " given",
+                    std::to_string(inputs) + " given",
                 std::to_string(r.inputs.size()) + " inputs");
-  if (scalars.size() != r.scalars.size())
+  if (scalars != r.scalars.size())
     throw Error(Param::Op,
                 "reduction '" + r.name + "' takes " + std::to_string(r.scalars.size()) + " scalar argument(s); " +
-                    std::to_string(scalars.size()) + " given",
+                    std::to_string(scalars) + " given",
                 std::to_string(r.scalars.size()) + " scalars");
+}
+
+void check_call(const Reduction& r, const std::vector<Input>& inputs, const std::vector<ScalarArg>& scalars) {
+  check_counts(r, inputs.size(), scalars.size());
   for (std::size_t j = 0; j < inputs.size(); ++j)
     if (!inputs[j].buffer())
       throw Error(Param::Buffer, "input " + std::to_string(j) + " of reduction '" + r.name + "' is an empty cl::Buffer",

@@ -24,6 +24,9 @@ std::uint64_t buffer_bytes(const cl::Buffer& b);
 // Throws Error (Param::Buffer, Param::Op) unless there is one Input per r.inputs and one scalar
 // per r.scalars.
 void check_call(const Reduction& r, const std::vector<Input>& inputs, const std::vector<ScalarArg>& scalars);
+// The counts alone (a call with host pointers): Error (Param::Buffer) for the inputs, (Param::Op)
+// for the scalars, each naming the count the reduction takes.
+void check_counts(const Reduction& r, std::size_t inputs, std::size_t scalars);
 // Throws Error (Param::Buffer) unless input j's buffer holds `elements` elements of its type after
 // its offset; `what` says what needs them ("a 1000 x 24 matrix with ld 32").
 void check_input_span(const Reduction& r, const std::vector<Input>& inputs, std::size_t j, std::uint64_t elements,

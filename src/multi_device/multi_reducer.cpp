@@ -327,9 +327,6 @@ PartOut run_descriptor_host_part(Dev& d, const Reduction& r, const std::vector<c
   try {
     for (std::uint64_t k = 0; k < chunks; ++k) {
       const std::uint64_t count = std::min(chunk, n - k * chunk);
-      const DescriptorLaunch l = d.descriptors->prepare(r, count);
-      out.depth = std::max(out.depth, l.depth);
-      if (k == 0) out.variant = l.kernel;
       std::vector<cl::Event> before;
       if (k >= 2) before.push_back(launched[k - 2]);
       std::vector<cl::Event> written(ni);
@@ -341,8 +338,11 @@ PartOut run_descriptor_host_part(Dev& d, const Reduction& r, const std::vector<c
         in[j] = Input{d.input_slots[j][k % 2], 0};
       }
       d.copy.flush();
+      DescriptorLaunch l;
       launched[k] = d.descriptors->enqueue_part(r, in, count, DescriptorPart{index_base + k * chunk}, d.parts, k,
-                                                scalars, written);
+                                                scalars, written, nullptr, &l);
+      out.depth = std::max(out.depth, l.depth);
+      if (k == 0) out.variant = l.kernel;
       d.compute.flush();
     }
     d.compute.enqueueReadBuffer(d.parts, CL_TRUE, 0, chunks * r.acc_bytes, out.accumulators.data());
@@ -365,11 +365,11 @@ PartOut run_descriptor_resident_part(Dev& d, const Reduction& r, const std::vect
   const Clock::time_point t0 = Clock::now();
   out.began = t0;
   try {
-    const DescriptorLaunch l = d.descriptors->prepare(r, n);
+    ensure_parts(d, r, 1);
+    DescriptorLaunch l;
+    d.descriptors->enqueue_part(r, inputs, n, DescriptorPart{index_base}, d.parts, 0, scalars, {}, nullptr, &l);
     out.depth = l.depth;
     out.variant = l.kernel;
-    ensure_parts(d, r, 1);
-    d.descriptors->enqueue_part(r, inputs, n, DescriptorPart{index_base}, d.parts, 0, scalars, {});
     d.compute.enqueueReadBuffer(d.parts, CL_TRUE, 0, r.acc_bytes, out.accumulators.data());
   } catch (...) {
     drain(d);
@@ -510,26 +510,16 @@ struct MultiReducer::State {
     return *d.descriptors;
   }
 
-  // What every descriptor call checks before any device works: the inputs, the scalars, fp64 on
-  // every device with a part, and each such device's launch (built, so a broken descriptor is
-  // refused with its log before data moves).
-  void check_descriptor(const Reduction& r, std::size_t inputs, const std::vector<ScalarArg>& scalars,
-                        const std::vector<std::uint64_t>& counts) {
-    if (inputs != r.inputs.size())
-      throw Error(Param::Buffer,
-                  "reduction '" + r.name + "' reads " + std::to_string(r.inputs.size()) + " input(s); got " +
-                      std::to_string(inputs),
-                  std::to_string(r.inputs.size()) + " inputs");
-    if (scalars.size() != r.scalars.size())
-      throw Error(Param::Buffer,
-                  "reduction '" + r.name + "' takes " + std::to_string(r.scalars.size()) + " scalar(s); got " +
-                      std::to_string(scalars.size()),
-                  std::to_string(r.scalars.size()) + " scalars");
+  // What every descriptor call checks before any device works, once the counts of inputs and
+  // scalars are checked: fp64 on every device with a part, and each such device's launch for its
+  // parts (PARTIAL 1: built now, so a broken descriptor is refused with its log before data moves,
+  // and the parts then find their program built).
+  void check_descriptor(const Reduction& r, const std::vector<std::uint64_t>& counts) {
     for (std::size_t i = 0; i < devs.size(); ++i) {
       if (counts[i] == 0 && i != 0) continue;  // device 0 folds the parts: it needs the program too
       try {
         check_fp64(r, devices[i]);
-        descriptors(i).prepare(r, std::max<std::uint64_t>(counts[i], 1));
+        descriptors(i).prepare(r, std::max<std::uint64_t>(counts[i], 1), true);
       } catch (const Error& e) {
         throw Error(e.param(), device_label(i, devices[i]) + ": " + e.what(), "", devices[i].name);
       }
@@ -762,7 +752,8 @@ MultiResult MultiReducer::reduce(const Reduction& r, const std::vector<const voi
       throw Error(Param::Buffer, "the host pointer of input " + std::to_string(j) + " is null",
                   "a pointer to n elements");
   const std::vector<std::uint64_t> c = counts(n, false);
-  s_->check_descriptor(r, inputs.size(), scalars, c);
+  check_counts(r, inputs.size(), scalars.size());
+  s_->check_descriptor(r, c);
   std::vector<std::uint64_t> offsets(c.size(), 0);
   for (std::size_t i = 1; i < c.size(); ++i) offsets[i] = offsets[i - 1] + c[i - 1];
   const std::uint64_t chunk = s_->options.chunk_elements ? s_->options.chunk_elements : kDefaultChunkElements;
@@ -798,10 +789,7 @@ MultiResult MultiReducer::reduce_resident(const Reduction& r, const std::vector<
     }
   }
   if (n == 0) throw Error(Param::N, "n must be at least 1 (every count is 0)", ">= 1");
-  std::size_t given = r.inputs.size();
-  for (std::size_t i = 0; i < d; ++i)
-    if (counts[i]) given = inputs[i].size();
-  s_->check_descriptor(r, given, scalars, counts);
+  s_->check_descriptor(r, counts);  // the counts of inputs and scalars: check_call above
   std::vector<std::uint64_t> offsets(d, 0);
   for (std::size_t i = 1; i < d; ++i) offsets[i] = offsets[i - 1] + counts[i - 1];
   const Clock::time_point t0 = Clock::now();

@@ -154,28 +154,29 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
   }
 }
 
-DescriptorLaunch DescriptorReducer::prepare(const Reduction& r, std::uint64_t n) {
-  return launch_for(r, n, nullptr, {});
+DescriptorLaunch DescriptorReducer::prepare(const Reduction& r, std::uint64_t n, bool part) {
+  return launch_for(r, n, nullptr, {}, part);
 }
 
 cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                      const cl::Buffer& out, std::uint64_t out_index,
                                      const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                                      const cl::CommandQueue* on) {
-  return launch(r, inputs, n, out, out_index, scalars, wait, on, nullptr);
+  return launch(r, inputs, n, out, out_index, scalars, wait, on, nullptr, nullptr);
 }
 
 cl::Event DescriptorReducer::enqueue_part(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                           const DescriptorPart& part, const cl::Buffer& out, std::uint64_t out_index,
                                           const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                                          const cl::CommandQueue* on) {
-  return launch(r, inputs, n, out, out_index, scalars, wait, on, &part);
+                                          const cl::CommandQueue* on, DescriptorLaunch* used) {
+  return launch(r, inputs, n, out, out_index, scalars, wait, on, &part, used);
 }
 
 cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                     const cl::Buffer& out, std::uint64_t out_index,
                                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                                    const cl::CommandQueue* on, const DescriptorPart* part) {
+                                    const cl::CommandQueue* on, const DescriptorPart* part,
+                                    DescriptorLaunch* used) {
   check_call(r, inputs, scalars);
   if (n == 0) throw Error(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
   for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, n, "n " + std::to_string(n));
@@ -188,6 +189,7 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
   std::vector<std::uint64_t> offsets;
   for (const Input& in : inputs) offsets.push_back(in.offset);
   const DescriptorLaunch l = launch_for(r, n, &k, offsets, part != nullptr);
+  if (used) *used = l;
   const std::uint64_t need = l.groups * r.acc_bytes;
   if (need > partial_bytes_) {
     partials_ = allocate(need, "the descriptor kernel's partials");
@@ -222,19 +224,17 @@ cl::Event DescriptorReducer::fold_parts(const Reduction& r, const cl::Buffer& pa
     throw Error(Param::N, "folding " + std::to_string(count) + " parts; valid: 1 to 2^32 - 1", "1 to 2^32 - 1");
   check_accumulators(r, parts, 0, count);
   check_output(r, out, out_index, 1);
-  // The fold kernel lives in the whole array's program: any of its builds has it; the one for a
-  // single element is as good as any.
-  cl::Kernel reduce_kernel;
-  const DescriptorLaunch l = launch_for(r, 1, &reduce_kernel, {});
+  // The fold kernel lives in the whole array's program, and any of its builds has it: the options
+  // planned for a single element (no build of the reduce kernel needed), kept per descriptor.
   const std::shared_ptr<const std::string> held = sources_.of(r);
-  auto key = std::make_pair(*held, l.options);
-  auto it = fold_kernels_.find(key);
+  auto it = fold_kernels_.find(*held);
   if (it == fold_kernels_.end()) {
+    const DescriptorLaunch l = plan_descriptor(r, 1, params_, bound_.device);
     const UserOperator text{r.name, {}, *held, std::nullopt};
     it = fold_kernels_
-             .emplace(std::move(key), bound_.programs->kernel(bound_.context, bound_.device, bound_.kernel_dir.path,
-                                                              whole_kernel().file, "reduce_descriptor_fold_parts",
-                                                              l.options, &text))
+             .emplace(*held, bound_.programs->kernel(bound_.context, bound_.device, bound_.kernel_dir.path,
+                                                     whole_kernel().file, "reduce_descriptor_fold_parts", l.options,
+                                                     &text))
              .first;
   }
   cl::Kernel& k = it->second;

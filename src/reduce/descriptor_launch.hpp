@@ -33,7 +33,9 @@ class DescriptorReducer {
  public:
   DescriptorReducer(BoundQueue& bound, const ReduceParams& params) : bound_(bound), params_(params) {}
 
-  DescriptorLaunch prepare(const Reduction& r, std::uint64_t n);
+  // The launch for n elements, its kernel built; `part`: as a part of a larger reduction
+  // (enqueue_part's launch, PARTIAL 1).
+  DescriptorLaunch prepare(const Reduction& r, std::uint64_t n, bool part = false);
   // Enqueues the reduction; the result lands at byte out_index * r.out.bytes() of `out`.
   // On `on` (null: the bound queue; another in-order queue of the same context and device).
   cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
@@ -45,10 +47,11 @@ class DescriptorReducer {
   // A part of a larger reduction: the n elements of `inputs` reduced as elements
   // [part.index_base, part.index_base + n) of the whole input, the accumulator left unfinished
   // (r.acc_bytes bytes) at index out_index of `out` (a buffer of accumulators). On `on` as enqueue.
+  // `used` (when not null) receives the launch it ran: its kernel, groups and depth.
   cl::Event enqueue_part(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                          const DescriptorPart& part, const cl::Buffer& out, std::uint64_t out_index,
                          const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                         const cl::CommandQueue* on = nullptr);
+                         const cl::CommandQueue* on = nullptr, DescriptorLaunch* used = nullptr);
   // The `count` accumulators at the start of `parts` (from enqueue_part, in the order of their
   // parts) folded in order by one work-item, finished for n elements in all, written as result
   // out_index of `out`. Throws Error (Param::N) for count 0 or above 2^32 - 1.
@@ -63,13 +66,13 @@ class DescriptorReducer {
                               const std::vector<std::uint64_t>& offsets, bool partial = false);
   cl::Event launch(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
                    std::uint64_t out_index, const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                   const cl::CommandQueue* on, const DescriptorPart* part);
+                   const cl::CommandQueue* on, const DescriptorPart* part, DescriptorLaunch* used);
   cl::Buffer allocate(std::uint64_t bytes, const std::string& what);
 
   BoundQueue& bound_;
   const ReduceParams& params_;
   std::map<std::pair<std::string, std::string>, cl::Kernel> kernels_;  // (source, options) -> kernel
-  std::map<std::pair<std::string, std::string>, cl::Kernel> fold_kernels_;  // the same -> reduce_descriptor_fold_parts
+  std::map<std::string, cl::Kernel> fold_kernels_;  // source -> reduce_descriptor_fold_parts
   std::map<std::string, std::size_t> kernel_max_wg_;                // source -> CL_KERNEL_WORK_GROUP_SIZE
   SourceCache sources_;
   cl::Buffer partials_, ticket_, result_;

@@ -68,6 +68,9 @@ std::string base_options(const Variant& v, const ReduceConfig& cfg, const Device
                          bool input_aligned) {
   const std::optional<std::uint64_t> nv_ptx =
       v.uses_nv_ptx() ? given_value(v.spec, "NV_PTX", cfg.defines) : std::nullopt;
+  // A caller's NV_PTX=0 turns off every inline PTX: bar.warp.sync too, and a lockstep tail
+  // without it is not safe on NVIDIA since Volta (independent thread scheduling), so LOCKSTEP 0.
+  const bool no_ptx = nv_ptx && *nv_ptx == 0;
   const ParamValues values = {
       {"WG_SIZE", wg},
       {"TYPE_ID", static_cast<std::uint64_t>(cfg.type)},
@@ -76,8 +79,8 @@ std::string base_options(const Variant& v, const ReduceConfig& cfg, const Device
       {"VEC", vec},
       {"FIRST_PASS", first_pass ? 1u : 0u},
       {"INPUT_ALIGNED", input_aligned ? 1u : 0u},
-      {"LOCKSTEP", dev.lockstep_width},
-      {"NV_WARP_SYNC", dev.is_nvidia ? 1u : 0u},
+      {"LOCKSTEP", no_ptx ? 0u : dev.lockstep_width},
+      {"NV_WARP_SYNC", dev.is_nvidia && !no_ptx ? 1u : 0u},
       {"NV_PTX", nv_ptx.value_or(dev.is_nvidia ? 1u : 0u)},
       {"WARP", has_nv_shuffle(dev) ? dev.lockstep_width : 0U},
       {"SP_FINISH", finishes_by_slots(v, cfg, dev) ? 1u : 0u}};

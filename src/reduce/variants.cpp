@@ -39,13 +39,15 @@ KernelParam contiguous_wg() {
 KernelParam op_id() {
   return op_id_param({0, 1, 2, 5}, "operator: 0 sum, 1 min, 2 max, 5 a user's file (values only: no argmin/argmax)");
 }
+// A caller's TIMES is kMinTimes..kMaxTimes (the planner's check, naming that range); the planner's
+// own, from n and a grid of groups per compute unit, may be larger (up to 2^31).
 KernelParam times(unsigned fallback) {
   KernelParam p{"TIMES", "elements (with VEC: vectors) each work-item accumulates before the tree", {},
                 "the fallback; from n and the grid where groups per compute unit are given (or the grid fills the "
-                "device by default)",
+                "device by default); a caller's " + std::to_string(kMinTimes) + ".." + std::to_string(kMaxTimes),
                 true, true, "--times"};
   p.min = kMinTimes;
-  p.max = kMaxTimes;
+  p.max = 1u << 31;
   p.fallback = fallback;
   return p;
 }
@@ -62,14 +64,18 @@ KernelParam input_aligned() {
           {0, 1}, "0 where the first pass's offset is not a multiple of VEC, else 1", false, false};
 }
 std::vector<KernelParam> lockstep() {
-  return lockstep_params("the device's reported lockstep width (0: not reported, every barrier kept)");
+  return lockstep_params(
+      "the device's reported lockstep width (0: not reported, every barrier kept); 0 where a caller's NV_PTX=0 "
+      "turns off inline PTX");
 }
 // NV_PTX may be set by a caller: -D NV_PTX=0 runs the warp shuffle's local-memory stand-in on
-// NVIDIA (the tests do), and keeps single_pass's ticket finish.
+// NVIDIA (the tests do, on a CPU posing as NVIDIA), keeps every barrier and single_pass's ticket
+// finish.
 std::vector<KernelParam> nv_ptx() {
   KernelParam p = nv_ptx_param();
   p.caller_may_set = true;
-  p.rule = "1 on NVIDIA devices; a caller's 0 emulates the shuffle in local memory";
+  p.rule = "1 on NVIDIA devices; a caller's 0 turns off every inline PTX: the shuffle emulated in local memory, "
+           "no bar.warp.sync and so no lockstep tail (LOCKSTEP 0)";
   return {p,
           {"WARP", "lanes of a warp where shfl.sync may be used (0: none; the shuffle goes through local memory)",
            {0, 32}, "32 on an NVIDIA platform reporting CL_DEVICE_WARP_SIZE_NV = 32, else 0", false, false}};
