@@ -154,8 +154,8 @@ TEST_SUITE("runtime") {
   TEST_CASE("a user -D that breaks the build is reported with the options") {
     ReduceConfig cfg;
     cfg.variant = "vector";
-    cfg.defines = {parse_define("float=not_a_type")};  // a macro the variant does not declare
-    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("-D float=not_a_type"), Error);
+    cfg.defines = {parse_define("uint=not_a_type")};  // not declared; the element type (uint) is gone
+    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("-D uint=not_a_type"), Error);
     CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("build log:"), Error);
     // A declared parameter's bad value is refused before any build, naming the valid ones (the
     // kernel's own #error would say the same after a compile).
