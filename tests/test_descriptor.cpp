@@ -1953,6 +1953,54 @@ TEST_SUITE("descriptor_families") {
     fs::remove_all(dir);
   }
 
+  TEST_CASE("host forms: rows, columns and segments of host memory give the buffer forms' bits; their refusals") {
+    AxisReducer red = make_axis_reducer();
+    SegmentedReducer seg = make_segmented_reducer();
+    std::mt19937_64 g(seed() ^ 0x51);
+    const MatrixShape shape{37, 45, 48};  // padded: the host pointers hold shape.span() elements
+    const std::uint64_t span = shape.span();
+    const Column a = make_column(S::F16, span, g, Fill::Random), b = make_column(S::F16, span, g, Fill::Random);
+    const std::vector<Input> in = {Input{upload(a), 0}, Input{upload(b), 0}};
+    const std::vector<const void*> host = {a.bytes.data(), b.bytes.data()};
+    const Reduction dot = builtin(B::Dot, S::F16);
+    const auto same_bits = [](const std::vector<Result>& got, const std::vector<Result>& want) {
+      REQUIRE(got.size() == want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i].bytes == want[i].bytes);
+      }
+    };
+    for (Axis axis : {Axis::Rows, Axis::Cols}) {
+      CAPTURE(name_of(axis));
+      same_bits(red.reduce(dot, host, axis, shape), red.reduce(dot, in, axis, shape));
+    }
+    // Segments: empty ones first, between and last; the offsets given on the host.
+    const std::vector<std::uint64_t> offsets = {0, 0, 1, 300, 300, 1001, span, span};
+    const cl::Buffer offs = upload_offsets<std::uint64_t>(offsets);
+    const Reduction var = builtin(B::VarSample, S::F16);
+    same_bits(seg.reduce(var, {a.bytes.data()}, span, offsets),
+              seg.reduce(var, {in[0]}, span, Segments::offsets<std::uint64_t>(offs, offsets.size() - 1)));
+    same_bits(seg.reduce(dot, host, span, offsets),
+              seg.reduce(dot, in, span, Segments::offsets<std::uint64_t>(offs, offsets.size() - 1)));
+    auto refused = [](auto&& f, Param p, const std::string& words) {
+      try {
+        f();
+      } catch (const Error& e) {
+        CHECK_MESSAGE(e.param() == p, e.what());
+        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+        return;
+      }
+      FAIL_CHECK("not refused: " << words);
+    };
+    refused([&] { red.reduce(dot, {a.bytes.data(), nullptr}, Axis::Rows, shape); }, Param::Buffer,
+            "host pointer of input 1");
+    refused([&] { red.reduce(dot, {a.bytes.data()}, Axis::Rows, shape); }, Param::Buffer, "takes 2 input(s); 1 given");
+    refused([&] { red.reduce(dot, host, Axis::Rows, MatrixShape{5, 8, 6}); }, Param::Shape, "overlap");
+    refused([&] { seg.reduce(dot, host, span, {0, 5}); }, Param::Segments, "not n");
+    refused([&] { seg.reduce(dot, host, span, std::vector<std::uint64_t>{}); }, Param::Segments, "S + 1 >= 2");
+    refused([&] { seg.reduce(var, std::vector<const void*>{nullptr}, span, offsets); }, Param::Buffer, "is null");
+  }
+
   TEST_CASE("the families' refusals name the parameter") {
     AxisReducer red = make_axis_reducer();
     const Reduction sum = builtin(B::Sum, S::F32);

@@ -304,6 +304,12 @@ class AxisReducer {
   // a descriptor whose text does not build (its build log).
   std::vector<Result> reduce(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
                              const std::vector<ScalarArg>& scalars = {});
+  // The same from host memory: one pointer per input of r, each holding shape.span() elements of
+  // its type ((rows - 1) x ld + cols), copied to the device before the launch (blocking). Throws
+  // as above, and Error (Param::Buffer) for a null pointer, (Param::N) for a matrix over the
+  // device's largest allocation.
+  std::vector<Result> reduce(const Reduction& r, const std::vector<const void*>& inputs, Axis axis,
+                             const MatrixShape& shape, const std::vector<ScalarArg>& scalars = {});
   // The same, asynchronous: the results land at result indices out_index .. of `out` (byte offset
   // out_index x r.out.bytes()); returns the launch's event after `wait`, nothing waits.
   cl::Event reduce_to(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,

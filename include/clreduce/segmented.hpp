@@ -221,6 +221,12 @@ class SegmentedReducer {
   // scalar counts, inputs smaller than offset + n (Param::Buffer), f64 without cl_khr_fp64.
   std::vector<Result> reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                              const Segments& segments, const std::vector<ScalarArg>& scalars = {});
+  // The same from host memory: one pointer per input of r, each holding n elements of its type,
+  // and the CSR offsets (S + 1 values, checked as validate_segment_offsets does: 0 first, never
+  // decreasing, n last), all copied to the device before the launch (blocking). Throws as above,
+  // and ConfigError (Param::Segments) for bad offsets, Error (Param::Buffer) for a null pointer.
+  std::vector<Result> reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+                             const std::vector<std::uint64_t>& offsets, const std::vector<ScalarArg>& scalars = {});
   // The same, asynchronous: results at indices out_index .. of `out`; returns the launch's event.
   cl::Event reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const Segments& segments,
                       const cl::Buffer& out, std::uint64_t out_index = 0, const std::vector<ScalarArg>& scalars = {},

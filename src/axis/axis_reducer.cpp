@@ -289,6 +289,15 @@ std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<In
   return s_->family().read(r, out, results);
 }
 
+std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<const void*>& inputs, Axis axis,
+                                        const MatrixShape& shape, const std::vector<ScalarArg>& scalars) {
+  check_shape(shape);
+  check_counts(r, inputs.size(), scalars.size());
+  prepare(r, axis, shape);  // every refusal of the launch before any copy
+  return reduce(r, upload_host_inputs(s_->context, s_->queue, s_->device, r, inputs, shape.span()), axis, shape,
+                scalars);
+}
+
 const DeviceInfo& AxisReducer::device() const { return s_->device; }
 const cl::Context& AxisReducer::context() const { return s_->context; }
 const cl::CommandQueue& AxisReducer::queue() const { return s_->queue; }

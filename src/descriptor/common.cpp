@@ -32,6 +32,42 @@ void check_call(const Reduction& r, const std::vector<Input>& inputs, const std:
                   "a buffer");
 }
 
+std::vector<Input> upload_host_inputs(const cl::Context& context, const cl::CommandQueue& queue,
+                                      const DeviceInfo& dev, const Reduction& r,
+                                      const std::vector<const void*>& host, std::uint64_t elements) {
+  if (host.size() != r.inputs.size())
+    throw Error(Param::Buffer,
+                "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " input(s); " +
+                    std::to_string(host.size()) + " given",
+                std::to_string(r.inputs.size()) + " inputs");
+  for (std::size_t j = 0; j < host.size(); ++j) {
+    if (!host[j])
+      throw Error(Param::Buffer, "the host pointer of input " + std::to_string(j) + " of reduction '" + r.name +
+                                     "' is null", "a pointer to " + std::to_string(elements) + " elements");
+    const std::uint64_t es = size_of(r.inputs[j]);
+    if (elements > dev.max_alloc_bytes / es)
+      throw Error(Param::N,
+                  std::to_string(elements) + " elements of " + std::string(name_of(r.inputs[j])) + " (input " +
+                      std::to_string(j) + ") are over " + dev.name + "'s largest allocation (" +
+                      std::to_string(dev.max_alloc_bytes) + " bytes)",
+                  "at most " + std::to_string(dev.max_alloc_bytes / es) + " elements", dev.name);
+  }
+  std::vector<Input> in;
+  for (std::size_t j = 0; j < host.size(); ++j) {
+    const std::uint64_t bytes = elements * size_of(r.inputs[j]);
+    in.push_back(Input{with_cl_context("copying input " + std::to_string(j) + " (" + std::to_string(bytes) +
+                                           " bytes) to the device",
+                                       [&] {
+                                         cl::Buffer b(context, CL_MEM_READ_ONLY,
+                                                      std::max<std::uint64_t>(bytes, size_of(r.inputs[j])));
+                                         if (bytes) queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, host[j]);
+                                         return b;
+                                       }),
+                       0});
+  }
+  return in;
+}
+
 void check_input_span(const Reduction& r, const std::vector<Input>& inputs, std::size_t j, std::uint64_t elements,
                       const std::string& what) {
   const std::uint64_t es = size_of(r.inputs[j]);

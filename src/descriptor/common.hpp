@@ -38,6 +38,15 @@ void check_accumulators(const Reduction& r, const cl::Buffer& out, std::uint64_t
 // Throws ConfigError (Param::Type) when r needs fp64 and the device has none.
 void check_fp64(const Reduction& r, const DeviceInfo& dev);
 
+// The host forms' inputs: one pointer per input of r (the count checked, none null), each holding
+// `elements` elements of its type, copied into new buffers of `context` by blocking writes on
+// `queue` (so the caller's memory may change or go once this returns, whatever fails later).
+// 0 elements: a buffer of one element, nothing copied. Throws Error: Param::Buffer (a count
+// other than r's, a null pointer), Param::N (more elements than the device's largest allocation).
+std::vector<Input> upload_host_inputs(const cl::Context& context, const cl::CommandQueue& queue,
+                                      const DeviceInfo& dev, const Reduction& r,
+                                      const std::vector<const void*>& host, std::uint64_t elements);
+
 // The arguments every descriptor kernel starts with (each input's buffer and element offset) and
 // ends with (the scalars, converted to their declared types).
 cl_uint set_input_args(cl::Kernel& k, const std::vector<Input>& inputs);

@@ -1,5 +1,6 @@
 // clreduce::reduce() of host data on the default device, and the host fold of chunk values.
 #include "clreduce/reduce.hpp"
+#include "descriptor/common.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -87,30 +88,10 @@ Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
 Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
               const std::vector<ScalarArg>& scalars) {
   if (n == 0) throw Error(Param::N, "n must be at least 1 (got 0)", ">= 1");
-  if (inputs.size() != r.inputs.size())
-    throw Error(Param::Buffer,
-                "reduction '" + r.name + "' takes " + std::to_string(r.inputs.size()) + " input(s); " +
-                    std::to_string(inputs.size()) + " given",
-                std::to_string(r.inputs.size()) + " inputs");
+  check_counts(r, inputs.size(), scalars.size());
   std::lock_guard<std::mutex> lock(default_device_mutex());
   DefaultDevice& d = default_device();
-  std::vector<Input> in;
-  for (std::size_t j = 0; j < inputs.size(); ++j) {
-    if (!inputs[j]) throw Error(Param::Buffer, "host input " + std::to_string(j) + " is null", "a pointer to n elements");
-    const std::uint64_t es = size_of(r.inputs[j]);
-    if (n > d.device.max_alloc_bytes / es)
-      throw Error(Param::N,
-                  "n = " + std::to_string(n) + " elements of " + std::string(name_of(r.inputs[j])) + " is over " +
-                      d.device.name + "'s largest allocation (" + std::to_string(d.device.max_alloc_bytes) + " bytes)",
-                  "n <= " + std::to_string(d.device.max_alloc_bytes / es), d.device.name);
-    in.push_back(Input{with_cl_context("uploading " + std::to_string(n * es) + " bytes", [&] {
-                         cl::Buffer b(d.context, CL_MEM_READ_ONLY, n * es);
-                         d.queue.enqueueWriteBuffer(b, CL_FALSE, 0, n * es, inputs[j]);
-                         return b;
-                       }),
-                       0});
-  }
-  return d.reducer->reduce(r, in, n, scalars);
+  return d.reducer->reduce(r, upload_host_inputs(d.context, d.queue, d.device, r, inputs, n), n, scalars);
 }
 
 }  // namespace clreduce

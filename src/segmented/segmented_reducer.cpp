@@ -468,6 +468,22 @@ std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vect
   return s_->family().read(r, out, segments.count);
 }
 
+std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+                                             const std::vector<std::uint64_t>& offsets,
+                                             const std::vector<ScalarArg>& scalars) {
+  check_counts(r, inputs.size(), scalars.size());
+  validate_segment_offsets(offsets, n);
+  const std::uint64_t segments = offsets.size() - 1;
+  prepare(r, n, segments, Scalar::U64);  // every refusal of the launch before any copy
+  const std::vector<Input> in = upload_host_inputs(s_->context, s_->queue, s_->device, r, inputs, n);
+  const cl::Buffer first = with_cl_context("copying the segment offsets to the device", [&] {
+    cl::Buffer b(s_->context, CL_MEM_READ_ONLY, offsets.size() * sizeof(std::uint64_t));
+    s_->queue.enqueueWriteBuffer(b, CL_TRUE, 0, offsets.size() * sizeof(std::uint64_t), offsets.data());
+    return b;
+  });
+  return reduce(r, in, n, Segments::offsets<std::uint64_t>(first, segments), scalars);
+}
+
 const DeviceInfo& SegmentedReducer::device() const { return s_->device; }
 const cl::Context& SegmentedReducer::context() const { return s_->context; }
 const cl::CommandQueue& SegmentedReducer::queue() const { return s_->queue; }
