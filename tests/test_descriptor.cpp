@@ -1687,6 +1687,19 @@ cl::Buffer upload_offsets_as(S type, const std::vector<std::uint64_t>& v) {
   }
 }
 
+// f() must throw an Error of parameter p whose message holds `words`.
+template <class F>
+void refused(F&& f, Param p, const std::string& words) {
+  try {
+    f();
+  } catch (const Error& e) {
+    CHECK_MESSAGE(e.param() == p, e.what());
+    CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+    return;
+  }
+  FAIL_CHECK("not refused: " << words);
+}
+
 AxisReducer make_axis_reducer(AxisParams params = {}) {
   AxisReducerOptions o;
   o.params = std::move(params);
@@ -1982,16 +1995,6 @@ TEST_SUITE("descriptor_families") {
               seg.reduce(var, {in[0]}, span, Segments::offsets<std::uint64_t>(offs, offsets.size() - 1)));
     same_bits(seg.reduce(dot, host, span, offsets),
               seg.reduce(dot, in, span, Segments::offsets<std::uint64_t>(offs, offsets.size() - 1)));
-    auto refused = [](auto&& f, Param p, const std::string& words) {
-      try {
-        f();
-      } catch (const Error& e) {
-        CHECK_MESSAGE(e.param() == p, e.what());
-        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
-        return;
-      }
-      FAIL_CHECK("not refused: " << words);
-    };
     refused([&] { red.reduce(dot, {a.bytes.data(), nullptr}, Axis::Rows, shape); }, Param::Buffer,
             "host pointer of input 1");
     refused([&] { red.reduce(dot, {a.bytes.data()}, Axis::Rows, shape); }, Param::Buffer, "takes 2 input(s); 1 given");
@@ -2006,16 +2009,6 @@ TEST_SUITE("descriptor_families") {
     const Reduction sum = builtin(B::Sum, S::F32);
     const Column c(S::F32, 100);
     const std::vector<Input> in = {Input{upload(c), 0}};
-    auto refused = [](auto&& f, Param p, const std::string& words) {
-      try {
-        f();
-      } catch (const Error& e) {
-        CHECK_MESSAGE(e.param() == p, e.what());
-        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
-        return;
-      }
-      FAIL_CHECK("not refused: " << words);
-    };
     refused([&] { red.reduce(sum, in, Axis::Rows, MatrixShape{0, 5, 0}); }, Param::Shape, "at least one row");
     refused([&] { red.reduce(sum, in, Axis::Rows, MatrixShape{5, 8, 6}); }, Param::Shape, "overlap");
     refused([&] { red.reduce(sum, in, Axis::Cols, MatrixShape{10, 10, 11}); }, Param::Buffer, "too few");
