@@ -164,6 +164,29 @@ TEST_SUITE("runtime") {
                          doctest::Contains("VEC of vector.cl must be one of 2, 4, 8, 16"), ConfigError);
   }
 
+  TEST_CASE("a caller's -D WG_SIZE, TIMES, VEC is a choice, as its option: kept against the defaults and the kernel") {
+    // contiguous_blocks would be planned again at the kernel's preferred multiple when nobody chose
+    // a work-group size; a -D choice stays, as --wg 4 does.
+    ReduceConfig cfg;
+    cfg.variant = "contiguous_blocks";
+    cfg.defines = {parse_define("WG_SIZE=4"), parse_define("VEC=2")};
+    Prepared by_define = prepare(session(), cfg, 100003);
+    CHECK(by_define.plan().passes[0].wg == 4);
+    CHECK(by_define.plan().passes[0].vec == 2);
+    cfg.defines.clear();
+    cfg.wg = 4;
+    cfg.vec = 2;
+    Prepared by_option = prepare(session(), cfg, 100003);
+    CHECK(by_define.plan().passes[0].options == by_option.plan().passes[0].options);
+    ReduceConfig vec;
+    vec.variant = "vector";
+    vec.defines = {parse_define("TIMES=2"), parse_define("VEC=8")};
+    Prepared v = prepare(session(), vec, 100003);
+    CHECK(v.plan().passes[0].times == 2);
+    CHECK(v.plan().passes[0].vec == 8);
+    CHECK(v.plan().passes[0].options.find("-D TIMES=2 -D VEC=8") != std::string::npos);
+  }
+
   TEST_CASE("work-group size over the real device's maximum") {
     ReduceConfig cfg;
     cfg.variant = "naive";

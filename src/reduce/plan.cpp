@@ -34,9 +34,8 @@ std::vector<std::string> names_where(bool (*pred)(const Variant&)) {
   return out;
 }
 
-// The caller's work-group size, TIMES and VEC: each an option of the configuration or a -D of the
-// parameter the variant declares (Variant::spec), refused where the two differ or the value is
-// not one the parameter takes. After this the planner reads the configuration alone.
+}  // namespace
+
 ReduceConfig with_caller_values(const Variant& v, const ReduceConfig& given) {
   ReduceConfig cfg = given;
   const auto opt = [](auto x) { return x ? std::optional<std::uint64_t>(*x) : std::nullopt; };
@@ -48,8 +47,17 @@ ReduceConfig with_caller_values(const Variant& v, const ReduceConfig& given) {
   if (v.uses_vec())
     if (const auto x = caller_value(v.spec, "VEC", opt(given.vec), "VEC", given.defines))
       cfg.vec = static_cast<unsigned>(*x);
+  // Taken: the fields hold them now, and options_for writes them from the plan.
+  cfg.defines.erase(std::remove_if(cfg.defines.begin(), cfg.defines.end(),
+                                   [&](const Define& d) {
+                                     return d.name == "WG_SIZE" || (d.name == "TIMES" && v.uses_times()) ||
+                                            (d.name == "VEC" && v.uses_vec());
+                                   }),
+                    cfg.defines.end());
   return cfg;
 }
+
+namespace {
 
 // single_pass on NVIDIA, 32-bit types: the groups meet through epoch-tagged slots instead of a
 // fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the caller sets

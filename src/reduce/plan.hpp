@@ -29,6 +29,14 @@ constexpr unsigned kCollapseTimes = 64;
 Plan plan_reduction(const ReduceConfig& cfg, const DeviceInfo& dev, std::uint64_t n,
                     std::uint64_t offset = 0);
 
+// The caller's work-group size, TIMES and VEC, each given as an option of the configuration or as
+// a -D of the parameter the variant declares (Variant::spec), moved into the configuration's
+// fields (the -D's taken out of its defines). Throws ConfigError (Param::Define) where the two
+// differ or the value is not one the parameter takes. plan_reduction starts with it; the Reducer
+// calls it as soon as the variant is known, so that a -D choice is a choice before the tuning
+// database or the kernel's limits fill what the caller left open.
+ReduceConfig with_caller_values(const Variant& v, const ReduceConfig& given);
+
 // The work-group size a configuration uses on the device (validated): cfg.wg, or 0 -> 256 (the
 // device maximum if smaller).
 std::size_t effective_wg(const ReduceConfig& cfg, const DeviceInfo& dev);

@@ -185,6 +185,9 @@ struct Reducer::State : BoundQueue {
       l->chosen_by = policy.name;
     }
 
+    // A caller's -D WG_SIZE, TIMES or VEC is a choice, as its option would be.
+    cfg = with_caller_values(find_variant(cfg.variant), cfg);
+
     // Tuned parameters fill what the caller left unset, if the device and kernel accept them.
     if (db && entry) {
       if (auto it = entry->variants.find(cfg.variant); it != entry->variants.end()) {
