@@ -150,7 +150,9 @@ int Cli::run(int argc, char** argv) {
       }
   } catch (const Error& e) {
     const std::string option = option_of(e.param());
-    std::cerr << "clreduce: error: " << (option.empty() ? "" : option + ": ") << e.what() << "\n";
+    // A message that starts with its option already ("-D VEC=3: ...") is not prefixed twice.
+    const bool named = !option.empty() && std::string_view(e.what()).rfind(option + " ", 0) == 0;
+    std::cerr << "clreduce: error: " << (option.empty() || named ? "" : option + ": ") << e.what() << "\n";
     return 2;
   } catch (const cl::Error& e) {
     std::cerr << "clreduce: error: " << describe(e) << "\n";
@@ -365,18 +367,28 @@ namespace {
 // value (-D WG_SIZE=64 beside a launch of 256 work-items ends in CL_INVALID_WORK_GROUP_SIZE;
 // -D TYPE_ID=2 reduces another type than the one checked). Parameters a caller may set with no
 // option (single_pass's SP_FINISH, NV_PTX) go to the library, which takes them as the plan's.
+// `tool_sets_options`: the command sets the family's options itself (bench, sweep, tune: a grid
+// over --wg, --times, --vec), so a -D of a parameter an option sets is refused, naming the option.
+// Else (one run) such a -D goes to the library, which plans it as its option or refuses it for the
+// chosen kernel (a value outside the valid ones, a kernel that takes none, both given and
+// different). A parameter no kernel of the family lets a caller set is refused either way.
 std::vector<Define> checked_defines(const std::vector<std::string>& texts,
-                                    const std::vector<const KernelSpec*>& family) {
+                                    const std::vector<const KernelSpec*>& family, bool tool_sets_options = true) {
   std::vector<Define> out;
   for (const auto& t : texts) {
     Define d = parse_define(t);
+    const KernelParam* refused = nullptr;
+    bool settable = false;
     for (const KernelSpec* k : family) {
       const KernelParam* p = k->find(d.name);
-      if (!p || (p->caller_may_set && p->option.empty())) continue;
-      throw Error("-D " + printable(t) + " would override " + d.name + ", which clreduce sets itself: " +
-                  (p->option.empty() ? "the host sets it (" + p->rule + "); no option changes it"
-                                     : "use " + p->option));
+      if (!p) continue;
+      if (p->caller_may_set) settable = true;
+      if (!refused && (!p->caller_may_set || (tool_sets_options && !p->option.empty()))) refused = p;
     }
+    if (refused && (tool_sets_options || !settable))
+      throw Error("-D " + printable(t) + " would override " + d.name + ", which clreduce sets itself: " +
+                  (!refused->option.empty() ? "use " + refused->option
+                                            : "the host sets it (" + refused->rule + "); no option changes it"));
     out.push_back(std::move(d));
   }
   return out;
@@ -389,22 +401,6 @@ std::vector<const KernelSpec*> specs_of_family(const std::string& family) {
   return out;
 }
 
-// The axis variants do not declare their parameters yet (issue 29): their host-set names by hand.
-struct HostSet {
-  const char* name;
-  const char* instead;
-};
-constexpr HostSet kAxisHostSet[] = {
-    {"WG_SIZE", "use --wg"},
-    {"TYPE_ID", "use --type"},
-    {"OP_ID", "use --op"},
-    {"FIRST_PASS", "the host sets it for each pass; no option changes it"},
-    {"LOCKSTEP", "the host sets it from the device's reported lockstep width; no option changes it"},
-    {"NV_WARP_SYNC", "the host sets it on NVIDIA devices; no option changes it"},
-    {"ROW_WIDTH", "use --row-width"},
-    {"TILE_X", "the host sets it (cols_tile's work-group); no option changes it yet"},
-    {"ROWS_Y", "the host sets it (cols_tile's work-group); no option changes it yet"},
-};
 }  // namespace
 
 std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts) {
@@ -418,22 +414,24 @@ std::vector<Define> defines_of(const std::vector<std::string>& texts) {
   return checked_defines(texts, whole);
 }
 
+std::vector<Define> run_defines_of(const std::vector<std::string>& texts) {
+  static const std::vector<const KernelSpec*> whole = specs_of_family("whole_array");
+  return checked_defines(texts, whole, false);
+}
+
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts) {
   static const std::vector<const KernelSpec*> transposes = specs_of_family("transpose");
   return checked_defines(texts, transposes);
 }
 
 std::vector<Define> axis_defines_of(const std::vector<std::string>& texts) {
-  std::vector<Define> out;
-  for (const auto& t : texts) {
-    Define d = parse_define(t);
-    for (const HostSet& h : kAxisHostSet)
-      if (d.name == h.name)
-        throw Error("-D " + printable(t) + " would override " + h.name + ", which clreduce sets itself: " +
-                    h.instead);
-    out.push_back(std::move(d));
-  }
-  return out;
+  static const std::vector<const KernelSpec*> axis = specs_of_family("axis");
+  return checked_defines(texts, axis, false);
+}
+
+std::vector<Define> segments_defines_of(const std::vector<std::string>& texts) {
+  static const std::vector<const KernelSpec*> segments = specs_of_family("segments");
+  return checked_defines(texts, segments, false);
 }
 
 std::size_t wg_of(const std::optional<std::size_t>& wg) {

@@ -174,9 +174,17 @@ std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, con
 // --op, --type or --accumulate given beside a descriptor file (which says what is reduced itself):
 // Error (Param::OpFile) naming the first of them.
 void refuse_beside_descriptor_file(const std::string& file, bool op, bool type, bool accumulate);
+// -D texts checked against a family's kernel tables (clreduce/kernel_spec.hpp). defines_of and
+// transpose_defines_of serve commands that set the options themselves (bench, sweep, tune,
+// transpose): a -D of a parameter an option or the host sets is refused, naming the option. The
+// one-run forms (run_defines_of: reduce's whole-array run; axis_defines_of; segments_defines_of)
+// refuse only a parameter that no kernel of the family lets a caller set: the others go to the
+// library, which plans them as their options or refuses them for the chosen kernel.
 std::vector<Define> defines_of(const std::vector<std::string>& texts);
+std::vector<Define> run_defines_of(const std::vector<std::string>& texts);
 std::vector<Define> transpose_defines_of(const std::vector<std::string>& texts);
-std::vector<Define> axis_defines_of(const std::vector<std::string>& texts);  // also ROW_WIDTH, TILE_X, ROWS_Y
+std::vector<Define> axis_defines_of(const std::vector<std::string>& texts);
+std::vector<Define> segments_defines_of(const std::vector<std::string>& texts);
 std::size_t wg_of(const std::optional<std::size_t>& wg);  // 0: not given; refuses 0 (transposes, access)
 
 // The tuning database (--db, --no-tuning): loaded once, its warnings said once.

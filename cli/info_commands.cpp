@@ -102,15 +102,9 @@ int variants_table(bool all_params) {
   TextTable xt;
   xt.headers = {"axis variant", "axis", "what it does", "trade-off", "parameters"};
   for (const auto& v : axis_variants()) {
-    std::string params;
-    if (v.uses_wg) params = "WG (default " + std::to_string(v.default_wg) + ")";
-    if (v.uses_row_width) params += ", ROW_WIDTH (default: a work-item per ~8 elements of the row, up to " + std::to_string(v.default_row_width) + ")";
-    if (v.uses_vec) params += ", VEC (default: the widest of 4, 2, 1 within 16 bytes" +
-                              std::string(v.streams ? ")" : " dividing N)");
-    if (v.streams) params += ", groups (default: 4 per compute unit)";
-    if (v.uses_tile)
-      params = "group " + std::to_string(v.default_tile_x) + " x " + std::to_string(v.default_rows_y) +
-               ", row chunks (default: 8 groups per compute unit)";
+    std::string params = params_line(v.spec);
+    if (v.takes_chunks())
+      params += v.streams() ? "; groups --chunks (4 per compute unit)" : "; chunks --chunks (8 groups per compute unit)";
     xt.rows.push_back({v.name, std::string(name_of(v.axis)), v.summary, v.tradeoff, params});
   }
   std::cout << "\naxis variants (clreduce reduce --axis rows|cols --shape MxN)\n" << xt.render_text();

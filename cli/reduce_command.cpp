@@ -100,7 +100,7 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.launch.params.wg) cfg.wg = o.launch.params.wg;
   cfg.parts = o.chunks;
   cfg.slice = o.row_width;
-  cfg.defines = axis_defines_of(o.launch.defines);
+  cfg.defines = segments_defines_of(o.launch.defines);
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output);
   const std::vector<std::uint64_t> offsets = read_offsets_file(*o.segments);
@@ -412,7 +412,7 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   const DeviceInfo& dev = session.device();
   ReducerOptions opt;
   opt.params = o.launch.params;  // --wg, --times, ... as parsed; the Reducer resolves the launch
-  opt.params.defines = defines_of(o.launch.defines);
+  opt.params.defines = run_defines_of(o.launch.defines);
   if (!o.variant.empty()) opt.params.variant = find_variant(o.variant).name;
   const ElemType type = choice.type;
   const Op op = choice.op;

@@ -54,10 +54,10 @@ void check_every_axis_launch(const HostData& data, std::uint64_t m, std::uint64_
       c.type = data.type;
       c.op = op;
     }
-    if (v.uses_wg) launches[1].wg = 16;
-    if (v.uses_row_width) launches[1].row_width = 4;
-    if (v.uses_tile) launches[1].chunks = std::min<std::uint64_t>(m, 7);
-    if (v.splits_rows) launches[1].chunks = std::min<std::uint64_t>(n, 7);
+    if (v.uses_wg()) launches[1].wg = 16;
+    if (v.uses_row_width()) launches[1].row_width = 4;
+    if (v.uses_tile()) launches[1].chunks = std::min<std::uint64_t>(m, 7);
+    if (v.splits_rows()) launches[1].chunks = std::min<std::uint64_t>(n, 7);
     for (const AxisConfig& cfg : launches) {
       CAPTURE(v.name);
       CAPTURE(std::string(name_of(op)));

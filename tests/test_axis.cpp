@@ -550,7 +550,7 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
     cfg.row_width.reset();
     cfg.chunks = 2;
-    refuses(cfg, 5, 5, Param::Chunks, "cols_tile, cols_fused, cols_stream, rows_split and rows_split_fused do");
+    refuses(cfg, 5, 5, Param::Chunks, "rows_split, rows_split_fused, cols_tile, cols_fused, cols_stream, cols_stream_fused do");
     cfg = AxisConfig{};
     cfg.axis = Axis::Cols;
     cfg.variant = "cols_tile";
@@ -573,7 +573,7 @@ TEST_SUITE("unit") {
     cfg.defines = {{"VEC", "4"}};
     refuses(cfg, 5, 6, Param::Define, "does not divide the row of 6 elements");
     cfg.defines = {{"VEC", "3"}};
-    refuses(cfg, 5, 6, Param::Define, "valid 1, 2 or 4");
+    refuses(cfg, 5, 6, Param::Define, "VEC of axis_rows_vector.cl must be one of 1, 2, 4");
     cfg.defines = {{"VEC", "4"}};
     cfg.type = ElemType::Double;
     DeviceInfo fp64 = d;
@@ -598,6 +598,127 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::WorkGroupSize, "needs 65536 bytes of local memory");
     CHECK(parse_axis("Columns") == Axis::Cols);
     CHECK_THROWS_WITH_AS(parse_axis("diagonal"), "unknown axis 'diagonal'; valid: rows, cols", ConfigError);
+  }
+
+  TEST_CASE("every axis pass's option string is its kernel's declared parameters, each once and in order") {
+    // The registry's tables drive this: a parameter the planner writes that the kernel's table
+    // leaves out, or one written twice, fails here. Shapes that give every variant its second pass.
+    DeviceInfo nv = fake_gpu();
+    nv.is_nvidia = true;
+    nv.lockstep_width = 32;
+    for (const DeviceInfo& dev : {fake_gpu(), nv})
+      for (const AxisVariant& v : axis_variants())
+        for (Op op : {Op::Sum, Op::ArgMax}) {
+          if (is_arg_op(op) && !v.arg_ops) continue;
+          CAPTURE(dev.is_nvidia);
+          CAPTURE(v.name);
+          REQUIRE(v.spec.file == v.file);
+          REQUIRE(v.spec.kernel == v.kernel);
+          CHECK(v.spec.family == "axis");
+          AxisConfig c;
+          c.axis = v.axis;
+          c.variant = v.name;
+          c.op = op;
+          c.defines = {parse_define("MY_FLAG=3")};
+          const AxisPlan p = v.axis == Axis::Rows ? plan_axis(c, dev, 64, 100000) : plan_axis(c, dev, 100000, 16);
+          if (!v.second_pass.empty() && !v.fused) CHECK(p.passes.size() == 2);
+          for (const AxisPassPlan& pass : p.passes) {
+            const AxisVariant* k = nullptr;
+            for (const AxisVariant& x : axis_variants())
+              if (x.kernel == pass.kernel && (k == nullptr || x.name == v.name)) k = &x;
+            REQUIRE(k != nullptr);
+            CHECK(pass.geometry == k->geometry);
+            std::size_t at = 0;
+            for (const KernelParam& param : k->spec.params) {
+              const std::string d = "-D " + param.define + "=";
+              const std::size_t found = pass.options.find(d);
+              CAPTURE(param.define);
+              REQUIRE(found != std::string::npos);
+              CHECK(found >= at);
+              CHECK(pass.options.find(d, found + 1) == std::string::npos);
+              at = found;
+            }
+            CHECK(pass.options.find("-D MY_FLAG=3") > at);
+          }
+        }
+  }
+
+  TEST_CASE("an axis caller's -D of a declared parameter is the plan's; others' and derived ones refused") {
+    const DeviceInfo d = fake_gpu();
+    const auto plan = [&](const char* variant, std::vector<Define> defines, std::uint64_t m, std::uint64_t n,
+                          std::optional<std::size_t> wg = std::nullopt, std::optional<unsigned> row_width = std::nullopt) {
+      AxisConfig c;
+      c.variant = variant;
+      c.axis = find_axis_variant(variant).axis;
+      c.defines = std::move(defines);
+      c.wg = wg;
+      c.row_width = row_width;
+      return plan_axis(c, d, m, n);
+    };
+    // -D WG_SIZE and -D ROW_WIDTH plan what wg and row_width do.
+    const AxisPlan by_option = plan("rows_sliced", {}, 1000, 64, 64, 4);
+    const AxisPlan by_define = plan("rows_sliced", {parse_define("WG_SIZE=64"), parse_define("ROW_WIDTH=4")}, 1000, 64);
+    CHECK(by_define.wg == 64);
+    CHECK(by_define.row_width == 4);
+    CHECK(by_option.passes[0].options == by_define.passes[0].options);
+    CHECK(by_option.passes[0].groups_x == by_define.passes[0].groups_x);
+    CHECK(plan("rows_sliced", {parse_define("WG_SIZE=64")}, 1000, 64, 64).wg == 64);  // the same value twice is one
+    CHECK_THROWS_WITH_AS(plan("rows_sliced", {parse_define("WG_SIZE=32")}, 1000, 64, 64), doctest::Contains("both set WG_SIZE"),
+                         ConfigError);
+    CHECK_THROWS_WITH_AS(plan("rows_sliced", {parse_define("ROW_WIDTH=x")}, 1000, 64),
+                         doctest::Contains("ROW_WIDTH must be a positive integer"), ConfigError);
+    // ITEMS: the plan's, in every pass (rows_warp's rows per trip follow it; rows_split's second pass takes it too).
+    const AxisPlan warp2 = plan("rows_warp", {parse_define("ITEMS=2")}, 128000, 32);
+    const AxisPlan warp4 = plan("rows_warp", {}, 128000, 32);
+    CHECK(warp2.passes[0].options.find("-D ITEMS=2") != std::string::npos);
+    CHECK(warp2.passes[0].groups_x == 2 * warp4.passes[0].groups_x);
+    const AxisPlan split = plan("rows_split", {parse_define("ITEMS=8")}, 4, 100000);
+    REQUIRE(split.passes.size() == 2);
+    for (const AxisPassPlan& pass : split.passes) CHECK(pass.options.find("-D ITEMS=8") != std::string::npos);
+    // TILE_X x ROWS_Y chosen for the tile variants: taken as given, never shrunk; too big refused.
+    const AxisPlan tile = plan("cols_tile", {parse_define("TILE_X=64"), parse_define("ROWS_Y=4")}, 100000, 100);
+    CHECK(tile.tile_x == 64);
+    CHECK(tile.rows_y == 4);
+    CHECK(tile.passes[0].wg_x == 64);
+    CHECK(tile.passes[0].options.find("-D TILE_X=64 -D ROWS_Y=4") != std::string::npos);
+    CHECK_THROWS_WITH_AS(plan("cols_fused", {parse_define("TILE_X=1024"), parse_define("ROWS_Y=2")}, 1000, 100),
+                         doctest::Contains("allows 1024 work-items"), ConfigError);
+    // Refused, naming the parameter: a derived one, a value outside the valid ones, one only other
+    // axis kernels take (naming those of this axis that do), WARP_FOLD without NVIDIA's shuffle.
+    const std::vector<std::pair<std::pair<const char*, const char*>, const char*>> refused = {
+        {{"rows_tile", "TILE_N=16"}, "is derived"},
+        {{"rows_group", "TYPE_ID=1"}, "is derived"},
+        {{"rows_group", "LOCKSTEP=0"}, "is derived"},
+        {{"rows_warp", "WARP=16"}, "is derived"},
+        {{"cols_stream", "FUSED=1"}, "is derived"},
+        {{"rows_vector", "ITEMS=3"}, "must be one of 1, 2, 4, 8"},
+        {{"rows_split", "VEC=2"}, "axis variant rows_split takes no VEC; for rows: rows_vector, rows_warp"},
+        {{"rows_tile", "ITEMS=2"}, "axis variant rows_tile takes no ITEMS"},
+        {{"cols_stream", "TILE_X=64"}, "takes no TILE_X; for cols: cols_tile, cols_fused"},
+        {{"cols_stream", "WARP_FOLD=1"}, "needs NVIDIA's PTX shuffle"},
+    };
+    for (const auto& item : refused) {
+      const auto& given = item.first;
+      const std::string text = item.second;
+      CAPTURE(given.first);
+      CAPTURE(given.second);
+      const Axis axis = find_axis_variant(given.first).axis;
+      try {
+        plan(given.first, {parse_define(given.second)}, axis == Axis::Rows ? 100 : 10000, axis == Axis::Rows ? 4096 : 16);
+        FAIL("accepted");
+      } catch (const ConfigError& e) {
+        CHECK(e.param() == Param::Define);
+        CHECK_MESSAGE(std::string(e.what()).find(text) != std::string::npos, e.what());
+      }
+    }
+    // -D WARP_FOLD=0 on NVIDIA: the tree, and the depth is the tree's.
+    DeviceInfo nv = d;
+    nv.is_nvidia = true;
+    AxisConfig s;
+    s.axis = Axis::Cols;
+    s.variant = "cols_stream";
+    s.defines = {parse_define("WARP_FOLD=0")};
+    CHECK(plan_axis(s, nv, 100000, 16).passes[0].options.find("-D WARP_FOLD=0") != std::string::npos);
   }
 }
 
@@ -626,7 +747,16 @@ TEST_SUITE("cli") {
     refused("reduce --n 100 --chunks 2", "--chunks is for axis reductions");
     refused("reduce --axis rows --shape 4x4 --variant vector", "unknown axis variant 'vector'");
     refused("reduce --axis rows --shape 4x4 --variant cols_item", "reduces cols, not rows");
-    refused("reduce --axis rows --shape 4x4 -D ROW_WIDTH=4", "use --row-width");
+    // -D of a parameter: the variant's own is planned as its option; another's, or a derived one, refused.
+    refused("reduce --axis rows --shape 4x4 --variant rows_group -D ROW_WIDTH=4",
+            "axis variant rows_group takes no ROW_WIDTH; rows_sliced, rows_warp do");
+    refused("reduce --axis rows --shape 4x4 --variant rows_tile -D TILE_N=16",
+            "-D TILE_N=16 would override TILE_N, which clreduce sets itself: the host sets it");
+    refused("reduce --axis rows --shape 4x4 --variant rows_sliced --row-width 2 -D ROW_WIDTH=4",
+            "error: -D ROW_WIDTH=4 and --row-width 2 both set ROW_WIDTH");
+    r = run_cli("reduce --axis cols --shape 300x7 --variant cols_tile -D TILE_X=8 -D ROWS_Y=4 --iterations 1");
+    CHECK(r.code == 0);
+    CHECK(r.stdout_text.find("8x4") != std::string::npos);
     refused("reduce --axis cols --shape 4x4 --chunks 9", "valid: 1..4");
     refused("reduce --axis rows --shape 6x6 --variant rows_vector -D VEC=4",
             "clreduce: error: -D: VEC=4 for rows_vector does not divide the row of 6 elements");

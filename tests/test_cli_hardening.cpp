@@ -223,15 +223,27 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE("-D of a macro the host sets is refused up front, naming the option to use") {
-    expect_error("reduce --variant naive --n 1000 -D WG_SIZE=64", "-D WG_SIZE=64 would override WG_SIZE, which clreduce sets itself: use --wg");
+    // One run: a -D of a parameter a caller may set goes to the library, which plans it as its
+    // option or refuses it for the chosen kernel; a derived one is refused up front.
+    for (const char* run : {"reduce --variant naive --n 1000 -D WG_SIZE=64", "reduce --variant vector --n 1000 -D TIMES=4",
+                            "reduce --variant vector --n 1000 -D VEC=8 -D TIMES=2"}) {
+      const CliRun r = run_cli(std::string(run) + " --format json");
+      INFO(run << "\n" << r.out);
+      CHECK(r.code == 0);
+    }
     expect_error("reduce --variant naive --n 1000 -D TYPE_ID=2", "-D TYPE_ID=2 would override TYPE_ID, which clreduce sets itself: use --type");
     expect_error("reduce --variant naive --n 1000 -D OP_ID=1", "use --op");
-    expect_error("reduce --variant vector --n 1000 -D TIMES=4", "use --times");
-    expect_error("reduce --variant vector --n 1000 -D VEC=8", "use --vec");
     expect_error("reduce --variant naive --n 1000 -D FIRST_PASS=0",
                  "which clreduce sets itself: the host sets it (1 for the first pass, 0 for the passes over partials)");
     expect_error("reduce --variant naive --n 1000 -D LOCKSTEP=32", "the host sets it (the device's reported lockstep width");
     expect_error("reduce --variant naive --n 1000 -D INPUT_ALIGNED=0", "would override INPUT_ALIGNED");
+    // The library's refusals, each once prefixed: a value outside the valid ones, two values, a
+    // variant that takes none (the default, contiguous_blocks, takes no TIMES).
+    expect_error("reduce --variant vector --n 1000 -D VEC=3", "clreduce: error: -D VEC=3: VEC of vector.cl must be one of 2, 4, 8, 16");
+    expect_error("reduce --variant vector --n 1000 --wg 128 -D WG_SIZE=64",
+                 "-D WG_SIZE=64 and the work-group size 128 both set WG_SIZE of vector.cl, to different values; give one");
+    expect_error("reduce --variant naive --n 1000 -D TIMES=8", "-D TIMES=8: naive.cl takes no TIMES; kernels that do: stride_global.cl");
+    // The tools that set the options themselves (a grid over them) refuse a -D of one, naming it.
     expect_error("bench --n 1000 -D WG_SIZE", "would override WG_SIZE");
     expect_error("bench --sizes 1000 -D TYPE_ID=1", "use --type");
     expect_error("sweep --variants vector --n 1000 -D VEC=4", "use --vec");
@@ -242,17 +254,33 @@ TEST_SUITE("cli") {
     INFO(r.out);
     CHECK(r.code == 0);
     // The refusals come from the kernels' tables (clreduce/kernel_spec.hpp): every parameter that
-    // an option or the host sets, in every whole-array variant and transpose.
+    // an option or the host sets, in every whole-array variant (bench) and transpose; for one
+    // run, every parameter no kernel of the family lets a caller set (reduce, reduce --axis).
     std::set<std::string> seen;  // a name once per family: the CLI names the first table that declares it
+    const auto settable = [](const std::string& family, const std::string& define) {
+      for (const clreduce::KernelSpec* k : clreduce::kernel_specs())
+        if (k->family == family)
+          if (const clreduce::KernelParam* p = k->find(define); p && p->caller_may_set) return true;
+      return false;
+    };
     for (const clreduce::KernelSpec* k : clreduce::kernel_specs()) {
-      if (k->family != "whole_array" && k->family != "transpose") continue;
+      if (k->family != "whole_array" && k->family != "transpose" && k->family != "axis") continue;
       for (const clreduce::KernelParam& p : k->params) {
-        if ((p.caller_may_set && p.option.empty()) || !seen.insert(k->family + " " + p.define).second) continue;
+        if (!seen.insert(k->family + " " + p.define).second) continue;
+        const std::string expected = p.option.empty() ? "the host sets it (" + p.rule + ")" : "use " + p.option;
         CAPTURE(k->kernel);
         CAPTURE(p.define);
-        expect_error(std::string(k->family == "transpose" ? "transpose --variant naive --shape 64x64" : "reduce --n 1000") + " -D " +
-                         p.define + "=1",
-                     p.option.empty() ? "the host sets it (" + p.rule + ")" : "use " + p.option);
+        if (k->family == "axis") {
+          if (!settable("axis", p.define))
+            expect_error("reduce --axis rows --shape 8x8 -D " + p.define + "=1", expected);
+          continue;
+        }
+        if (!p.caller_may_set || !p.option.empty())
+          expect_error(std::string(k->family == "transpose" ? "transpose --variant naive --shape 64x64" : "bench --sizes 1000") +
+                           " -D " + p.define + "=1",
+                       expected);
+        if (k->family == "whole_array" && !settable("whole_array", p.define))
+          expect_error("reduce --n 1000 -D " + p.define + "=1", expected);
       }
     }
   }

@@ -382,10 +382,15 @@ TEST_SUITE("unit") {
       CAPTURE(derived);
       CHECK_THROWS_WITH_AS(plan_reduction(c, dev, 1000), doctest::Contains("is derived"), ConfigError);
     }
-    // A name the variant does not declare passes through untouched (naive takes no TIMES).
+    // A parameter other variants declare but this one does not would be ignored: refused, naming
+    // the kernels that take it (naive takes no TIMES). A name no kernel declares passes untouched.
     ReduceConfig naive = cfg_of("naive", 64);
     naive.defines = {parse_define("TIMES=3")};
-    CHECK(plan_reduction(naive, dev, 1000).passes[0].options.find("-D FIRST_PASS=1 -D TIMES=3") != std::string::npos);
+    CHECK_THROWS_WITH_AS(plan_reduction(naive, dev, 1000),
+                         doctest::Contains("-D TIMES=3: naive.cl takes no TIMES; kernels that do: stride_global.cl"),
+                         ConfigError);
+    naive.defines = {parse_define("MY_TIMES=3")};
+    CHECK(plan_reduction(naive, dev, 1000).passes[0].options.find("-D FIRST_PASS=1 -D MY_TIMES=3") != std::string::npos);
   }
 
   TEST_CASE("user -D definitions come after the typed parameters, untouched") {

@@ -58,6 +58,7 @@
 
 #include "clreduce/device.hpp"
 #include "clreduce/error.hpp"
+#include "clreduce/kernel_spec.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
 #include "clreduce/reduce.hpp"  // TuningSource
@@ -82,6 +83,22 @@ std::string_view name_of(Axis a);  // "rows", "cols"
 // "rows" or "cols" (also "row", "columns", ...); throws ConfigError (Param::Axis) otherwise.
 Axis parse_axis(std::string_view text);
 
+// How a variant's kernel lays its work-items over the matrix: what the planner computes for it
+// (its grid, the passes after it, the depth of its fold). A new variant with one of these
+// geometries is its .cl file and one registry entry (src/axis/plan.cpp); the planner never tests
+// a variant's name.
+enum class AxisGeometry {
+  GroupPerRow,    // rows_group: a work-group per row, strided, then the tree
+  SlicedRows,     // rows_sliced: ROW_WIDTH work-items per row, WG_SIZE / ROW_WIDTH rows per group
+  StagedRows,     // rows_tile: a work-item per row, the group's rows staged in local memory
+  ItemPerRow,     // rows_vector: a work-item per row, VEC-wide loads folded in registers
+  WarpRows,       // rows_warp: ROW_WIDTH lanes of a warp per row, folded by shuffles
+  RowParts,       // rows_split(_fused): each row in chunks of a group each
+  ItemPerColumn,  // cols_item: a work-item per column
+  ColumnTiles,    // cols_tile, cols_fused: TILE_X x ROWS_Y groups over chunks of the rows
+  ColumnStream,   // cols_stream(_fused): the matrix streamed as one array, a partial row per group
+};
+
 struct AxisVariant {
   std::string name, file, kernel;  // "rows_group", "axis_rows_group.cl", "axis_rows_group"
   Axis axis = Axis::Rows;
@@ -90,19 +107,33 @@ struct AxisVariant {
   std::string predecessor;  // the variant this one is a step after ("" for the first of its axis)
   std::string literature;   // where the idea comes from
   std::string step;         // what it changes from its predecessor, and why that should help
-  bool uses_wg = false;         // WG_SIZE (one-dimensional groups)
-  bool uses_row_width = false;  // ROW_WIDTH
-  bool uses_tile = false;       // TILE_X x ROWS_Y groups and row chunks
-  bool splits_rows = false;     // row chunks of one group each, and a second pass
-  bool fused = false;           // uses_tile's chunks meet in the same launch (partials and tickets)
-  bool uses_vec = false;        // VEC-wide loads (the planner's VEC: AxisPlan::vec)
-  bool streams = false;         // reads the matrix as one stream; its groups (chunks) write partial rows
-  bool arg_ops = true;          // takes argmin/argmax (cols_stream_fused does not: its finish folds values)
-  std::size_t default_wg = 256;
-  unsigned default_row_width = 32;
-  unsigned default_tile_x = 32, default_rows_y = 8;
+  AxisGeometry geometry = AxisGeometry::GroupPerRow;
+  // Its kernel's parameters (clreduce/kernel_spec.hpp): each -D the planner writes, its valid
+  // values, its rule, who may set it. A caller's -D of one it declares is the plan's value (or
+  // refused, for a derived one); a -D of one only other axis kernels declare is refused.
+  KernelSpec spec;
+  bool fused = false;    // its chunks meet in the same launch (partials and tickets)
+  bool arg_ops = true;   // takes argmin/argmax (cols_stream_fused does not: its finish folds values)
+  // The variant whose kernel folds the chunks' values in a second launch ("" when there is none):
+  // rows_split's chunks go to rows_sliced, cols_tile's to itself, cols_stream's to cols_tile.
+  std::string second_pass;
+  // ColumnTiles: the wider NVIDIA tiles of column_tile_policy (src/axis/plan.cpp), measured for
+  // cols_fused's sums, min and max on the H100.
+  bool wide_tiles_on_nvidia = false;
+
+  // Asked of `spec`:
+  bool uses_wg() const;         // a WG_SIZE the caller may set (one-dimensional groups)
+  bool uses_row_width() const;  // ROW_WIDTH
+  bool uses_vec() const;        // VEC-wide loads (the planner's VEC: AxisPlan::vec)
+  std::size_t default_wg() const;   // WG_SIZE's fallback (256)
+  unsigned default_tile_x() const;  // TILE_X's fallback (32), 0 where it takes none
+  unsigned default_rows_y() const;  // ROWS_Y's fallback (8), 0 where it takes none
+  // Asked of `geometry`:
+  bool uses_tile() const { return geometry == AxisGeometry::ColumnTiles; }    // TILE_X x ROWS_Y groups, row chunks
+  bool splits_rows() const { return geometry == AxisGeometry::RowParts; }     // row chunks of one group each
+  bool streams() const { return geometry == AxisGeometry::ColumnStream; }     // its groups (chunks) write partial rows
   // Whether a chunk count (--chunks, AxisParams::chunks, a tuned groups_per_cu) means anything to it.
-  bool takes_chunks() const { return uses_tile || splits_rows || streams; }
+  bool takes_chunks() const { return uses_tile() || splits_rows() || streams(); }
 };
 
 const std::vector<AxisVariant>& axis_variants();
@@ -119,7 +150,12 @@ struct AxisParams {
                                         // (a power of two up to 32 and WG_SIZE)
   std::optional<std::uint64_t> chunks;  // cols_tile: chunks of the rows; rows_split(_fused): of each row;
                                         // cols_stream: its groups (partial rows) (1: one pass)
-  std::vector<Define> defines;          // -D NAME[=VALUE], untouched
+  // -D NAME[=VALUE]. One naming a parameter the variant's kernel declares (AxisVariant::spec) is
+  // that parameter's value: WG_SIZE and ROW_WIDTH as the fields above (both given: the same value),
+  // VEC, ITEMS, TILE_X, ROWS_Y, WARP_FOLD where declared; a derived one (TYPE_ID, FIRST_PASS, ...)
+  // or one only other axis kernels declare is refused (ConfigError, Param::Define). The others go
+  // to every pass's build untouched.
+  std::vector<Define> defines;
 };
 
 struct AxisConfig : AxisParams {
@@ -131,6 +167,7 @@ struct AxisConfig : AxisParams {
 // One launch of an axis kernel over an m x n matrix (the input, or the previous pass's partials).
 struct AxisPassPlan {
   std::string file, kernel;                // the pass's kernel (a second pass may use another)
+  AxisGeometry geometry = AxisGeometry::GroupPerRow;  // that kernel's geometry
   std::uint64_t m = 0, n = 0;              // the matrix this pass reads
   // cols_tile: the rows each chunk folds; rows_split: the elements of a row each chunk folds;
   // 0: the kernel takes no fifth argument.

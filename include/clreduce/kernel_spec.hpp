@@ -4,7 +4,8 @@
 // it. One function (options_for) turns a kernel's resolved values into its build option string,
 // and one (given_value) reads and checks a caller's -D NAME=VALUE of a declared parameter, so a
 // planner never assembles -D text of its own and every kernel refuses a bad value the same way.
-// The tables: Variant::spec (clreduce/variants.hpp: the whole-array variants), and in the
+// The tables: Variant::spec (clreduce/variants.hpp: the whole-array variants), AxisVariant::spec
+// (clreduce/axis.hpp: the rows_* and cols_* variants), and in the
 // library's sources src/descriptor/kernel_params.hpp (the descriptor kernels),
 // src/segmented/segmented_kernels.hpp (the segmented reductions), src/transpose/plan.hpp. The CLI
 // reads them to refuse a -D that an option or the host sets, and `clreduce variants` prints them.
@@ -43,7 +44,7 @@ struct KernelParam {
 };
 
 struct KernelSpec {
-  std::string family;   // "whole_array" (the variants), "whole", "lines", "columns" (descriptors), "segments", "transpose"
+  std::string family;   // "whole_array" (the variants), "axis", "whole", "lines", "columns" (descriptors), "segments", "transpose"
   std::string file;     // "reduce_descriptor_lines.cl"
   std::string kernel;   // "reduce_descriptor_lines"
   std::string summary;  // one line: what it reduces
@@ -52,7 +53,7 @@ struct KernelSpec {
 };
 
 // Parameters several kernels share.
-KernelParam wg_param();                              // WG_SIZE: a power of two up to 1024
+KernelParam wg_param();                              // WG_SIZE: a power of two up to 8192 (the planner checks the device's limit)
 KernelParam items_param(const std::string& rule);   // ITEMS: 1, 2, 4 or 8
 KernelParam vec_param(const std::string& rule);     // VEC: 1, 2, 4, 8 or 16
 KernelParam nv_ptx_param();                          // NV_PTX: 1 on NVIDIA devices
@@ -80,12 +81,14 @@ std::optional<std::uint64_t> caller_value(const KernelSpec& k, const std::string
 
 // The build option string: every declared parameter of `k` in declaration order with its value in
 // `values` (each must be there and valid; a missing one throws std::logic_error: a planner's
-// bug), then the caller's defines that are not declared parameters, untouched.
+// bug), then the caller's defines that are not declared parameters, untouched. A define that
+// other kernels of k's family declare but k does not is refused (ConfigError, Param::Define, naming
+// the kernels that take it): it would be ignored.
 std::string options_for(const KernelSpec& k, const ParamValues& values, const std::vector<Define>& defines);
 
-// Every kernel that declares its parameters, family by family: the whole-array variants
-// (Variant::spec), the descriptor kernels (whole, lines, columns), the segmented kernels and the
-// transposes. The axis variants (AxisReducer's rows_* and cols_*) do not declare theirs yet.
+// Every kernel's parameters, family by family: the whole-array variants (Variant::spec), the axis
+// variants (AxisVariant::spec, family "axis"), the descriptor kernels (whole, lines, columns), the
+// segmented kernels and the transposes.
 const std::vector<const KernelSpec*>& kernel_specs();
 
 }  // namespace clreduce

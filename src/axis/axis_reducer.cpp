@@ -109,6 +109,7 @@ std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axi
   cfg.type = type;
   cfg.op = op;
   cfg.axis = axis;
+  cfg = with_caller_options(cfg);  // a -D WG_SIZE or ROW_WIDTH is the caller's choice for the tuning database too
   l->shape_class = shape_class_of(axis, m, n, size_of(type), s_->device.compute_units);
   l->chosen_by = cfg.variant.empty() ? "default rule" : "given";
   bool done = false;

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <stdexcept>
+#include <type_traits>
 
 namespace clreduce {
 
@@ -24,6 +26,61 @@ Axis parse_axis(std::string_view text) {
 }
 
 namespace {
+// ---- The axis kernels' parameters (clreduce/kernel_spec.hpp), shared by the registry entries ----
+const std::vector<std::uint64_t> kPow2To1024 = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+
+KernelParam axis_wg() {
+  KernelParam p = wg_param();
+  p.rule = "256, or the device's most (rows_tile, cols_stream: halved until its local memory fits)";
+  p.fallback = 256;
+  return p;
+}
+KernelParam axis_op_id() {
+  return op_id_param({0, 1, 2, 3, 4, 5}, "operator: 0 sum, 1 min, 2 max, 3 argmin, 4 argmax, 5 a user's file");
+}
+KernelParam reads_matrix() { return first_pass_param({1}, "1: it reads the matrix"); }
+KernelParam reads_either() {
+  return first_pass_param({0, 1}, "1 where it reads the matrix, 0 where it folds another pass's partials");
+}
+KernelParam axis_items(const std::string& rule = "4; 1 for argmin/argmax (a pair in registers costs more than the loads gain)") {
+  return items_param(rule);
+}
+KernelParam row_width(const std::string& rule) {
+  return {"ROW_WIDTH", "work-items (lanes) per row", kPow2To1024, rule, true, true, "--row-width"};
+}
+KernelParam axis_vec(const std::string& rule) {
+  return {"VEC", "consecutive elements one load reads (at most 16 bytes)", {1, 2, 4}, rule, false, true};
+}
+KernelParam fused_param(const std::string& rule) {
+  return {"FUSED", "1: one launch, the last group to finish folds the chunks' values", {0, 1}, rule, false, false};
+}
+KernelParam ticket_nv_ptx() {
+  KernelParam p = nv_ptx_param();
+  p.meaning = "the device runs NVIDIA inline PTX (membar.gl: the fence before a ticket)";
+  return p;
+}
+std::vector<KernelParam> tile_params(const std::string& tile_rule) {
+  KernelParam x{"TILE_X", "columns per work-group (consecutive: one coalesced row segment per load)", kPow2To1024,
+                tile_rule, false, true};
+  x.fallback = 32;
+  KernelParam y{"ROWS_Y", "row-slices per work-group, folded in local memory (TILE_X x ROWS_Y work-items)",
+                kPow2To1024, "8 (with TILE_X: shrunk to the device's work-group limit, row-slices first)", false, true};
+  y.fallback = 8;
+  return {x, y};
+}
+std::vector<KernelParam> params(std::vector<std::vector<KernelParam>> parts) {
+  std::vector<KernelParam> all;
+  for (auto& part : parts)
+    for (auto& p : part) all.push_back(std::move(p));
+  return all;
+}
+std::vector<KernelParam> common(KernelParam first_pass, KernelParam items) {
+  return {type_id_param(), axis_op_id(), std::move(first_pass), std::move(items)};
+}
+std::vector<KernelParam> tree_tail() {
+  return lockstep_params("the device's reported lockstep width; 0 for argmin/argmax (their pairs fold without it)");
+}
+
 std::vector<AxisVariant> build_registry() {
   std::vector<AxisVariant> r;
   {
@@ -34,7 +91,8 @@ std::vector<AxisVariant> build_registry() {
     v.axis = Axis::Rows;
     v.summary = "one work-group per row: the group strides along the row, then the tree";
     v.tradeoff = "coalesced and simple; a row shorter than the group leaves most of it idle";
-    v.uses_wg = true;
+    v.geometry = AxisGeometry::GroupPerRow;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items()), tree_tail()});
     r.push_back(v);
   }
   {
@@ -46,8 +104,10 @@ std::vector<AxisVariant> build_registry() {
     v.predecessor = "rows_group";
     v.summary = "ROW_WIDTH work-items per row, WG_SIZE / ROW_WIDTH rows per work-group";
     v.tradeoff = "keeps the group busy on short rows; a long row gets only ROW_WIDTH work-items";
-    v.uses_wg = true;
-    v.uses_row_width = true;
+    v.geometry = AxisGeometry::SlicedRows;
+    v.spec.params = params({{axis_wg()}, common(reads_either(), axis_items()),
+                            {row_width("a work-item per 8 elements of the row, a power of two up to 32 and WG_SIZE; "
+                                       "rows_split's second pass: enough for its chunks, up to 32")}});
     r.push_back(v);
   }
   {
@@ -59,7 +119,10 @@ std::vector<AxisVariant> build_registry() {
     v.predecessor = "rows_sliced";
     v.summary = "one work-item per row: the group's rows staged TILE_N columns at a time in local memory, then each folds its own";
     v.tradeoff = "coalesced reads and no tree for short rows; local memory per group, and one work-item per long row";
-    v.uses_wg = true;
+    v.geometry = AxisGeometry::StagedRows;
+    v.spec.params = {axis_wg(), type_id_param(), axis_op_id(), reads_matrix(),
+                     {"TILE_N", "columns of the group's rows staged in local memory at a time", {16, 32},
+                      "32; 16 for 8-byte types (a tile row of TILE_N + 1 elements)", false, false}};
     r.push_back(v);
   }
   {
@@ -71,8 +134,9 @@ std::vector<AxisVariant> build_registry() {
     v.predecessor = "rows_sliced";
     v.summary = "one work-item per row, the row read VEC elements (up to 16 bytes) per load and folded in registers";
     v.tradeoff = "no tree, no local memory and no barrier for narrow rows; one work-item per long row";
-    v.uses_wg = true;
-    v.uses_vec = true;
+    v.geometry = AxisGeometry::ItemPerRow;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items()),
+                            {axis_vec("the widest of 4, 2, 1 within 16 bytes that divides N (a row starts on a whole vector)")}});
     r.push_back(v);
   }
   {
@@ -86,9 +150,13 @@ std::vector<AxisVariant> build_registry() {
         "ROW_WIDTH lanes of a warp per row reading consecutive VEC-element vectors, ITEMS rows per trip, "
         "folded by warp shuffles";
     v.tradeoff = "coalesced loads and no local memory or barrier on NVIDIA; elsewhere its shuffle goes through local memory, slowly";
-    v.uses_wg = true;
-    v.uses_row_width = true;
-    v.uses_vec = true;
+    v.geometry = AxisGeometry::WarpRows;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items()),
+                            {row_width("enough lanes for the row's vectors, a power of two up to WARP and WG_SIZE"),
+                             axis_vec("the widest of 4, 2, 1 within 16 bytes that divides N"),
+                             {"NV_PTX", "the device runs NVIDIA inline PTX (shfl.sync)", {0, 1},
+                              "1 where the device reports NVIDIA's 32-lane warp", false, false},
+                             {"WARP", "lanes of a warp: the most ROW_WIDTH may be", {32}, "32", false, false}}});
     r.push_back(v);
   }
   {
@@ -100,8 +168,10 @@ std::vector<AxisVariant> build_registry() {
     v.predecessor = "rows_group";
     v.summary = "each row split into chunks, one work-group per chunk; a second pass (rows_sliced) adds the chunks";
     v.tradeoff = "fills the device with few, long rows; a second launch";
-    v.uses_wg = true;
-    v.splits_rows = true;
+    v.geometry = AxisGeometry::RowParts;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items()), tree_tail(),
+                            {fused_param("0: a second launch (rows_sliced) folds the chunks"), ticket_nv_ptx()}});
+    v.second_pass = "rows_sliced";
     r.push_back(v);
   }
   {
@@ -113,11 +183,13 @@ std::vector<AxisVariant> build_registry() {
     v.predecessor = "rows_split";
     v.summary = "rows_split in one launch: the last group to finish a row's parts folds their values";
     v.tradeoff = "no second launch; a store, a device-wide fence and a ticket per group, which cost more than the second launch when the parts are many";
-    v.uses_wg = true;
-    v.splits_rows = true;
     v.fused = true;
     v.file = "axis_rows_split.cl";  // rows_split's kernel with FUSED 1
     v.kernel = "axis_rows_split";
+    v.geometry = AxisGeometry::RowParts;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items()), tree_tail(),
+                            {fused_param("1 where a row has more than one chunk"), ticket_nv_ptx()}});
+    v.second_pass = "rows_sliced";  // none when a row is one chunk: FUSED 0 and no parts to fold
     r.push_back(v);
   }
   {
@@ -128,7 +200,8 @@ std::vector<AxisVariant> build_registry() {
     v.axis = Axis::Cols;
     v.summary = "one work-item per column, down the whole column";
     v.tradeoff = "coalesced across the row, no local memory; only N work-items, each reading M elements";
-    v.uses_wg = true;
+    v.geometry = AxisGeometry::ItemPerColumn;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items())});
     r.push_back(v);
   }
   {
@@ -140,7 +213,9 @@ std::vector<AxisVariant> build_registry() {
     v.predecessor = "cols_item";
     v.summary = "TILE_X columns x ROWS_Y row-slices per group over chunks of rows; a second pass adds the chunks";
     v.tradeoff = "fills the device whatever the aspect ratio; a second launch when the rows are split";
-    v.uses_tile = true;
+    v.geometry = AxisGeometry::ColumnTiles;
+    v.spec.params = params({common(reads_either(), axis_items()), tile_params("32")});
+    v.second_pass = "cols_tile";
     r.push_back(v);
   }
   {
@@ -152,8 +227,12 @@ std::vector<AxisVariant> build_registry() {
     v.predecessor = "cols_tile";
     v.summary = "cols_tile in one launch: the last group to finish a column tile's chunks folds their partial rows";
     v.tradeoff = "no second launch (microseconds on a small matrix); a ticket per tile and a device-wide fence per group";
-    v.uses_tile = true;
     v.fused = true;
+    v.geometry = AxisGeometry::ColumnTiles;
+    v.spec.params = params({common(reads_matrix(), axis_items()),
+                            tile_params("32; on NVIDIA for sums, min and max 128 (x 2) up to 64 MiB, 64 (x 4) above"),
+                            {ticket_nv_ptx()}});
+    v.wide_tiles_on_nvidia = true;
     r.push_back(v);
   }
   {
@@ -167,9 +246,15 @@ std::vector<AxisVariant> build_registry() {
         "the matrix streamed as one array in VEC-wide loads, a stride of whole rows keeping each work-item's columns; "
         "a partial row per group, then cols_tile adds them";
     v.tradeoff = "whole-array loads for thin matrices; each group writes N partials, which wide matrices pay for";
-    v.uses_wg = true;
-    v.uses_vec = true;
-    v.streams = true;
+    v.geometry = AxisGeometry::ColumnStream;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items("2 for sums, min and max; 1 for argmin/argmax")),
+                            {axis_vec("the widest of 4, 2, 1 within 16 bytes (the stride is made whole vectors)"),
+                             fused_param("0: a second launch (cols_tile) folds the groups' partial rows"),
+                             {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, shfl.sync)", {0, 1},
+                              "1 on NVIDIA devices", false, false},
+                             {"WARP_FOLD", "a group's lanes folded per column by warp shuffles where N allows (needs NV_PTX)",
+                              {0, 1}, "NV_PTX", false, true}}});
+    v.second_pass = "cols_tile";
     r.push_back(v);
   }
   {
@@ -182,18 +267,27 @@ std::vector<AxisVariant> build_registry() {
     v.summary = "cols_stream in one launch: the last group to finish streams the groups' partial rows";
     v.tradeoff =
         "no second launch; a ticket and a device-wide fence per group; sums, min and max (an argmin/argmax partial is a pair)";
-    v.uses_wg = true;
-    v.uses_vec = true;
-    v.streams = true;
     v.fused = true;
     v.arg_ops = false;
     v.file = "axis_cols_stream.cl";  // cols_stream's kernel with FUSED 1
     v.kernel = "axis_cols_stream";
+    v.geometry = AxisGeometry::ColumnStream;
+    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items("2 for sums, min and max; 1 for argmin/argmax")),
+                            {axis_vec("the widest of 4, 2, 1 within 16 bytes (the stride is made whole vectors)"),
+                             fused_param("1 where there is more than one group"),
+                             {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, shfl.sync)", {0, 1},
+                              "1 on NVIDIA devices", false, false},
+                             {"WARP_FOLD", "a group's lanes folded per column by warp shuffles where N allows (needs NV_PTX)",
+                              {0, 1}, "NV_PTX", false, true}}});
     r.push_back(v);
   }
   for (AxisVariant& v : r) {
     if (v.file.empty()) v.file = "axis_" + v.name + ".cl";
     if (v.kernel.empty()) v.kernel = "axis_" + v.name;
+    v.spec.family = "axis";
+    v.spec.file = v.file;
+    v.spec.kernel = v.kernel;
+    v.spec.summary = v.name + ": " + v.summary;
   }
   return r;
 }
@@ -267,6 +361,8 @@ constexpr std::uint64_t kFillGroup = 256;
 constexpr std::uint64_t kStreamRowBytes = 128;
 // rows_warp's most lanes per row: a warp on NVIDIA, whose lanes shuffle together.
 constexpr std::uint64_t kWarpRowWidth = 32;
+// rows_sliced's row width when none is given (and rows_split's second pass's): at most a warp's 32.
+constexpr unsigned kMostDefaultRowWidth = 32;
 
 // cols_tile's row chunks for `groups_per_cu` groups per compute unit (the planner: kGroupsPerCu;
 // a tuned entry: its own) over the ceil(n / tile_x) column tiles, each work-item folding at least
@@ -315,7 +411,8 @@ constexpr std::uint64_t kFusedMaxChunks = 64;
 //     65536x1024 93.58 against 93.88; 4096x4096 27.61 against 27.54.
 //   128 x 2 at 2 groups per compute unit (256): 4096x4096 27.25-27.34 against 27.54-27.65 (rounds
 //     14 and 16); it lost on the larger matrices (8192x8192 93.20, 16384x16384 363.3).
-// So on NVIDIA: 128 x 2 at 2 per compute unit up to 64 MiB, 64 x 4 at kGroupsPerCu above; elsewhere
+// So on NVIDIA, for the variants that say so (cols_fused: AxisVariant::wide_tiles_on_nvidia): 128 x 2 at 2
+// per compute unit up to 64 MiB, 64 x 4 at kGroupsPerCu above; elsewhere
 // (not measured) the registry's tile and kGroupsPerCu. Not for argmin/argmax, whose pairs fold one
 // load in flight per work-item (kArgItems): 128 x 2 took float argmax over 4096x4096 columns from
 // 29.3 to 48.8 µs and int argmin to 42.4, 64 x 4 over 65536x1024 from 96.8 to 100.7
@@ -326,31 +423,29 @@ struct ColumnTilePolicy {
 };
 constexpr std::uint64_t kSmallTileBytes = 64ULL << 20;
 ColumnTilePolicy column_tile_policy(const AxisVariant& v, Op op, std::uint64_t bytes, const DeviceInfo& dev) {
-  if (v.name != "cols_fused" || !dev.is_nvidia || is_arg_op(op)) return {v.default_tile_x, v.default_rows_y, kGroupsPerCu};
+  if (!v.wide_tiles_on_nvidia || !dev.is_nvidia || is_arg_op(op)) return {v.default_tile_x(), v.default_rows_y(), kGroupsPerCu};
   if (bytes <= kSmallTileBytes) return {128, 2, 2};
   return {64, 4, kGroupsPerCu};
 }
 
 // rows_vector's and cols_stream's VEC: the widest of 4, 2, 1 elements within 16 bytes that
 // divides `divides` (rows_vector: N, so that every row starts on a whole vector; cols_stream: 0,
-// any, since its stride is made a multiple of VEC instead), unless the caller's -D VEC names one, which must
-// be 1, 2 or 4, within 16 bytes and dividing `divides`.
-unsigned vec_width(const AxisConfig& cfg, const std::string& variant, std::uint64_t divides) {
+// any, since its stride is made a multiple of VEC instead), unless the caller's -D VEC names one
+// (1, 2 or 4: the table), which must be within 16 bytes and divide `divides`.
+unsigned vec_width(const AxisVariant& v, const AxisConfig& cfg, std::uint64_t divides) {
   const std::uint64_t es = size_of(cfg.type);
-  for (const Define& d : cfg.defines)
-    if (d.name == "VEC") {
-      const std::string valid = es > 4 ? "1 or 2 (16 bytes at most)" : "1, 2 or 4 (16 bytes at most)";
-      const std::string text = d.value.value_or("");
-      const unsigned vec = text == "1" ? 1 : text == "2" ? 2 : text == "4" ? 4 : 0;
-      if (vec == 0 || vec * es > 16)
-        throw ConfigError(Param::Define, "VEC=" + text + " for " + variant + ": valid " + valid, valid);
-      if (divides % vec)
-        throw ConfigError(Param::Define,
-                          "VEC=" + text + " for " + variant + " does not divide the row of " +
-                              std::to_string(divides) + " elements (a vector would straddle two rows)",
-                          "a width dividing N: " + valid);
-      return vec;
-    }
+  if (const auto given = given_value(v.spec, "VEC", cfg.defines)) {
+    const std::string valid = es > 4 ? "1 or 2 (16 bytes at most)" : "1, 2 or 4 (16 bytes at most)";
+    const unsigned vec = static_cast<unsigned>(*given);
+    if (vec * es > 16)
+      throw ConfigError(Param::Define, "VEC=" + std::to_string(vec) + " for " + v.name + ": valid " + valid, valid);
+    if (divides % vec)
+      throw ConfigError(Param::Define,
+                        "VEC=" + std::to_string(vec) + " for " + v.name + " does not divide the row of " +
+                            std::to_string(divides) + " elements (a vector would straddle two rows)",
+                        "a width dividing N: " + valid);
+    return vec;
+  }
   for (unsigned vec = 4; vec > 1; vec /= 2)
     if (vec * es <= 16 && divides % vec == 0) return vec;
   return 1;
@@ -416,17 +511,107 @@ void fit_local_memory(std::size_t& wg, bool chosen, std::uint64_t bytes_per_item
   while (wg * bytes_per_item > dev.local_mem_bytes && wg > 1) wg /= 2;
 }
 
-// `items`: the pass's ITEMS where it differs from every axis kernel's default (0: kItems, or
-// kArgItems for argmin/argmax).
-BuildOptions base_options(const AxisConfig& cfg, bool first_pass, unsigned items = 0) {
-  BuildOptions o;
-  o.set("TYPE_ID", static_cast<unsigned long long>(cfg.type));
-  o.set("OP_ID", static_cast<unsigned long long>(cfg.op));
-  o.set("FIRST_PASS", first_pass ? 1ULL : 0ULL);
-  o.set("ITEMS", items ? items : is_arg_op(cfg.op) ? kArgItems : kItems);
-  return o;
+// The values every axis kernel's declared parameters take in one pass, before the pass's own
+// (WG_SIZE, TILE_X, ROW_WIDTH, VEC, ...): options_for writes those its kernel declares. `items`:
+// the caller's -D ITEMS, else the pass's default (0: kItems, or kArgItems for argmin/argmax).
+ParamValues common_values(const AxisConfig& cfg, const DeviceInfo& dev, bool first_pass, std::optional<std::uint64_t> items,
+                          unsigned default_items = 0) {
+  const bool arg = is_arg_op(cfg.op);
+  return {{"TYPE_ID", static_cast<std::uint64_t>(cfg.type)},
+          {"OP_ID", static_cast<std::uint64_t>(cfg.op)},
+          {"FIRST_PASS", first_pass ? 1u : 0u},
+          {"ITEMS", items.value_or(default_items ? default_items : arg ? kArgItems : kItems)},
+          // The tree's lockstep tail (rows_group, rows_split): argmin/argmax pairs fold without it.
+          {"LOCKSTEP", arg ? 0u : dev.lockstep_width},
+          {"NV_WARP_SYNC", !arg && dev.is_nvidia ? 1u : 0u},
+          {"NV_PTX", dev.is_nvidia ? 1u : 0u},
+          {"FUSED", 0u}};
+}
+// Sets (or adds) one value.
+void set_value(ParamValues& values, const std::string& define, std::uint64_t value) {
+  for (auto& kv : values)
+    if (kv.first == define) {
+      kv.second = value;
+      return;
+    }
+  values.emplace_back(define, value);
+}
+
+// The caller's -D's, checked against the variant's table before anything is planned: a -D of a
+// parameter the variant declares is read (a derived one or a value outside the valid ones refused
+// by given_value); one that only other axis kernels declare is refused, naming those that take it
+// (rows_split -D VEC=2 would go to a kernel that has no VEC, silently).
+void check_axis_defines(const AxisVariant& v, const AxisConfig& cfg) {
+  for (const Define& d : cfg.defines) {
+    if (v.spec.find(d.name)) {
+      given_value(v.spec, d.name, cfg.defines);
+      continue;
+    }
+    bool declared = false;
+    std::vector<std::string> takers;
+    for (const AxisVariant& x : axis_variants())
+      if (const KernelParam* p = x.spec.find(d.name)) {
+        declared = true;
+        if (p->caller_may_set && x.axis == v.axis) takers.push_back(x.name);
+      }
+    if (declared)
+      throw ConfigError(Param::Define,
+                        "-D " + d.str() + ": axis variant " + v.name + " takes no " + d.name +
+                            (takers.empty() ? " (the host sets it where a kernel has one)"
+                                            : "; for " + std::string(name_of(v.axis)) + ": " + join(takers)),
+                        takers.empty() ? "leave " + d.name + " unset" : join(takers));
+  }
 }
 }  // namespace
+
+bool AxisVariant::uses_wg() const {
+  const KernelParam* p = spec.find("WG_SIZE");
+  return p && p->caller_may_set;
+}
+bool AxisVariant::uses_row_width() const { return spec.find("ROW_WIDTH") != nullptr; }
+bool AxisVariant::uses_vec() const { return spec.find("VEC") != nullptr; }
+std::size_t AxisVariant::default_wg() const {
+  const KernelParam* p = spec.find("WG_SIZE");
+  return p && p->fallback ? static_cast<std::size_t>(*p->fallback) : 0;
+}
+unsigned AxisVariant::default_tile_x() const {
+  const KernelParam* p = spec.find("TILE_X");
+  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 0;
+}
+unsigned AxisVariant::default_rows_y() const {
+  const KernelParam* p = spec.find("ROWS_Y");
+  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 0;
+}
+
+AxisConfig with_caller_options(const AxisConfig& given) {
+  AxisConfig cfg = given;
+  // The parameters the API also takes as fields: a -D of one is that field.
+  const auto take = [&](const char* define, const char* option, auto& field) {
+    for (const Define& d : given.defines) {
+      if (d.name != define) continue;
+      const std::string text = d.value.value_or("");
+      const bool digits = !text.empty() && text.size() <= 9 &&
+                          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (!digits)
+        throw ConfigError(Param::Define,
+                          "-D " + d.str() + ": " + define + " must be a positive integer (the same as " + option + ")",
+                          "a power of two");
+      const std::uint64_t x = std::stoull(text);
+      if (field && static_cast<std::uint64_t>(*field) != x)
+        throw ConfigError(Param::Define,
+                          "-D " + d.str() + " and " + option + " " + std::to_string(*field) + " both set " + define +
+                              ", to different values; give one",
+                          std::string(option) + " or -D " + define + ", not both");
+      field = static_cast<std::decay_t<decltype(*field)>>(x);
+    }
+  };
+  take("WG_SIZE", "--wg", cfg.wg);
+  take("ROW_WIDTH", "--row-width", cfg.row_width);
+  cfg.defines.erase(std::remove_if(cfg.defines.begin(), cfg.defines.end(),
+                                   [](const Define& d) { return d.name == "WG_SIZE" || d.name == "ROW_WIDTH"; }),
+                    cfg.defines.end());
+  return cfg;
+}
 
 const std::vector<AxisVariant>& axis_variants() {
   static const std::vector<AxisVariant> r = build_registry();
@@ -458,7 +643,7 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   if (axis == Axis::Cols) {
     if (n >= kGroupsPerCu * kFillGroup * cus) return find_axis_variant("cols_item");
     const AxisVariant& tile = find_axis_variant("cols_tile");
-    const std::uint64_t chunks = tile_chunks(m, n, tile.default_tile_x, tile.default_rows_y, cus, kGroupsPerCu);
+    const std::uint64_t chunks = tile_chunks(m, n, tile.default_tile_x(), tile.default_rows_y(), cus, kGroupsPerCu);
     if (chunks >= 2 && chunks <= kFusedMaxChunks) return find_axis_variant("cols_fused");
     if (chunks > kFusedMaxChunks && n * size_of(type) <= kStreamRowBytes)
       return find_axis_variant(is_arg_op(op) ? "cols_stream" : "cols_stream_fused");
@@ -485,14 +670,14 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
 }
 
 std::string AxisPlan::launch_label() const {
-  if (variant && variant->uses_tile)
+  if (variant && variant->uses_tile())
     return std::to_string(tile_x) + "x" + std::to_string(rows_y) + ", " + std::to_string(chunks) +
            (chunks == 1 ? " chunk" : " chunks");
   std::string s = "wg " + std::to_string(wg);
-  if (variant && variant->uses_row_width) s += ", row width " + std::to_string(row_width);
-  if (variant && variant->uses_vec) s += ", VEC " + std::to_string(vec);
-  if (variant && variant->splits_rows) s += ", " + std::to_string(chunks) + (chunks == 1 ? " chunk" : " chunks");
-  if (variant && variant->streams) s += ", " + std::to_string(chunks) + (chunks == 1 ? " group" : " groups");
+  if (variant && variant->uses_row_width()) s += ", row width " + std::to_string(row_width);
+  if (variant && variant->uses_vec()) s += ", VEC " + std::to_string(vec);
+  if (variant && variant->splits_rows()) s += ", " + std::to_string(chunks) + (chunks == 1 ? " chunk" : " chunks");
+  if (variant && variant->streams()) s += ", " + std::to_string(chunks) + (chunks == 1 ? " group" : " groups");
   return s;
 }
 
@@ -502,33 +687,77 @@ namespace {
 // the finish of a fused launch).
 std::uint64_t loop_trips_allowed(const DeviceInfo& dev) { return dev.loop_trip_limit - dev.loop_trip_limit / 8; }
 
-AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
+// The names of the axis variants of `axis` for which `pred` holds.
+template <class Pred>
+std::string variants_where(Axis axis, Pred pred) {
+  std::vector<std::string> out;
+  for (const AxisVariant& x : axis_variants())
+    if ((x.axis == axis) && pred(x)) out.push_back(x.name);
+  return join(out);
+}
+
+// A caller's value of a parameter the variant declares (nullopt: not given, or not declared).
+std::optional<std::uint64_t> given(const AxisVariant& v, const AxisConfig& cfg, const std::string& define) {
+  return v.spec.find(define) ? given_value(v.spec, define, cfg.defines) : std::nullopt;
+}
+
+// The caller's defines for a second pass's kernel: those the variant's own kernel declared were
+// taken into the plan (VEC, WARP_FOLD: the first pass's), so only the ones this kernel declares too
+// (ITEMS) and the undeclared ones go on.
+std::vector<Define> defines_for_second(const AxisVariant& v, const AxisVariant& second, const std::vector<Define>& defines) {
+  std::vector<Define> out;
+  for (const Define& d : defines)
+    if (!v.spec.find(d.name) || second.spec.find(d.name)) out.push_back(d);
+  return out;
+}
+
+std::uint64_t value_of(const ParamValues& values, const std::string& define) {
+  for (const auto& kv : values)
+    if (kv.first == define) return kv.second;
+  throw std::logic_error("no value for " + define);
+}
+
+AxisPlan plan_passes(const AxisConfig& given_cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
+  const AxisConfig cfg = with_caller_options(given_cfg);
   check_matrix(dev, cfg.type, m, n);
   const AxisVariant& v =
       cfg.variant.empty() ? default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev) : find_axis_variant(cfg.variant);
   if (v.axis != cfg.axis) {
-    std::vector<std::string> fitting;
-    for (const auto& x : axis_variants())
-      if (x.axis == cfg.axis) fitting.push_back(x.name);
+    const std::string fitting = variants_where(cfg.axis, [](const AxisVariant&) { return true; });
     throw ConfigError(Param::Variant,
                       "axis variant " + v.name + " reduces " + std::string(name_of(v.axis)) + ", not " +
                           std::string(name_of(cfg.axis)) + "; valid for " + std::string(name_of(cfg.axis)) + ": " +
-                          join(fitting),
-                      join(fitting));
+                          fitting,
+                      fitting);
   }
-  if (cfg.wg && !v.uses_wg)
+  if (cfg.wg && !v.uses_wg()) {
+    std::vector<std::string> takers;
+    for (const AxisVariant& x : axis_variants())
+      if (x.uses_wg()) takers.push_back(x.name);
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
-                      "none for " + v.name +
-                          "; rows_group, rows_sliced, rows_tile, rows_vector, rows_warp, rows_split, rows_split_fused, cols_item and cols_stream take one");
-  if (cfg.row_width && !v.uses_row_width)
-    throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; rows_sliced and rows_warp do",
-                      "rows_sliced, rows_warp");
-  if (cfg.chunks && !v.takes_chunks())
-    throw ConfigError(Param::Chunks,
-                      "axis variant " + v.name +
-                          " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split and rows_split_fused do",
-                      "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused");
+                      "none for " + v.name + "; " + join(takers) + " take one");
+  }
+  if (cfg.row_width && !v.uses_row_width()) {
+    const std::string takers = variants_where(Axis::Rows, [](const AxisVariant& x) { return x.uses_row_width(); });
+    throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; " + takers + " do", takers);
+  }
+  if (cfg.chunks && !v.takes_chunks()) {
+    std::vector<std::string> takers;
+    for (const AxisVariant& x : axis_variants())
+      if (x.takes_chunks()) takers.push_back(x.name);
+    throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split into chunks; " + join(takers) + " do",
+                      join(takers));
+  }
+  if (!v.arg_ops && is_arg_op(cfg.op)) {
+    const std::string takers = variants_where(v.axis, [](const AxisVariant& x) { return x.arg_ops; });
+    throw ConfigError(Param::Variant,
+                      "axis variant " + v.name + " folds its partials as values, not argmin/argmax pairs; valid for " +
+                          std::string(v.axis == Axis::Rows ? "rows" : "columns") + " with " + std::string(name_of(cfg.op)) + ": " + takers,
+                      takers);
+  }
+  check_axis_defines(v, cfg);
+  const std::optional<std::uint64_t> items = given(v, cfg, "ITEMS");
 
   AxisPlan p;
   p.variant = &v;
@@ -542,12 +771,36 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
                             std::to_string(dev.max_work_group_size) + " of " + dev.name,
                         "1, 2, 4, ... " + std::to_string(dev.max_work_group_size), dev.name);
   };
-  if (v.uses_tile) {
+  // A pass's kernel: the variant's own, or its second pass's (AxisVariant::second_pass).
+  const auto pass_of = [&](const AxisVariant& k) {
+    AxisPassPlan a;
+    a.file = k.file;
+    a.kernel = k.kernel;
+    a.geometry = k.geometry;
+    return a;
+  };
+  if (v.uses_tile()) {
     const ColumnTilePolicy policy = column_tile_policy(v, cfg.op, m * n * size_of(cfg.type), dev);
-    p.tile_x = policy.tile_x;
-    p.rows_y = policy.rows_y;
-    // A device allowing fewer work-items per group than TILE_X * ROWS_Y: fewer row-slices first.
-    fit_tile(p.tile_x, p.rows_y, dev.max_work_group_size);
+    const std::optional<std::uint64_t> tx = given(v, cfg, "TILE_X"), ry = given(v, cfg, "ROWS_Y");
+    p.tile_x = static_cast<unsigned>(tx.value_or(policy.tile_x));
+    p.rows_y = static_cast<unsigned>(ry.value_or(policy.rows_y));
+    if (tx || ry) {
+      // A tile the caller chose is refused where it does not fit, never shrunk.
+      const std::uint64_t items_wg = std::uint64_t{p.tile_x} * p.rows_y;
+      const std::uint64_t bytes = items_wg * result_size(cfg.type, cfg.op);
+      if (items_wg > dev.max_work_group_size || (dev.local_mem_bytes && bytes > dev.local_mem_bytes))
+        throw ConfigError(Param::Define,
+                          "TILE_X x ROWS_Y = " + std::to_string(p.tile_x) + " x " + std::to_string(p.rows_y) + " for " +
+                              v.name + " is " + std::to_string(items_wg) + " work-items and " + std::to_string(bytes) +
+                              " bytes of local memory; " + dev.name + " allows " +
+                              std::to_string(dev.max_work_group_size) + " work-items and " +
+                              std::to_string(dev.local_mem_bytes) + " bytes",
+                          "TILE_X x ROWS_Y up to " + std::to_string(dev.max_work_group_size) + " work-items",
+                          dev.name);
+    } else {
+      // A device allowing fewer work-items per group than TILE_X * ROWS_Y: fewer row-slices first.
+      fit_tile(p.tile_x, p.rows_y, dev.max_work_group_size);
+    }
     p.wg = std::size_t{p.tile_x} * p.rows_y;
     const std::uint64_t groups_x = std::min(ceil_div(n, p.tile_x), kMaxGroupsX);
     const std::uint64_t most_chunks = std::min<std::uint64_t>(m, kMaxChunks);
@@ -567,10 +820,8 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     }
     const std::uint64_t rows_per_chunk = ceil_div(m, p.chunks);
     p.chunks = ceil_div(m, rows_per_chunk);  // no empty chunk
-    const auto pass = [&](std::uint64_t pm, std::uint64_t per_chunk, bool first) {
-      AxisPassPlan a;
-      a.file = v.file;
-      a.kernel = v.kernel;
+    const auto pass = [&](const AxisVariant& k, std::uint64_t pm, std::uint64_t per_chunk, bool first) {
+      AxisPassPlan a = pass_of(k);
       a.m = pm;
       a.n = n;
       a.chunk_len = per_chunk;
@@ -579,16 +830,14 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
       a.wg_x = p.tile_x;
       a.wg_y = p.rows_y;
       a.values_out = a.groups_y * n;
-      BuildOptions o = base_options(cfg, first);
-      o.set("TILE_X", p.tile_x);
-      o.set("ROWS_Y", p.rows_y);
-      if (v.fused) o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);
-      o.add_user(cfg.defines);
-      a.options = o.str();
+      ParamValues values = common_values(cfg, dev, first, items);
+      set_value(values, "TILE_X", p.tile_x);
+      set_value(values, "ROWS_Y", p.rows_y);
+      a.options = options_for(k.spec, values, defines_for_second(v, k, cfg.defines));
       p.depth += clamp_depth(ceil_div(per_chunk, p.rows_y) + log2_of(p.rows_y));
       return a;
     };
-    p.passes.push_back(pass(m, rows_per_chunk, true));
+    p.passes.push_back(pass(v, m, rows_per_chunk, true));
     if (v.fused) {
       // One launch: the chunks' partial rows meet through tickets, and the last group of a tile
       // folds its chunks (ROWS_Y row-slices, then their tree), as a second pass would.
@@ -598,28 +847,26 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
       a.values_out = n;
       p.depth += clamp_depth(ceil_div(p.chunks, p.rows_y) + log2_of(p.rows_y));
     } else if (p.chunks > 1) {
-      p.passes.push_back(pass(p.chunks, p.chunks, false));
+      p.passes.push_back(pass(find_axis_variant(v.second_pass), p.chunks, p.chunks, false));
     }
     return p;
   }
 
-  p.wg = cfg.wg.value_or(std::min<std::size_t>(v.default_wg, dev.max_work_group_size));
+  p.wg = cfg.wg.value_or(std::min<std::size_t>(v.default_wg(), dev.max_work_group_size));
   check_wg(p.wg);
   // rows_tile's local tile: WG_SIZE rows of TILE_N + 1 elements.
   const std::uint64_t tile_n = size_of(cfg.type) > 4 ? 16 : 32;
-  if (v.name == "rows_tile") fit_local_memory(p.wg, cfg.wg.has_value(), (tile_n + 1) * size_of(cfg.type), v.name, dev);
-  BuildOptions o = base_options(cfg, true);
-  o.set("WG_SIZE", p.wg);
-  AxisPassPlan a;
-  a.file = v.file;
-  a.kernel = v.kernel;
+  if (v.geometry == AxisGeometry::StagedRows)
+    fit_local_memory(p.wg, cfg.wg.has_value(), (tile_n + 1) * size_of(cfg.type), v.name, dev);
+  ParamValues values = common_values(cfg, dev, true, items);
+  set_value(values, "WG_SIZE", p.wg);
+  AxisPassPlan a = pass_of(v);
   a.m = m;
   a.n = n;
   a.wg_x = p.wg;
-  if (v.splits_rows) {
+  if (v.splits_rows()) {
     // Each row in `chunks` parts of one group each: enough groups for the device, each work-item
     // folding at least kMinRowsPerItem elements; the rows go along the grid's second dimension.
-    set_lockstep(o, cfg.op, dev);
     if (cfg.chunks) {
       if (*cfg.chunks == 0 || *cfg.chunks > std::min(n, kMaxGroupsX))
         throw ConfigError(Param::Chunks,
@@ -640,10 +887,8 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     if (v.fused && p.chunks > 1) {
       // One launch: a row's parts meet at its ticket, and the last group folds their values
       // (strided over the group, then the tree), as the second pass would.
-      o.set("FUSED", 1ULL);
-      o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);  // the fence
-      o.add_user(cfg.defines);
-      a.options = o.str();
+      set_value(values, "FUSED", 1);
+      a.options = options_for(v.spec, values, cfg.defines);
       a.fused_partials = m * p.chunks;
       a.tickets = m;
       a.values_out = m;
@@ -651,79 +896,79 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
       p.passes.push_back(a);
       return p;
     }
-    o.add_user(cfg.defines);
-    a.options = o.str();
+    a.options = options_for(v.spec, values, cfg.defines);
     p.passes.push_back(a);
     if (p.chunks > 1) {
-      // The chunks' values, an M x chunks matrix, by rows_sliced: a row width up to 32.
-      const AxisVariant& sliced = find_axis_variant("rows_sliced");
+      // The chunks' values, an M x chunks matrix, by the second pass's rows: a row width up to 32.
+      const AxisVariant& second = find_axis_variant(v.second_pass);
       unsigned w = 1;
-      while (w < p.chunks && w < sliced.default_row_width && w < p.wg) w *= 2;
+      while (w < p.chunks && w < kMostDefaultRowWidth && w < p.wg) w *= 2;
       p.row_width = w;
-      BuildOptions o2 = base_options(cfg, false);
-      o2.set("WG_SIZE", p.wg);
-      o2.set("ROW_WIDTH", w);
-      o2.add_user(cfg.defines);
-      AxisPassPlan b;
-      b.file = sliced.file;
-      b.kernel = sliced.kernel;
+      ParamValues values2 = common_values(cfg, dev, false, items);
+      set_value(values2, "WG_SIZE", p.wg);
+      set_value(values2, "ROW_WIDTH", w);
+      AxisPassPlan b = pass_of(second);
       b.m = m;
       b.n = p.chunks;
       b.wg_x = p.wg;
       b.groups_x = std::min(ceil_div(m, p.wg / w), kMaxGroupsX);
       b.values_out = m;
-      b.options = o2.str();
+      b.options = options_for(second.spec, values2, defines_for_second(v, second, cfg.defines));
       p.passes.push_back(b);
       p.depth += clamp_depth(ceil_div(p.chunks, w) + log2_of(w));
     }
     return p;
   }
-  if (v.streams) {
-    if (!v.arg_ops && is_arg_op(cfg.op))
-      throw ConfigError(Param::Variant,
-                        "axis variant " + v.name + " folds the groups' partial rows as values, not argmin/argmax pairs; "
-                        "valid for columns with " + std::string(name_of(cfg.op)) + ": cols_item, cols_tile, cols_fused, cols_stream",
-                        "cols_item, cols_tile, cols_fused, cols_stream");
+  if (v.streams()) {
     // cols_stream: its groups (the chunks: each writes a partial row of N values), the rows each
     // step of the grid covers, then cols_tile over the groups' partial rows in one chunk with the
     // largest tile the device allows (a work-item per column and 32 row-slices at most).
-    p.vec = vec_width(cfg, v.name, 0);  // any VEC: the stride is made whole vectors instead
+    p.vec = vec_width(v, cfg, 0);  // any VEC: the stride is made whole vectors instead
     // Its lanes in local memory: WG_SIZE * VEC accumulators.
     fit_local_memory(p.wg, cfg.wg.has_value(), p.vec * result_size(cfg.type, cfg.op), v.name, dev);
     std::uint64_t groups = kStreamGroupsPerCu * std::max(dev.compute_units, 1u);
     if (cfg.chunks) {
       if (*cfg.chunks == 0 || *cfg.chunks > kMaxGroupsX)
         throw ConfigError(Param::Chunks,
-                          "cols_stream groups " + std::to_string(*cfg.chunks) + "; valid: 1.." + std::to_string(kMaxGroupsX),
+                          v.name + " groups " + std::to_string(*cfg.chunks) + "; valid: 1.." + std::to_string(kMaxGroupsX),
                           "1.." + std::to_string(kMaxGroupsX));
       groups = *cfg.chunks;
     }
     const StreamShape shape = stream_shape(m, n, p.wg, p.vec, groups);
-    if (shape.groups > kMaxGroupsX)
+    if (shape.groups > kMaxGroupsX) {
+      const std::string others = variants_where(Axis::Cols, [](const AxisVariant& x) { return !x.streams(); });
       throw ConfigError(Param::Variant,
-                        "cols_stream needs a work-item per " + std::to_string(p.vec) + " elements of " +
+                        v.name + " needs a work-item per " + std::to_string(p.vec) + " elements of " +
                             std::to_string(shape.rows_per_step) + " rows of " + std::to_string(n) +
                             " columns, more than its grid of " + std::to_string(kMaxGroupsX) +
-                            " groups; it is for thin matrices: valid for these columns: cols_item, cols_tile, cols_fused",
-                        "cols_item, cols_tile, cols_fused");
+                            " groups; it is for thin matrices: valid for these columns: " + others,
+                        others);
+    }
     p.chunks = shape.groups;
     p.rows_per_step = shape.rows_per_step;
     // cols_stream_fused with more than one group: one launch, the groups' partial rows (chunks x N)
     // meet through one ticket, and the last group streams them in steps of whole rows that fit its
     // lanes (or by columns where none fit). Sums, min and max only (argmin/argmax refused above).
     const bool fused = v.fused && p.chunks > 1;
-    o = base_options(cfg, true, is_arg_op(cfg.op) ? 0 : kStreamItems);
-    o.set("WG_SIZE", p.wg);
-    o.set("VEC", p.vec);
-    if (fused) o.set("FUSED", 1ULL);
-    o.set("NV_PTX", dev.is_nvidia ? 1ULL : 0ULL);  // the fence, and the lanes folded by warp shuffles
-    o.add_user(cfg.defines);
-    a.options = o.str();
+    values = common_values(cfg, dev, true, items, is_arg_op(cfg.op) ? 0 : kStreamItems);
+    set_value(values, "WG_SIZE", p.wg);
+    set_value(values, "VEC", p.vec);
+    set_value(values, "FUSED", fused ? 1 : 0);
+    // The lanes folded by warp shuffles where the device has NVIDIA's PTX, unless the caller says not.
+    const std::optional<std::uint64_t> warp_fold = given(v, cfg, "WARP_FOLD");
+    if (warp_fold && *warp_fold && !dev.is_nvidia)
+      throw ConfigError(Param::Define,
+                        "-D WARP_FOLD=1 for " + v.name + " needs NVIDIA's PTX shuffle (NV_PTX 1); " + dev.name +
+                            " has none",
+                        "WARP_FOLD=0, or leave it unset", dev.name);
+    const bool warps = warp_fold ? *warp_fold == 1 : dev.is_nvidia;
+    set_value(values, "WARP_FOLD", warps ? 1 : 0);
+    a.options = options_for(v.spec, values, cfg.defines);
     a.chunk_len = p.rows_per_step;
     a.groups_x = p.chunks;
     a.values_out = p.chunks * n;
     // A lane's elements (one per step), then the group's lanes of a column, then the second pass.
-    const std::uint64_t lanes_depth = stream_lanes_depth(p.wg, p.vec, n, dev.is_nvidia);
+    const std::uint64_t lanes_depth = stream_lanes_depth(p.wg, p.vec, n, warps);
     p.depth = clamp_depth(ceil_div(m, p.rows_per_step) + lanes_depth);
     if (fused) {
       a.fused_partials = p.chunks * n;
@@ -737,18 +982,15 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     }
     p.passes.push_back(a);
     if (p.chunks > 1) {
-      const AxisVariant& tile = find_axis_variant("cols_tile");
-      unsigned tx = tile.default_tile_x, ry = 32;
+      const AxisVariant& tile = find_axis_variant(v.second_pass);
+      unsigned tx = tile.default_tile_x(), ry = 32;
       fit_tile(tx, ry, dev.max_work_group_size);
       if (dev.local_mem_bytes)
         while (std::uint64_t{tx} * ry * result_size(cfg.type, cfg.op) > dev.local_mem_bytes && ry > 1) ry /= 2;
-      BuildOptions o2 = base_options(cfg, false);
-      o2.set("TILE_X", tx);
-      o2.set("ROWS_Y", ry);
-      o2.add_user(cfg.defines);
-      AxisPassPlan b;
-      b.file = tile.file;
-      b.kernel = tile.kernel;
+      ParamValues values2 = common_values(cfg, dev, false, items);
+      set_value(values2, "TILE_X", tx);
+      set_value(values2, "ROWS_Y", ry);
+      AxisPassPlan b = pass_of(tile);
       b.m = p.chunks;
       b.n = n;
       b.chunk_len = p.chunks;  // one chunk: all the partial rows
@@ -757,7 +999,7 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
       b.wg_x = tx;
       b.wg_y = ry;
       b.values_out = n;
-      b.options = o2.str();
+      b.options = options_for(tile.spec, values2, defines_for_second(v, tile, cfg.defines));
       p.passes.push_back(b);
       p.tile_x = tx;
       p.rows_y = ry;
@@ -767,96 +1009,106 @@ AxisPlan plan_passes(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t
     }
     return p;
   }
-  if (v.name == "rows_tile") {
-    o.set("TILE_N", tile_n);  // wg 256: 33.8 KiB for 4-byte types, 34.8 KiB for 8-byte ones
-    a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
-    a.values_out = m;
-    p.depth = clamp_depth(n);
-  } else if (v.name == "rows_vector") {
-    // The row's elements one after another through ITEMS accumulators: at most N operations.
-    p.vec = vec_width(cfg, v.name, n);
-    o.set("VEC", p.vec);
-    a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
-    a.values_out = m;
-    p.depth = clamp_depth(n);
-  } else if (v.name == "rows_warp") {
-    // ROW_WIDTH lanes per row: enough for the row's vectors, a power of two up to 32 (a warp on
-    // NVIDIA, where the lanes shuffle within one) and the group. Each lane folds its vectors one
-    // after another, then log2(ROW_WIDTH) levels of shuffles.
-    p.vec = vec_width(cfg, v.name, n);
-    const std::uint64_t vectors = n / p.vec;
-    const std::uint64_t most = std::min<std::uint64_t>(kWarpRowWidth, p.wg);
-    if (cfg.row_width) {
-      p.row_width = *cfg.row_width;
-      if (!power_of_two(p.row_width) || p.row_width > most)
-        throw ConfigError(Param::RowWidth,
-                          "ROW_WIDTH " + std::to_string(p.row_width) + " for rows_warp must be a power of two up to " +
-                              std::to_string(most) + " (a warp's lanes, within the work-group of " +
-                              std::to_string(p.wg) + ")",
-                          "1, 2, 4, ... " + std::to_string(most));
-    } else {
-      unsigned w = 1;
-      while (2 * w <= vectors && 2 * w <= most) w *= 2;
-      p.row_width = w;
+  switch (v.geometry) {
+    case AxisGeometry::StagedRows:
+      set_value(values, "TILE_N", tile_n);  // wg 256: 33.8 KiB for 4-byte types, 34.8 KiB for 8-byte ones
+      a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
+      a.values_out = m;
+      p.depth = clamp_depth(n);
+      break;
+    case AxisGeometry::ItemPerRow:
+      // The row's elements one after another through ITEMS accumulators: at most N operations.
+      p.vec = vec_width(v, cfg, n);
+      set_value(values, "VEC", p.vec);
+      a.groups_x = std::min(ceil_div(m, p.wg), kMaxGroupsX);
+      a.values_out = m;
+      p.depth = clamp_depth(n);
+      break;
+    case AxisGeometry::WarpRows: {
+      // ROW_WIDTH lanes per row: enough for the row's vectors, a power of two up to 32 (a warp on
+      // NVIDIA, where the lanes shuffle within one) and the group. Each lane folds its vectors one
+      // after another, then log2(ROW_WIDTH) levels of shuffles.
+      p.vec = vec_width(v, cfg, n);
+      const std::uint64_t vectors = n / p.vec;
+      const std::uint64_t most = std::min<std::uint64_t>(kWarpRowWidth, p.wg);
+      if (cfg.row_width) {
+        p.row_width = *cfg.row_width;
+        if (!power_of_two(p.row_width) || p.row_width > most)
+          throw ConfigError(Param::RowWidth,
+                            "ROW_WIDTH " + std::to_string(p.row_width) + " for " + v.name +
+                                " must be a power of two up to " + std::to_string(most) +
+                                " (a warp's lanes, within the work-group of " + std::to_string(p.wg) + ")",
+                            "1, 2, 4, ... " + std::to_string(most));
+      } else {
+        unsigned w = 1;
+        while (2 * w <= vectors && 2 * w <= most) w *= 2;
+        p.row_width = w;
+      }
+      const std::uint64_t rows_per_trip = p.wg / p.row_width * value_of(values, "ITEMS");
+      set_value(values, "ROW_WIDTH", p.row_width);
+      set_value(values, "VEC", p.vec);
+      // The PTX shuffle where the device says its warp is 32 lanes; the emulation elsewhere.
+      set_value(values, "NV_PTX", has_nv_shuffle(dev) ? 1 : 0);
+      set_value(values, "WARP", kWarpRowWidth);
+      a.groups_x = std::min(ceil_div(m, rows_per_trip), kMaxGroupsX);
+      a.values_out = m;
+      p.depth = clamp_depth(ceil_div(vectors, p.row_width) * p.vec + log2_of(p.row_width));
+      break;
     }
-    const unsigned rows_per_trip = static_cast<unsigned>(p.wg / p.row_width) * (is_arg_op(cfg.op) ? kArgItems : kItems);
-    o.set("ROW_WIDTH", p.row_width);
-    o.set("VEC", p.vec);
-    // The PTX shuffle where the device says its warp is 32 lanes; the emulation elsewhere.
-    o.set("NV_PTX", has_nv_shuffle(dev) ? 1ULL : 0ULL);
-    o.set("WARP", kWarpRowWidth);
-    a.groups_x = std::min(ceil_div(m, rows_per_trip), kMaxGroupsX);
-    a.values_out = m;
-    p.depth = clamp_depth(ceil_div(vectors, p.row_width) * p.vec + log2_of(p.row_width));
-  } else if (v.name == "rows_group") {
-    set_lockstep(o, cfg.op, dev);
-    a.groups_x = std::min(m, kMaxGroupsX);
-    a.values_out = m;
-    p.depth = clamp_depth(ceil_div(n, p.wg) + log2_of(p.wg));
-  } else if (v.uses_row_width) {
-    if (cfg.row_width) {
-      p.row_width = *cfg.row_width;
-      if (!power_of_two(p.row_width) || p.row_width > p.wg)
-        throw ConfigError(Param::RowWidth,
-                          "ROW_WIDTH " + std::to_string(p.row_width) + " must be a power of two dividing the work-group size " +
-                              std::to_string(p.wg),
-                          "1, 2, 4, ... " + std::to_string(p.wg));
-    } else {
-      // A work-item per kRowElementsPerItem elements of the row, a power of two up to a warp's
-      // 32 and the group. On the H100 (bench/results/2026-11-25_h100_axis.md, row-width sweep)
-      // 1048576x32 floats took 53 µs at a row width of 4 or 8 against 146 µs at 32 (one element
-      // per work-item leaves the kernel bound by its tree), and 65536x1024 was fastest at 16-32.
-      unsigned w = 1;
-      while (2 * w * kRowElementsPerItem <= n && w < v.default_row_width && w < p.wg) w *= 2;
-      p.row_width = w;
-    }
-    o.set("ROW_WIDTH", p.row_width);
-    a.groups_x = std::min(ceil_div(m, p.wg / p.row_width), kMaxGroupsX);
-    a.values_out = m;
-    p.depth = clamp_depth(ceil_div(n, p.row_width) + log2_of(p.row_width));
-  } else {  // cols_item
-    a.groups_x = std::min(ceil_div(n, p.wg), kMaxGroupsX);
-    a.values_out = n;
-    p.depth = clamp_depth(m);
+    case AxisGeometry::GroupPerRow:
+      a.groups_x = std::min(m, kMaxGroupsX);
+      a.values_out = m;
+      p.depth = clamp_depth(ceil_div(n, p.wg) + log2_of(p.wg));
+      break;
+    case AxisGeometry::SlicedRows:
+      if (cfg.row_width) {
+        p.row_width = *cfg.row_width;
+        if (!power_of_two(p.row_width) || p.row_width > p.wg)
+          throw ConfigError(Param::RowWidth,
+                            "ROW_WIDTH " + std::to_string(p.row_width) +
+                                " must be a power of two dividing the work-group size " + std::to_string(p.wg),
+                            "1, 2, 4, ... " + std::to_string(p.wg));
+      } else {
+        // A work-item per kRowElementsPerItem elements of the row, a power of two up to a warp's
+        // 32 and the group. On the H100 (bench/results/2026-11-25_h100_axis.md, row-width sweep)
+        // 1048576x32 floats took 53 µs at a row width of 4 or 8 against 146 µs at 32 (one element
+        // per work-item leaves the kernel bound by its tree), and 65536x1024 was fastest at 16-32.
+        unsigned w = 1;
+        while (2 * w * kRowElementsPerItem <= n && w < kMostDefaultRowWidth && w < p.wg) w *= 2;
+        p.row_width = w;
+      }
+      set_value(values, "ROW_WIDTH", p.row_width);
+      a.groups_x = std::min(ceil_div(m, p.wg / p.row_width), kMaxGroupsX);
+      a.values_out = m;
+      p.depth = clamp_depth(ceil_div(n, p.row_width) + log2_of(p.row_width));
+      break;
+    case AxisGeometry::ItemPerColumn:
+      a.groups_x = std::min(ceil_div(n, p.wg), kMaxGroupsX);
+      a.values_out = n;
+      p.depth = clamp_depth(m);
+      break;
+    case AxisGeometry::RowParts:
+    case AxisGeometry::ColumnTiles:
+    case AxisGeometry::ColumnStream:
+      throw std::logic_error("planned above");
   }
-  o.add_user(cfg.defines);
-  a.options = o.str();
+  a.options = options_for(v.spec, values, cfg.defines);
   p.passes.push_back(a);
   return p;
 }
 
 
 // The loop trips a work-item of a pass runs, about: the pass's elements over the work-items that
-// have some (cols_item: one per column; the tile variants: the columns of their tiles times the
-// row-slices and chunks; the others: every work-item launched).
+// have some (a work-item per column: one per column; the tiles: the columns of their tiles times
+// the row-slices and chunks; the others: every work-item launched).
 std::uint64_t pass_loop_trips(const AxisPassPlan& a) {
   const std::uint64_t launched = a.groups_x * a.wg_x * a.groups_y * a.wg_y;
   std::uint64_t active = launched;
-  if (a.kernel == "axis_cols_item") active = std::min<std::uint64_t>(launched, a.n);
-  if (a.kernel == "axis_cols_tile" || a.kernel == "axis_cols_fused")
+  if (a.geometry == AxisGeometry::ItemPerColumn) active = std::min<std::uint64_t>(launched, a.n);
+  if (a.geometry == AxisGeometry::ColumnTiles)
     active = std::min<std::uint64_t>(a.n, a.groups_x * a.wg_x) * a.wg_y * a.groups_y;
   const std::uint64_t trips = ceil_div(a.m * a.n, std::max<std::uint64_t>(active, 1));
-  return a.kernel == "axis_rows_tile" ? 2 * trips : trips;  // each element copied, then folded
+  return a.geometry == AxisGeometry::StagedRows ? 2 * trips : trips;  // each element copied, then folded
 }
 }  // namespace
 
@@ -934,23 +1186,24 @@ std::string axis_shape_class_names(Axis axis) {
 
 std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemType type, Op op, std::uint64_t m,
                               std::uint64_t n, std::size_t wg, unsigned groups_per_cu) {
-  if (v.uses_tile) {
+  if (v.uses_tile()) {
     // As plan_axis: the policy's tile shrunk to the device's group limit, then chunks for the target.
     const ColumnTilePolicy policy = column_tile_policy(v, op, m * n * size_of(type), dev);
     unsigned tile_x = policy.tile_x, rows_y = policy.rows_y;
     fit_tile(tile_x, rows_y, dev.max_work_group_size);
     return tile_chunks(m, n, tile_x, rows_y, dev.compute_units, groups_per_cu);
   }
-  if (v.splits_rows) {  // as plan_axis: sums, min and max also by the parts' bytes
+  if (v.splits_rows()) {  // as plan_axis: sums, min and max also by the parts' bytes
     const std::uint64_t part = is_arg_op(op) ? 0 : v.fused ? 2 * kSplitPartBytes : kSplitPartBytes;
     return split_chunks(m, n, wg, dev.compute_units, groups_per_cu, n * size_of(type), part);
   }
-  if (v.streams)
+  if (v.streams())
     return std::min<std::uint64_t>(std::uint64_t{std::max(groups_per_cu, 1u)} * std::max(dev.compute_units, 1u), kMaxGroupsX);
-  throw ConfigError(Param::Variant,
-                    "axis variant " + v.name +
-                        " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split and rows_split_fused do",
-                    "cols_tile, cols_fused, cols_stream, rows_split, rows_split_fused");
+  std::vector<std::string> takers;
+  for (const AxisVariant& x : axis_variants())
+    if (x.takes_chunks()) takers.push_back(x.name);
+  throw ConfigError(Param::Variant, "axis variant " + v.name + " does not split into chunks; " + join(takers) + " do",
+                    join(takers));
 }
 
 std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAxisEntry& e, const DeviceInfo& dev,
@@ -965,7 +1218,7 @@ std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAx
   }
   if (v->axis != cfg.axis) return std::nullopt;
   if (!cfg.variant.empty() && cfg.variant != v->name) return std::nullopt;
-  if ((cfg.wg && !v->uses_wg) || (cfg.row_width && !v->uses_row_width) ||
+  if ((cfg.wg && !v->uses_wg()) || (cfg.row_width && !v->uses_row_width()) ||
       (cfg.chunks && !v->takes_chunks()))
     return std::nullopt;
   AxisConfig out = cfg;
@@ -973,16 +1226,16 @@ std::optional<AxisConfig> tuned_axis_config(const AxisConfig& cfg, const TunedAx
     out.variant = v->name;
     filled.push_back("variant=" + v->name);
   }
-  if (!out.wg && e.wg && v->uses_wg) {
+  if (!out.wg && e.wg && v->uses_wg()) {
     out.wg = *e.wg;
     filled.push_back("wg=" + std::to_string(*e.wg));
   }
-  if (!out.row_width && e.row_width && v->uses_row_width) {
+  if (!out.row_width && e.row_width && v->uses_row_width()) {
     out.row_width = *e.row_width;
     filled.push_back("row_width=" + std::to_string(*e.row_width));
   }
   if (!out.chunks && e.groups_per_cu && v->takes_chunks()) {
-    const std::size_t wg = out.wg.value_or(std::min<std::size_t>(v->default_wg, dev.max_work_group_size));
+    const std::size_t wg = out.wg.value_or(std::min<std::size_t>(v->default_wg(), dev.max_work_group_size));
     out.chunks = axis_chunks_for(*v, dev, cfg.type, cfg.op, m, n, wg, *e.groups_per_cu);
     filled.push_back("chunks=" + std::to_string(*out.chunks) + " (" + std::to_string(*e.groups_per_cu) +
                      " groups per CU)");

@@ -7,6 +7,12 @@
 
 namespace clreduce {
 
+// `cfg` with a caller's -D WG_SIZE and -D ROW_WIDTH taken into its wg and row_width (and removed
+// from its defines), so the tuning database and the planner see them as the caller's choices.
+// Throws ConfigError (Param::Define) for a value that is not a number, or one that differs from
+// the field's. Idempotent.
+AxisConfig with_caller_options(const AxisConfig& cfg);
+
 // Throws ConfigError naming the parameter (see AxisReducer::prepare), also for a launch whose
 // work-items would loop past the device's loop_trip_limit (llvmpipe). An empty cfg.variant plans
 // default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev).

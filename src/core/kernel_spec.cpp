@@ -126,8 +126,24 @@ std::string options_for(const KernelSpec& k, const ParamValues& values, const st
       throw std::logic_error(p.define + " = " + std::to_string(it->second) + " for " + k.kernel + ": not a valid value");
     o.set(p.define, it->second);
   }
-  for (const Define& d : defines)
-    if (!k.find(d.name)) o.add_user(d);
+  for (const Define& d : defines) {
+    if (k.find(d.name)) continue;
+    // A parameter other kernels of the family declare but this one does not would be ignored
+    // here, silently: refused, naming the kernels that take it.
+    std::vector<std::string> takers;
+    for (const KernelSpec* other : kernel_specs())
+      if (other->family == k.family && other->find(d.name) &&
+          std::find(takers.begin(), takers.end(), other->file) == takers.end())
+        takers.push_back(other->file);
+    if (!takers.empty()) {
+      std::string list;
+      for (const std::string& t : takers) list += (list.empty() ? "" : ", ") + t;
+      throw ConfigError(Param::Define,
+                        "-D " + d.str() + ": " + k.file + " takes no " + d.name + "; kernels that do: " + list,
+                        "leave " + d.name + " unset, or choose a kernel that takes it");
+    }
+    o.add_user(d);
+  }
   return o.str();
 }
 

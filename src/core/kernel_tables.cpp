@@ -1,5 +1,6 @@
 // Every family's parameter table in one list (clreduce/kernel_spec.hpp: kernel_specs), for the
 // tools that print or check them without reaching into the library's sources.
+#include "clreduce/axis.hpp"
 #include "clreduce/kernel_spec.hpp"
 #include "clreduce/variants.hpp"
 
@@ -13,6 +14,7 @@ const std::vector<const KernelSpec*>& kernel_specs() {
   static const std::vector<const KernelSpec*> all = [] {
     std::vector<const KernelSpec*> out;
     for (const Variant& v : variants()) out.push_back(&v.spec);
+    for (const AxisVariant& v : axis_variants()) out.push_back(&v.spec);
     for (const KernelSpec* k : descriptor_kernels()) out.push_back(k);
     for (const KernelSpec* k : segmented_kernels()) out.push_back(k);
     for (const TransposeVariant& v : transpose_variants()) out.push_back(&transpose_kernel_spec(v));

@@ -305,12 +305,12 @@ TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
                               join(fitting));
   }
   if (const json* x = f.find("wg")) {
-    if (!var->uses_wg)
+    if (!var->uses_wg())
       fail(f.at("wg"), "axis variant " + var->name + " takes no wg (its group is TILE_X x ROWS_Y)");
     e.wg = static_cast<std::size_t>(read_power_of_two(*x, f.at("wg"), kTuningDbMaxAxisWg));
   }
   if (const json* x = f.find("row_width")) {
-    if (!var->uses_row_width)
+    if (!var->uses_row_width())
       fail(f.at("row_width"), "axis variant " + var->name + " takes no row_width; rows_sliced and rows_warp do");
     e.row_width = static_cast<unsigned>(read_power_of_two(*x, f.at("row_width"), kTuningDbMaxRowWidth));
     if (var->name == "rows_warp" && *e.row_width > 32)

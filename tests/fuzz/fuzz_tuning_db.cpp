@@ -44,10 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!clreduce::is_axis_shape_class(e.axis, e.shape_class)) std::abort();
       const clreduce::AxisVariant& v = clreduce::find_axis_variant(e.variant);  // throws Error: a finding
       if (v.axis != e.axis) std::abort();
-      if (e.wg && (!v.uses_wg || !power_of_two(*e.wg) || *e.wg > clreduce::kTuningDbMaxAxisWg)) std::abort();
-      if (e.row_width && (!v.uses_row_width || !power_of_two(*e.row_width) || (e.wg && *e.row_width > *e.wg)))
+      if (e.wg && (!v.uses_wg() || !power_of_two(*e.wg) || *e.wg > clreduce::kTuningDbMaxAxisWg)) std::abort();
+      if (e.row_width && (!v.uses_row_width() || !power_of_two(*e.row_width) || (e.wg && *e.row_width > *e.wg)))
         std::abort();
-      if (e.groups_per_cu && (!(v.uses_tile || v.splits_rows) || *e.groups_per_cu == 0 ||
+      if (e.groups_per_cu && (!(v.uses_tile() || v.splits_rows()) || *e.groups_per_cu == 0 ||
                               *e.groups_per_cu > clreduce::kTuningDbMaxAxisGroupsPerCu))
         std::abort();
       if (e.measurements.size() > clreduce::kTuningDbMaxMeasurements) std::abort();

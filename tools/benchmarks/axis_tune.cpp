@@ -49,7 +49,7 @@ AxisConfig config_of(const AxisTuneDesign& d, Axis axis, const AxisCandidate* c,
   cfg.row_width = c->row_width;
   if (c->groups_per_cu) {
     const AxisVariant& v = find_axis_variant(c->variant);
-    const std::size_t wg = c->wg.value_or(std::min<std::size_t>(v.default_wg, dev.max_work_group_size));
+    const std::size_t wg = c->wg.value_or(std::min<std::size_t>(v.default_wg(), dev.max_work_group_size));
     cfg.chunks = axis_chunks_for(v, dev, d.type, d.op, m, n, wg, *c->groups_per_cu);
   }
   return cfg;
@@ -113,12 +113,12 @@ std::vector<AxisCandidate> axis_tune_candidates(const AxisTuneDesign& d, const D
     if (v.axis != axis) continue;
     if (!d.variants.empty() && std::find(d.variants.begin(), d.variants.end(), v.name) == d.variants.end()) continue;
     if (is_arg_op(d.op) && !v.arg_ops) continue;  // refused for argmin/argmax: nothing to measure
-    if (v.uses_tile) {
+    if (v.uses_tile()) {
       for (unsigned g : gpcs) out.push_back({v.name, std::nullopt, std::nullopt, g});
       continue;
     }
     for (std::size_t w : wgs) {
-      if (v.uses_row_width) {
+      if (v.uses_row_width()) {
         for (unsigned r : rws)
           if (r <= w) out.push_back({v.name, w, r, std::nullopt});
       } else if (v.takes_chunks()) {
