@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 using clreduce::test::CliRun;
 using clreduce::test::run_cli;
@@ -283,6 +285,23 @@ TEST_SUITE("cli") {
           expect_error("reduce --n 1000 -D " + p.define + "=1", expected);
       }
     }
+  }
+
+  TEST_CASE("a successful run prints nothing on stderr, its kernels built from cold (no compiler notes)") {
+    // PoCL prints the count of a build's warnings ("2 warnings generated.") though the build
+    // succeeded: clang's -Wpsabi note on 64-byte vectors (VEC 16) on a CPU without AVX-512.
+    const std::filesystem::path cache =
+        std::filesystem::temp_directory_path() / ("clreduce-test-pocl-cache-" + std::to_string(getpid()));
+    for (const char* run : {"reduce --n 1000", "reduce --variant vector --vec 16 --n 1000",
+                            "reduce --variant single_pass --vec 16 --n 1000", "reduce --type u8 --op sum -D VEC=16 --n 1000",
+                            "reduce --axis cols --shape 1000x8 --type float"}) {
+      std::filesystem::remove_all(cache);
+      const CliRun r = run_cli(run, "POCL_CACHE_DIR=" + cache.string());
+      INFO(run << "\n" << r.out);
+      CHECK(r.code == 0);
+      CHECK(r.stderr_text.empty());
+    }
+    std::filesystem::remove_all(cache);
   }
 
   TEST_CASE("clreduce variants --params prints every declared parameter of every kernel") {
