@@ -265,14 +265,21 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.ld && !o.axis) throw Error(Param::Shape, "--ld is the rows' leading dimension of an axis reduction: add --axis rows|cols");
   // What each family's kernel takes; the rest is refused, not ignored.
   const bool whole = job.family == F::Whole;
+  const std::string run = std::string("this run reduces ") +
+                          (whole                        ? "the whole array"
+                           : job.family == F::Rows      ? "rows (--axis rows)"
+                           : job.family == F::Cols      ? "columns (--axis cols)"
+                                                        : "segments (--segments)") +
+                          " on the descriptor kernels";
   for (const auto& [given, name, takes] :
-       {std::tuple{o.launch.params.times.has_value(), "--times", "no family of the descriptor"},
-        {o.tuning.db.has_value(), "--db", "no family of the descriptor (no tuning database yet)"},
-        {o.row_width.has_value() && whole, "--row-width", "rows and segments"},
-        {o.row_width.has_value() && job.family == F::Cols, "--row-width", "rows and segments"},
+       {std::tuple{o.launch.params.times.has_value(), "--times",
+                   "the uint/int/float/double variants (naive ... single_pass); the descriptor kernels take no TIMES"},
+        {o.tuning.db.has_value(), "--db", "the uint/int/float/double variants; the descriptor kernels have no tuning database yet"},
+        {o.row_width.has_value() && whole, "--row-width", "rows (--axis rows) and segments (--segments)"},
+        {o.row_width.has_value() && job.family == F::Cols, "--row-width", "rows (--axis rows) and segments (--segments)"},
         {o.chunks.has_value() && whole, "--chunks", "rows, columns and segments"},
         {o.launch.params.groups_per_cu.has_value() && !whole, "--groups-per-cu", "the whole array"}})
-    if (given) throw Error(std::string(name) + " is taken by " + takes + "; not by this run (" + std::string(name_of(job.family)) + ")");
+    if (given) throw Error(std::string(name) + " is for " + takes + "; " + run);
   const std::string what = user_file ? "--op-file " + *o.op_file : "--op " + o.op;
   Reduction r;  // a bad --type or --op is named before --variant is
   if (user_file) {
@@ -314,9 +321,9 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   }
   const std::size_t inputs = r.inputs.size();
   if (!o.inputs.empty() && o.inputs.size() != inputs)
-    throw Error(Param::N, r.name + " reads " + std::to_string(inputs) + " input(s); --input was given " +
-                              std::to_string(o.inputs.size()) + " time(s): give one --input per input, or none "
-                              "(generated data)",
+    throw Error(Param::None, "--input was given " + std::to_string(o.inputs.size()) + " time(s); " + r.name + " reads " +
+                                 std::to_string(inputs) + " input(s): give one --input per input, or none "
+                                 "(generated data)",
                 std::to_string(inputs) + " --input files");
   if (!o.inputs.empty()) refuse_generators_with_input(o);
   std::optional<std::uint64_t> n;

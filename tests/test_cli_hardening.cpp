@@ -287,6 +287,21 @@ TEST_SUITE("cli") {
     }
   }
 
+  TEST_CASE("a descriptor run names the option at fault, and what the run is") {
+    expect_error("reduce --type f32 --op var_pop --times 8 --n 100",
+                 "clreduce: error: --times is for the uint/int/float/double variants (naive ... single_pass); the descriptor "
+                 "kernels take no TIMES; this run reduces the whole array on the descriptor kernels");
+    expect_error("reduce --type f32 --op var_pop --row-width 4 --axis cols --shape 10x10",
+                 "--row-width is for rows (--axis rows) and segments (--segments); this run reduces columns (--axis cols)");
+    expect_error("reduce --type f32 --op dot --n 100 --input /dev/null",
+                 "clreduce: error: --input was given 1 time(s); dot reads 2 input(s)");
+    const std::filesystem::path odd = std::filesystem::temp_directory_path() / ("clreduce-odd-" + std::to_string(getpid()) + ".bin");
+    std::ofstream(odd, std::ios::binary) << "abcde";
+    expect_error("reduce --type f32 --op sum --input " + odd.string(),
+                 "clreduce: error: --input '" + odd.string() + "' holds 5 bytes, not a whole number of 4-byte f32 elements");
+    std::filesystem::remove(odd);
+  }
+
   TEST_CASE("a successful run prints nothing on stderr, its kernels built from cold (no compiler notes)") {
     // PoCL prints the count of a build's warnings ("2 warnings generated.") though the build
     // succeeded: clang's -Wpsabi note on 64-byte vectors (VEC 16) on a CPU without AVX-512.

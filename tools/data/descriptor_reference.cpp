@@ -132,18 +132,18 @@ ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::op
     throw Error(Param::N, "input file '" + path.string() + "' is a directory; give a file of raw little-endian " +
                               std::string(name_of(t)) + " elements", "a file");
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-    throw Error(Param::N, "input file '" + path.string() + "' is not a regular file (a device, pipe or socket has no "
+    throw Error(Param::None, "--input '" + path.string() + "' is not a regular file (a device, pipe or socket has no "
                               "size to count its elements by); give a file of raw little-endian " +
                               std::string(name_of(t)) + " elements", "a regular file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Param::N, "cannot read input file '" + path.string() + "': " + std::strerror(errno), "a readable file");
+  if (!in) throw Error(Param::None, "cannot read --input '" + path.string() + "': " + std::strerror(errno), "a readable file");
   in.seekg(0, std::ios::end);
   const auto size = static_cast<std::uint64_t>(in.tellg());
   in.seekg(0);
-  const std::string what = "input file '" + path.string() + "'";
-  if (size == 0) throw Error(Param::N, what + " is empty", "a file of whole " + std::string(name_of(t)) + " elements");
+  const std::string what = "--input '" + path.string() + "'";
+  if (size == 0) throw Error(Param::None, what + " is empty", "a file of whole " + std::string(name_of(t)) + " elements");
   if (size % es)
-    throw Error(Param::N, what + " holds " + std::to_string(size) + " bytes, not a whole number of " +
+    throw Error(Param::None, what + " holds " + std::to_string(size) + " bytes, not a whole number of " +
                               std::to_string(es) + "-byte " + std::string(name_of(t)) + " elements",
                 "a file of whole elements");
   const std::uint64_t have = size / es;
@@ -157,7 +157,7 @@ ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::op
   d.bytes.resize(d.n * es);
   d.origin = path.filename().string();
   if (!in.read(reinterpret_cast<char*>(d.bytes.data()), static_cast<std::streamsize>(d.bytes.size())))
-    throw Error(Param::N, "reading " + what + " failed after " + std::to_string(in.gcount()) + " bytes", "a readable file");
+    throw Error(Param::None, "reading " + what + " failed after " + std::to_string(in.gcount()) + " bytes", "a readable file");
   return d;
 }
 
