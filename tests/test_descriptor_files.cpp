@@ -416,7 +416,7 @@ TEST_SUITE("descriptor_files") {
              {"--op-file " + iamax + " --n 100 --scalar 1", "takes 0 scalar argument(s)"},
              {"--op-file " + iamax + " --n 100 --type f64", "--type and the descriptor file"},
              {"--op-file " + iamax + " --n 100 --op max", "--op and the descriptor file"},
-             {"--op-file " + huber + " --scalar 1 --n 100 --input /dev/null", "--input was given 1 time(s); huber reads 2 input(s)"},
+             {"--op-file " + huber + " --scalar 1 --n 100 --input /dev/null", "--input was given 1 time(s); huber_loss reads 2 input(s)"},
              {"--op-file " + (kExamples / "product.clh").string() + " --type uint --n 100 --scalar 1",
               "is a user operator (it #defines OP and IDENTITY) of the families' kernels, which take uint, int, float, "
               "double and no --scalar"},
