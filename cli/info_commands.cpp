@@ -9,6 +9,7 @@
 #include "doctor.hpp"
 #include "printers/reduce_printer.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 namespace clreduce::cli {
@@ -53,11 +54,18 @@ std::string params_line(const KernelSpec& k) {
   return s;
 }
 
-// `clreduce variants --params`: every declared parameter of every kernel, one row each.
-int params_table() {
+// `clreduce variants --params [--family F]`: every declared parameter of every kernel (of family
+// F), one row each.
+int params_table(const std::string& family) {
+  std::vector<std::string> families;
+  for (const KernelSpec* k : kernel_specs())
+    if (std::find(families.begin(), families.end(), k->family) == families.end()) families.push_back(k->family);
+  if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end())
+    throw Error("--family " + printable(family) + ": no such kernel family; valid: " + join(families));
   TextTable t;
   t.headers = {"family", "kernel", "-D", "meaning", "valid", "default", "tune", "set by"};
-  for (const KernelSpec* k : kernel_specs())
+  for (const KernelSpec* k : kernel_specs()) {
+    if (!family.empty() && k->family != family) continue;
     for (const KernelParam& p : k->params)
       t.rows.push_back({k->family, k->kernel, p.define, p.meaning, p.valid_text(),
                         p.fallback ? std::to_string(*p.fallback) + " (" + p.rule + ")" : p.rule,
@@ -65,13 +73,17 @@ int params_table() {
                         !p.option.empty() ? p.option + (p.caller_may_set ? " or -D" : "")
                         : p.caller_may_set  ? "-D"
                                             : "the host"});
-  std::cout << "kernel parameters (clreduce/kernel_spec.hpp; a -D of one that an option or the host sets is refused)\n"
+  }
+  std::cout << "kernel parameters (clreduce/kernel_spec.hpp). A -D of one the host sets is refused; of one a caller "
+               "may set, it is that value (reduce), or refused where an option sets it and the command searches "
+               "the options itself (bench, sweep, tune, transpose)\n"
             << t.render_text();
   return 0;
 }
 
-int variants_table(bool all_params) {
-  if (all_params) return params_table();
+int variants_table(bool all_params, const std::string& family) {
+  if (!family.empty() && !all_params) throw Error("--family " + printable(family) + " is for --params: add --params");
+  if (all_params) return params_table(family);
   TextTable t;
   t.headers = {"variant", "literature", "what it does", "parameters"};
   for (const auto& v : variants()) {
@@ -117,11 +129,14 @@ void register_info_commands(Cli& cli) {
   CLI::App* d = cli.add("devices", "list platforms and devices with their facts", [format] { return devices(*format); });
   d->add_option("--format", *format, "table, csv or json");
   auto params = std::make_shared<bool>(false);
+  auto family = std::make_shared<std::string>();
   CLI::App* v = cli.add("variants", "list the registered reduction and transpose variants",
-                        [params] { return variants_table(*params); });
+                        [params, family] { return variants_table(*params, *family); });
   v->add_flag("--params", *params,
               "every kernel's declared parameters instead: -D name, meaning, valid values, default, whether tune "
               "searches it, what sets it");
+  v->add_option("--family", *family,
+                "with --params: one family's kernels (whole_array, axis, whole, lines, columns, segments, transpose)");
   cli.add("doctor",
           "explain a missing platform or GPU (ICD files, vendor libraries) and check the event timer "
           "against the host clock",

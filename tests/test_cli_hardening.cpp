@@ -227,7 +227,7 @@ TEST_SUITE("cli") {
   TEST_CASE("-D of a macro the host sets is refused up front, naming the option to use") {
     // One run: a -D of a parameter a caller may set goes to the library, which plans it as its
     // option or refuses it for the chosen kernel; a derived one is refused up front.
-    for (const char* run : {"reduce --variant naive --n 1000 -D WG_SIZE=64", "reduce --variant vector --n 1000 -D TIMES=4",
+    for (const char* run : {"reduce --variant naive --n 1000 -D WG_SIZE=16", "reduce --variant vector --n 1000 -D TIMES=4",
                             "reduce --variant vector --n 1000 -D VEC=8 -D TIMES=2"}) {
       const CliRun r = run_cli(std::string(run) + " --format json");
       INFO(run << "\n" << r.out);
@@ -331,6 +331,14 @@ TEST_SUITE("cli") {
         CHECK(r.out.find(" " + p.define + " ") != std::string::npos);
         CHECK(r.out.find(p.meaning) != std::string::npos);
       }
+    // --family: that family's kernels only; an unknown one refused with the valid ones.
+    const CliRun axis = run_cli("variants --params --family axis");
+    REQUIRE(axis.code == 0);
+    for (const clreduce::KernelSpec* k : clreduce::kernel_specs())
+      CHECK((axis.out.find(" " + k->kernel + " ") != std::string::npos) == (k->family == "axis"));
+    expect_error("variants --params --family nope",
+                 "--family nope: no such kernel family; valid: whole_array, axis, whole, lines, columns, segments, transpose");
+    expect_error("variants --family axis", "--family axis is for --params: add --params");
   }
 
   TEST_CASE("contradicting options are refused") {
