@@ -385,10 +385,19 @@ std::vector<Define> checked_defines(const std::vector<std::string>& texts,
       if (p->caller_may_set) settable = true;
       if (!refused && (!p->caller_may_set || (tool_sets_options && !p->option.empty()))) refused = p;
     }
+    // The rule where every kernel that derives it says the same; else where to read each kernel's.
+    std::string rule = refused ? refused->rule : "";
+    for (const KernelSpec* k : family)
+      if (const KernelParam* p = k->find(d.name); p && !p->caller_may_set && p->rule != rule)
+        rule = "each kernel's rule: clreduce variants --params --family " + k->family;
     if (refused && (tool_sets_options || !settable))
       throw Error("-D " + printable(t) + " would override " + d.name + ", which clreduce sets itself: " +
                   (!refused->option.empty() ? "use " + refused->option
-                                            : "the host sets it (" + refused->rule + "); no option changes it"));
+                                            : "the host sets it (" + rule + "); no option changes it"));
+    for (const Define& earlier : out)
+      if (earlier.name == d.name && !(earlier == d))
+        throw Error(Param::Define, "-D " + earlier.str() + " and -D " + printable(t) + " both set " + d.name +
+                                       ", to different values; give one", "one -D " + d.name);
     out.push_back(std::move(d));
   }
   return out;

@@ -298,7 +298,14 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   job.scalars = scalar_args_of(o.scalars, r);
   std::vector<Define> defines = descriptor_defines_of(o.launch.defines);
   // --vec: the whole array's ReduceParams::vec; the lines' and columns' VEC parameter.
-  if (!whole && o.launch.params.vec) defines.push_back(Define{"VEC", std::to_string(*o.launch.params.vec)});
+  if (!whole && o.launch.params.vec) {
+    const Define vec{"VEC", std::to_string(*o.launch.params.vec)};
+    for (const Define& d : defines)
+      if (d.name == "VEC" && !(d == vec))
+        throw Error(Param::Define, "-D " + d.str() + " and --vec " + *vec.value + " both set VEC, to different values; give one",
+                    "--vec or -D VEC, not both");
+    defines.push_back(vec);
+  }
   job.whole = o.launch.params;
   job.whole.variant.clear();
   job.whole.defines = defines;

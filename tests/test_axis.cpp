@@ -665,6 +665,10 @@ TEST_SUITE("unit") {
     CHECK(plan("rows_sliced", {parse_define("WG_SIZE=64")}, 1000, 64, 64).wg == 64);  // the same value twice is one
     CHECK_THROWS_WITH_AS(plan("rows_sliced", {parse_define("WG_SIZE=32")}, 1000, 64, 64), doctest::Contains("both set WG_SIZE"),
                          ConfigError);
+    CHECK_THROWS_WITH_AS(plan("rows_sliced", {parse_define("WG_SIZE=64"), parse_define("WG_SIZE=128")}, 1000, 64),
+                         doctest::Contains("-D WG_SIZE=128 and -D WG_SIZE=64 both set WG_SIZE"), ConfigError);
+    CHECK_THROWS_WITH_AS(plan("rows_warp", {parse_define("ITEMS=4"), parse_define("ITEMS=2")}, 1000, 64),
+                         doctest::Contains("-D ITEMS=4 and -D ITEMS=2 both set ITEMS of axis_rows_warp.cl"), ConfigError);
     CHECK_THROWS_WITH_AS(plan("rows_sliced", {parse_define("ROW_WIDTH=x")}, 1000, 64),
                          doctest::Contains("ROW_WIDTH must be a positive integer"), ConfigError);
     // ITEMS: the plan's, in every pass (rows_warp's rows per trip follow it; rows_split's second pass takes it too).

@@ -587,6 +587,7 @@ AxisConfig with_caller_options(const AxisConfig& given) {
   AxisConfig cfg = given;
   // The parameters the API also takes as fields: a -D of one is that field.
   const auto take = [&](const char* define, const char* option, auto& field) {
+    bool from_define = false;  // field holds an earlier -D's value, not the option's
     for (const Define& d : given.defines) {
       if (d.name != define) continue;
       const std::string text = d.value.value_or("");
@@ -599,10 +600,11 @@ AxisConfig with_caller_options(const AxisConfig& given) {
       const std::uint64_t x = std::stoull(text);
       if (field && static_cast<std::uint64_t>(*field) != x)
         throw ConfigError(Param::Define,
-                          "-D " + d.str() + " and " + option + " " + std::to_string(*field) + " both set " + define +
-                              ", to different values; give one",
-                          std::string(option) + " or -D " + define + ", not both");
+                          "-D " + d.str() + " and " + (from_define ? std::string("-D ") + define + "=" : option + std::string(" ")) +
+                              std::to_string(*field) + " both set " + define + ", to different values; give one",
+                          from_define ? "one -D " + std::string(define) : std::string(option) + " or -D " + define + ", not both");
       field = static_cast<std::decay_t<decltype(*field)>>(x);
+      from_define = true;
     }
   };
   take("WG_SIZE", "--wg", cfg.wg);

@@ -95,6 +95,11 @@ std::optional<std::uint64_t> given_value(const KernelSpec& k, const std::string&
                             (p->valid.empty() ? (p->max ? "in " : "an unsigned integer") : "one of ") +
                             (p->valid.empty() && !p->max ? "" : p->valid_text()) + " (" + p->meaning + ")",
                         p->valid_text());
+    if (v && *v != x)
+      throw ConfigError(Param::Define,
+                        "-D " + define + "=" + std::to_string(*v) + " and -D " + d.str() + " both set " + define +
+                            " of " + k.file + ", to different values; give one",
+                        "one -D " + define);
     v = x;
   }
   return v;

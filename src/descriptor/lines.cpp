@@ -34,8 +34,10 @@ std::size_t family_wg(const KernelSpec& k, const FamilyParams& params, const Dev
                       std::size_t kernel_max_wg, std::size_t preferred) {
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
-  std::optional<std::uint64_t> wg = params.wg;
-  if (!wg && k.find("WG_SIZE")) wg = given_value(k, "WG_SIZE", params.defines);
+  // The option and a -D of WG_SIZE: one value, or refused (both set, different).
+  const std::optional<std::uint64_t> option = params.wg ? std::optional<std::uint64_t>(*params.wg) : std::nullopt;
+  const std::optional<std::uint64_t> wg =
+      k.find("WG_SIZE") ? caller_value(k, "WG_SIZE", option, "the work-group size", params.defines) : option;
   if (wg) {
     if (!is_pow2(*wg) || *wg > limit)
       throw ConfigError(Param::WorkGroupSize,
@@ -72,8 +74,9 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
     while (l.vec > 1 && shape.average < 4ull * l.vec) l.vec /= 2;
   }
   // ROW_WIDTH: about ITEMS vectors per work-item of an average line, 1 .. WG_SIZE.
-  std::optional<std::uint64_t> rw = params.row_width;
-  if (!rw) rw = given_value(k, "ROW_WIDTH", params.defines);
+  const std::optional<std::uint64_t> rw = caller_value(
+      k, "ROW_WIDTH", params.row_width ? std::optional<std::uint64_t>(*params.row_width) : std::nullopt, "the row width",
+      params.defines);
   if (rw) {
     if (!is_pow2(*rw) || *rw > l.wg)
       throw ConfigError(Param::RowWidth,
