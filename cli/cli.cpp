@@ -362,12 +362,11 @@ void add_launch_options(CLI::App* c, LaunchTexts& l) {
 }
 
 namespace {
-// A -D of a parameter that a kernel of the family declares (clreduce/kernel_spec.hpp), where an
-// option or the host sets it, is refused with what to do instead: it would fight the plan's own
-// value (-D WG_SIZE=64 beside a launch of 256 work-items ends in CL_INVALID_WORK_GROUP_SIZE;
-// -D TYPE_ID=2 reduces another type than the one checked). Parameters a caller may set with no
-// option (single_pass's SP_FINISH, NV_PTX) go to the library, which takes them as the plan's.
-// `tool_sets_options`: the command sets the family's options itself (bench, sweep, tune: a grid
+// The -D texts of a command, checked against the family's kernel tables (clreduce/kernel_spec.hpp).
+// A parameter the host derives is refused with what to do instead: it would fight the plan's own
+// value (-D TYPE_ID=2 reduces another type than the one checked). Parameters a caller may set with
+// no option (single_pass's SP_FINISH, NV_PTX, TILE_X) go to the library, which takes them as the
+// plan's. One name given twice with two values is refused. `tool_sets_options`: the command sets the family's options itself (bench, sweep, tune: a grid
 // over --wg, --times, --vec), so a -D of a parameter an option sets is refused, naming the option.
 // Else (one run) such a -D goes to the library, which plans it as its option or refuses it for the
 // chosen kernel (a value outside the valid ones, a kernel that takes none, both given and
