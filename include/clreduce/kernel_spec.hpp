@@ -50,6 +50,8 @@ struct KernelSpec {
   std::string summary;  // one line: what it reduces
   std::vector<KernelParam> params;
   const KernelParam* find(const std::string& define) const;
+  // The fallback of declared parameter `define`, or `otherwise` where it is not declared or has none.
+  std::uint64_t fallback_of(const std::string& define, std::uint64_t otherwise) const;
 };
 
 // Parameters several kernels share.

@@ -81,6 +81,17 @@ std::vector<KernelParam> tree_tail() {
   return lockstep_params("the device's reported lockstep width; 0 for argmin/argmax (their pairs fold without it)");
 }
 
+// cols_stream's kernel (axis_cols_stream.cl), with or without its fused finish.
+std::vector<KernelParam> stream_params(const std::string& fused_rule) {
+  return params({{axis_wg()}, common(reads_matrix(), axis_items("2 for sums, min and max; 1 for argmin/argmax")),
+                {axis_vec("the widest of 4, 2, 1 within 16 bytes (the stride is made whole vectors)"),
+                 fused_param(fused_rule),
+                 {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, shfl.sync)", {0, 1},
+                  "1 on NVIDIA devices", false, false},
+                 {"WARP_FOLD", "a group's lanes folded per column by warp shuffles where N allows (needs NV_PTX)",
+                  {0, 1}, "NV_PTX", false, true}}});
+}
+
 std::vector<AxisVariant> build_registry() {
   std::vector<AxisVariant> r;
   {
@@ -247,13 +258,7 @@ std::vector<AxisVariant> build_registry() {
         "a partial row per group, then cols_tile adds them";
     v.tradeoff = "whole-array loads for thin matrices; each group writes N partials, which wide matrices pay for";
     v.geometry = AxisGeometry::ColumnStream;
-    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items("2 for sums, min and max; 1 for argmin/argmax")),
-                            {axis_vec("the widest of 4, 2, 1 within 16 bytes (the stride is made whole vectors)"),
-                             fused_param("0: a second launch (cols_tile) folds the groups' partial rows"),
-                             {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, shfl.sync)", {0, 1},
-                              "1 on NVIDIA devices", false, false},
-                             {"WARP_FOLD", "a group's lanes folded per column by warp shuffles where N allows (needs NV_PTX)",
-                              {0, 1}, "NV_PTX", false, true}}});
+    v.spec.params = stream_params("0: a second launch (cols_tile) folds the groups' partial rows");
     v.second_pass = "cols_tile";
     r.push_back(v);
   }
@@ -272,13 +277,7 @@ std::vector<AxisVariant> build_registry() {
     v.file = "axis_cols_stream.cl";  // cols_stream's kernel with FUSED 1
     v.kernel = "axis_cols_stream";
     v.geometry = AxisGeometry::ColumnStream;
-    v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items("2 for sums, min and max; 1 for argmin/argmax")),
-                            {axis_vec("the widest of 4, 2, 1 within 16 bytes (the stride is made whole vectors)"),
-                             fused_param("1 where there is more than one group"),
-                             {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, shfl.sync)", {0, 1},
-                              "1 on NVIDIA devices", false, false},
-                             {"WARP_FOLD", "a group's lanes folded per column by warp shuffles where N allows (needs NV_PTX)",
-                              {0, 1}, "NV_PTX", false, true}}});
+    v.spec.params = stream_params("1 where there is more than one group");
     r.push_back(v);
   }
   for (AxisVariant& v : r) {
@@ -570,18 +569,9 @@ bool AxisVariant::uses_wg() const {
 }
 bool AxisVariant::uses_row_width() const { return spec.find("ROW_WIDTH") != nullptr; }
 bool AxisVariant::uses_vec() const { return spec.find("VEC") != nullptr; }
-std::size_t AxisVariant::default_wg() const {
-  const KernelParam* p = spec.find("WG_SIZE");
-  return p && p->fallback ? static_cast<std::size_t>(*p->fallback) : 0;
-}
-unsigned AxisVariant::default_tile_x() const {
-  const KernelParam* p = spec.find("TILE_X");
-  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 0;
-}
-unsigned AxisVariant::default_rows_y() const {
-  const KernelParam* p = spec.find("ROWS_Y");
-  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 0;
-}
+std::size_t AxisVariant::default_wg() const { return static_cast<std::size_t>(spec.fallback_of("WG_SIZE", 0)); }
+unsigned AxisVariant::default_tile_x() const { return static_cast<unsigned>(spec.fallback_of("TILE_X", 0)); }
+unsigned AxisVariant::default_rows_y() const { return static_cast<unsigned>(spec.fallback_of("ROWS_Y", 0)); }
 
 AxisConfig with_caller_options(const AxisConfig& given) {
   AxisConfig cfg = given;

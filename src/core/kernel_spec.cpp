@@ -72,6 +72,11 @@ const KernelParam* KernelSpec::find(const std::string& define) const {
   return nullptr;
 }
 
+std::uint64_t KernelSpec::fallback_of(const std::string& define, std::uint64_t otherwise) const {
+  const KernelParam* p = find(define);
+  return p && p->fallback ? *p->fallback : otherwise;
+}
+
 std::optional<std::uint64_t> given_value(const KernelSpec& k, const std::string& define,
                                          const std::vector<Define>& defines) {
   const KernelParam* p = k.find(define);

@@ -17,14 +17,8 @@ bool has_nv_shuffle(const DeviceInfo& dev) {
   return dev.is_nvidia && dev.lockstep_width == 32 && dev.lockstep_source == "CL_DEVICE_WARP_SIZE_NV";
 }
 
-unsigned Variant::default_times() const {
-  const KernelParam* p = spec.find("TIMES");
-  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 1;
-}
-unsigned Variant::default_vec() const {
-  const KernelParam* p = spec.find("VEC");
-  return p && p->fallback ? static_cast<unsigned>(*p->fallback) : 1;
-}
+unsigned Variant::default_times() const { return static_cast<unsigned>(spec.fallback_of("TIMES", 1)); }
+unsigned Variant::default_vec() const { return static_cast<unsigned>(spec.fallback_of("VEC", 1)); }
 
 namespace {
 // The whole-array kernels' parameters (kernels_cl/reduce_common.clh, vector_load.clh,
