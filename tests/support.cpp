@@ -83,18 +83,7 @@ CliRun run_cli_killed_after(unsigned seconds, const std::string& args) {
 
 CliRun run_cli(const std::string& args, const std::string& env) {
   // An empty configuration directory (no tuning database), removed when the test process ends.
-  struct OwnedDir {
-    std::filesystem::path path =
-        std::filesystem::temp_directory_path() / ("clreduce-test-config-" + std::to_string(getpid()));
-    OwnedDir() { std::filesystem::create_directories(path); }
-    OwnedDir(const OwnedDir&) = delete;
-    OwnedDir& operator=(const OwnedDir&) = delete;
-    ~OwnedDir() {
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
-    }
-  };
-  static const OwnedDir config_dir;
+  static const ScratchDir config_dir("clreduce-test-config");
   const std::string empty_config = config_dir.path.string();
   const std::string cmd = "env -u CLREDUCE_TUNING_DB XDG_CONFIG_HOME=" + empty_config + " " + env +
                           " " + std::string(CLREDUCE_CLI_PATH) + " " + args;
@@ -252,6 +241,17 @@ TimingOptions quick_timing(unsigned warmup, unsigned repetitions) {
   t.repetitions = repetitions;
   t.batch = 1;
   return t;
+}
+
+ScratchDir::ScratchDir(const std::string& tag)
+    : path(std::filesystem::temp_directory_path() / (tag + "-" + std::to_string(getpid()))) {
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;  // a destructor reports nothing; a directory left behind harms no test
+  std::filesystem::remove_all(path, ec);
 }
 
 std::filesystem::path copy_kernels(const std::string& tag) {

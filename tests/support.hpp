@@ -80,6 +80,16 @@ std::size_t test_wg(const std::string& variant, std::size_t preferred, ElemType 
 
 // A fresh copy of the source tree's kernels_cl/ in a temporary directory named after `tag`.
 std::filesystem::path copy_kernels(const std::string& tag);
+// A directory under the system's temporary directory, named after `tag` and the process id (so
+// shards of one test side by side stay apart), created empty and removed with everything in it
+// when the object goes (a `static` one: when the test process ends).
+struct ScratchDir {
+  std::filesystem::path path;
+  explicit ScratchDir(const std::string& tag);
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir();
+};
 // Replaces the first `from` in `file` by `to`; the test fails when `from` is not there.
 void replace_in_file(const std::filesystem::path& file, const std::string& from,
                      const std::string& to);

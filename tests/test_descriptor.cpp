@@ -1909,9 +1909,8 @@ TEST_SUITE("descriptor_families") {
 TEST_SUITE("descriptor_families") {
   TEST_CASE("reduce --output: every result as .npy and as raw bytes, read back here; never over a file") {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("clreduce-output-" + std::to_string(seed()) + "-" +
-                                                      std::to_string(reinterpret_cast<std::uintptr_t>(&dir)));
-    fs::create_directories(dir);
+    const ScratchDir scratch("clreduce-output");  // removed when the case ends, passed or not
+    const fs::path& dir = scratch.path;
     auto slurp = [](const fs::path& p) {
       std::ifstream in(p, std::ios::binary);
       return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -1963,7 +1962,6 @@ TEST_SUITE("descriptor_families") {
     const CliRun dirout = run_cli(args + " --output " + dir.string());
     CHECK(dirout.code != 0);
     CHECK_MESSAGE(dirout.out.find("directory") != std::string::npos, dirout.out);
-    fs::remove_all(dir);
   }
 
   TEST_CASE("host forms: rows, columns and segments of host memory give the buffer forms' bits; their refusals") {

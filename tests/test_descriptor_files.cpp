@@ -42,9 +42,8 @@ namespace {
 const fs::path kExamples = fs::path(CLREDUCE_SOURCE_KERNEL_DIR) / "examples";
 
 fs::path write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / ("clreduce-descriptor-files-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path p = dir / name;
+  static const ScratchDir dir("clreduce-descriptor-files");
+  const fs::path p = dir.path / name;
   std::ofstream(p, std::ios::binary) << text;
   return p;
 }
