@@ -7,7 +7,11 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh clang
 major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
 scripts/install_deps.sh "libclang-rt-${major}-dev" 2>/dev/null || true  # libFuzzer (Debian 12: in libclang-rt-14-dev)
+# -O1 and line tables only (file and line in every report, no variables): a quarter less compile
+# time than RelWithDebInfo's -O2 -g (test_descriptor.cpp with clang under ASan: 36 s, 27 s).
 CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DCLREDUCE_SANITIZE=ON -DCLREDUCE_FUZZ=ON >/dev/null
 cmake --build build-asan -j"$(nproc)"
 cd build-asan
