@@ -5,6 +5,7 @@
 
 #include "benchmarks/axis_bench.hpp"
 #include "clreduce/axis.hpp"
+#include "clreduce/introspect.hpp"
 #include "parse.hpp"
 #include "printers/axis_bench_printer.hpp"
 
@@ -84,7 +85,7 @@ void check_shapes(const Session& session, const AxisBenchDesign& d) {
   for (const auto& [m, n] : shapes)
     for (Axis a : axes) {
       try {
-        reducer.prepare(d.type, d.op, a, m, n);
+        introspect::prepare(reducer, d.type, d.op, a, m, n);
       } catch (const ConfigError& e) {
         if (e.param() == Param::Shape) throw Error("--shapes: " + std::string(e.what()));
         if (e.param() == Param::Type) throw;

@@ -2,6 +2,7 @@
 // (the grid at a few sizes, the best configuration per variant written to the tuning database)
 // and `clreduce tune axis` (axis launches per shape class, benchmarks/axis_tune.hpp).
 #include "cli.hpp"
+#include "clreduce/introspect.hpp"
 
 #include "benchmarks/family.hpp"
 #include "benchmarks/grid.hpp"
@@ -247,7 +248,7 @@ int tune_axis(const GlobalOptions& g, const TuneAxisTexts& o) {
       const auto shapes = d.shapes.empty() ? axis_tune_default_shapes(dev, d.type, a) : d.shapes;
       for (const auto& [m, n] : shapes) {
         try {
-          reducer.prepare(d.type, d.op, a, m, n);
+          introspect::prepare(reducer, d.type, d.op, a, m, n);
         } catch (const ConfigError& e) {
           if (e.param() == Param::Shape) throw Error("--shapes: " + std::string(e.what()));
           if (e.param() == Param::Type) throw;

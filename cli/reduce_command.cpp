@@ -7,6 +7,7 @@
 #include "benchmarks/descriptor_run.hpp"
 #include "benchmarks/segmented_run.hpp"
 #include "clreduce/axis.hpp"
+#include "clreduce/introspect.hpp"
 #include "clreduce/segmented.hpp"
 #include "clreduce/variants.hpp"
 #include "data/result_file.hpp"
@@ -79,7 +80,8 @@ std::vector<std::string> prepare_axis(const Session& session, const AxisConfig& 
   opt.device = session.device();
   opt.kernel_dir = session.kernel_dir();
   opt.user_op = user_op;
-  return AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, m, n)->warnings;
+  AxisReducer planner(session.queue(), opt);
+  return introspect::prepare(planner, cfg.type, cfg.op, cfg.axis, m, n)->warnings;
 }
 
 // `reduce --segments FILE`: the offsets file read and checked (against --n, the --input file's
@@ -132,7 +134,8 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
     opt.device = dev;
     opt.kernel_dir = session.kernel_dir();
     opt.user_op = choice.user_op;
-    SegmentedReducer(session.queue(), opt).prepare(cfg.type, cfg.op, elements, offsets.size() - 1);
+    SegmentedReducer planner(session.queue(), opt);
+    introspect::prepare(planner, cfg.type, cfg.op, elements, offsets.size() - 1);
   }
   if (!o.input) data = generate_data(cfg.type, elements, parse_data_kind(o.data.data), o.data.seed);
   const SegmentedReport r = run_segmented(session, cfg, data, offsets, timing,
@@ -388,20 +391,23 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     ReducerOptions opt;
     opt.params = job.whole;
     opt.tuning.enabled = false;
-    session.reducer(opt).prepare(r, *n);
+    Reducer planner = session.reducer(opt);
+    introspect::prepare(planner, r, *n);
   } else if (job.family == F::Segments) {
     SegmentedReducerOptions opt;
     opt.params = job.segmented;
     opt.device = dev;
     opt.kernel_dir = session.kernel_dir();
-    SegmentedReducer(session.queue(), opt).prepare(r, *n, job.offsets.size() - 1);
+    SegmentedReducer planner(session.queue(), opt);
+    introspect::prepare(planner, r, *n, job.offsets.size() - 1);
   } else {
     AxisReducerOptions opt;
     opt.params = job.axis;
     opt.tuning.enabled = false;
     opt.device = dev;
     opt.kernel_dir = session.kernel_dir();
-    AxisReducer(session.queue(), opt).prepare(r, job.family == F::Rows ? Axis::Rows : Axis::Cols, job.shape);
+    AxisReducer planner(session.queue(), opt);
+    introspect::prepare(planner, r, job.family == F::Rows ? Axis::Rows : Axis::Cols, job.shape);
   }
   if (data.empty())
     for (unsigned j = 0; j < inputs; ++j)
@@ -447,7 +453,7 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
                                       ": a user operator's chunks would be folded on the host, which cannot run the "
                                       "user's OpenCL C; use n <= " + std::to_string(chunk_elements(type, dev)),
                         "1.." + std::to_string(chunk_elements(type, dev)), dev.name);
-    warn_once(reducer.prepare(type, op, std::min(n, chunk_elements(type, dev)))->warnings);
+    warn_once(introspect::prepare(reducer, type, op, std::min(n, chunk_elements(type, dev)))->warnings);
   }
   const HostData data = input_of(o.n, o.input, o.data, type, dev, std::nullopt, /*chunks_ok=*/true);
   const ReduceReport r = run_reduce(session, reducer, data, op, timing, choice.user_op.get());

@@ -1,6 +1,7 @@
 // `clreduce transpose` (one verified transpose), `clreduce bench transpose` (the family beside a
 // device-to-device copy) and `clreduce bench access` (the access-pattern study).
 #include "cli.hpp"
+#include "clreduce/introspect.hpp"
 
 #include <limits>
 
@@ -64,7 +65,7 @@ int transpose(const GlobalOptions& g, const OneTransposeTexts& o) {
   check_outputs(o.output);
   TransposerOptions topt;
   topt.params = cfg;
-  session.transposer(topt).prepare(cfg.type, m, n);  // validate before generating data
+  introspect::prepare(session.transposer(topt), cfg.type, m, n);  // validate before generating data
   const HostData data = generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
   const TransposeReport r = run_transpose(session, cfg, data, m, n, timing);
   emit(transpose_text(r, session.device()), transpose_csv(r), transpose_json(r, session.device()), o.output);
@@ -88,7 +89,7 @@ int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
   b.seed = o.data.seed;
   b.timing = timing_of(o.timing);
   check_outputs(o.output);
-  for (const auto& [m, n] : b.shapes) session.transposer({}).prepare(b.type, m, n);  // before calibrating
+  for (const auto& [m, n] : b.shapes) introspect::prepare(session.transposer({}), b.type, m, n);  // before calibrating
   std::uint64_t largest = 0;
   for (const auto& [m, n] : b.shapes.empty() ? default_transpose_shapes() : b.shapes) largest = std::max(largest, m * n);
   const Calibration cal = calibrate(session, b.type, Op::Sum, b.data, largest, true);

@@ -4,6 +4,7 @@
 // once, at the end. (Integers, so the check is exact on every device: OpenCL lets a float
 // division be off by 2.5 ulp, and NVIDIA's is.)
 #include <clreduce/clreduce.hpp>
+#include <clreduce/introspect/reduce.hpp>  // which variant the reducer chose, for the printout
 
 #include <algorithm>
 #include <cstdint>
@@ -53,7 +54,7 @@ int main() {
     for (std::uint64_t i = 0; i < n; ++i) expected = std::max<std::uint32_t>(expected, (i * 7919) % 1000003);
     std::size_t wrong = 0;
     for (std::uint64_t i = 0; i < n; ++i) wrong += out[i] != expected - (i * 7919) % 1000003;
-    const auto launch = reducer.prepare(clreduce::ElemType::Uint, clreduce::Op::Max, n);
+    const auto launch = clreduce::introspect::prepare(reducer, clreduce::ElemType::Uint, clreduce::Op::Max, n);
     std::printf("max %u via %s (%s); %zu of %zu distances below it wrong\n", expected, launch->config.variant.c_str(),
                 launch->chosen_by.c_str(), wrong, n);
     return wrong == 0 ? 0 : 1;

@@ -31,7 +31,7 @@ Prepared prepare(const Session& s, const ReduceConfig& cfg, std::uint64_t n) {
   opt.params = cfg;
   opt.tuning.enabled = false;
   Reducer r = s.reducer(opt);
-  std::shared_ptr<const Launch> l = r.prepare(cfg.type, cfg.op, n);
+  std::shared_ptr<const Launch> l = introspect::prepare(r, cfg.type, cfg.op, n);
   return Prepared{&s, std::move(r), std::move(l)};
 }
 
@@ -67,8 +67,8 @@ std::size_t test_wg(const std::string& variant, std::size_t preferred, ElemType 
 
 Timed Prepared::time(const cl::Buffer& in, const TimingOptions& opt) {
   return time_reduction(
-      *session, [&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*launch, in, 0, &q, ev); },
-      [&] { return reducer.read_result(*launch); }, opt);
+      *session, [&](const cl::CommandQueue& q, bool ev) { return introspect::enqueue(reducer, *launch, in, 0, &q, ev); },
+      [&] { return introspect::read_result(reducer, *launch); }, opt);
 }
 
 Value Prepared::run(const cl::Buffer& in) {

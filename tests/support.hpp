@@ -2,7 +2,7 @@
 // reduction on generated data and checks it against the host reference.
 #pragma once
 
-#include "clreduce/reduce.hpp"
+#include "clreduce/introspect.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
 #include "measure/measure.hpp"
@@ -31,14 +31,14 @@ struct Prepared {
   // One whole reduction of `in`, waited for.
   Value run(const cl::Buffer& in);
   std::vector<cl::Event> enqueue(const cl::Buffer& in, bool with_events = true, const cl::CommandQueue* on = nullptr) {
-    return reducer.enqueue(*launch, in, 0, on, with_events);
+    return introspect::enqueue(reducer, *launch, in, 0, on, with_events);
   }
-  Value read_result() { return reducer.read_result(*launch); }
-  cl::Buffer counter_buffer() const { return reducer.counter_buffer(*launch); }
+  Value read_result() { return introspect::read_result(reducer, *launch); }
+  cl::Buffer counter_buffer() const { return introspect::counter_buffer(reducer, *launch); }
   // Warm-ups and timed samples (both ways), the value read and compared after every sample.
   Timed time(const cl::Buffer& in, const TimingOptions& opt);
 };
-// Throws what Reducer::prepare throws.
+// Throws what introspect::prepare throws.
 Prepared prepare(const Session& s, const ReduceConfig& cfg, std::uint64_t n);
 // run_reduce (measure.hpp) of one configuration, the tuning database off.
 ReduceReport run_config(const Session& s, const ReduceConfig& cfg, const HostData& data, const TimingOptions& timing);

@@ -1,5 +1,5 @@
-// The library through its public header alone (this file includes nothing of src/ or tools/ and
-// links only clreduce::clreduce): a user's context, queue and buffers, every type and operator
+// The library through its public headers alone (clreduce.hpp, and introspect.hpp for the launch
+// a reducer resolves; this file includes nothing of src/ or tools/ and links only clreduce::clreduce): a user's context, queue and buffers, every type and operator
 // from an offset, the asynchronous form chained with the user's own kernel, programs and buffers
 // reused across calls, two reducers on two queues of one context, host data, transposes of user
 // buffers, and errors that name their parameter. The host references are computed here.
@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <clreduce/clreduce.hpp>
+#include <clreduce/introspect.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -14,11 +15,46 @@
 #include <limits>
 #include <random>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 using namespace clreduce;
 
 namespace {
+// The entrance classes carry no measuring hooks: those are free functions of clreduce::introspect
+// (clreduce/introspect.hpp). callable_prepare<R, A...> is true when r.prepare(a...) compiles (and
+// the same for enqueue), probed with the arguments each hook takes.
+template <class Void, class R, class... A>
+struct callable_prepare_t : std::false_type {};
+template <class R, class... A>
+struct callable_prepare_t<std::void_t<decltype(std::declval<R&>().prepare(std::declval<A>()...))>, R, A...>
+    : std::true_type {};
+template <class R, class... A>
+constexpr bool callable_prepare = callable_prepare_t<void, R, A...>::value;
+template <class Void, class R, class... A>
+struct callable_enqueue_t : std::false_type {};
+template <class R, class... A>
+struct callable_enqueue_t<std::void_t<decltype(std::declval<R&>().enqueue(std::declval<A>()...))>, R, A...>
+    : std::true_type {};
+template <class R, class... A>
+constexpr bool callable_enqueue = callable_enqueue_t<void, R, A...>::value;
+using U64 = std::uint64_t;
+static_assert(!callable_prepare<Reducer, ElemType, Op, U64> && !callable_prepare<Reducer, const Reduction&, U64> &&
+              !callable_enqueue<Reducer, const Launch&, const cl::Buffer&>);
+static_assert(!callable_prepare<AxisReducer, ElemType, Op, Axis, U64, U64> &&
+              !callable_enqueue<AxisReducer, const AxisLaunch&, const cl::Buffer&, const cl::Buffer&>);
+static_assert(!callable_prepare<SegmentedReducer, ElemType, Op, U64, U64> &&
+              !callable_enqueue<SegmentedReducer, const SegmentedLaunch&, const cl::Buffer&, const cl::Buffer&,
+                                const cl::Buffer&>);
+static_assert(!callable_prepare<Transposer, ElemType, U64, U64> &&
+              !callable_enqueue<Transposer, const TransposeLaunch&, const cl::Buffer&, const cl::Buffer&>);
+// The probes find a hook where there is one: the free functions, through a wrapper of that shape.
+struct Hooked {
+  Reducer& r;
+  auto prepare(ElemType t, Op op, U64 n) { return introspect::prepare(r, t, op, n); }
+};
+static_assert(callable_prepare<Hooked, ElemType, Op, U64> && !callable_prepare<Hooked, ElemType>);
+
 // The application's own OpenCL objects on the default device.
 struct App {
   DeviceInfo info = select_device({});
@@ -92,7 +128,7 @@ void every_op_from_offsets(Reducer& r, std::uint64_t seed) {
         CAPTURE(offset);
         CAPTURE(n);
         const T got = r.reduce<T>(b, n, op, offset);
-        check_value(got, v, offset, n, op, r.prepare(element_type_of<T>(), op, n, offset)->plan.depth);
+        check_value(got, v, offset, n, op, introspect::prepare(r, element_type_of<T>(), op, n, offset)->plan.depth);
       }
 }
 }  // namespace
@@ -103,7 +139,7 @@ TEST_CASE("every type and operator of a user's buffer, from an offset, with the 
   every_op_from_offsets<std::int32_t>(r, 2);
   every_op_from_offsets<float>(r, 3);
   if (app().info.fp64) every_op_from_offsets<double>(r, 4);
-  const std::shared_ptr<const Launch> l = r.prepare(ElemType::Float, Op::Sum, 1 << 20);
+  const std::shared_ptr<const Launch> l = introspect::prepare(r, ElemType::Float, Op::Sum, 1 << 20);
   CHECK_FALSE(l->config.variant.empty());
   CHECK_FALSE(l->chosen_by.empty());  // a policy's name, or "tuning database"
   MESSAGE("default launch here: " << l->config.variant << " (" << l->chosen_by << ")");
@@ -117,13 +153,13 @@ TEST_CASE("any variant and parameter can be chosen; each is right from an offset
     o.tuning.enabled = false;
     // 64 work-items, or the largest the kernel allows where that is less (Rusticl: 32).
     std::size_t wg = 64;
-    while (wg > Reducer(app().queue, o).prepare(ElemType::Int, Op::Sum, 1000)->kernel_max_wg) wg /= 2;
+    while (wg > introspect::prepare(Reducer(app().queue, o), ElemType::Int, Op::Sum, 1000)->kernel_max_wg) wg /= 2;
     o.params.wg = wg;
     if (v.uses_vec()) o.params.vec = 8;  // offsets 1 and 5 are not multiples: unaligned vector loads
     Reducer r(app().queue, o);
     CAPTURE(v.name);
     every_op_from_offsets<std::int32_t>(r, 5);
-    const std::shared_ptr<const Launch> l = r.prepare(ElemType::Int, Op::Sum, 1000, 5);
+    const std::shared_ptr<const Launch> l = introspect::prepare(r, ElemType::Int, Op::Sum, 1000, 5);
     CHECK(l->config.variant == v.name);
     CHECK(l->chosen_by == "given");
     CHECK(l->plan.passes.front().wg == wg);
@@ -148,7 +184,7 @@ TEST_CASE("asynchronous: the value lands in the user's buffer and the user's nex
   float result = 0, sum = 0;
   app().queue.enqueueReadBuffer(scaled, CL_TRUE, 0, sizeof result, &result);  // the only wait
   app().queue.enqueueReadBuffer(sums, CL_TRUE, 2 * sizeof(float), sizeof sum, &sum);
-  check_value(sum, v, 3, v.size() - 3, Op::Sum, r.prepare(ElemType::Float, Op::Sum, v.size() - 3, 3)->plan.depth);
+  check_value(sum, v, 3, v.size() - 3, Op::Sum, introspect::prepare(r, ElemType::Float, Op::Sum, v.size() - 3, 3)->plan.depth);
   CHECK(result == 2.0f * sum + 1.0f);
   CHECK(reduced.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE);
   // A raw queue handle works the same way.
@@ -162,25 +198,25 @@ TEST_CASE("repeated calls build each program once and reuse the scratch buffers"
   o.tuning.enabled = false;
   // A work-group size the kernel allows (found by a reducer of its own), so that no build is a
   // refit for the kernel's limit.
-  o.params.wg = Reducer(app().queue, o).prepare(ElemType::Uint, Op::Sum, 200000)->plan.passes.front().wg;
+  o.params.wg = introspect::prepare(Reducer(app().queue, o), ElemType::Uint, Op::Sum, 200000)->plan.passes.front().wg;
   ProgramCache cache;  // this test's own, so that its count is exact
   o.programs = &cache;
   Reducer r(app().queue, o);
   const std::vector<std::uint32_t> v = random_values<std::uint32_t>(200000, 9);
   const cl::Buffer b = buffer_of(v);
   r.reduce<std::uint32_t>(b, v.size(), Op::Sum);
-  const std::size_t builds = cache.builds(), allocations = r.allocations();
+  const std::size_t builds = cache.builds(), allocations = introspect::allocations(r);
   CHECK(builds == 2);  // the first pass and the pass over partials
-  CHECK(r.launches_prepared() == 1);
+  CHECK(introspect::launches_prepared(r) == 1);
   for (int i = 0; i < 20; ++i) check_value(r.reduce<std::uint32_t>(b, v.size(), Op::Sum), v, 0, v.size(), Op::Sum, 0);
   CHECK(cache.builds() == builds);
-  CHECK(r.allocations() == allocations);
-  CHECK(r.launches_prepared() == 1);
+  CHECK(introspect::allocations(r) == allocations);
+  CHECK(introspect::launches_prepared(r) == 1);
   // Another n of the same plan shape needs no new program; a smaller one, no new buffer.
   check_value(r.reduce<std::uint32_t>(b, 150000, Op::Sum), v, 0, 150000, Op::Sum, 0);
   CHECK(cache.builds() == builds);
-  CHECK(r.allocations() == allocations);
-  CHECK(r.launches_prepared() == 2);
+  CHECK(introspect::allocations(r) == allocations);
+  CHECK(introspect::launches_prepared(r) == 2);
   // Another operator is another program.
   r.reduce<std::uint32_t>(b, v.size(), Op::Max);
   CHECK(cache.builds() > builds);
@@ -250,9 +286,9 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
   o.params.variant = "stride_global";
   o.params.times = 5000;
   Reducer times(app().queue, o);
-  CHECK(param_of([&] { times.prepare(ElemType::Uint, Op::Sum, 100); }) == Param::Times);
+  CHECK(param_of([&] { introspect::prepare(times, ElemType::Uint, Op::Sum, 100); }) == Param::Times);
   try {
-    times.prepare(ElemType::Uint, Op::Sum, 100);
+    introspect::prepare(times, ElemType::Uint, Op::Sum, 100);
   } catch (const ConfigError& e) {
     CHECK(e.valid() == "1..1024");
     CHECK(std::string(e.what()).find("TIMES 5000") != std::string::npos);
@@ -260,9 +296,9 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
   o.params = {};
   o.params.wg = 3;
   Reducer wg(app().queue, o);
-  CHECK(param_of([&] { wg.prepare(ElemType::Uint, Op::Sum, 100); }) == Param::WorkGroupSize);
+  CHECK(param_of([&] { introspect::prepare(wg, ElemType::Uint, Op::Sum, 100); }) == Param::WorkGroupSize);
   try {  // a device limit names the device, in what() and in device()
-    wg.prepare(ElemType::Uint, Op::Sum, 100);
+    introspect::prepare(wg, ElemType::Uint, Op::Sum, 100);
   } catch (const ConfigError& e) {
     CHECK(e.device() == app().info.name);
     CHECK(std::string(e.what()).find(app().info.name) != std::string::npos);
@@ -271,9 +307,9 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
   o.params = {};
   o.params.variant = "fastest";
   Reducer unknown(app().queue, o);
-  CHECK(param_of([&] { unknown.prepare(ElemType::Uint, Op::Sum, 100); }) == Param::Variant);
+  CHECK(param_of([&] { introspect::prepare(unknown, ElemType::Uint, Op::Sum, 100); }) == Param::Variant);
   Reducer plain(app().queue);
-  CHECK(param_of([&] { plain.prepare(ElemType::Uint, Op::Sum, 0); }) == Param::N);
+  CHECK(param_of([&] { introspect::prepare(plain, ElemType::Uint, Op::Sum, 0); }) == Param::N);
   const cl::Buffer small(app().context, CL_MEM_READ_WRITE, 64);
   CHECK(param_of([&] { plain.reduce<float>(small, 16, Op::Sum, 1); }) == Param::Buffer);  // 17 floats > 64 bytes
   CHECK(param_of([&] { plain.reduce_to<float>(small, 4, Op::Sum, small, 16); }) == Param::Buffer);
@@ -285,9 +321,9 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
     CHECK(param_of([&] { Reducer r(ooo); }) == Param::Queue);
   }
   // A Launch belongs to the reducer that prepared it.
-  const std::shared_ptr<const Launch> l = plain.prepare(ElemType::Uint, Op::Sum, 8);
+  const std::shared_ptr<const Launch> l = introspect::prepare(plain, ElemType::Uint, Op::Sum, 8);
   Reducer other(app().queue);
-  CHECK_THROWS_AS(other.enqueue(*l, small), Error);
+  CHECK_THROWS_AS(introspect::enqueue(other, *l, small), Error);
 }
 
 TEST_CASE("reduction descriptors through the public header: var of halves, a dot from offsets, an exact u32 sum") {

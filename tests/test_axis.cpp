@@ -37,7 +37,7 @@ std::size_t kernel_allows(const AxisConfig& base) {
   o.params = base;
   o.device = session().device();
   o.kernel_dir = session().kernel_dir();
-  return AxisReducer(session().queue(), o).prepare(base.type, base.op, base.axis, 64, 64)->kernel_max_wg;
+  return introspect::prepare(AxisReducer(session().queue(), o), base.type, base.op, base.axis, 64, 64)->kernel_max_wg;
 }
 
 // The default launch and one other per variant: a smaller work-group (at most half of what the
@@ -207,7 +207,7 @@ TEST_SUITE("axis") {
       const cl::Buffer a(session().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4 * in[0].size(), in[0].data());
       const cl::Buffer b(session().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4 * in[1].size(), in[1].data());
       const cl::Buffer out(session().context(), CL_MEM_READ_WRITE, 4 * outs);
-      CHECK(r.prepare(ElemType::Uint, Op::Sum, c.axis, c.m, c.n)->plan.passes.size() == 1);  // one launch: fused
+      CHECK(introspect::prepare(r, ElemType::Uint, Op::Sum, c.axis, c.m, c.n)->plan.passes.size() == 1);  // one launch: fused
       for (int launch = 0; launch < 6; ++launch) {
         CAPTURE(launch);
         const cl_uint poison = 0xdeadbeefu;
@@ -249,7 +249,7 @@ TEST_SUITE("axis") {
     const cl::Buffer out(session().context(), CL_MEM_READ_WRITE, 4 * 10);
     const cl::Event e = r.reduce<float>(big, out, Op::Max, Axis::Rows, 10, 10);
     e.wait();
-    CHECK(r.prepare(ElemType::Float, Op::Max, Axis::Rows, 10, 10) == r.prepare(ElemType::Float, Op::Max, Axis::Rows, 10, 10));
+    CHECK(introspect::prepare(r, ElemType::Float, Op::Max, Axis::Rows, 10, 10) == introspect::prepare(r, ElemType::Float, Op::Max, Axis::Rows, 10, 10));
   }
 }
 

@@ -496,7 +496,7 @@ TEST_SUITE("runtime") {
     opt.tuning.loaded = loaded(db);
     {
       AxisReducer r(session().queue(), opt);
-      auto l = r.prepare(ElemType::Float, Op::Sum, Axis::Rows, m, n);
+      auto l = introspect::prepare(r, ElemType::Float, Op::Sum, Axis::Rows, m, n);
       CHECK(l->chosen_by == "tuned");
       CHECK(l->shape_class == cls);
       CHECK(l->plan.variant->name == "rows_group");
@@ -506,22 +506,22 @@ TEST_SUITE("runtime") {
       CHECK(l->tuned_from == "/in/memory/tuning.json");
       CHECK(l->warnings.empty());
       // Another class (long rows), another operator, another type: the rules.
-      auto other = r.prepare(ElemType::Float, Op::Sum, Axis::Rows, m, 4096);
+      auto other = introspect::prepare(r, ElemType::Float, Op::Sum, Axis::Rows, m, 4096);
       CHECK(other->chosen_by == "default rule");
       CHECK(other->shape_class == "rows.long.many");
-      CHECK(r.prepare(ElemType::Float, Op::Max, Axis::Rows, m, n)->chosen_by == "default rule");
-      CHECK(r.prepare(ElemType::Uint, Op::Sum, Axis::Rows, m, n)->chosen_by == "default rule");
+      CHECK(introspect::prepare(r, ElemType::Float, Op::Max, Axis::Rows, m, n)->chosen_by == "default rule");
+      CHECK(introspect::prepare(r, ElemType::Uint, Op::Sum, Axis::Rows, m, n)->chosen_by == "default rule");
     }
     {  // The caller's variant wins.
       AxisReducerOptions given = opt;
       given.params.variant = "rows_sliced";
-      auto l = AxisReducer(session().queue(), given).prepare(ElemType::Float, Op::Sum, Axis::Rows, m, n);
+      auto l = introspect::prepare(AxisReducer(session().queue(), given), ElemType::Float, Op::Sum, Axis::Rows, m, n);
       CHECK(l->chosen_by == "given");
       CHECK(l->plan.variant->name == "rows_sliced");
       // The caller's wg beside the tuned variant: the caller's wg, the entry's variant.
       given.params.variant.clear();
       given.params.wg = 16;
-      l = AxisReducer(session().queue(), given).prepare(ElemType::Float, Op::Sum, Axis::Rows, m, n);
+      l = introspect::prepare(AxisReducer(session().queue(), given), ElemType::Float, Op::Sum, Axis::Rows, m, n);
       CHECK(l->chosen_by == "tuned");
       CHECK(l->plan.variant->name == "rows_group");
       CHECK(l->plan.wg == 16);
@@ -530,7 +530,7 @@ TEST_SUITE("runtime") {
     {  // Tuning off: the rules.
       AxisReducerOptions off = opt;
       off.tuning.enabled = false;
-      auto l = AxisReducer(session().queue(), off).prepare(ElemType::Float, Op::Sum, Axis::Rows, m, n);
+      auto l = introspect::prepare(AxisReducer(session().queue(), off), ElemType::Float, Op::Sum, Axis::Rows, m, n);
       CHECK(l->chosen_by == "default rule");
       CHECK(l->plan.variant->name == "rows_sliced");
     }
@@ -540,7 +540,7 @@ TEST_SUITE("runtime") {
           {{"Other platform", "Other device", "1"}, {}, {entry_of(ElemType::Float, Op::Sum, Axis::Rows, cls, "rows_group", 32)}});
       AxisReducerOptions f = opt;
       f.tuning.loaded = loaded(foreign);
-      auto l = AxisReducer(session().queue(), f).prepare(ElemType::Float, Op::Sum, Axis::Rows, m, n);
+      auto l = introspect::prepare(AxisReducer(session().queue(), f), ElemType::Float, Op::Sum, Axis::Rows, m, n);
       CHECK(l->chosen_by == "default rule");
       REQUIRE(l->warnings.size() == 1);
       CHECK(l->warnings[0].find("has no entry for " + dev.name) != std::string::npos);
@@ -549,7 +549,7 @@ TEST_SUITE("runtime") {
       TuningDb old;
       old.devices.push_back({stale, {}, {entry_of(ElemType::Float, Op::Sum, Axis::Rows, cls, "rows_group", 32)}});
       f.tuning.loaded = loaded(old);
-      l = AxisReducer(session().queue(), f).prepare(ElemType::Float, Op::Sum, Axis::Rows, m, n);
+      l = introspect::prepare(AxisReducer(session().queue(), f), ElemType::Float, Op::Sum, Axis::Rows, m, n);
       CHECK(l->chosen_by == "default rule");
       REQUIRE(l->warnings.size() == 1);
       CHECK(l->warnings[0].find("this device runs driver " + dev.driver_version + ": ignored") != std::string::npos);
@@ -559,7 +559,7 @@ TEST_SUITE("runtime") {
       big.devices.push_back({device_key(dev), {}, {entry_of(ElemType::Float, Op::Sum, Axis::Rows, cls, "rows_group", 65536)}});
       AxisReducerOptions b = opt;
       b.tuning.loaded = loaded(big);
-      auto l = AxisReducer(session().queue(), b).prepare(ElemType::Float, Op::Sum, Axis::Rows, m, n);
+      auto l = introspect::prepare(AxisReducer(session().queue(), b), ElemType::Float, Op::Sum, Axis::Rows, m, n);
       CHECK(l->chosen_by == "default rule");
       REQUIRE(l->warnings.size() == 1);
       CHECK(l->warnings[0].find("the tuned launch of class " + cls + " (rows_group, wg 65536)") != std::string::npos);

@@ -597,7 +597,7 @@ std::string run_and_compare(Reducer& red, const Reduction& d, B b, const std::ve
   for (const Column& c : cols) inputs.push_back(Input{upload(c), 0});
   std::ostringstream o;
   try {
-    const DescriptorLaunch L = red.prepare(d, n);
+    const DescriptorLaunch L = introspect::prepare(red, d, n);
     const unsigned min_depth = n > 1 ? static_cast<unsigned>(std::ceil(std::log2(static_cast<double>(n)))) : 0;
     if (L.depth < min_depth) o << "depth " << L.depth << " below log2(n) = " << min_depth << " (" << L.label() << "); ";
     const Result r = red.reduce(d, inputs, n);
@@ -1254,7 +1254,7 @@ TEST_SUITE("descriptor") {
           const Reduction d = builtin(b, t);
           try {
             const Result r = red.reduce(d, {Input{buf, off}}, n);
-            const std::string problem = compare(r, reference(b, part, nullptr, n, red.prepare(d, n).depth, t == S::F64));
+            const std::string problem = compare(r, reference(b, part, nullptr, n, introspect::prepare(red, d, n).depth, t == S::F64));
             if (!problem.empty())
               f.add(bname(b) + "<" + sname(t) + "> offset " + std::to_string(off) + " n=" + std::to_string(n) + ": " + problem);
           } catch (const Error& e) {
@@ -1271,7 +1271,7 @@ TEST_SUITE("descriptor") {
       const cl::Buffer ba = upload(a), bc = upload(c);
       for (B b : {B::Dot, B::SqDist}) {
         const Reduction d = builtin(b, t);
-        const unsigned depth = red.prepare(d, n).depth;
+        const unsigned depth = introspect::prepare(red, d, n).depth;
         Result r = red.reduce(d, {Input{ba, 3}, Input{bc, 5}}, n);
         const Column c5 = c.slice(5, n);
         std::string problem = compare(r, reference(b, a.slice(3, n), &c5, n, depth, false));
@@ -1308,7 +1308,7 @@ TEST_SUITE("descriptor") {
     std::mt19937_64 g(seed() ^ 0xA1);
     const Column x0 = make_column(S::F32, n, g, Fill::Random), x1 = make_column(S::F32, n, g, Fill::Random);
     const std::vector<Input> in{Input{upload(x0), 0}, Input{upload(x1), 0}};
-    const unsigned depth = red.prepare(axpy, n).depth;
+    const unsigned depth = introspect::prepare(red, axpy, n).depth;
     auto check_with = [&](double s, const ScalarArg& arg) {
       CAPTURE(s);
       long double ref = 0, abs = 0;
@@ -1405,7 +1405,7 @@ TEST_SUITE("descriptor") {
         if (x.val(k) > 0.5L) isum += k;
       }
       const long double mean = count ? sum / count : 0;
-      const unsigned depth = red.prepare(pos, n).depth;
+      const unsigned depth = introspect::prepare(red, pos, n).depth;
       const long double u = std::ldexp(1.0L, -24);
       const long double bound = count ? 2 * (depth + 2) * u * abs / count + u * mean : 0;
       Result r = red.reduce(pos, {Input{buf, off}}, n);
@@ -1466,7 +1466,7 @@ TEST_SUITE("descriptor") {
         for (std::size_t k = 0; k < host.size(); ++k)
           if ((k < 2 * bytes || k >= 3 * bytes) && host[k] != 0xAB) untouched = false;
         CHECK(untouched);
-        CHECK(compare(r, reference(b, x, nullptr, n, red.prepare(d, n).depth, false)) == "");
+        CHECK(compare(r, reference(b, x, nullptr, n, introspect::prepare(red, d, n).depth, false)) == "");
       }
     }
   }
@@ -1482,7 +1482,7 @@ TEST_SUITE("descriptor") {
     } catch (const Error& e) {
       CHECK(e.param() == Param::N);
     }
-    CHECK_THROWS_AS(red.prepare(sum, 0), Error);
+    CHECK_THROWS_AS(introspect::prepare(red, sum, 0), Error);
     CHECK_THROWS_AS(red.reduce(sum, {}, 10), Error);
     CHECK_THROWS_AS(red.reduce(sum, {Input{buf, 0}, Input{buf, 0}}, 10), Error);
     CHECK_THROWS_AS(red.reduce(dot, {Input{buf, 0}}, 10), Error);
@@ -1596,8 +1596,8 @@ TEST_SUITE("descriptor") {
         CHECK(big_runs[k].bytes == big_runs[0].bytes);
         CHECK(small_runs[k].bytes == small_runs[0].bytes);
       }
-      CHECK(compare(big_runs[0], reference(b, big, nullptr, 65537, red.prepare(d, 65537).depth, false)) == "");
-      CHECK(compare(small_runs[2], reference(b, big, nullptr, 257, red.prepare(d, 257).depth, false)) == "");
+      CHECK(compare(big_runs[0], reference(b, big, nullptr, 65537, introspect::prepare(red, d, 65537).depth, false)) == "");
+      CHECK(compare(small_runs[2], reference(b, big, nullptr, 257, introspect::prepare(red, d, 257).depth, false)) == "");
     }
   }
 
@@ -1735,7 +1735,7 @@ void check_axis(AxisReducer& red, const Reduction& d, B b, S t, Axis axis, const
   const std::string what = bname(b) + "<" + sname(t) + "> " + std::string(name_of(axis)) + " of " + sh.str() +
                            " seed " + std::to_string(s);
   try {
-    const DescriptorLaunch L = red.prepare(d, axis, ms);
+    const DescriptorLaunch L = introspect::prepare(red, d, axis, ms);
     const std::vector<Result> got = red.reduce(d, inputs, axis, ms);
     ++*runs;
     const std::uint64_t lines = axis == Axis::Rows ? sh.rows : sh.cols;
@@ -1786,7 +1786,7 @@ void check_segments(SegmentedReducer& red, const Reduction& d, B b, S t, S otype
   const std::string what = bname(b) + "<" + sname(t) + "> " + std::to_string(count) + " segments (" +
                            (begin_end ? "begin/end" : "offsets") + " of " + sname(otype) + ") seed " + std::to_string(s);
   try {
-    const DescriptorLaunch L = red.prepare(d, total, count, otype);
+    const DescriptorLaunch L = introspect::prepare(red, d, total, count, otype);
     const std::vector<Result> got = red.reduce(d, inputs, total, seg);
     ++*runs;
     for (std::size_t k = 0; k < count; ++k) {
@@ -1888,8 +1888,9 @@ TEST_SUITE("descriptor_families") {
       }
       if (b == B::Sum || b == B::Dot) continue;
       // One work-item a row, and a whole group a row (64 or what this device's build allows).
+      AxisReducer planner = make_axis_reducer();
       const unsigned group = static_cast<unsigned>(
-          std::min<std::size_t>(64, make_axis_reducer().prepare(d, Axis::Rows, MatrixShape{7, 301, 305}).wg));
+          std::min<std::size_t>(64, introspect::prepare(planner, d, Axis::Rows, MatrixShape{7, 301, 305}).wg));
       for (unsigned rw : {1u, group}) {
         AxisParams p;
         p.row_width = rw;

@@ -294,7 +294,7 @@ TEST_SUITE("descriptor_files") {
     const std::size_t n = 65539;
     const std::vector<float> p = random_floats(n, g), t = random_floats(n, g);
     const std::vector<Input> in{Input{upload(p), 0}, Input{upload(t), 0}};
-    const unsigned depth = red.prepare(hub, n).depth;
+    const unsigned depth = introspect::prepare(red, hub, n).depth;
     std::size_t builds = 0;
     for (double delta : {0.5, 1.0, 3.0}) {
       CAPTURE(delta);

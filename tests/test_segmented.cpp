@@ -302,7 +302,7 @@ TEST_SUITE("segmented") {
       o.kernel_dir = CLREDUCE_SOURCE_KERNEL_DIR;
       o.device = session().device();
       SegmentedReducer r(session().queue(), o);
-      return r.prepare(ElemType::Float, op, 4000, 10)->plan;
+      return introspect::prepare(r, ElemType::Float, op, 4000, 10)->plan;
     };
     const auto count = [](const std::string& text, const std::string& what) {
       std::size_t c = 0;
@@ -373,7 +373,7 @@ TEST_SUITE("segmented") {
     CHECK_THROWS_WITH_AS(r.reduce<float>(in, small, out, Op::Sum, 100, 3), doctest::Contains("offsets buffer"), Error);
     CHECK_THROWS_WITH_AS(r.reduce<float>(in, std::vector<std::uint64_t>{0, 1, 2, 3, 100}, out, Op::Sum, 100),
                          doctest::Contains("one per segment"), Error);
-    CHECK_THROWS_WITH_AS(r.prepare(ElemType::Uint, Op::Sum, 10, 0), doctest::Contains("at least one"), ConfigError);
+    CHECK_THROWS_WITH_AS(introspect::prepare(r, ElemType::Uint, Op::Sum, 10, 0), doctest::Contains("at least one"), ConfigError);
     // The asynchronous form with device offsets: the event of the kernel.
     std::vector<float> ones(100, 1.0f);
     session().queue().enqueueWriteBuffer(in, CL_TRUE, 0, 4 * 100, ones.data());
@@ -384,7 +384,7 @@ TEST_SUITE("segmented") {
     std::vector<float> got(3);
     session().queue().enqueueReadBuffer(out, CL_TRUE, 0, 4 * 3, got.data());
     CHECK(got == std::vector<float>{10.0f, 0.0f, 90.0f});
-    CHECK(r.prepare(ElemType::Float, Op::Sum, 100, 3) == r.prepare(ElemType::Float, Op::Sum, 100, 3));
+    CHECK(introspect::prepare(r, ElemType::Float, Op::Sum, 100, 3) == introspect::prepare(r, ElemType::Float, Op::Sum, 100, 3));
   }
 }
 

@@ -34,7 +34,7 @@ const std::vector<std::pair<std::uint64_t, std::uint64_t>>& shapes_under_test() 
 std::size_t kernel_allows(const TransposeVariant& v, ElemType t) {
   TransposerOptions o;
   o.params.variant = v.name;
-  return session().transposer(o).prepare(t, 64, 64)->kernel_max_wg;
+  return introspect::prepare(session().transposer(o), t, 64, 64)->kernel_max_wg;
 }
 
 // Three work-group shapes per variant: the default, another, and an odd one; the other two within
@@ -303,7 +303,7 @@ TEST_SUITE("transpose") {
     cfg.tile = tile;
     TransposerOptions opt;
     opt.params = cfg;
-    CHECK_THROWS_WITH_AS(session().transposer(opt).prepare(cfg.type, 64, 64),
+    CHECK_THROWS_WITH_AS(introspect::prepare(session().transposer(opt), cfg.type, 64, 64),
                          doctest::Contains("(CL_DEVICE_MAX_WORK_GROUP_SIZE)"), Error);
   }
 }

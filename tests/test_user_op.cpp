@@ -170,11 +170,11 @@ TEST_SUITE("user_op") {
     o.device = session().device();
     o.kernel_dir = session().kernel_dir();
     Reducer plain(session().queue(), o);
-    CHECK_THROWS_WITH_AS(plain.prepare(ElemType::Uint, Op::User, 100), doctest::Contains("needs the user's operator"),
+    CHECK_THROWS_WITH_AS(introspect::prepare(plain, ElemType::Uint, Op::User, 100), doctest::Contains("needs the user's operator"),
                          ConfigError);
     o.user_op = example("product");
     Reducer with(session().queue(), o);
-    CHECK_THROWS_WITH_AS(with.prepare(ElemType::Uint, Op::Sum, 100), doctest::Contains("use Op::User"), ConfigError);
+    CHECK_THROWS_WITH_AS(introspect::prepare(with, ElemType::Uint, Op::Sum, 100), doctest::Contains("use Op::User"), ConfigError);
   }
 
   TEST_CASE("command line: --op-file end to end, a broken file refused with its log, contradictions in one line") {

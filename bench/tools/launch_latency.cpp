@@ -23,7 +23,7 @@
 #include "clreduce/error.hpp"
 #include "data/host_data.hpp"
 #include "parse.hpp"
-#include "clreduce/reduce.hpp"
+#include "clreduce/introspect/reduce.hpp"
 #include "measure/measure.hpp"
 #include "measure/session.hpp"
 
@@ -188,15 +188,15 @@ void one_call_study(const Session& rt, Reducer& red, const Launch& l, const cl::
   const PassPlan& p = l.plan.passes.front();
   // The same kernel and the reducer's own partials and counter (one pass: the partials buffer is
   // the result buffer), so C's launches keep the counter's state as A's do.
-  red.enqueue(l, in, 0, &plain, false);  // the reducer's scratch buffers exist from here on
+  clreduce::introspect::enqueue(red, l, in, 0, &plain, false);  // the reducer's scratch buffers exist from here on
   plain.finish();
   cl::Kernel k = rt.kernel(l.plan.variant->file, l.plan.variant->kernel, p.options);
   auto set_args = [&] {
     k.setArg(0, in);
-    k.setArg(1, red.result_buffer(l));
+    k.setArg(1, clreduce::introspect::result_buffer(red, l));
     k.setArg(2, static_cast<cl_ulong>(p.count));
     k.setArg(3, cl_ulong{0});
-    k.setArg(4, red.counter_buffer(l));
+    k.setArg(4, clreduce::introspect::counter_buffer(red, l));
   };
   set_args();
   auto launch = [&](cl::Event* ev) {
@@ -204,21 +204,21 @@ void one_call_study(const Session& rt, Reducer& red, const Launch& l, const cl::
   };
   for (int w = 0; w < 3; ++w) {
     launch(nullptr);
-    red.enqueue(l, in, 0, &plain, false);
+    clreduce::introspect::enqueue(red, l, in, 0, &plain, false);
     plain.finish();
   }
   std::map<std::string, std::vector<double>> m;
   for (unsigned r = 0; r < reps; ++r) {
     idle();
     auto t0 = Clock::now();
-    red.enqueue(l, in, 0, &plain, false);
+    clreduce::introspect::enqueue(red, l, in, 0, &plain, false);
     auto t1 = Clock::now();
     plain.finish();
     m["A_reducer_finish"].push_back(wall_us(t0, Clock::now()));
     m["A_enqueue_call_only"].push_back(wall_us(t0, t1));
     idle();
     t0 = Clock::now();
-    std::vector<cl::Event> ev = red.enqueue(l, in, 0, &plain, true);
+    std::vector<cl::Event> ev = clreduce::introspect::enqueue(red, l, in, 0, &plain, true);
     plain.flush();
     cl_int st = CL_QUEUED;
     while (st != CL_COMPLETE && st >= 0)
@@ -231,7 +231,7 @@ void one_call_study(const Session& rt, Reducer& red, const Launch& l, const cl::
     m["C_args_set_once_finish"].push_back(wall_us(t0, Clock::now()));
     idle();
     t0 = Clock::now();
-    ev = red.enqueue(l, in, 0, &plain, true);
+    ev = clreduce::introspect::enqueue(red, l, in, 0, &plain, true);
     ev.back().wait();
     m["D_event_wait"].push_back(wall_us(t0, Clock::now()));
   }
@@ -299,7 +299,7 @@ int main(int argc, char** argv) {
       opt.params = cfg;
       opt.tuning.enabled = false;
       Reducer red = rt.reducer(opt);
-      const std::shared_ptr<const Launch> l = red.prepare(cfg.type, cfg.op, n);
+      const std::shared_ptr<const Launch> l = clreduce::introspect::prepare(red, cfg.type, cfg.op, n);
       const HostData data = generate_data(cfg.type, n, DataKind::Random, 1);
       const cl::Buffer in = upload_data(rt, data);
       std::string label = variant + " n=" + std::to_string(n) + ":";
@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
       }
       measure(label, [&](const cl::CommandQueue& q, bool events) {
         const bool profiled = events && q() == rt.queue()();
-        std::vector<cl::Event> ev = red.enqueue(*l, in, 0, &q, profiled);
+        std::vector<cl::Event> ev = clreduce::introspect::enqueue(red, *l, in, 0, &q, profiled);
         if (!profiled) return std::make_pair(cl::Event(), cl::Event());
         return std::make_pair(ev.front(), ev.back());
       }, rt.queue(), q_noprof, empty, reps, idle, quick);

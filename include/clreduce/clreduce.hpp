@@ -20,6 +20,9 @@
 //   multi_device.hpp  MultiReducer: one reduction over several devices, values folded in device order
 //   tuning.hpp     the per-device tuning database `clreduce tune` writes
 //   timing.hpp     timing device work as clreduce's benchmarks do
+//
+// Not included here: clreduce/introspect.hpp, the measuring hooks (the launch a reducer resolves,
+// enqueued on a queue of one's own, the buffers it keeps), which clreduce's tools and tests use.
 #pragma once
 
 #include "clreduce/axis.hpp"

@@ -33,7 +33,7 @@
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
-#include "clreduce/reduce.hpp"  // Input, DescriptorLaunch
+#include "clreduce/reduce.hpp"  // Input
 #include "clreduce/reduction.hpp"
 #include "clreduce/types.hpp"
 
@@ -108,40 +108,7 @@ struct SegmentedParams {
   std::vector<Define> defines;    // -D NAME[=VALUE], untouched
 };
 
-// One launch over n elements in S segments: segments_group (parts == 1), or segments_split and
-// its finish (parts > 1).
-struct SegmentedPlan {
-  std::string file = "segments_group.cl", kernel = "segments_group";
-  std::string finish_kernel;  // segments_split_finish when parts > 1, else empty
-  std::uint64_t n = 0, segments = 0;
-  std::size_t wg = 0;
-  std::uint64_t parts = 1;     // parts per segment
-  unsigned slice = 0;          // segments_sliced: work-items per segment (0: not sliced)
-  unsigned items = 1;          // segments_split: elements each work-item loads per trip (ITEMS)
-  std::uint64_t groups = 0;    // work-groups launched along the segments (they loop when there are more)
-  std::string options;         // the build option string (the program cache key)
-  // The most operations an element of a segment of `length` elements goes through on its way to
-  // the segment's value, the depth that bounds the rounding of a float sum: ceil(length / WG_SIZE)
-  // + log2(WG_SIZE) for segments_group; ceil(length / slice) + log2(slice) for segments_sliced;
-  // for segments_split the same over a part, plus ITEMS for the work-item's accumulators, plus the
-  // finish's ceil(parts / WG_SIZE) + log2(WG_SIZE).
-  unsigned depth_of(std::uint64_t length) const;
-  std::string launch_label() const;  // "wg 256, 1024 groups", "wg 256, slice 8, 32 groups" or "wg 256, 16 parts x ..."
-};
 
-// A resolved launch for one (type, op, n, S).
-class SegmentedLaunch {
- public:
-  ElemType type = ElemType::Float;
-  Op op = Op::Sum;
-  SegmentedPlan plan;
-  std::size_t kernel_max_wg = 0;  // the work-items per group the built kernel allows
-
- private:
-  friend class SegmentedReducer;
-  mutable cl::Kernel kernel_, finish_;  // finish_: segments_split_finish, when parts > 1
-  const void* owner_ = nullptr;
-};
 
 struct SegmentedReducerOptions {
   SegmentedParams params;
@@ -161,10 +128,6 @@ class SegmentedReducer {
   SegmentedReducer(SegmentedReducer&&) noexcept;
   SegmentedReducer& operator=(SegmentedReducer&&) noexcept;
   ~SegmentedReducer();
-
-  // The launch for n elements in `segments` segments: planned, built and checked on the first
-  // call for (type, op, n, segments), then cached. Throws as the file comment says.
-  std::shared_ptr<const SegmentedLaunch> prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t segments);
 
   // Enqueues the reduction of `in` (n elements of `type`) in the segments that `offsets` (S + 1
   // cl_ulong values) gives, into `out` (S values), after `wait`; returns the kernel's event.
@@ -231,22 +194,6 @@ class SegmentedReducer {
   cl::Event reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const Segments& segments,
                       const cl::Buffer& out, std::uint64_t out_index = 0, const std::vector<ScalarArg>& scalars = {},
                       const std::vector<cl::Event>& wait = {});
-  // The launch the two above make for n elements in `segments` segments with offsets of
-  // `offset_type` (depth_of(length) bounds a segment of that length).
-  DescriptorLaunch prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments,
-                           Scalar offset_type = Scalar::U64);
-  // For measuring tools: reduce_to on `on` (null: the reducer's queue; another in-order queue of
-  // the same context and device, which the caller then orders).
-  cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const Segments& segments,
-                    const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait = {});
-
-  // For measuring tools: enqueues a prepared launch on `on` (default: the reducer's queue); its
-  // event when with_events.
-  std::vector<cl::Event> enqueue(const SegmentedLaunch& launch, const cl::Buffer& in, const cl::Buffer& offsets,
-                                 const cl::Buffer& out, const cl::CommandQueue* on = nullptr, bool with_events = true,
-                                 const std::vector<cl::Event>* wait = nullptr);
-
   const DeviceInfo& device() const;
   const cl::Context& context() const;
   const cl::CommandQueue& queue() const;
@@ -256,6 +203,7 @@ class SegmentedReducer {
   // room for (ArgValue<T> or T), checked against op before anything runs.
   void reduce_host(ElemType type, Op op, const void* data, std::uint64_t n, const std::vector<std::uint64_t>& offsets,
                    void* out, bool arg_out);
+  friend struct introspect::Access;  // the hooks of clreduce/introspect/segmented.hpp
   struct State;
   std::unique_ptr<State> s_;
 };

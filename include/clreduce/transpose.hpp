@@ -22,6 +22,9 @@
 #include <vector>
 
 namespace clreduce {
+namespace introspect {
+struct Access;
+}
 
 // How a variant's work-group shape is set.
 enum class TransposeShape {
@@ -65,38 +68,13 @@ struct TransposeParams {
   std::vector<Define> defines;            // -D NAME[=VALUE] for the kernel compiler, untouched
 };
 
-struct TransposeConfig : TransposeParams {
-  ElemType type = ElemType::Float;
-};
 
-struct TransposePlan {
-  const TransposeVariant* variant = nullptr;
-  std::uint64_t m = 0, n = 0;           // input rows, columns
-  std::size_t wg_x = 0, wg_y = 0;       // the work-group shape
-  unsigned tile = 0, rows = 0;          // tiled variants (0 otherwise)
-  std::uint64_t groups_x = 0, groups_y = 0;
-  std::uint64_t local_bytes = 0;        // the local tile
-  std::string options;                  // the full build option string
-  std::string wg_label() const;         // "32x8"
-};
 
 // The variant a Transposer launches when the caller names none: local_tile_multi (on the H100,
 // 8192x8192 float at 2731 GB/s, 93% of a device-to-device copy of the same bytes, level with
 // register_tile4; bench/results/2026-11-21_h100_transpose.md).
 constexpr const char* kDefaultTransposeVariant = "local_tile_multi";
 
-// A resolved transpose launch for one (type, M, N).
-class TransposeLaunch {
- public:
-  TransposeConfig config;
-  TransposePlan plan;
-  std::size_t kernel_max_wg = 0;  // the work-items per group the built kernel allows
-
- private:
-  friend class Transposer;
-  mutable cl::Kernel kernel_;
-  const void* owner_ = nullptr;
-};
 
 struct TransposerOptions {
   TransposeParams params;
@@ -116,14 +94,6 @@ class Transposer {
   Transposer& operator=(Transposer&&) noexcept;
   ~Transposer();
 
-  // The launch for an M x N matrix of `type`: planned, built and checked on the first call for
-  // (type, M, N), then cached. Throws ConfigError naming the parameter (M or N outside
-  // 1..2^32-1, the matrix over one allocation, double without cl_khr_fp64, a parameter the
-  // variant does not take, a work-group over CL_DEVICE_MAX_WORK_GROUP_SIZE or
-  // CL_DEVICE_MAX_WORK_ITEM_SIZES, ROWS not dividing TILE, a tile over the local memory),
-  // LimitError for the built kernel's limits, Error for a failed build.
-  std::shared_ptr<const TransposeLaunch> prepare(ElemType type, std::uint64_t m, std::uint64_t n);
-
   // Enqueues the transpose of `in` (M x N) into `out` (N x M) after `wait`; returns its event.
   // Throws Error (Param::Buffer) when a buffer holds fewer than M * N elements.
   cl::Event transpose(const cl::Buffer& in, const cl::Buffer& out, ElemType type, std::uint64_t m,
@@ -134,17 +104,12 @@ class Transposer {
     return transpose(in, out, element_type_of<T>(), m, n, wait);
   }
 
-  // For measuring tools: enqueues a prepared launch on `on` (default: the transposer's queue);
-  // its event, or none when with_event is false.
-  std::vector<cl::Event> enqueue(const TransposeLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
-                                 const cl::CommandQueue* on = nullptr, bool with_event = true,
-                                 const std::vector<cl::Event>* wait = nullptr);
-
   const DeviceInfo& device() const;
   const cl::Context& context() const;
   const cl::CommandQueue& queue() const;
 
  private:
+  friend struct introspect::Access;  // the hooks of clreduce/introspect/transpose.hpp
   struct State;
   std::unique_ptr<State> s_;
 };

@@ -3,6 +3,9 @@
 // enqueued on the queue; cols_tile's partial rows live in a scratch buffer the reducer keeps and
 // reuses.
 #include "clreduce/axis.hpp"
+#include "clreduce/introspect/axis.hpp"
+
+#include "core/introspect_access.hpp"
 
 #include "axis/plan.hpp"
 #include "core/bound_queue.hpp"
@@ -84,6 +87,15 @@ struct AxisReducer::State : BoundQueue {
       dev.max_work_group_size = biggest / 2;
     }
   }
+
+  // The hooks of clreduce/introspect/axis.hpp (defined below), which the reducer's calls use too.
+  std::shared_ptr<const AxisLaunch> prepare(ElemType type, Op op, Axis axis, std::uint64_t m, std::uint64_t n);
+  std::vector<cl::Event> enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
+                                 const cl::CommandQueue* on, bool with_events, const std::vector<cl::Event>* wait);
+  DescriptorLaunch prepare(const Reduction& r, Axis axis, const MatrixShape& shape);
+  cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
+                    const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait);
 };
 
 AxisReducer::AxisReducer(const cl::CommandQueue& queue, AxisReducerOptions options) : s_(std::make_unique<State>()) {
@@ -98,30 +110,30 @@ AxisReducer::AxisReducer(AxisReducer&&) noexcept = default;
 AxisReducer& AxisReducer::operator=(AxisReducer&&) noexcept = default;
 AxisReducer::~AxisReducer() = default;
 
-std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axis axis, std::uint64_t m,
-                                                       std::uint64_t n) {
+std::shared_ptr<const AxisLaunch> AxisReducer::State::prepare(ElemType type, Op op, Axis axis, std::uint64_t m,
+                                                              std::uint64_t n) {
   const State::Key key{type, op, axis, m, n};
-  if (std::shared_ptr<AxisLaunch> cached = s_->launches.find(key)) return cached;
-  const UserOperator* user_op = user_operator_for(op, type, s_->options.user_op);  // refusals first
+  if (std::shared_ptr<AxisLaunch> cached = launches.find(key)) return cached;
+  const UserOperator* user_op = user_operator_for(op, type, options.user_op);  // refusals first
   auto l = std::make_shared<AxisLaunch>();
   AxisConfig cfg;
-  static_cast<AxisParams&>(cfg) = s_->options.params;
+  static_cast<AxisParams&>(cfg) = options.params;
   cfg.type = type;
   cfg.op = op;
   cfg.axis = axis;
   cfg = with_caller_options(cfg);  // a -D WG_SIZE or ROW_WIDTH is the caller's choice for the tuning database too
-  l->shape_class = shape_class_of(axis, m, n, size_of(type), s_->device.compute_units);
+  l->shape_class = shape_class_of(axis, m, n, size_of(type), device.compute_units);
   l->chosen_by = cfg.variant.empty() ? "default rule" : "given";
   bool done = false;
-  if (const LoadedTuningDb* db = s_->tuning_db()) {
+  if (const LoadedTuningDb* db = tuning_db()) {
     l->warnings = db->warnings;
-    TunedAxisLookup found = find_tuned_axis(*db, device_key(s_->device), {type, op, axis, l->shape_class});
+    TunedAxisLookup found = find_tuned_axis(*db, device_key(device), {type, op, axis, l->shape_class});
     for (auto& w : found.warnings) l->warnings.push_back(std::move(w));
     std::vector<std::string> filled;
     std::optional<AxisConfig> tuned;
     if (found.entry) {
       try {
-        tuned = tuned_axis_config(cfg, *found.entry, s_->device, m, n, filled);
+        tuned = tuned_axis_config(cfg, *found.entry, device, m, n, filled);
       } catch (const ConfigError&) {
         tuned.reset();  // not a variant that splits: the reader refuses that; a hand-built db may not
       }
@@ -129,7 +141,7 @@ std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axi
     if (tuned && !filled.empty()) {
       // A tuned launch the device or the built kernel refuses is said and left for the rules.
       try {
-        s_->plan_and_build(*l, *tuned, m, n, tuned->wg.has_value(), user_op);
+        plan_and_build(*l, *tuned, m, n, tuned->wg.has_value(), user_op);
         l->chosen_by = "tuned";
         l->tuned = filled;
         l->tuned_date = found.entry->date;
@@ -144,17 +156,17 @@ std::shared_ptr<const AxisLaunch> AxisReducer::prepare(ElemType type, Op op, Axi
       }
     }
   }
-  if (!done) s_->plan_and_build(*l, cfg, m, n, cfg.wg.has_value(), user_op);
+  if (!done) plan_and_build(*l, cfg, m, n, cfg.wg.has_value(), user_op);
   l->config.variant = l->plan.variant->name;
-  l->owner_ = s_.get();
-  s_->launches.insert(key, l);
+  l->owner_ = this;
+  launches.insert(key, l);
   return l;
 }
 
-std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
-                                            const cl::CommandQueue* on, bool with_events,
-                                            const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != s_.get())
+std::vector<cl::Event> AxisReducer::State::enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
+                                                   const cl::CommandQueue* on, bool with_events,
+                                                   const std::vector<cl::Event>* wait) {
+  if (launch.owner_ != this)
     throw Error("this axis launch was prepared by another axis reducer; prepare it with the one that enqueues it");
   const AxisPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.config.type);
@@ -179,38 +191,38 @@ std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::
   const AxisPassPlan& first = p.passes.front();
   if (p.passes.size() > 1 || first.fused_partials) {
     const std::uint64_t bytes = (first.fused_partials ? first.fused_partials : first.values_out) * rs;
-    if (bytes > s_->scratch_bytes)
+    if (bytes > scratch_bytes)
       with_cl_context("allocating " + std::to_string(bytes) + " bytes for the row chunks' partials", [&] {
-        s_->scratch = cl::Buffer(s_->context, CL_MEM_READ_WRITE, bytes);
-        s_->scratch_bytes = bytes;
+        scratch = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+        scratch_bytes = bytes;
       });
   }
-  if (first.tickets && first.tickets * 4 > s_->tickets_bytes) {
+  if (first.tickets && first.tickets * 4 > tickets_bytes) {
     // Each launch leaves every counter at 0, so they are zeroed once, here, when allocated.
     const std::uint64_t bytes = first.tickets * 4;
     with_cl_context("allocating and zeroing " + std::to_string(bytes) + " bytes of column-tile tickets", [&] {
-      cl::Buffer b(s_->context, CL_MEM_READ_WRITE, bytes);
+      cl::Buffer b(context, CL_MEM_READ_WRITE, bytes);
       const std::vector<cl_uint> zeros(first.tickets, 0);
-      s_->queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, zeros.data());
-      s_->tickets = b;
-      s_->tickets_bytes = bytes;
+      queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, zeros.data());
+      tickets = b;
+      tickets_bytes = bytes;
     });
   }
   return with_cl_context("enqueueing axis reduction " + p.variant->name, [&] {
     std::vector<cl::Event> events;
-    const cl::CommandQueue& q = on ? *on : s_->queue;
+    const cl::CommandQueue& q = on ? *on : queue;
     for (std::size_t i = 0; i < p.passes.size(); ++i) {
       const AxisPassPlan& a = p.passes[i];
       cl::Kernel& k = launch.kernels_[i];
       const bool last = i + 1 == p.passes.size();
-      k.setArg(0, i == 0 ? in : s_->scratch);
-      k.setArg(1, last ? out : s_->scratch);
+      k.setArg(0, i == 0 ? in : scratch);
+      k.setArg(1, last ? out : scratch);
       k.setArg(2, static_cast<cl_uint>(a.m));
       k.setArg(3, static_cast<cl_uint>(a.n));
       if (a.chunk_len) k.setArg(4, static_cast<cl_uint>(a.chunk_len));
       if (a.fused_partials) {
-        k.setArg(5, s_->scratch);
-        k.setArg(6, s_->tickets);
+        k.setArg(5, scratch);
+        k.setArg(6, tickets);
       }
       cl::Event ev;
       const std::vector<cl::Event>* after = i == 0 ? wait : nullptr;
@@ -224,8 +236,8 @@ std::vector<cl::Event> AxisReducer::enqueue(const AxisLaunch& launch, const cl::
 
 cl::Event AxisReducer::reduce(const cl::Buffer& in, const cl::Buffer& out, ElemType type, Op op, Axis axis,
                               std::uint64_t m, std::uint64_t n, const std::vector<cl::Event>& wait) {
-  const std::shared_ptr<const AxisLaunch> l = prepare(type, op, axis, m, n);
-  return enqueue(*l, in, out, nullptr, true, wait.empty() ? nullptr : &wait).back();
+  const std::shared_ptr<const AxisLaunch> l = s_->prepare(type, op, axis, m, n);
+  return s_->enqueue(*l, in, out, nullptr, true, wait.empty() ? nullptr : &wait).back();
 }
 
 namespace {
@@ -247,24 +259,24 @@ void check_shape(const MatrixShape& shape) {
 }
 }  // namespace
 
-DescriptorLaunch AxisReducer::prepare(const Reduction& r, Axis axis, const MatrixShape& shape) {
+DescriptorLaunch AxisReducer::State::prepare(const Reduction& r, Axis axis, const MatrixShape& shape) {
   check_shape(shape);
   if (axis == Axis::Cols)
-    return s_->family().prepare_columns(r, shape.rows, shape.cols, shape.stride(), s_->family_params());
+    return family().prepare_columns(r, shape.rows, shape.cols, shape.stride(), family_params());
   const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
-  return s_->family().prepare_lines(r, lines, s_->family_params());
+  return family().prepare_lines(r, lines, family_params());
 }
 
 cl::Event AxisReducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
                                  const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
                                  const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
-  return enqueue(r, inputs, axis, shape, out, out_index, scalars, nullptr, wait);
+  return s_->enqueue(r, inputs, axis, shape, out, out_index, scalars, nullptr, wait);
 }
 
-cl::Event AxisReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
-                               const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
-                               const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                               const std::vector<cl::Event>& wait) {
+cl::Event AxisReducer::State::enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
+                                      const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
+                                      const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
+                                      const std::vector<cl::Event>& wait) {
   check_call(r, inputs, scalars);
   check_shape(shape);
   const std::string what = "a " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) + " matrix, ld " +
@@ -272,12 +284,12 @@ cl::Event AxisReducer::enqueue(const Reduction& r, const std::vector<Input>& inp
   for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, shape.span(), what);
   const std::uint64_t results = axis == Axis::Rows ? shape.rows : shape.cols;
   check_output(r, out, out_index, results);
-  const FamilyParams params = s_->family_params();
+  const FamilyParams params = family_params();
   if (axis == Axis::Cols)
-    return s_->family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params,
+    return family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params,
                                 on);
   const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
-  return s_->family().lines(r, inputs, lines, shape.span(), nullptr, nullptr, shape.stride(), shape.cols, out,
+  return family().lines(r, inputs, lines, shape.span(), nullptr, nullptr, shape.stride(), shape.cols, out,
                             out_index, scalars, wait, params, on);
 }
 
@@ -294,7 +306,7 @@ std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<co
                                         const MatrixShape& shape, const std::vector<ScalarArg>& scalars) {
   check_shape(shape);
   check_counts(r, inputs.size(), scalars.size());
-  prepare(r, axis, shape);  // every refusal of the launch before any copy
+  s_->prepare(r, axis, shape);  // every refusal of the launch before any copy
   return reduce(r, upload_host_inputs(s_->context, s_->queue, s_->device, r, inputs, shape.span()), axis, shape,
                 scalars);
 }
@@ -303,4 +315,29 @@ const DeviceInfo& AxisReducer::device() const { return s_->device; }
 const cl::Context& AxisReducer::context() const { return s_->context; }
 const cl::CommandQueue& AxisReducer::queue() const { return s_->queue; }
 
+// ---- clreduce/introspect/axis.hpp ----
+namespace introspect {
+
+std::shared_ptr<const AxisLaunch> prepare(AxisReducer& r, ElemType type, Op op, Axis axis, std::uint64_t m,
+                                          std::uint64_t n) {
+  return Access::state(r).prepare(type, op, axis, m, n);
+}
+
+std::vector<cl::Event> enqueue(AxisReducer& r, const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
+                               const cl::CommandQueue* on, bool with_events, const std::vector<cl::Event>* wait) {
+  return Access::state(r).enqueue(launch, in, out, on, with_events, wait);
+}
+
+DescriptorLaunch prepare(AxisReducer& r, const Reduction& d, Axis axis, const MatrixShape& shape) {
+  return Access::state(r).prepare(d, axis, shape);
+}
+
+cl::Event enqueue(AxisReducer& r, const Reduction& d, const std::vector<Input>& inputs, Axis axis,
+                  const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
+                  const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
+                  const std::vector<cl::Event>& wait) {
+  return Access::state(r).enqueue(d, inputs, axis, shape, out, out_index, scalars, on, wait);
+}
+
+}  // namespace introspect
 }  // namespace clreduce

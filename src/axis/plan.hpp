@@ -3,7 +3,7 @@
 // (configuration, device facts, shape): testable without a device.
 #pragma once
 
-#include "clreduce/axis.hpp"
+#include "clreduce/introspect/axis.hpp"
 
 namespace clreduce {
 
@@ -13,7 +13,7 @@ namespace clreduce {
 // the field's. Idempotent.
 AxisConfig with_caller_options(const AxisConfig& cfg);
 
-// Throws ConfigError naming the parameter (see AxisReducer::prepare), also for a launch whose
+// Throws ConfigError naming the parameter (see introspect::prepare in clreduce/introspect/axis.hpp), also for a launch whose
 // work-items would loop past the device's loop_trip_limit (llvmpipe). An empty cfg.variant plans
 // default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev).
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n);

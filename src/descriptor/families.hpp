@@ -5,7 +5,7 @@
 // Thread-safety: a FamilyReducer belongs to one reducer (one thread at a time).
 #pragma once
 
-#include "clreduce/reduce.hpp"
+#include "clreduce/introspect/reduce.hpp"
 #include "clreduce/reduction.hpp"
 #include "core/bound_queue.hpp"
 #include "descriptor/common.hpp"

@@ -12,6 +12,7 @@
 // Why the host-copied path is a pipeline of chunks: a device's part copied whole and then reduced
 // takes copy + reduce; in chunks, with two device buffers alternating, the copy of chunk k+1 runs
 // while chunk k is reduced, so the part takes about max(copy, reduce) plus one chunk.
+#include "clreduce/introspect/reduce.hpp"
 #include "clreduce/multi_device.hpp"
 
 #include "core/bound_queue.hpp"
@@ -234,7 +235,7 @@ PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint6
   try {
     for (std::uint64_t k = 0; k < chunks; ++k) {
       const std::uint64_t count = std::min(chunk, n - k * chunk);
-      const std::shared_ptr<const Launch> launch = d.reducer->prepare(t, op, count, 0);
+      const std::shared_ptr<const Launch> launch = introspect::prepare(*d.reducer, t, op, count, 0);
       out.depth = std::max(out.depth, launch->plan.depth);
       if (k == 0) out.variant = launch->plan.variant->name;
       const cl::Buffer& slot = d.slots[k % 2];
@@ -244,9 +245,9 @@ PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint6
       d.copy.enqueueWriteBuffer(slot, CL_FALSE, 0, count * es, bytes + k * chunk * es,
                                 before.empty() ? nullptr : &before, &written[0]);
       d.copy.flush();
-      const std::vector<cl::Event> passes = d.reducer->enqueue(*launch, slot, 0, nullptr, true, &written);
+      const std::vector<cl::Event> passes = introspect::enqueue(*d.reducer, *launch, slot, 0, nullptr, true, &written);
       first_pass[k] = passes.front();
-      d.compute.enqueueReadBuffer(d.reducer->result_buffer(*launch), CL_FALSE, 0, es, values.data() + 8 * k);
+      d.compute.enqueueReadBuffer(introspect::result_buffer(*d.reducer, *launch), CL_FALSE, 0, es, values.data() + 8 * k);
       d.compute.flush();
     }
     d.compute.finish();
@@ -267,11 +268,11 @@ PartOut run_resident_part(Dev& d, const cl::Buffer& in, ElemType t, std::uint64_
   const Clock::time_point t0 = Clock::now();
   out.began = t0;
   try {
-    const std::shared_ptr<const Launch> launch = d.reducer->prepare(t, op, n, 0);
+    const std::shared_ptr<const Launch> launch = introspect::prepare(*d.reducer, t, op, n, 0);
     out.depth = launch->plan.depth;
     out.variant = launch->plan.variant->name;
-    d.reducer->enqueue(*launch, in, 0, nullptr, false);
-    out.value = d.reducer->read_result(*launch);
+    introspect::enqueue(*d.reducer, *launch, in, 0, nullptr, false);
+    out.value = introspect::read_result(*d.reducer, *launch);
   } catch (...) {
     drain(d);
     throw;

@@ -4,7 +4,7 @@
 // Thread-safety: as the Reducer that owns it (one thread at a time).
 #pragma once
 
-#include "clreduce/reduce.hpp"
+#include "clreduce/introspect/reduce.hpp"
 #include "core/bound_queue.hpp"
 #include "descriptor/common.hpp"
 

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "clreduce/device.hpp"
-#include "clreduce/reduce.hpp"
+#include "clreduce/introspect/reduce.hpp"
 
 #include <cstdint>
 #include <string>

@@ -2,6 +2,8 @@
 // then the device's default policy, then the device's and the kernel's limits), the cache of
 // resolved launches, the scratch buffers they share, and the enqueueing of their passes.
 #include "clreduce/reduce.hpp"
+#include "clreduce/introspect/reduce.hpp"
+#include "core/introspect_access.hpp"
 
 #include "core/bound_queue.hpp"
 #include "reduce/apply_tuned.hpp"
@@ -210,6 +212,13 @@ struct Reducer::State : BoundQueue {
     return l;
   }
 
+  // The hooks of clreduce/introspect/reduce.hpp (defined below the State).
+  std::shared_ptr<const Launch> prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t offset);
+  std::vector<cl::Event> enqueue(const Launch& launch, const cl::Buffer& in, std::uint64_t offset,
+                                 const cl::CommandQueue* on, bool with_events, const std::vector<cl::Event>* wait);
+  cl::Buffer result_buffer(const Launch& launch) const;
+  Value read_result(const Launch& launch, const cl::CommandQueue* on);
+
   void ensure_scratch(const Launch& l) {
     const std::uint64_t es = size_of(l.config.type);
     std::uint64_t need[2] = {1, 1};
@@ -249,19 +258,19 @@ Reducer::Reducer(Reducer&&) noexcept = default;
 Reducer& Reducer::operator=(Reducer&&) noexcept = default;
 Reducer::~Reducer() = default;
 
-std::shared_ptr<const Launch> Reducer::prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t offset) {
+std::shared_ptr<const Launch> Reducer::State::prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t offset) {
   const State::Key key{type, op, n, offset % kOffsetClasses};
-  if (std::shared_ptr<Launch> cached = s_->launches.find(key)) return cached;
-  std::shared_ptr<Launch> l = s_->resolve(type, op, n, offset);
-  ++s_->prepared;
-  s_->launches.insert(key, l);
+  if (std::shared_ptr<Launch> cached = launches.find(key)) return cached;
+  std::shared_ptr<Launch> l = resolve(type, op, n, offset);
+  ++prepared;
+  launches.insert(key, l);
   return l;
 }
 
-std::vector<cl::Event> Reducer::enqueue(const Launch& launch, const cl::Buffer& in, std::uint64_t offset,
-                                        const cl::CommandQueue* on, bool with_events,
-                                        const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != s_.get())
+std::vector<cl::Event> Reducer::State::enqueue(const Launch& launch, const cl::Buffer& in, std::uint64_t offset,
+                                               const cl::CommandQueue* on, bool with_events,
+                                               const std::vector<cl::Event>* wait) {
+  if (launch.owner_ != this)
     throw Error("this launch was prepared by another reducer; prepare it with the reducer that enqueues it");
   if (offset % kOffsetClasses != launch.offset % kOffsetClasses)
     throw Error(Param::Offset,
@@ -276,48 +285,43 @@ std::vector<cl::Event> Reducer::enqueue(const Launch& launch, const cl::Buffer& 
                     std::string(name_of(launch.config.type)) + " elements from offset " +
                     std::to_string(offset) + " need",
                 "a buffer of at least (offset + n) elements");
-  s_->ensure_scratch(launch);
-  const cl::CommandQueue& queue = on ? *on : s_->queue;
+  ensure_scratch(launch);
+  const cl::CommandQueue& q = on ? *on : queue;
   const Plan& plan = launch.plan;
   return with_cl_context("enqueueing " + plan.variant->name, [&] {
     std::vector<cl::Event> events(with_events ? plan.passes.size() : 0);
     for (std::size_t p = 0; p < plan.passes.size(); ++p) {
       const PassPlan& pass = plan.passes[p];
       cl::Kernel& k = launch.kernels_[p];
-      k.setArg(0, p == 0 ? in : s_->partials[(p - 1) % 2]);
-      k.setArg(1, s_->partials[p % 2]);
+      k.setArg(0, p == 0 ? in : partials[(p - 1) % 2]);
+      k.setArg(1, partials[p % 2]);
       k.setArg(2, static_cast<cl_ulong>(pass.count));
       k.setArg(3, static_cast<cl_ulong>(p == 0 ? offset : 0));
-      if (pass.last_group_finishes) k.setArg(4, plan.slots ? s_->slots : s_->ticket);
-      queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg), cl::NDRange(pass.wg),
-                                 p == 0 ? wait : nullptr, with_events ? &events[p] : nullptr);
+      if (pass.last_group_finishes) k.setArg(4, plan.slots ? slots : ticket);
+      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg), cl::NDRange(pass.wg),
+                             p == 0 ? wait : nullptr, with_events ? &events[p] : nullptr);
     }
     return events;
   });
 }
 
-cl::Buffer Reducer::result_buffer(const Launch& launch) const {
-  return s_->partials[(launch.plan.passes.size() - 1) % 2];
+cl::Buffer Reducer::State::result_buffer(const Launch& launch) const {
+  return partials[(launch.plan.passes.size() - 1) % 2];
 }
 
-cl::Buffer Reducer::counter_buffer(const Launch& launch) const {
-  if (!launch.plan.variant->single_pass) return cl::Buffer();
-  return launch.plan.slots ? s_->slots : s_->ticket;
-}
-
-Value Reducer::read_result(const Launch& launch, const cl::CommandQueue* on) {
-  const cl::CommandQueue& queue = on ? *on : s_->queue;
+Value Reducer::State::read_result(const Launch& launch, const cl::CommandQueue* on) {
+  const cl::CommandQueue& q = on ? *on : queue;
   return with_cl_context("reading the result", [&] {
     unsigned char bytes[8] = {};
-    queue.enqueueReadBuffer(result_buffer(launch), CL_TRUE, 0, size_of(launch.config.type), bytes);
+    q.enqueueReadBuffer(result_buffer(launch), CL_TRUE, 0, size_of(launch.config.type), bytes);
     return Value::from_bytes(launch.config.type, bytes);
   });
 }
 
 Value Reducer::reduce(const cl::Buffer& in, ElemType type, std::uint64_t n, Op op, std::uint64_t offset) {
-  const std::shared_ptr<const Launch> l = prepare(type, op, n, offset);
-  enqueue(*l, in, offset, nullptr, false);
-  return read_result(*l);
+  const std::shared_ptr<const Launch> l = s_->prepare(type, op, n, offset);
+  s_->enqueue(*l, in, offset, nullptr, false, nullptr);
+  return s_->read_result(*l, nullptr);
 }
 
 cl::Event Reducer::reduce_to(const cl::Buffer& in, ElemType type, std::uint64_t n, Op op, const cl::Buffer& out,
@@ -328,11 +332,11 @@ cl::Event Reducer::reduce_to(const cl::Buffer& in, ElemType type, std::uint64_t 
                 "the output buffer holds " + std::to_string(have) + " bytes, too few for element " +
                     std::to_string(out_index) + " of " + std::string(name_of(type)),
                 "an output buffer of at least out_index + 1 elements");
-  const std::shared_ptr<const Launch> l = prepare(type, op, n, offset);
-  enqueue(*l, in, offset, nullptr, false, wait.empty() ? nullptr : &wait);
+  const std::shared_ptr<const Launch> l = s_->prepare(type, op, n, offset);
+  s_->enqueue(*l, in, offset, nullptr, false, wait.empty() ? nullptr : &wait);
   cl::Event copied;
   with_cl_context("copying the result into the output buffer", [&] {
-    s_->queue.enqueueCopyBuffer(result_buffer(*l), out, 0, out_index * es, es, nullptr, &copied);
+    s_->queue.enqueueCopyBuffer(s_->result_buffer(*l), out, 0, out_index * es, es, nullptr, &copied);
   });
   return copied;
 }
@@ -348,24 +352,54 @@ cl::Event Reducer::reduce_to(const Reduction& r, const std::vector<Input>& input
   return s_->descriptor_reducer().enqueue(r, inputs, n, out, out_index, scalars, wait);
 }
 
-cl::Event Reducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
-                           const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                           const cl::CommandQueue* on, const std::vector<cl::Event>& wait) {
-  return s_->descriptor_reducer().enqueue(r, inputs, n, out, out_index, scalars, wait, on);
-}
 
-DescriptorLaunch Reducer::prepare(const Reduction& r, std::uint64_t n) {
-  return s_->descriptor_reducer().prepare(r, n);
-}
 
 const DeviceInfo& Reducer::device() const { return s_->device; }
 const cl::Context& Reducer::context() const { return s_->context; }
 const cl::CommandQueue& Reducer::queue() const { return s_->queue; }
 const KernelDir& Reducer::kernel_dir() const { return s_->kernel_dir; }
 const ReducerOptions& Reducer::options() const { return s_->options; }
-std::size_t Reducer::allocations() const {
-  return s_->allocations + (s_->descriptors ? s_->descriptors->allocations() : 0);
-}
-std::size_t Reducer::launches_prepared() const { return s_->prepared; }
 
+// ---- clreduce/introspect/reduce.hpp ----
+namespace introspect {
+
+std::shared_ptr<const Launch> prepare(Reducer& r, ElemType type, Op op, std::uint64_t n, std::uint64_t offset) {
+  return Access::state(r).prepare(type, op, n, offset);
+}
+
+DescriptorLaunch prepare(Reducer& r, const Reduction& d, std::uint64_t n) {
+  return Access::state(r).descriptor_reducer().prepare(d, n);
+}
+
+std::vector<cl::Event> enqueue(Reducer& r, const Launch& launch, const cl::Buffer& in, std::uint64_t offset,
+                               const cl::CommandQueue* on, bool with_events, const std::vector<cl::Event>* wait) {
+  return Access::state(r).enqueue(launch, in, offset, on, with_events, wait);
+}
+
+cl::Event enqueue(Reducer& r, const Reduction& d, const std::vector<Input>& inputs, std::uint64_t n,
+                  const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                  const cl::CommandQueue* on, const std::vector<cl::Event>& wait) {
+  return Access::state(r).descriptor_reducer().enqueue(d, inputs, n, out, out_index, scalars, wait, on);
+}
+
+Value read_result(Reducer& r, const Launch& launch, const cl::CommandQueue* on) {
+  return Access::state(r).read_result(launch, on);
+}
+
+cl::Buffer result_buffer(const Reducer& r, const Launch& launch) { return Access::state(r).result_buffer(launch); }
+
+cl::Buffer counter_buffer(const Reducer& r, const Launch& launch) {
+  if (!launch.plan.variant->single_pass) return cl::Buffer();
+  const auto& s = Access::state(r);
+  return launch.plan.slots ? s.slots : s.ticket;
+}
+
+std::size_t allocations(const Reducer& r) {
+  const auto& s = Access::state(r);
+  return s.allocations + (s.descriptors ? s.descriptors->allocations() : 0);
+}
+
+std::size_t launches_prepared(const Reducer& r) { return Access::state(r).prepared; }
+
+}  // namespace introspect
 }  // namespace clreduce

@@ -2,9 +2,11 @@
 // option string), launches resolved once per (type, op, n, S) and cached, enqueued on the queue;
 // host offsets go through a buffer the reducer keeps and reuses.
 #include "clreduce/segmented.hpp"
+#include "clreduce/introspect/segmented.hpp"
 
-#include "core/bound_queue.hpp"
 #include "clreduce/kernel_spec.hpp"
+#include "core/bound_queue.hpp"
+#include "core/introspect_access.hpp"
 #include "descriptor/families.hpp"
 #include "core/matrix.hpp"
 #include "segmented/segmented_kernels.hpp"
@@ -242,6 +244,16 @@ struct SegmentedReducer::State : BoundQueue {
     const SegmentedParams& p = options.params;
     return FamilyParams{p.wg, p.slice, p.parts, p.defines};
   }
+
+  // The hooks of clreduce/introspect/segmented.hpp (defined below), which the reducer's calls use too.
+  std::shared_ptr<const SegmentedLaunch> prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t segments);
+  std::vector<cl::Event> enqueue(const SegmentedLaunch& launch, const cl::Buffer& in, const cl::Buffer& offsets,
+                                 const cl::Buffer& out, const cl::CommandQueue* on, bool with_events,
+                                 const std::vector<cl::Event>* wait);
+  DescriptorLaunch prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments, Scalar offset_type);
+  cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const Segments& segments,
+                    const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait);
 };
 
 SegmentedReducer::SegmentedReducer(const cl::CommandQueue& queue, SegmentedReducerOptions options)
@@ -258,48 +270,48 @@ SegmentedReducer::SegmentedReducer(SegmentedReducer&&) noexcept = default;
 SegmentedReducer& SegmentedReducer::operator=(SegmentedReducer&&) noexcept = default;
 SegmentedReducer::~SegmentedReducer() = default;
 
-std::shared_ptr<const SegmentedLaunch> SegmentedReducer::prepare(ElemType type, Op op, std::uint64_t n,
-                                                                 std::uint64_t segments) {
+std::shared_ptr<const SegmentedLaunch> SegmentedReducer::State::prepare(ElemType type, Op op, std::uint64_t n,
+                                                                        std::uint64_t segments) {
   const State::Key key{type, op, n, segments};
-  if (std::shared_ptr<SegmentedLaunch> cached = s_->launches.find(key)) return cached;
-  const UserOperator* user_op = user_operator_for(op, type, s_->options.user_op);  // refusals first
+  if (std::shared_ptr<SegmentedLaunch> cached = launches.find(key)) return cached;
+  const UserOperator* user_op = user_operator_for(op, type, options.user_op);  // refusals first
   auto l = std::make_shared<SegmentedLaunch>();
   l->type = type;
   l->op = op;
-  DeviceInfo dev = s_->device;  // its work-group limit shrinks below when the built kernel allows fewer
+  DeviceInfo dev = device;  // its work-group limit shrinks below when the built kernel allows fewer
   // A work-group nobody chose follows the built kernel (it halves until it fits); a chosen one
   // over the kernel's limit is refused.
   for (;;) {
-    l->plan = plan_segments(type, op, s_->options.params, dev, n, segments);
-    l->kernel_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.file, l->plan.kernel,
+    l->plan = plan_segments(type, op, options.params, dev, n, segments);
+    l->kernel_ = programs->kernel(context, device, kernel_dir.path, l->plan.file, l->plan.kernel,
                                       l->plan.options, user_op);
-    KernelLimits limits = kernel_limits(l->kernel_, s_->device.device);
+    KernelLimits limits = kernel_limits(l->kernel_, device.device);
     if (!l->plan.finish_kernel.empty()) {
-      l->finish_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.file,
+      l->finish_ = programs->kernel(context, device, kernel_dir.path, l->plan.file,
                                         l->plan.finish_kernel, l->plan.options, user_op);
-      const KernelLimits f = kernel_limits(l->finish_, s_->device.device);
+      const KernelLimits f = kernel_limits(l->finish_, device.device);
       limits.max_work_group_size = std::min(limits.max_work_group_size, f.max_work_group_size);
       limits.local_mem_bytes = std::max(limits.local_mem_bytes, f.local_mem_bytes);
     }
     l->kernel_max_wg = std::min(dev.max_work_group_size, limits.max_work_group_size);
     const bool wg_chosen =
-        s_->options.params.wg || given_value(segments_group_kernel(), "WG_SIZE", s_->options.params.defines);
+        options.params.wg || given_value(segments_group_kernel(), "WG_SIZE", options.params.defines);
     if (l->plan.wg <= l->kernel_max_wg || wg_chosen || l->plan.wg == 1) {
-      check_kernel_limits(l->plan.kernel + " (" + l->plan.launch_label() + ")", l->plan.wg, limits, s_->device);
+      check_kernel_limits(l->plan.kernel + " (" + l->plan.launch_label() + ")", l->plan.wg, limits, device);
       break;
     }
     dev.max_work_group_size = l->plan.wg / 2;
   }
-  l->owner_ = s_.get();
-  s_->launches.insert(key, l);
+  l->owner_ = this;
+  launches.insert(key, l);
   return l;
 }
 
-std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, const cl::Buffer& in,
-                                                 const cl::Buffer& offsets, const cl::Buffer& out,
-                                                 const cl::CommandQueue* on, bool with_events,
-                                                 const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != s_.get())
+std::vector<cl::Event> SegmentedReducer::State::enqueue(const SegmentedLaunch& launch, const cl::Buffer& in,
+                                                        const cl::Buffer& offsets_buf, const cl::Buffer& out,
+                                                        const cl::CommandQueue* on, bool with_events,
+                                                        const std::vector<cl::Event>* wait) {
+  if (launch.owner_ != this)
     throw Error("this segmented launch was prepared by another segmented reducer; prepare it with the one that enqueues it");
   const SegmentedPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.type);
@@ -311,9 +323,9 @@ std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, 
                   "the input buffer holds " + std::to_string(in.getInfo<CL_MEM_SIZE>()) + " bytes, fewer than the " +
                       std::to_string(p.n * es) + " of " + std::to_string(p.n) + " " + type + " elements",
                   "a buffer of at least n elements");
-    if (offsets.getInfo<CL_MEM_SIZE>() < (p.segments + 1) * 8)
+    if (offsets_buf.getInfo<CL_MEM_SIZE>() < (p.segments + 1) * 8)
       throw Error(Param::Buffer,
-                  "the offsets buffer holds " + std::to_string(offsets.getInfo<CL_MEM_SIZE>()) +
+                  "the offsets buffer holds " + std::to_string(offsets_buf.getInfo<CL_MEM_SIZE>()) +
                       " bytes, fewer than the " + std::to_string((p.segments + 1) * 8) + " of " +
                       std::to_string(p.segments + 1) + " ulong offsets (S + 1 for " + std::to_string(p.segments) +
                       " segments)",
@@ -328,20 +340,20 @@ std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, 
   });
   if (p.parts > 1) {
     const std::uint64_t bytes = p.segments * p.parts * rs;
-    if (bytes > s_->partials_bytes)
+    if (bytes > partials_bytes)
       with_cl_context("allocating " + std::to_string(bytes) + " bytes for the segments' partial values", [&] {
-        s_->partials = cl::Buffer(s_->context, CL_MEM_READ_WRITE, bytes);
-        s_->partials_bytes = bytes;
+        partials = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+        partials_bytes = bytes;
       });
   }
   return with_cl_context("enqueueing segmented reduction", [&] {
     std::vector<cl::Event> events;
-    const cl::CommandQueue& q = on ? *on : s_->queue;
+    const cl::CommandQueue& q = on ? *on : queue;
     cl::Kernel& k = launch.kernel_;
     const bool split = p.parts > 1;
     k.setArg(0, in);
-    k.setArg(1, offsets);
-    k.setArg(2, split ? s_->partials : out);
+    k.setArg(1, offsets_buf);
+    k.setArg(2, split ? partials : out);
     k.setArg(3, static_cast<cl_ulong>(p.n));
     k.setArg(4, static_cast<cl_ulong>(p.segments));
     cl::Event ev;
@@ -352,8 +364,8 @@ std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, 
     if (with_events) events.push_back(ev);
     if (!split) return events;
     cl::Kernel& f = launch.finish_;
-    f.setArg(0, s_->partials);
-    f.setArg(1, offsets);
+    f.setArg(0, partials);
+    f.setArg(1, offsets_buf);
     f.setArg(2, out);
     f.setArg(3, static_cast<cl_ulong>(p.n));
     f.setArg(4, static_cast<cl_ulong>(p.segments));
@@ -369,15 +381,15 @@ std::vector<cl::Event> SegmentedReducer::enqueue(const SegmentedLaunch& launch, 
 cl::Event SegmentedReducer::reduce(const cl::Buffer& in, const cl::Buffer& offsets, const cl::Buffer& out,
                                    ElemType type, Op op, std::uint64_t n, std::uint64_t segments,
                                    const std::vector<cl::Event>& wait) {
-  const std::shared_ptr<const SegmentedLaunch> l = prepare(type, op, n, segments);
-  return enqueue(*l, in, offsets, out, nullptr, true, wait.empty() ? nullptr : &wait).back();
+  const std::shared_ptr<const SegmentedLaunch> l = s_->prepare(type, op, n, segments);
+  return s_->enqueue(*l, in, offsets, out, nullptr, true, wait.empty() ? nullptr : &wait).back();
 }
 
 cl::Event SegmentedReducer::reduce(const cl::Buffer& in, const std::vector<std::uint64_t>& offsets,
                                    const cl::Buffer& out, ElemType type, Op op, std::uint64_t n,
                                    const std::vector<cl::Event>& wait) {
   validate_segment_offsets(offsets, n);
-  const std::shared_ptr<const SegmentedLaunch> l = prepare(type, op, n, offsets.size() - 1);
+  const std::shared_ptr<const SegmentedLaunch> l = s_->prepare(type, op, n, offsets.size() - 1);
   const std::uint64_t bytes = offsets.size() * sizeof(std::uint64_t);
   with_cl_context("copying " + std::to_string(offsets.size()) + " segment offsets to the device", [&] {
     if (bytes > s_->offsets_bytes) {
@@ -387,7 +399,7 @@ cl::Event SegmentedReducer::reduce(const cl::Buffer& in, const std::vector<std::
     // Blocking: the caller's vector may go away on return; the wait list orders it after `wait`.
     s_->queue.enqueueWriteBuffer(s_->offsets, CL_TRUE, 0, bytes, offsets.data(), wait.empty() ? nullptr : &wait);
   });
-  return enqueue(*l, in, s_->offsets, out, nullptr, true, nullptr).back();
+  return s_->enqueue(*l, in, s_->offsets, out, nullptr, true, nullptr).back();
 }
 
 void SegmentedReducer::reduce_host(ElemType type, Op op, const void* data, std::uint64_t n,
@@ -400,7 +412,7 @@ void SegmentedReducer::reduce_host(ElemType type, Op op, const void* data, std::
   validate_segment_offsets(offsets, n);
   const std::uint64_t es = size_of(type);
   const std::uint64_t segments = offsets.size() - 1;
-  prepare(type, op, n, segments);  // refusals before any buffer is made
+  s_->prepare(type, op, n, segments);  // refusals before any buffer is made
   cl::Buffer in, result;
   with_cl_context("allocating and uploading the segmented reduction's data", [&] {
     // A buffer cannot be empty: n == 0 (every segment empty) gets one element nobody reads.
@@ -419,21 +431,21 @@ LineShape segment_lines(std::uint64_t n, std::uint64_t segments, Scalar type) {
 }
 }  // namespace
 
-DescriptorLaunch SegmentedReducer::prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments,
-                                           Scalar offset_type) {
-  return s_->family().prepare_lines(r, segment_lines(n, segments, offset_type), s_->family_params());
+DescriptorLaunch SegmentedReducer::State::prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments,
+                                                  Scalar offset_type) {
+  return family().prepare_lines(r, segment_lines(n, segments, offset_type), family_params());
 }
 
 cl::Event SegmentedReducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                       const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
                                       const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait) {
-  return enqueue(r, inputs, n, segments, out, out_index, scalars, nullptr, wait);
+  return s_->enqueue(r, inputs, n, segments, out, out_index, scalars, nullptr, wait);
 }
 
-cl::Event SegmentedReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
-                                    const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
-                                    const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                                    const std::vector<cl::Event>& wait) {
+cl::Event SegmentedReducer::State::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
+                                           const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
+                                           const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
+                                           const std::vector<cl::Event>& wait) {
   check_call(r, inputs, scalars);
   if (segments.count == 0)
     throw ConfigError(Param::Segments, "0 segments: a segmented reduction needs at least one", "at least 1 segment");
@@ -455,8 +467,8 @@ cl::Event SegmentedReducer::enqueue(const Reduction& r, const std::vector<Input>
   check_output(r, out, out_index, segments.count);
   LineShape shape = segment_lines(n, segments.count, segments.type);
   shape.kind = csr ? LineKind::Offsets : LineKind::BeginEnd;
-  return s_->family().lines(r, inputs, shape, n, &segments.first, csr ? nullptr : &segments.second, 0, 0, out,
-                            out_index, scalars, wait, s_->family_params(), on);
+  return family().lines(r, inputs, shape, n, &segments.first, csr ? nullptr : &segments.second, 0, 0, out,
+                            out_index, scalars, wait, family_params(), on);
 }
 
 std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
@@ -474,7 +486,7 @@ std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vect
   check_counts(r, inputs.size(), scalars.size());
   validate_segment_offsets(offsets, n);
   const std::uint64_t segments = offsets.size() - 1;
-  prepare(r, n, segments, Scalar::U64);  // every refusal of the launch before any copy
+  s_->prepare(r, n, segments, Scalar::U64);  // every refusal of the launch before any copy
   const std::vector<Input> in = upload_host_inputs(s_->context, s_->queue, s_->device, r, inputs, n);
   const cl::Buffer first = with_cl_context("copying the segment offsets to the device", [&] {
     cl::Buffer b(s_->context, CL_MEM_READ_ONLY, offsets.size() * sizeof(std::uint64_t));
@@ -488,4 +500,31 @@ const DeviceInfo& SegmentedReducer::device() const { return s_->device; }
 const cl::Context& SegmentedReducer::context() const { return s_->context; }
 const cl::CommandQueue& SegmentedReducer::queue() const { return s_->queue; }
 
+// ---- clreduce/introspect/segmented.hpp ----
+namespace introspect {
+
+std::shared_ptr<const SegmentedLaunch> prepare(SegmentedReducer& r, ElemType type, Op op, std::uint64_t n,
+                                               std::uint64_t segments) {
+  return Access::state(r).prepare(type, op, n, segments);
+}
+
+std::vector<cl::Event> enqueue(SegmentedReducer& r, const SegmentedLaunch& launch, const cl::Buffer& in,
+                               const cl::Buffer& offsets, const cl::Buffer& out, const cl::CommandQueue* on,
+                               bool with_events, const std::vector<cl::Event>* wait) {
+  return Access::state(r).enqueue(launch, in, offsets, out, on, with_events, wait);
+}
+
+DescriptorLaunch prepare(SegmentedReducer& r, const Reduction& d, std::uint64_t n, std::uint64_t segments,
+                         Scalar offset_type) {
+  return Access::state(r).prepare(d, n, segments, offset_type);
+}
+
+cl::Event enqueue(SegmentedReducer& r, const Reduction& d, const std::vector<Input>& inputs, std::uint64_t n,
+                  const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
+                  const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
+                  const std::vector<cl::Event>& wait) {
+  return Access::state(r).enqueue(d, inputs, n, segments, out, out_index, scalars, on, wait);
+}
+
+}  // namespace introspect
 }  // namespace clreduce

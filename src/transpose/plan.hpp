@@ -3,12 +3,12 @@
 // function of (configuration, device facts, shape): testable without a device.
 #pragma once
 
-#include "clreduce/transpose.hpp"
+#include "clreduce/introspect/transpose.hpp"
 #include "clreduce/kernel_spec.hpp"
 
 namespace clreduce {
 
-// Throws ConfigError naming the parameter (see Transposer::prepare). An empty cfg.variant plans
+// Throws ConfigError naming the parameter (see introspect::prepare in clreduce/introspect/transpose.hpp). An empty cfg.variant plans
 // kDefaultTransposeVariant.
 // The launch parameters of variant v's kernel, as data (clreduce/kernel_spec.hpp): TYPE_ID, then WG_X
 // and WG_Y (variants of free shape), TILE (tiles), or TILE and ROWS (local_tile_multi).

@@ -1,7 +1,9 @@
 // The Transposer: launches resolved once per (type, M, N), cached, and enqueued on the queue.
 #include "clreduce/transpose.hpp"
+#include "clreduce/introspect/transpose.hpp"
 
 #include "core/bound_queue.hpp"
+#include "core/introspect_access.hpp"
 #include "transpose/plan.hpp"
 
 #include <tuple>
@@ -12,6 +14,11 @@ struct Transposer::State : BoundQueue {
   using Key = std::tuple<ElemType, std::uint64_t, std::uint64_t>;  // type, M, N
   TransposerOptions options;
   LaunchCache<Key, TransposeLaunch> launches;
+
+  // The hooks of clreduce/introspect/transpose.hpp (defined below), which transpose() uses too.
+  std::shared_ptr<const TransposeLaunch> prepare(ElemType type, std::uint64_t m, std::uint64_t n);
+  std::vector<cl::Event> enqueue(const TransposeLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
+                                 const cl::CommandQueue* on, bool with_event, const std::vector<cl::Event>* wait);
 };
 
 Transposer::Transposer(const cl::CommandQueue& queue, TransposerOptions options)
@@ -27,21 +34,21 @@ Transposer::Transposer(Transposer&&) noexcept = default;
 Transposer& Transposer::operator=(Transposer&&) noexcept = default;
 Transposer::~Transposer() = default;
 
-std::shared_ptr<const TransposeLaunch> Transposer::prepare(ElemType type, std::uint64_t m, std::uint64_t n) {
+std::shared_ptr<const TransposeLaunch> Transposer::State::prepare(ElemType type, std::uint64_t m, std::uint64_t n) {
   const State::Key key{type, m, n};
-  if (std::shared_ptr<TransposeLaunch> cached = s_->launches.find(key)) return cached;
+  if (std::shared_ptr<TransposeLaunch> cached = launches.find(key)) return cached;
   auto l = std::make_shared<TransposeLaunch>();
-  static_cast<TransposeParams&>(l->config) = s_->options.params;
+  static_cast<TransposeParams&>(l->config) = options.params;
   l->config.type = type;
-  const TransposeParams given = s_->options.params;
+  const TransposeParams given = options.params;
   // A work-group shape nobody chose follows the built kernel: where it allows fewer work-items
   // than the variant's default shape, the shape shrinks (ROWS, then the group's height, then
   // TILE or its width) until it fits. A chosen shape over the kernel's limit is refused.
   for (;;) {
-    l->plan = plan_transpose(l->config, s_->device, m, n);
-    l->kernel_ = s_->programs->kernel(s_->context, s_->device, s_->kernel_dir.path, l->plan.variant->file,
+    l->plan = plan_transpose(l->config, device, m, n);
+    l->kernel_ = programs->kernel(context, device, kernel_dir.path, l->plan.variant->file,
                                       l->plan.variant->kernel, l->plan.options);
-    const KernelLimits lim = kernel_limits(l->kernel_, s_->device.device);
+    const KernelLimits lim = kernel_limits(l->kernel_, device.device);
     l->kernel_max_wg = lim.max_work_group_size;
     const std::size_t items = l->plan.wg_x * l->plan.wg_y;
     const TransposeShape shape = l->plan.variant->shape;
@@ -50,7 +57,7 @@ std::shared_ptr<const TransposeLaunch> Transposer::prepare(ElemType type, std::u
                                                        : !given.tile && !given.rows);
     if (!shrink) {
       check_kernel_limits(l->plan.variant->kernel + " (work-group " + l->plan.wg_label() + ")", items, lim,
-                          s_->device);
+                          device);
       break;
     }
     if (shape == TransposeShape::Free) {
@@ -65,15 +72,15 @@ std::shared_ptr<const TransposeLaunch> Transposer::prepare(ElemType type, std::u
     }
   }
   l->config.variant = l->plan.variant->name;
-  l->owner_ = s_.get();
-  s_->launches.insert(key, l);
+  l->owner_ = this;
+  launches.insert(key, l);
   return l;
 }
 
-std::vector<cl::Event> Transposer::enqueue(const TransposeLaunch& launch, const cl::Buffer& in,
-                                           const cl::Buffer& out, const cl::CommandQueue* on,
-                                           bool with_event, const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != s_.get())
+std::vector<cl::Event> Transposer::State::enqueue(const TransposeLaunch& launch, const cl::Buffer& in,
+                                                  const cl::Buffer& out, const cl::CommandQueue* on,
+                                                  bool with_event, const std::vector<cl::Event>* wait) {
+  if (launch.owner_ != this)
     throw Error("this transpose launch was prepared by another transposer; prepare it with the one that enqueues it");
   const TransposePlan& p = launch.plan;
   const std::uint64_t bytes = p.m * p.n * size_of(launch.config.type);
@@ -94,7 +101,7 @@ std::vector<cl::Event> Transposer::enqueue(const TransposeLaunch& launch, const 
     k.setArg(2, static_cast<cl_uint>(p.m));
     k.setArg(3, static_cast<cl_uint>(p.n));
     std::vector<cl::Event> ev(with_event ? 1 : 0);
-    (on ? *on : s_->queue)
+    (on ? *on : queue)
         .enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.groups_x * p.wg_x, p.groups_y * p.wg_y),
                               cl::NDRange(p.wg_x, p.wg_y), wait, with_event ? &ev[0] : nullptr);
     return ev;
@@ -103,12 +110,26 @@ std::vector<cl::Event> Transposer::enqueue(const TransposeLaunch& launch, const 
 
 cl::Event Transposer::transpose(const cl::Buffer& in, const cl::Buffer& out, ElemType type, std::uint64_t m,
                                 std::uint64_t n, const std::vector<cl::Event>& wait) {
-  const std::shared_ptr<const TransposeLaunch> l = prepare(type, m, n);
-  return enqueue(*l, in, out, nullptr, true, wait.empty() ? nullptr : &wait).front();
+  const std::shared_ptr<const TransposeLaunch> l = s_->prepare(type, m, n);
+  return s_->enqueue(*l, in, out, nullptr, true, wait.empty() ? nullptr : &wait).front();
 }
 
 const DeviceInfo& Transposer::device() const { return s_->device; }
 const cl::Context& Transposer::context() const { return s_->context; }
 const cl::CommandQueue& Transposer::queue() const { return s_->queue; }
 
+// ---- clreduce/introspect/transpose.hpp ----
+namespace introspect {
+
+std::shared_ptr<const TransposeLaunch> prepare(Transposer& t, ElemType type, std::uint64_t m, std::uint64_t n) {
+  return Access::state(t).prepare(type, m, n);
+}
+
+std::vector<cl::Event> enqueue(Transposer& t, const TransposeLaunch& launch, const cl::Buffer& in,
+                               const cl::Buffer& out, const cl::CommandQueue* on, bool with_event,
+                               const std::vector<cl::Event>* wait) {
+  return Access::state(t).enqueue(launch, in, out, on, with_event, wait);
+}
+
+}  // namespace introspect
 }  // namespace clreduce

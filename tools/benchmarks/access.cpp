@@ -1,6 +1,7 @@
 // The access-pattern study (sum of cubes, contiguous vs interleaved).
 #include "benchmarks/access.hpp"
 
+#include "clreduce/introspect.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
 #include "measure/measure.hpp"
@@ -104,7 +105,7 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
   fold.params.variant = "stride_local";
   fold.tuning.enabled = false;
   Reducer reducer = rt.reducer(fold);
-  const std::shared_ptr<const Launch> folding = reducer.prepare(ElemType::Uint, Op::Sum, rep.groups);
+  const std::shared_ptr<const Launch> folding = introspect::prepare(reducer, ElemType::Uint, Op::Sum, rep.groups);
 
   ProgressStep step;
   step.total = access_patterns().size();
@@ -129,11 +130,11 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
             q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(threads), cl::NDRange(rep.wg),
                                             nullptr, with_events ? &ev[0] : nullptr);
           });
-          for (auto& e : reducer.enqueue(*folding, partials, 0, &q, with_events)) ev.push_back(e);
+          for (auto& e : introspect::enqueue(reducer, *folding, partials, 0, &q, with_events)) ev.push_back(e);
           return ev;
         },
         opt.timing, [&] {
-          const auto v = std::get<std::uint32_t>(reducer.read_result(*folding).v);
+          const auto v = std::get<std::uint32_t>(introspect::read_result(reducer, *folding).v);
           if (seen && v != *seen) row.consistent = false;
           seen = v;
         });

@@ -5,6 +5,7 @@
 #include "measure/user_reference.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "data/reference.hpp"
 #include "parse.hpp"
 
@@ -58,7 +59,7 @@ void measure_scalar(const Session& session, const AxisBenchDesign& design, const
   try {
     Reducer reducer(session.queue(), opt);
     const Op op = scalar_op_of(design.op);
-    const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, op, data.n);
+    const std::shared_ptr<const Launch> launch = introspect::prepare(reducer, design.type, op, data.n);
     s.scalar = measure_reduction(session, reducer, *launch, input, data,
                                  reference_for(session, data, op, design.user_op.get()), design.timing);
   } catch (const ConfigError& e) {

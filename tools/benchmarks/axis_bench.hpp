@@ -8,7 +8,7 @@
 #pragma once
 
 #include "benchmarks/axis_run.hpp"
-#include "clreduce/axis.hpp"
+#include "clreduce/introspect/axis.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/timing.hpp"
 #include "data/host_data.hpp"

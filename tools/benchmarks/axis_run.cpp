@@ -3,6 +3,7 @@
 
 #include "benchmarks/transpose_bench.hpp"  // kPoisonByte
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "measure/user_reference.hpp"
 
 namespace clreduce {
@@ -17,7 +18,7 @@ AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& da
   opt.device = rt.device();
   opt.kernel_dir = rt.kernel_dir();
   AxisReducer reducer(rt.queue(), opt);
-  const std::shared_ptr<const AxisLaunch> l = reducer.prepare(cfg.type, cfg.op, cfg.axis, m, n);
+  const std::shared_ptr<const AxisLaunch> l = introspect::prepare(reducer, cfg.type, cfg.op, cfg.axis, m, n);
   if (data.type != cfg.type || data.n != m * n)
     throw Error(Param::Shape, "input data (" + std::to_string(data.n) + " " + std::string(name_of(data.type)) +
                                   ") does not match a " + std::to_string(m) + "x" + std::to_string(n) +
@@ -44,13 +45,13 @@ AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& da
   });
   with_cl_context("poisoning the output, reducing and reading back", [&] {
     rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, outputs * rs);
-    reducer.enqueue(*l, in, out, nullptr, false);
+    introspect::enqueue(reducer, *l, in, out, nullptr, false);
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, outputs * rs, got.data());
   });
   r.outputs = read_outputs(got.data(), outputs, cfg.type, cfg.op);
   r.check = check_axis(r.outputs, axis_reference_for(rt, data, m, n, cfg.axis, cfg.op, user_op.get()), cfg.axis,
                        cfg.op, l->plan.depth);
-  r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, out, &q, ev); }, timing);
+  r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return introspect::enqueue(reducer, *l, in, out, &q, ev); }, timing);
   r.gbps = r.timing.whole_us.median > 0 ? static_cast<double>(data.bytes.size()) / (r.timing.whole_us.median * 1e3) : 0;
   return r;
 }

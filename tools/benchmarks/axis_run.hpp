@@ -3,7 +3,7 @@
 // Bandwidth counts the bytes read: M * N * sizeof(T).
 #pragma once
 
-#include "clreduce/axis.hpp"
+#include "clreduce/introspect/axis.hpp"
 #include "clreduce/timing.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"

@@ -4,6 +4,7 @@
 #include "benchmarks/axis_tune.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "data/host_data.hpp"
 #include "printers/table.hpp"
 #include "parse.hpp"
@@ -182,7 +183,7 @@ AxisTuneRun measure_axis_tune(const Session& session, const AxisTuneDesign& d,
         opt.device = dev;
         opt.kernel_dir = session.kernel_dir();
         opt.tuning = no_tuning();
-        const auto launch = AxisReducer(session.queue(), opt).prepare(cfg.type, cfg.op, cfg.axis, j.m, j.n);
+        const auto launch = introspect::prepare(AxisReducer(session.queue(), opt), cfg.type, cfg.op, cfg.axis, j.m, j.n);
         p.launch = plan_label(launch->plan);
         const std::string sig = signature_of(launch->plan);
         if (const auto it = measured.find(sig); it != measured.end()) {

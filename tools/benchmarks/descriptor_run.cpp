@@ -2,6 +2,7 @@
 #include "benchmarks/descriptor_run.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "measure/descriptor_device_reference.hpp"
 
 namespace clreduce {
@@ -85,7 +86,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     o.device = session.device();
     o.kernel_dir = session.kernel_dir();
     sr.emplace(session.queue(), o);
-    rep.launch = sr->prepare(r, rep.n, count, Scalar::U64);
+    rep.launch = introspect::prepare(*sr, r, rep.n, count, Scalar::U64);
   } else {
     AxisReducerOptions o;
     o.params = job.axis;
@@ -93,7 +94,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     o.device = session.device();
     o.kernel_dir = session.kernel_dir();
     ar.emplace(session.queue(), o);
-    rep.launch = ar->prepare(r, axis, job.shape);
+    rep.launch = introspect::prepare(*ar, r, axis, job.shape);
   }
   std::vector<const ScalarData*> refs;
   const std::vector<Input> in = upload_inputs(session, inputs, rep, refs);
@@ -113,8 +114,8 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     return cl::Buffer(session.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(count * rb, 16));
   });
   auto enqueue = [&](const cl::CommandQueue* q) {
-    return seg ? sr->enqueue(r, in, rep.n, segments, out, 0, job.scalars, q)
-               : ar->enqueue(r, in, axis, job.shape, out, 0, job.scalars, q);
+    return seg ? introspect::enqueue(*sr, r, in, rep.n, segments, out, 0, job.scalars, q)
+               : introspect::enqueue(*ar, r, in, axis, job.shape, out, 0, job.scalars, q);
   };
   std::vector<unsigned char> first(count * rb), again(count * rb);
   enqueue(&session.queue()).wait();
@@ -190,7 +191,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   opt.params = params;
   opt.tuning.enabled = false;  // the descriptor launch takes no tuning database yet
   Reducer reducer = session.reducer(opt);
-  rep.launch = reducer.prepare(r, rep.n);  // refusals before any upload
+  rep.launch = introspect::prepare(reducer, r, rep.n);  // refusals before any upload
   std::vector<const ScalarData*> refs;
   const std::vector<Input> in = upload_inputs(session, inputs, rep, refs);
   const cl::Buffer out = with_cl_context("allocating the result", [&] {
@@ -202,7 +203,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     with_cl_context("reading the result", [&] { session.queue().enqueueReadBuffer(out, CL_TRUE, 0, r.out.bytes(), bytes); });
     return Result::from_bytes(r.out, bytes);
   };
-  reducer.enqueue(r, in, rep.n, out, 0, scalars, &session.queue()).wait();
+  introspect::enqueue(reducer, r, in, rep.n, out, 0, scalars, &session.queue()).wait();
   rep.result = read();
   if (r.builtin) {
     const DescriptorReference ref = descriptor_reference(r, refs, rep.n, rep.launch.depth);
@@ -217,7 +218,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   rep.results = {rep.result};
   rep.lines_failed = rep.check.ok ? 0 : 1;
   const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool) {
-    return std::vector<cl::Event>{reducer.enqueue(r, in, rep.n, out, 0, scalars, &q)};
+    return std::vector<cl::Event>{introspect::enqueue(reducer, r, in, rep.n, out, 0, scalars, &q)};
   };
   unsigned changed = 0;
   rep.timing = session.time(unit, timing, [&] {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "clreduce/axis.hpp"
-#include "clreduce/reduce.hpp"
+#include "clreduce/introspect/reduce.hpp"
 #include "clreduce/segmented.hpp"
 #include "data/descriptor_reference.hpp"
 #include "measure/read_bandwidth.hpp"

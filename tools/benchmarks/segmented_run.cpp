@@ -3,6 +3,7 @@
 
 #include "benchmarks/transpose_bench.hpp"  // kPoisonByte
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "measure/user_reference.hpp"
 
 #include <algorithm>
@@ -24,7 +25,7 @@ SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, con
   opt.kernel_dir = rt.kernel_dir();
   SegmentedReducer reducer(rt.queue(), opt);
   const std::uint64_t segments = offsets.size() - 1;
-  const std::shared_ptr<const SegmentedLaunch> l = reducer.prepare(cfg.type, cfg.op, data.n, segments);
+  const std::shared_ptr<const SegmentedLaunch> l = introspect::prepare(reducer, cfg.type, cfg.op, data.n, segments);
   SegmentedReport r;
   r.config = cfg;
   r.plan = l->plan;
@@ -50,14 +51,14 @@ SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, con
   });
   with_cl_context("poisoning the output, reducing and reading back", [&] {
     rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, segments * rs);
-    reducer.enqueue(*l, in, offs, out, nullptr, false);
+    introspect::enqueue(reducer, *l, in, offs, out, nullptr, false);
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, segments * rs, got.data());
   });
   r.outputs = read_outputs(got.data(), segments, cfg.type, cfg.op);
   const SegmentedPlan plan = l->plan;
   r.check = check_segments(r.outputs, segment_reference_for(rt, data, offsets, cfg.op, user_op.get()), offsets, cfg.op,
                            [&plan](std::uint64_t len) { return plan.depth_of(len); });
-  r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(*l, in, offs, out, &q, ev); },
+  r.timing = rt.time([&](const cl::CommandQueue& q, bool ev) { return introspect::enqueue(reducer, *l, in, offs, out, &q, ev); },
                      timing);
   r.gbps = r.timing.whole_us.median > 0 ? static_cast<double>(r.bytes_read()) / (r.timing.whole_us.median * 1e3) : 0;
   return r;

@@ -4,7 +4,7 @@
 // elements and the S + 1 offsets.
 #pragma once
 
-#include "clreduce/segmented.hpp"
+#include "clreduce/introspect/segmented.hpp"
 #include "clreduce/timing.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"

@@ -3,6 +3,7 @@
 
 #include "clreduce/error.hpp"
 #include "data/host_data.hpp"
+#include "clreduce/introspect.hpp"
 #include "clreduce/reduce.hpp"
 #include "measure/measure.hpp"
 #include "clreduce/variants.hpp"
@@ -92,7 +93,7 @@ SoakReport run_soak(const Session& rt, const SoakOptions& opt,
       options.params = c;
       options.tuning.enabled = false;
       Reducer reducer = rt.reducer(options);
-      const std::shared_ptr<const Launch> launch = reducer.prepare(c.type, c.op, n);
+      const std::shared_ptr<const Launch> launch = introspect::prepare(reducer, c.type, c.op, n);
       const HostData data = generate_data(c.type, n, DataKind::Random, data_seed);
       const Value got = reducer.reduce(upload_data(rt, data), c.type, n, c.op);
       const Check check = check_result(got, host_reference(data, c.op), c.op, launch->plan.depth);

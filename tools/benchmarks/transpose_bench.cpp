@@ -2,6 +2,7 @@
 #include "benchmarks/transpose_bench.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "parse.hpp"
 
 namespace clreduce {
@@ -34,12 +35,12 @@ TransposeReport measure(const Session& rt, Transposer& t, const TransposeLaunch&
   std::vector<unsigned char> got(bytes);
   with_cl_context("poisoning the output, transposing and reading back", [&] {
     rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, bytes);
-    t.enqueue(l, in, out, nullptr, false);
+    introspect::enqueue(t, l, in, out, nullptr, false);
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes, got.data());
   });
   r.check = check_transpose(got, expected, r.plan.m, r.plan.n, r.config.type);
   r.timing = rt.time(
-      [&](const cl::CommandQueue& q, bool ev) { return t.enqueue(l, in, out, &q, ev); }, timing);
+      [&](const cl::CommandQueue& q, bool ev) { return introspect::enqueue(t, l, in, out, &q, ev); }, timing);
   r.gbps = r.timing.whole_us.median > 0
                ? 2.0 * static_cast<double>(bytes) / (r.timing.whole_us.median * 1e3)
                : 0;
@@ -59,7 +60,7 @@ TransposeReport run_transpose(const Session& rt, const TransposeConfig& cfg, con
   TransposerOptions opt;
   opt.params = cfg;
   Transposer t = rt.transposer(opt);
-  const std::shared_ptr<const TransposeLaunch> l = t.prepare(cfg.type, m, n);
+  const std::shared_ptr<const TransposeLaunch> l = introspect::prepare(t, cfg.type, m, n);
   check_data(data, cfg.type, m, n);
   const cl::Buffer in = upload(rt, data);
   const cl::Buffer out = device_buffer(rt, CL_MEM_WRITE_ONLY, data.bytes.size(), "the output");
@@ -150,7 +151,7 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
   for (const auto& [m, n] : shapes) {
     next("input " + shape_label(m, n), m * n);
     // Validates the shape against the device before any allocation.
-    rt.transposer({}).prepare(opt.type, m, n);
+    introspect::prepare(rt.transposer({}), opt.type, m, n);
     TransposeShapeResult s;
     s.m = m;
     s.n = n;
@@ -181,7 +182,7 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
         TransposerOptions topt;
         topt.params = cfg;
         Transposer t = rt.transposer(topt);
-        const std::shared_ptr<const TransposeLaunch> l = t.prepare(opt.type, m, n);
+        const std::shared_ptr<const TransposeLaunch> l = introspect::prepare(t, opt.type, m, n);
         row.report = measure(rt, t, *l, in, out, data, expected, opt.timing);
       } catch (const Error& e) {
         row.error = e.what();

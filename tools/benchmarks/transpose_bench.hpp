@@ -5,7 +5,7 @@
 
 #include "data/host_data.hpp"
 #include "clreduce/timing.hpp"
-#include "clreduce/transpose.hpp"
+#include "clreduce/introspect/transpose.hpp"
 #include "data/reference.hpp"
 #include "measure/estimate.hpp"
 #include "measure/session.hpp"

@@ -8,6 +8,7 @@
 #include "benchmarks/transpose_bench.hpp"
 #include "clreduce/axis.hpp"
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/transpose.hpp"
 #include "clreduce/variants.hpp"
@@ -79,7 +80,7 @@ DeviceOptions reduction_options(const Session& s, const std::string& name, ElemT
   ro.params.variant = v.name;
   ro.tuning.enabled = false;  // the variant's own defaults: what the step is about
   Reducer reducer = s.reducer(ro);
-  const auto launch = reducer.prepare(type, op, n);
+  const auto launch = introspect::prepare(reducer, type, op, n);
   for (const auto& pass : launch->plan.passes) o.passes.push_back(pass.options);
   return o;
 }
@@ -92,7 +93,7 @@ DeviceOptions transpose_options(const Session& s, const std::string& name, ElemT
   TransposerOptions to;
   to.params.variant = find_transpose_variant(name).name;
   Transposer transposer = s.transposer(to);
-  o.passes.push_back(transposer.prepare(type, m, n)->plan.options);
+  o.passes.push_back(introspect::prepare(transposer, type, m, n)->plan.options);
   return o;
 }
 
@@ -110,7 +111,7 @@ DeviceOptions axis_options(const Session& s, const std::string& name, ElemType t
   ao.kernel_dir = s.kernel_dir();
   try {
     AxisReducer reducer(s.queue(), ao);
-    for (const auto& pass : reducer.prepare(type, op, v.axis, m, n)->plan.passes) o.passes.push_back(pass.options);
+    for (const auto& pass : introspect::prepare(reducer, type, op, v.axis, m, n)->plan.passes) o.passes.push_back(pass.options);
   } catch (const ConfigError& refused) {  // the variant refusing the operator (cols_stream_fused
     if (refused.param() != Param::Variant) throw;  // for argmin/argmax); a bad shape is the caller's error
     o.unavailable = refused.what();

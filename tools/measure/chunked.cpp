@@ -2,6 +2,7 @@
 #include "measure/chunked.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 
 #include <algorithm>
 
@@ -15,9 +16,9 @@ ReduceReport run_reduce_chunked(const Session& rt, Reducer& reducer, const HostD
   const std::uint64_t chunk = chunk_elements(type, dev);
   const std::uint64_t count = (data.n + chunk - 1) / chunk;
   check_device_memory(data.n, type, dev);
-  const std::shared_ptr<const Launch> whole = reducer.prepare(type, op, std::min(chunk, data.n));
+  const std::shared_ptr<const Launch> whole = introspect::prepare(reducer, type, op, std::min(chunk, data.n));
   std::shared_ptr<const Launch> tail;
-  if (data.n % chunk != 0 && count > 1) tail = reducer.prepare(type, op, data.n % chunk);
+  if (data.n % chunk != 0 && count > 1) tail = introspect::prepare(reducer, type, op, data.n % chunk);
 
   std::vector<cl::Buffer> inputs;
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -41,11 +42,11 @@ ReduceReport run_reduce_chunked(const Session& rt, Reducer& reducer, const HostD
     std::vector<cl::Event> ev;
     for (std::uint64_t i = 0; i < count; ++i) {
       const Launch& l = (i + 1 == count && tail) ? *tail : *whole;
-      const std::vector<cl::Event> e = reducer.enqueue(l, inputs[i], 0, &q, with_events && i == 0);
+      const std::vector<cl::Event> e = introspect::enqueue(reducer, l, inputs[i], 0, &q, with_events && i == 0);
       if (!e.empty()) ev.push_back(e.front());
       cl::Event copied;
       with_cl_context("copying chunk " + std::to_string(i + 1) + "'s value", [&] {
-        q.enqueueCopyBuffer(reducer.result_buffer(l), results, 0, i * es, es, nullptr,
+        q.enqueueCopyBuffer(introspect::result_buffer(reducer, l), results, 0, i * es, es, nullptr,
                                      with_events && i + 1 == count ? &copied : nullptr);
       });
       if (with_events && i + 1 == count) ev.push_back(copied);

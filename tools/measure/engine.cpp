@@ -4,6 +4,7 @@
 #include "measure/user_reference.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 
 #include <algorithm>
 
@@ -214,7 +215,7 @@ Run measure(const Session& session, const Design& design, const Watch& watch) {
         opt.user_op = design.user_op;
         try {
           Reducer reducer(session.queue(), opt);  // resolves the point's launch (prepare, below)
-          const std::shared_ptr<const Launch> launch = reducer.prepare(design.type, design.op, s.n);
+          const std::shared_ptr<const Launch> launch = introspect::prepare(reducer, design.type, design.op, s.n);
           if (m.point.only_if_tuned && launch->tuned.empty()) continue;
           m.report = measure_reduction(session, reducer, *launch, input, data, *reference, timing);
         } catch (const ConfigError& e) {

@@ -4,6 +4,7 @@
 #include "measure/user_reference.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/introspect.hpp"
 #include "measure/chunked.hpp"
 
 #include <optional>
@@ -63,8 +64,8 @@ ReduceReport measure_reduction(const Session& session, Reducer& reducer, const L
                                const TimingOptions& timing) {
   ReduceReport r = report_of(launch, data);
   r.timed = time_reduction(
-      session, [&](const cl::CommandQueue& q, bool ev) { return reducer.enqueue(launch, input, 0, &q, ev); },
-      [&] { return reducer.read_result(launch); }, timing);
+      session, [&](const cl::CommandQueue& q, bool ev) { return introspect::enqueue(reducer, launch, input, 0, &q, ev); },
+      [&] { return introspect::read_result(reducer, launch); }, timing);
   r.reference = reference;
   r.check = check_result(r.timed.value, reference, r.config.op, r.plan.depth);
   if (!r.timed.consistent) r.check.detail += "; results differed between repetitions (a race?)";
@@ -86,7 +87,7 @@ ReduceReport run_reduce(const Session& session, Reducer& reducer, const HostData
                         session.device().name);
     return run_reduce_chunked(session, reducer, data, op, timing);
   }
-  const std::shared_ptr<const Launch> launch = reducer.prepare(data.type, op, data.n);
+  const std::shared_ptr<const Launch> launch = introspect::prepare(reducer, data.type, op, data.n);
   const cl::Buffer input = upload_data(session, data);
   return measure_reduction(session, reducer, *launch, input, data, reference_for(session, data, op, user_op), timing);
 }

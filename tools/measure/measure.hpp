@@ -3,7 +3,7 @@
 // reference. Everything a benchmark reports about one configuration is a ReduceReport.
 #pragma once
 
-#include "clreduce/reduce.hpp"
+#include "clreduce/introspect/reduce.hpp"
 #include "clreduce/timing.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
