@@ -10,6 +10,7 @@
 #include "printers/reduce_printer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 
 namespace clreduce::cli {
@@ -54,8 +55,8 @@ std::string params_line(const KernelSpec& k) {
   return s;
 }
 
-// `clreduce variants --params [--family F]`: every declared parameter of every kernel (of family
-// F), one row each.
+// `clreduce variants --params [--family F]`: every declared parameter of every variant's kernel
+// (of family F), one row each.
 int params_table(const std::string& family) {
   std::vector<std::string> families;
   for (const KernelSpec* k : kernel_specs())
@@ -63,16 +64,22 @@ int params_table(const std::string& family) {
   if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end())
     throw Error("--family " + printable(family) + ": no such kernel family; valid: " + join(families));
   TextTable t;
-  t.headers = {"family", "kernel", "-D", "meaning", "valid", "default", "tune", "set by"};
-  for (const KernelSpec* k : kernel_specs()) {
+  t.headers = {"family", "variant", "kernel", "-D", "meaning", "valid", "default", "tune", "set by"};
+  for (const NamedKernelSpec& named : named_kernel_specs()) {
+    const KernelSpec* k = named.spec;
     if (!family.empty() && k->family != family) continue;
-    for (const KernelParam& p : k->params)
-      t.rows.push_back({k->family, k->kernel, p.define, p.meaning, p.valid_text(),
-                        p.fallback ? std::to_string(*p.fallback) + " (" + p.rule + ")" : p.rule,
+    for (const KernelParam& p : k->params) {
+      // The fallback before its rule, unless the rule starts with it ("256, or the device's most").
+      const std::string fallback = p.fallback ? std::to_string(*p.fallback) : "";
+      const bool rule_says_it = !fallback.empty() && p.rule.rfind(fallback, 0) == 0 &&
+                                (p.rule.size() == fallback.size() || !std::isdigit(static_cast<unsigned char>(p.rule[fallback.size()])));
+      t.rows.push_back({k->family, named.name, k->kernel, p.define, p.meaning, p.valid_text(),
+                        fallback.empty() || rule_says_it ? p.rule : fallback + " (" + p.rule + ")",
                         p.tunable ? "yes" : "no",
                         !p.option.empty() ? p.option + (p.caller_may_set ? " or -D" : "")
                         : p.caller_may_set  ? "-D"
                                             : "the host"});
+    }
   }
   std::cout << "kernel parameters (clreduce/kernel_spec.hpp). A -D of one the host sets is refused; of one a caller "
                "may set, it is that value (reduce), or refused where an option sets it and the command searches "

@@ -9,6 +9,9 @@
 #include "reduce/policy.hpp"
 #include "support.hpp"
 
+#include <map>
+#include <set>
+
 using namespace clreduce;
 using clreduce::test::fake_device;
 using clreduce::test::fake_nvidia_device;
@@ -24,6 +27,25 @@ ReduceConfig cfg_of(const std::string& variant, std::size_t wg = 0, ElemType t =
 }  // namespace
 
 TEST_SUITE("unit") {
+  TEST_CASE("a parameter marked tunable is one the family's tune searches, and only those") {
+    // clreduce tune: WG_SIZE, TIMES (or groups per compute unit), VEC (tools/benchmarks/tune.cpp);
+    // tune axis: WG_SIZE, ROW_WIDTH, and chunks, which no -D names (axis_tune_candidates). The
+    // other families have no tune.
+    const std::map<std::string, std::set<std::string>> searched = {{"whole_array", {"WG_SIZE", "TIMES", "VEC"}},
+                                                                   {"axis", {"WG_SIZE", "ROW_WIDTH"}}};
+    for (const NamedKernelSpec& k : named_kernel_specs())
+      for (const KernelParam& p : k.spec->params) {
+        CAPTURE(k.name);
+        CAPTURE(p.define);
+        const auto f = searched.find(k.spec->family);
+        const bool tune_searches = f != searched.end() && f->second.count(p.define) &&
+                                   // cols_tile and cols_fused take their tile, not WG_SIZE, from tune
+                                   !(k.spec->family == "axis" && p.define == "WG_SIZE" &&
+                                     find_axis_variant(k.name).uses_tile());
+        CHECK(p.tunable == tune_searches);
+      }
+  }
+
   TEST_CASE("unknown variant lists the registry") {
     CHECK_THROWS_WITH_AS(plan_reduction(cfg_of("fastest"), fake_device(), 100),
                          doctest::Contains("unknown variant 'fastest'; valid variants: naive, interleaved, "

@@ -93,4 +93,13 @@ std::string options_for(const KernelSpec& k, const ParamValues& values, const st
 // segmented kernels and the transposes.
 const std::vector<const KernelSpec*>& kernel_specs();
 
+// The same list with each registry entry's name: a variant's name where the family has variants
+// (whole array, axis, transpose; rows_split and rows_split_fused are two entries of one kernel),
+// else the kernel's (the descriptor and segment kernels). What `clreduce variants --params` prints.
+struct NamedKernelSpec {
+  std::string name;
+  const KernelSpec* spec = nullptr;
+};
+const std::vector<NamedKernelSpec>& named_kernel_specs();
+
 }  // namespace clreduce

@@ -29,8 +29,10 @@ namespace {
 // ---- The axis kernels' parameters (clreduce/kernel_spec.hpp), shared by the registry entries ----
 const std::vector<std::uint64_t> kPow2To1024 = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 
+// `clreduce tune axis` searches WG_SIZE and ROW_WIDTH (and the chunks, which no -D names).
 KernelParam axis_wg() {
   KernelParam p = wg_param();
+  p.tunable = true;
   p.rule = "256, or the device's most (rows_tile, cols_stream: halved until its local memory fits)";
   p.fallback = 256;
   return p;

@@ -25,14 +25,14 @@ std::string joined(const std::vector<std::uint64_t>& v) {
 KernelParam wg_param() {
   return {"WG_SIZE", "work-items per work-group (at most the device's limit)", kPow2Wg,
           "256, or the most the device and the built kernel allow",
-          true, true, "--wg"};
+          false, true, "--wg"};
 }
 KernelParam items_param(const std::string& rule) {
   return {"ITEMS", "loads each work-item keeps in flight per trip, into as many accumulators", {1, 2, 4, 8}, rule,
-          true, true};
+          false, true};
 }
 KernelParam vec_param(const std::string& rule) {
-  return {"VEC", "consecutive elements of every input one load reads", {1, 2, 4, 8, 16}, rule, true, true, "--vec"};
+  return {"VEC", "consecutive elements of every input one load reads", {1, 2, 4, 8, 16}, rule, false, true, "--vec"};
 }
 KernelParam nv_ptx_param() {
   return {"NV_PTX", "the device runs NVIDIA inline PTX (membar.gl, cvt.f32.f16)", {0, 1}, "1 on NVIDIA devices", false,

@@ -10,14 +10,23 @@
 
 namespace clreduce {
 
+const std::vector<NamedKernelSpec>& named_kernel_specs() {
+  static const std::vector<NamedKernelSpec> all = [] {
+    std::vector<NamedKernelSpec> out;
+    for (const Variant& v : variants()) out.push_back({v.name, &v.spec});
+    for (const AxisVariant& v : axis_variants()) out.push_back({v.name, &v.spec});
+    for (const KernelSpec* k : descriptor_kernels()) out.push_back({k->kernel, k});
+    for (const KernelSpec* k : segmented_kernels()) out.push_back({k->kernel, k});
+    for (const TransposeVariant& v : transpose_variants()) out.push_back({v.name, &transpose_kernel_spec(v)});
+    return out;
+  }();
+  return all;
+}
+
 const std::vector<const KernelSpec*>& kernel_specs() {
   static const std::vector<const KernelSpec*> all = [] {
     std::vector<const KernelSpec*> out;
-    for (const Variant& v : variants()) out.push_back(&v.spec);
-    for (const AxisVariant& v : axis_variants()) out.push_back(&v.spec);
-    for (const KernelSpec* k : descriptor_kernels()) out.push_back(k);
-    for (const KernelSpec* k : segmented_kernels()) out.push_back(k);
-    for (const TransposeVariant& v : transpose_variants()) out.push_back(&transpose_kernel_spec(v));
+    for (const NamedKernelSpec& k : named_kernel_specs()) out.push_back(k.spec);
     return out;
   }();
   return all;

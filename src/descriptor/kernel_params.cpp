@@ -38,7 +38,7 @@ const KernelSpec& lines_kernel() {
       "one result per row of a matrix or per segment (offsets, begin/end)",
       {wg_param(),
        {"ROW_WIDTH", "work-items per line (a power of two dividing WG_SIZE)", kPow2Wg,
-        "about ITEMS vectors per work-item of an average line, up to WG_SIZE", true, true, "--row-width"},
+        "about ITEMS vectors per work-item of an average line, up to WG_SIZE", false, true, "--row-width"},
        items_param("2"), vec_param("16 bytes of the widest input, less for lines under 4 such vectors"),
        aligned_param(),
        {"LINES", "what a line is: 0 rows (s * ld, len), 1 CSR offsets, 2 begin/end arrays", {0, 1, 2},
@@ -57,8 +57,8 @@ const KernelSpec& columns_kernel() {
       {{"TILE_X", "work-items along the columns per group (a power of two)", kPow2Wg,
         "the work-group where the columns alone fill the device (2048 work-items per compute unit), else 32, or "
         "the columns / VEC rounded up to a power of two",
-        true, true},
-       {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", true, true},
+        false, true},
+       {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", false, true},
        items_param("4; 2 for accumulators over 8 bytes"),
        vec_param("1 (a column per work-item); a caller's VEC at most the columns"),
        aligned_param(), nv_ptx_param()}};

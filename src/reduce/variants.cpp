@@ -25,8 +25,14 @@ namespace {
 // lockstep.clh, warp_reduce.clh, single_pass.cl). Each variant below lists the ones its kernel
 // reads, in its option string's order.
 KernelParam type_id() { return type_id_param(); }
-KernelParam contiguous_wg() {
+// `clreduce tune` searches WG_SIZE, TIMES (or groups per compute unit) and VEC.
+KernelParam wg() {
   KernelParam p = wg_param();
+  p.tunable = true;
+  return p;
+}
+KernelParam contiguous_wg() {
+  KernelParam p = wg();
   p.rule = "the built kernel's preferred work-group multiple (the SIMD lanes a CPU implementation packs)";
   return p;
 }
@@ -47,6 +53,7 @@ KernelParam times(unsigned fallback) {
 }
 KernelParam vec(unsigned fallback) {
   KernelParam p = vec_param("the fallback");
+  p.tunable = true;
   p.valid.assign(allowed_vec_widths().begin(), allowed_vec_widths().end());
   p.meaning = "elements per vector load";
   p.fallback = fallback;
@@ -87,7 +94,7 @@ std::vector<KernelParam> params(std::vector<std::vector<KernelParam>> parts) {
 
 // The tree variants' parameters (one or two elements per work-item, no TIMES or VEC).
 std::vector<KernelParam> tree_params(bool lockstep_tail) {
-  return params({{wg_param(), type_id(), op_id(), first_pass()}, lockstep_tail ? lockstep() : std::vector<KernelParam>{}});
+  return params({{wg(), type_id(), op_id(), first_pass()}, lockstep_tail ? lockstep() : std::vector<KernelParam>{}});
 }
 
 Variant make(std::string name, std::string summary, std::string literature, std::string tradeoff,
@@ -157,7 +164,7 @@ std::vector<Variant> build_registry() {
                      "AMD Stride-Global-Size",
                      "far fewer groups and tree work per element; each load instruction of a "
                      "wavefront is coalesced",
-                     params({{wg_param(), type_id(), op_id(), times(16), first_pass()}, lockstep()}));
+                     params({{wg(), type_id(), op_id(), times(16), first_pass()}, lockstep()}));
     r.push_back(v);
   }
   {
@@ -167,7 +174,7 @@ std::vector<Variant> build_registry() {
                      "AMD Stride-Local-Size; NVIDIA reduction #7",
                      "like stride_global, but each group reads one contiguous tile of "
                      "WG*TIMES elements",
-                     params({{wg_param(), type_id(), op_id(), times(16), first_pass()}, lockstep()}));
+                     params({{wg(), type_id(), op_id(), times(16), first_pass()}, lockstep()}));
     r.push_back(v);
   }
   {
@@ -176,7 +183,7 @@ std::vector<Variant> build_registry() {
                      "vector), TIMES of them spaced global-size apart",
                      "AMD Vector-Size",
                      "fewer, wider load instructions; the n % VEC tail is added by scalar loads",
-                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}, lockstep()}));
+                     params({{wg(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}, lockstep()}));
     r.push_back(v);
   }
   {
@@ -187,7 +194,7 @@ std::vector<Variant> build_registry() {
                      "CUDA __shfl_down_sync warp reduction (Luitjens, Faster Parallel Reductions on Kepler)",
                      "no local memory and no barriers inside a warp, one barrier per group; "
                      "NVIDIA only (OpenCL 1.2 has no sub-group built-ins there)",
-                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}, nv_ptx()}));
+                     params({{wg(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}, nv_ptx()}));
     v.unavailable_reason = [](const DeviceInfo& dev) {
       if (has_nv_shuffle(dev)) return std::string();
       return std::string("needs an NVIDIA platform reporting CL_DEVICE_WARP_SIZE_NV = 32 "
@@ -204,7 +211,7 @@ std::vector<Variant> build_registry() {
                      "OpenCL 2.x sub-group reduction (cl_khr_subgroups)",
                      "the hardware's cross-lane reduction without inline assembly; only where the "
                      "device reports cl_khr_subgroups",
-                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}}));
+                     params({{wg(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()}}));
     v.unavailable_reason = [](const DeviceInfo& dev) {
       if (dev.has_extension("cl_khr_subgroups")) return std::string();
       return "needs the cl_khr_subgroups extension (sub_group_reduce_*), which " + dev.name +
@@ -241,7 +248,7 @@ std::vector<Variant> build_registry() {
                      "threadFenceReduction (CUDA samples); last-block reduction",
                      "no second launch and no launch gap; the partials' writes must be made "
                      "visible (fence, atomic ticket, volatile reads) and one group does the tail",
-                     params({{wg_param(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()},
+                     params({{wg(), type_id(), op_id(), times(4), vec(4), first_pass(), input_aligned()},
                              lockstep(),
                              nv_ptx(),
                              {sp_finish()}}));

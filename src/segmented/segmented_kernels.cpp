@@ -44,7 +44,7 @@ const KernelSpec& segments_sliced_kernel() {
              {{"SLICE", "work-items per segment: a power of two up to WG_SIZE", {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024},
                "about one work-item per 8 elements of an average segment, 4 to 32, for segments of at most 2048 "
                "elements on average",
-               true, true, "--row-width"},
+               false, true, "--row-width"},
               items_param("4; 1 for argmin and argmax")})};
   return k;
 }

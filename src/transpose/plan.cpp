@@ -139,14 +139,14 @@ KernelSpec spec_of(const TransposeVariant& v) {
   if (v.shape == TransposeShape::Free) {
     const std::string rule = std::to_string(v.default_wg_x) + " x " + std::to_string(v.default_wg_y) +
                              " (the variant's default), within the device's work-group limits";
-    k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, true, true, "--wg-x"});
-    k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, true, true, "--wg-y"});
+    k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, false, true, "--wg-x"});
+    k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, false, true, "--wg-y"});
   } else {
     k.params.push_back({"TILE", "edge of the square tile staged in local memory; the work-group is TILE wide", {},
-                        std::to_string(v.default_tile) + ", within the device's local memory", true, true, "--tile"});
+                        std::to_string(v.default_tile) + ", within the device's local memory", false, true, "--tile"});
     if (v.shape == TransposeShape::TileRows)
       k.params.push_back({"ROWS", "work-group rows, dividing TILE: each work-item moves TILE / ROWS elements", {},
-                          std::to_string(v.default_rows), true, true, "--rows"});
+                          std::to_string(v.default_rows), false, true, "--rows"});
   }
   return k;
 }
