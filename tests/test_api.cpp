@@ -320,10 +320,29 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
     cl::CommandQueue ooo(app().context, app().info.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     CHECK(param_of([&] { Reducer r(ooo); }) == Param::Queue);
   }
-  // A Launch belongs to the reducer that prepared it.
+  // A Launch belongs to the reducer that prepared it: every hook that takes one refuses another's.
   const std::shared_ptr<const Launch> l = introspect::prepare(plain, ElemType::Uint, Op::Sum, 8);
   Reducer other(app().queue);
-  CHECK_THROWS_AS(introspect::enqueue(other, *l, small), Error);
+  const std::string theirs = "this launch was prepared by another reducer; prepare it with the reducer that enqueues it";
+  CHECK_THROWS_WITH_AS(introspect::enqueue(other, *l, small), theirs.c_str(), Error);
+  CHECK_THROWS_WITH_AS(introspect::read_result(other, *l), theirs.c_str(), Error);
+  CHECK_THROWS_WITH_AS(introspect::result_buffer(other, *l), theirs.c_str(), Error);
+  CHECK_THROWS_WITH_AS(introspect::counter_buffer(other, *l), theirs.c_str(), Error);
+  // ... also where a new reducer lives at the address of the destroyed one that prepared it.
+  std::shared_ptr<const Launch> orphan;
+  {
+    Reducer gone(app().queue);
+    orphan = introspect::prepare(gone, ElemType::Uint, Op::Sum, 8);
+  }
+  for (int i = 0; i < 4; ++i) {
+    Reducer fresh(app().queue);
+    CHECK_THROWS_WITH_AS(introspect::enqueue(fresh, *orphan, small), theirs.c_str(), Error);
+  }
+  std::vector<std::uint32_t> eight{1, 2, 3, 4, 5, 6, 7, 8};  // its own reducer takes it
+  const cl::Buffer eight_buffer(app().context, static_cast<cl_mem_flags>(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR), std::size_t{32},
+                                eight.data());
+  introspect::enqueue(plain, *l, eight_buffer);
+  CHECK(introspect::read_result(plain, *l).get<std::uint32_t>() == 36u);
 }
 
 TEST_CASE("reduction descriptors through the public header: var of halves, a dot from offsets, an exact u32 sum") {

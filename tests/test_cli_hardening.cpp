@@ -246,6 +246,16 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant vector --n 1000 --wg 128 -D WG_SIZE=64",
                  "-D WG_SIZE=64 and the work-group size 128 both set WG_SIZE of vector.cl, to different values; give one");
     expect_error("reduce --variant naive --n 1000 -D TIMES=8", "-D TIMES=8: naive.cl takes no TIMES; kernels that do: stride_global.cl");
+    // ... and a parameter only another family's kernels declare: the descriptor kernels take no
+    // TIMES, the whole-array variants no ITEMS, the axis kernels no TIMES (each was ignored).
+    expect_error("reduce --op mean --type f32 --n 1000 -D TIMES=8",
+                 "-D TIMES=8: reduce_descriptor.cl takes no TIMES; kernels that do: stride_global.cl (whole_array)");
+    expect_error("reduce --variant vector --n 1000 -D ITEMS=2",
+                 "-D ITEMS=2: vector.cl takes no ITEMS; kernels that do: axis_rows_group.cl (axis)");
+    expect_error("reduce --axis rows --shape 10x10 --variant rows_sliced -D TIMES=4",
+                 "-D TIMES=4: axis_rows_sliced.cl takes no TIMES; kernels that do: stride_global.cl (whole_array)");
+    expect_error("reduce --op sum --type f32 --axis cols --shape 10x10 -D TILE=8",
+                 "-D TILE=8: reduce_descriptor_cols.cl takes no TILE; kernels that do: transpose_local_tile.cl (transpose)");
     // One parameter given twice, two values: refused, naming both (not the last silently).
     expect_error("reduce --variant vector --n 1000 -D TIMES=4 -D TIMES=8",
                  "clreduce: error: -D TIMES=4 and -D TIMES=8 both set TIMES, to different values; give one");

@@ -83,9 +83,10 @@ std::optional<std::uint64_t> caller_value(const KernelSpec& k, const std::string
 
 // The build option string: every declared parameter of `k` in declaration order with its value in
 // `values` (each must be there and valid; a missing one throws std::logic_error: a planner's
-// bug), then the caller's defines that are not declared parameters, untouched. A define that
-// other kernels of k's family declare but k does not is refused (ConfigError, Param::Define, naming
-// the kernels that take it): it would be ignored.
+// bug), then the caller's defines that no kernel declares, untouched (a user's operator or
+// descriptor file may read them). A define that other kernels declare, of any family, but k does
+// not is refused (ConfigError, Param::Define, naming the kernels that take it, k's family first):
+// it would be ignored.
 std::string options_for(const KernelSpec& k, const ParamValues& values, const std::vector<Define>& defines);
 
 // Every kernel's parameters, family by family: the whole-array variants (Variant::spec), the axis

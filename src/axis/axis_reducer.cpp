@@ -158,7 +158,7 @@ std::shared_ptr<const AxisLaunch> AxisReducer::State::prepare(ElemType type, Op 
   }
   if (!done) plan_and_build(*l, cfg, m, n, cfg.wg.has_value(), user_op);
   l->config.variant = l->plan.variant->name;
-  l->owner_ = this;
+  l->owner_ = serial;
   launches.insert(key, l);
   return l;
 }
@@ -166,7 +166,7 @@ std::shared_ptr<const AxisLaunch> AxisReducer::State::prepare(ElemType type, Op 
 std::vector<cl::Event> AxisReducer::State::enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
                                                    const cl::CommandQueue* on, bool with_events,
                                                    const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != this)
+  if (launch.owner_ != serial)
     throw Error("this axis launch was prepared by another axis reducer; prepare it with the one that enqueues it");
   const AxisPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.config.type);

@@ -7,7 +7,9 @@ namespace clreduce {
 
 BoundQueue bind_queue(const cl::CommandQueue& queue, const std::optional<DeviceInfo>& device,
                       const std::filesystem::path& kernel_dir, ProgramCache* programs, const char* who) {
+  static std::atomic<std::uint64_t> bindings{0};
   BoundQueue b;
+  b.serial = ++bindings;
   b.queue = queue;
   b.programs = programs ? programs : &ProgramCache::shared();
   with_cl_context("reading the command queue's context and device", [&] {

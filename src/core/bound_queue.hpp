@@ -6,6 +6,8 @@
 #include "clreduce/kernels.hpp"
 #include "clreduce/opencl.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <list>
 #include <memory>
@@ -20,6 +22,10 @@ struct BoundQueue {
   DeviceInfo device;
   KernelDir kernel_dir;
   ProgramCache* programs = nullptr;
+  // This binding's number, unique in the process and never reused: a launch names the reducer
+  // that prepared it by it, so a launch of a destroyed reducer is not taken for one of a new
+  // reducer that happens to live at the same address.
+  std::uint64_t serial = 0;
 };
 
 // Checks that `queue` runs in order (Error, Param::Queue, naming `who`), reads its context and

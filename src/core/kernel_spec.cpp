@@ -138,16 +138,23 @@ std::string options_for(const KernelSpec& k, const ParamValues& values, const st
   }
   for (const Define& d : defines) {
     if (k.find(d.name)) continue;
-    // A parameter other kernels of the family declare but this one does not would be ignored
-    // here, silently: refused, naming the kernels that take it.
-    std::vector<std::string> takers;
-    for (const KernelSpec* other : kernel_specs())
-      if (other->family == k.family && other->find(d.name) &&
-          std::find(takers.begin(), takers.end(), other->file) == takers.end())
-        takers.push_back(other->file);
-    if (!takers.empty()) {
+    // A parameter other kernels declare (of this family or another) but this one does not would
+    // be ignored here, silently: refused, naming the kernels that take it, this family's first.
+    // A name no kernel declares passes untouched (a user's operator or descriptor file reads it).
+    std::vector<std::string> same, other;
+    for (const KernelSpec* x : kernel_specs()) {
+      if (!x->find(d.name)) continue;
+      std::vector<std::string>& list = x->family == k.family ? same : other;
+      const std::string name = x->family == k.family ? x->file : x->file + " (" + x->family + ")";
+      if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+    }
+    if (!same.empty() || !other.empty()) {
+      std::vector<std::string> takers = same;
+      takers.insert(takers.end(), other.begin(), other.end());
       std::string list;
-      for (const std::string& t : takers) list += (list.empty() ? "" : ", ") + t;
+      const std::size_t shown = std::min<std::size_t>(takers.size(), 6);
+      for (std::size_t i = 0; i < shown; ++i) list += (i ? ", " : "") + takers[i];
+      if (takers.size() > shown) list += " and " + std::to_string(takers.size() - shown) + " more";
       throw ConfigError(Param::Define,
                         "-D " + d.str() + ": " + k.file + " takes no " + d.name + "; kernels that do: " + list,
                         "leave " + d.name + " unset, or choose a kernel that takes it");

@@ -155,7 +155,7 @@ struct Reducer::State : BoundQueue {
     auto l = std::make_shared<Launch>();
     l->n = n;
     l->offset = offset;
-    l->owner_ = this;
+    l->owner_ = serial;
     user_operator_for(op, type, options.user_op);  // refusals first
     ReduceConfig cfg;
     static_cast<ReduceParams&>(cfg) = options.params;
@@ -210,6 +210,11 @@ struct Reducer::State : BoundQueue {
     }
     plan_and_build(*l, cfg);
     return l;
+  }
+
+  void check_owner(const Launch& launch) const {
+    if (launch.owner_ != serial)
+      throw Error("this launch was prepared by another reducer; prepare it with the reducer that enqueues it");
   }
 
   // The hooks of clreduce/introspect/reduce.hpp (defined below the State).
@@ -270,8 +275,7 @@ std::shared_ptr<const Launch> Reducer::State::prepare(ElemType type, Op op, std:
 std::vector<cl::Event> Reducer::State::enqueue(const Launch& launch, const cl::Buffer& in, std::uint64_t offset,
                                                const cl::CommandQueue* on, bool with_events,
                                                const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != this)
-    throw Error("this launch was prepared by another reducer; prepare it with the reducer that enqueues it");
+  check_owner(launch);
   if (offset % kOffsetClasses != launch.offset % kOffsetClasses)
     throw Error(Param::Offset,
                 "offset " + std::to_string(offset) + " has another alignment than the " +
@@ -306,6 +310,7 @@ std::vector<cl::Event> Reducer::State::enqueue(const Launch& launch, const cl::B
 }
 
 cl::Buffer Reducer::State::result_buffer(const Launch& launch) const {
+  check_owner(launch);
   return partials[(launch.plan.passes.size() - 1) % 2];
 }
 
@@ -389,8 +394,9 @@ Value read_result(Reducer& r, const Launch& launch, const cl::CommandQueue* on) 
 cl::Buffer result_buffer(const Reducer& r, const Launch& launch) { return Access::state(r).result_buffer(launch); }
 
 cl::Buffer counter_buffer(const Reducer& r, const Launch& launch) {
-  if (!launch.plan.variant->single_pass) return cl::Buffer();
   const auto& s = Access::state(r);
+  s.check_owner(launch);
+  if (!launch.plan.variant->single_pass) return cl::Buffer();
   return launch.plan.slots ? s.slots : s.ticket;
 }
 

@@ -302,7 +302,7 @@ std::shared_ptr<const SegmentedLaunch> SegmentedReducer::State::prepare(ElemType
     }
     dev.max_work_group_size = l->plan.wg / 2;
   }
-  l->owner_ = this;
+  l->owner_ = serial;
   launches.insert(key, l);
   return l;
 }
@@ -311,7 +311,7 @@ std::vector<cl::Event> SegmentedReducer::State::enqueue(const SegmentedLaunch& l
                                                         const cl::Buffer& offsets_buf, const cl::Buffer& out,
                                                         const cl::CommandQueue* on, bool with_events,
                                                         const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != this)
+  if (launch.owner_ != serial)
     throw Error("this segmented launch was prepared by another segmented reducer; prepare it with the one that enqueues it");
   const SegmentedPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.type);

@@ -76,7 +76,7 @@ class AxisLaunch {
   friend class AxisReducer;
   friend struct introspect::Access;
   mutable std::vector<cl::Kernel> kernels_;  // one per pass
-  const void* owner_ = nullptr;
+  std::uint64_t owner_ = 0;  // the serial of the reducer that prepared it (never reused)
 };
 
 namespace introspect {

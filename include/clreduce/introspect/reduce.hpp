@@ -95,7 +95,7 @@ class Launch {
   friend class Reducer;
   friend struct introspect::Access;
   mutable std::vector<cl::Kernel> kernels_;  // one per pass; the owning reducer sets their arguments
-  const void* owner_ = nullptr;
+  std::uint64_t owner_ = 0;  // the serial of the reducer that prepared it (never reused)
 };
 
 namespace introspect {
@@ -136,6 +136,8 @@ Value read_result(Reducer& r, const Launch& launch, const cl::CommandQueue* on =
 cl::Buffer result_buffer(const Reducer& r, const Launch& launch);
 // single_pass: the ticket counter, or (Plan::slots) the epoch in word 0 and the groups' 64-bit
 // slots from byte 16; empty for other variants. Tests read its state between launches.
+// enqueue, read_result, result_buffer and counter_buffer throw Error for a launch another
+// reducer prepared (a destroyed one included).
 cl::Buffer counter_buffer(const Reducer& r, const Launch& launch);
 // Device buffers r has allocated so far (scratch of every launch and of the descriptor path).
 std::size_t allocations(const Reducer& r);

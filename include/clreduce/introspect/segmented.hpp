@@ -49,7 +49,7 @@ class SegmentedLaunch {
   friend class SegmentedReducer;
   friend struct introspect::Access;
   mutable cl::Kernel kernel_, finish_;  // finish_: segments_split_finish, when parts > 1
-  const void* owner_ = nullptr;
+  std::uint64_t owner_ = 0;  // the serial of the reducer that prepared it (never reused)
 };
 
 namespace introspect {

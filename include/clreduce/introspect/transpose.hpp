@@ -40,7 +40,7 @@ class TransposeLaunch {
   friend class Transposer;
   friend struct introspect::Access;
   mutable cl::Kernel kernel_;
-  const void* owner_ = nullptr;
+  std::uint64_t owner_ = 0;  // the serial of the reducer that prepared it (never reused)
 };
 
 namespace introspect {
