@@ -22,22 +22,22 @@ using namespace clreduce;
 
 namespace {
 // The entrance classes carry no measuring hooks: those are free functions of clreduce::introspect
-// (clreduce/introspect.hpp). callable_prepare<R, A...> is true when r.prepare(a...) compiles (and
-// the same for enqueue), probed with the arguments each hook takes.
-template <class Void, class R, class... A>
-struct callable_prepare_t : std::false_type {};
+// (clreduce/introspect.hpp). callable<Call, R, A...> is true when Call<R, A...> (r.prepare(a...),
+// r.enqueue(a...)) compiles, probed with the arguments each hook takes.
+template <class Void, template <class...> class Call, class... T>
+struct callable_t : std::false_type {};
+template <template <class...> class Call, class... T>
+struct callable_t<std::void_t<Call<T...>>, Call, T...> : std::true_type {};
+template <template <class...> class Call, class... T>
+constexpr bool callable = callable_t<void, Call, T...>::value;
 template <class R, class... A>
-struct callable_prepare_t<std::void_t<decltype(std::declval<R&>().prepare(std::declval<A>()...))>, R, A...>
-    : std::true_type {};
+using prepare_call = decltype(std::declval<R&>().prepare(std::declval<A>()...));
 template <class R, class... A>
-constexpr bool callable_prepare = callable_prepare_t<void, R, A...>::value;
-template <class Void, class R, class... A>
-struct callable_enqueue_t : std::false_type {};
+using enqueue_call = decltype(std::declval<R&>().enqueue(std::declval<A>()...));
 template <class R, class... A>
-struct callable_enqueue_t<std::void_t<decltype(std::declval<R&>().enqueue(std::declval<A>()...))>, R, A...>
-    : std::true_type {};
+constexpr bool callable_prepare = callable<prepare_call, R, A...>;
 template <class R, class... A>
-constexpr bool callable_enqueue = callable_enqueue_t<void, R, A...>::value;
+constexpr bool callable_enqueue = callable<enqueue_call, R, A...>;
 using U64 = std::uint64_t;
 static_assert(!callable_prepare<Reducer, ElemType, Op, U64> && !callable_prepare<Reducer, const Reduction&, U64> &&
               !callable_enqueue<Reducer, const Launch&, const cl::Buffer&>);
