@@ -76,7 +76,9 @@ struct DescriptorLaunch {
 // A resolved launch: what the reducer runs for one (type, op, n, offset class).
 class Launch {
  public:
-  ReduceConfig config;  // the variant and each parameter as given or tuned (unset: the plan's default)
+  // The variant and each parameter as given, tuned, or set by the default policy (a CPU's
+  // work-group, for one); unset: the planner derives it, and `plan` holds what runs.
+  ReduceConfig config;
   std::uint64_t n = 0;
   std::uint64_t offset = 0;  // the offset it was prepared for (the alignment class matters)
   Plan plan;
