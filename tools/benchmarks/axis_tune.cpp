@@ -10,6 +10,7 @@
 #include "parse.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 #include <map>
 
@@ -114,18 +115,30 @@ std::vector<AxisCandidate> axis_tune_candidates(const AxisTuneDesign& d, const D
     if (v.axis != axis) continue;
     if (!d.variants.empty() && std::find(d.variants.begin(), d.variants.end(), v.name) == d.variants.end()) continue;
     if (is_arg_op(d.op) && !v.arg_ops) continue;  // refused for argmin/argmax: nothing to measure
-    if (v.uses_tile()) {
-      for (unsigned g : gpcs) out.push_back({v.name, std::nullopt, std::nullopt, g});
-      continue;
+    // The axes are the -Ds the kernel's table marks tunable (WG_SIZE; ROW_WIDTH, at most
+    // WG_SIZE), and the chunks where the variant's launch takes them (no -D names those).
+    bool tune_wg = false, tune_row_width = false;
+    for (const KernelParam& p : v.spec.params) {
+      if (!p.tunable) continue;
+      if (p.define == "WG_SIZE") tune_wg = true;
+      else if (p.define == "ROW_WIDTH") tune_row_width = true;
+      else throw std::logic_error("axis variant " + v.name + ": tunable parameter " + p.define + " has no tune axis");
     }
-    for (std::size_t w : wgs) {
-      if (v.uses_row_width()) {
+    std::vector<std::optional<std::size_t>> ws{std::nullopt};
+    if (tune_wg) ws.assign(wgs.begin(), wgs.end());
+    for (const std::optional<std::size_t>& w : ws) {
+      std::vector<std::optional<unsigned>> rs{std::nullopt};
+      if (tune_row_width) {
+        rs.clear();
         for (unsigned r : rws)
-          if (r <= w) out.push_back({v.name, w, r, std::nullopt});
-      } else if (v.takes_chunks()) {
-        for (unsigned g : gpcs) out.push_back({v.name, w, std::nullopt, g});
-      } else {
-        out.push_back({v.name, w, std::nullopt, std::nullopt});
+          if (!w || r <= *w) rs.push_back(r);
+      }
+      for (const std::optional<unsigned>& r : rs) {
+        if (!v.takes_chunks()) {
+          out.push_back({v.name, w, r, std::nullopt});
+          continue;
+        }
+        for (unsigned g : gpcs) out.push_back({v.name, w, r, g});
       }
     }
   }

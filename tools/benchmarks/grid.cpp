@@ -2,6 +2,7 @@
 #include "benchmarks/grid.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace clreduce {
 
@@ -22,37 +23,86 @@ GridAxes grid_defaults(const GridAxes& given, const DeviceInfo& dev) {
   return a;
 }
 
+namespace {
+// The sweep's values of each kernel parameter a variant's table marks tunable (KernelParam::tunable),
+// in the order the grid nests them. TIMES has a second launch mode beside its values: groups per
+// compute unit, from which the planner derives TIMES.
+struct SweepAxis {
+  const char* define;
+  void (*expand)(const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out);
+};
+const SweepAxis kSweepAxes[] = {
+    {"WG_SIZE",
+     [](const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out) {
+       for (std::size_t w : axes.wg) {
+         ReduceParams p = c;
+         p.wg = w;
+         out.push_back(p);
+       }
+     }},
+    {"VEC",
+     [](const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out) {
+       for (unsigned v : axes.vec) {
+         ReduceParams p = c;
+         p.vec = v;
+         out.push_back(p);
+       }
+     }},
+    {"TIMES",
+     [](const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out) {
+       for (unsigned t : axes.times) {
+         ReduceParams p = c;
+         p.times = t;
+         out.push_back(p);
+       }
+       for (unsigned g : axes.groups_per_cu) {
+         ReduceParams p = c;
+         p.groups_per_cu = g;
+         out.push_back(p);
+       }
+     }},
+};
+}  // namespace
+
+bool sweeps(const KernelParam& p) {
+  for (const SweepAxis& a : kSweepAxes)
+    if (p.define == a.define) return true;
+  return false;
+}
+
 std::vector<Point> grid_points(const Variant& v, const GridAxes& axes) {
   ReduceParams base;
   base.variant = v.name;
-  std::vector<Point> out;
   Point def;
   def.params = base;
   def.is_default = true;
-  out.push_back(def);
-  const std::vector<unsigned> no_vec{0};  // 0: the variant takes no VEC
-  for (std::size_t w : axes.wg) {
-    ReduceParams c = base;
-    c.wg = w;
-    if (!v.takes_groups_per_cu()) {
-      out.push_back(Point{c, false, false, false});
-      continue;
-    }
-    for (unsigned vec : v.uses_vec() ? axes.vec : no_vec) {
-      if (vec) c.vec = vec;
-      if (v.uses_times())
-        for (unsigned t : axes.times) {
-          ReduceParams ct = c;
-          ct.times = t;
-          out.push_back(Point{ct, false, false, false});
-        }
-      for (unsigned g : axes.groups_per_cu) {
-        ReduceParams cg = c;
-        cg.groups_per_cu = g;
-        out.push_back(Point{cg, false, false, false});
-      }
-    }
+  std::vector<ReduceParams> grid{base};
+  bool times_searched = false;
+  for (const SweepAxis& a : kSweepAxes) {
+    const KernelParam* p = v.spec.find(a.define);
+    if (!p || !p->tunable) continue;
+    std::vector<ReduceParams> next;
+    for (const ReduceParams& c : grid) a.expand(c, axes, next);
+    grid = std::move(next);
+    times_searched |= std::string(a.define) == "TIMES";
   }
+  for (const KernelParam& p : v.spec.params)
+    if (p.tunable && !sweeps(p))
+      throw std::logic_error("variant " + v.name + ": tunable parameter " + p.define + " has no sweep axis");
+  // A variant that sizes contiguous blocks from n has no TIMES but takes the grid's other launch
+  // mode, groups per compute unit (a launch dimension, not a -D).
+  if (v.takes_groups_per_cu() && !times_searched) {
+    std::vector<ReduceParams> next;
+    for (const ReduceParams& c : grid)
+      for (unsigned g : axes.groups_per_cu) {
+        ReduceParams q = c;
+        q.groups_per_cu = g;
+        next.push_back(q);
+      }
+    grid = std::move(next);
+  }
+  std::vector<Point> out{def};
+  for (const ReduceParams& c : grid) out.push_back(Point{c, false, false, false});
   return out;
 }
 

@@ -4,9 +4,10 @@
 // Each variant's default launch is measured beside the grid (its first point), so the best point
 // can be stated as a gain over the default.
 //
-// The grid of a variant: work-group sizes x launch modes x VEC, where a launch mode is a fixed
-// TIMES or a fixed number of groups per compute unit (TIMES then follows from n); variants
-// without TIMES take only the work-group sizes, variants without VEC no VEC.
+// The grid of a variant is built from its kernel's table (Variant::spec): each parameter marked
+// tunable is an axis (WG_SIZE: work-group sizes, VEC: vector widths, TIMES: a fixed TIMES or, the
+// other launch mode, a fixed number of groups per compute unit, TIMES then following from n), and
+// a variant that sizes contiguous blocks from n takes groups per compute unit alone.
 #pragma once
 
 #include "clreduce/device.hpp"
@@ -35,7 +36,12 @@ struct GridAxes {
 //  vec: the allowed vector widths.
 GridAxes grid_defaults(const GridAxes& given, const DeviceInfo& dev);
 
-// The points of one variant's grid, its default launch first.
+// Whether the sweep has an axis for kernel parameter p (WG_SIZE, VEC, TIMES): every parameter a
+// table marks tunable must have one.
+bool sweeps(const KernelParam& p);
+
+// The points of one variant's grid, its default launch first. Throws std::logic_error for a
+// tunable parameter without a sweep axis.
 std::vector<Point> grid_points(const Variant& v, const GridAxes& axes);
 // The same as the engine's points function (axes with the defaults filled).
 std::function<std::vector<Point>(const Variant&, std::uint64_t)> grid_points(const GridAxes& axes);
