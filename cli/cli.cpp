@@ -122,7 +122,8 @@ std::string option_of(Param p) {
     case Param::None:
     case Param::Offset:
     case Param::Queue:
-    case Param::Buffer: return "";
+    case Param::Buffer:
+    case Param::Launch: return "";
   }
   return "";
 }

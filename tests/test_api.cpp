@@ -323,8 +323,9 @@ TEST_CASE("errors are clreduce::Error naming the parameter, its valid values and
   // A Launch belongs to the reducer that prepared it: every hook that takes one refuses another's.
   const std::shared_ptr<const Launch> l = introspect::prepare(plain, ElemType::Uint, Op::Sum, 8);
   Reducer other(app().queue);
-  const std::string theirs = "this launch was prepared by another reducer; prepare it with the reducer that enqueues it";
+  const std::string theirs = "this launch was prepared by another reducer; prepare it with the reducer that uses it";
   CHECK_THROWS_WITH_AS(introspect::enqueue(other, *l, small), theirs.c_str(), Error);
+  CHECK(param_of([&] { introspect::read_result(other, *l); }) == Param::Launch);
   CHECK_THROWS_WITH_AS(introspect::read_result(other, *l), theirs.c_str(), Error);
   CHECK_THROWS_WITH_AS(introspect::result_buffer(other, *l), theirs.c_str(), Error);
   CHECK_THROWS_WITH_AS(introspect::counter_buffer(other, *l), theirs.c_str(), Error);

@@ -45,6 +45,7 @@ enum class Param {
   Devices,        // the device list of a multi-device reduction
   Split,          // how a multi-device reduction splits its input
   Scalars,        // a reduction descriptor's run-time scalar arguments
+  Launch,         // a prepared launch given to an introspection hook (clreduce/introspect.hpp)
 };
 
 // How messages name the parameter: "work-group size", "TIMES", "n", ...

@@ -166,8 +166,7 @@ std::shared_ptr<const AxisLaunch> AxisReducer::State::prepare(ElemType type, Op 
 std::vector<cl::Event> AxisReducer::State::enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
                                                    const cl::CommandQueue* on, bool with_events,
                                                    const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != serial)
-    throw Error("this axis launch was prepared by another axis reducer; prepare it with the one that enqueues it");
+  check_owner(launch.owner_, "axis reducer");
   const AxisPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.config.type);
   const std::uint64_t rs = result_size(launch.config.type, launch.config.op);  // an output value (or ArgValue)

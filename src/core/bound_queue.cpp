@@ -5,6 +5,12 @@
 
 namespace clreduce {
 
+void BoundQueue::check_owner(std::uint64_t owner, const char* who) const {
+  if (owner != serial)
+    throw Error(Param::Launch, std::string("this launch was prepared by another ") + who + "; prepare it with the " +
+                                   who + " that uses it");
+}
+
 BoundQueue bind_queue(const cl::CommandQueue& queue, const std::optional<DeviceInfo>& device,
                       const std::filesystem::path& kernel_dir, ProgramCache* programs, const char* who) {
   static std::atomic<std::uint64_t> bindings{0};

@@ -26,6 +26,10 @@ struct BoundQueue {
   // that prepared it by it, so a launch of a destroyed reducer is not taken for one of a new
   // reducer that happens to live at the same address.
   std::uint64_t serial = 0;
+
+  // Throws Error (Param::Launch) unless `owner` (a launch's owner_) is this binding's serial: a
+  // launch is enqueued, read and looked into only by the reducer (`who`) that prepared it.
+  void check_owner(std::uint64_t owner, const char* who) const;
 };
 
 // Checks that `queue` runs in order (Error, Param::Queue, naming `who`), reads its context and

@@ -33,6 +33,7 @@ std::string_view name_of(Param p) {
     case Param::Segments: return "segments";
     case Param::OpFile: return "operator file";
     case Param::Scalars: return "scalar arguments";
+    case Param::Launch: return "launch";
     case Param::Devices: return "device list";
     case Param::Split: return "split";
   }

@@ -212,10 +212,7 @@ struct Reducer::State : BoundQueue {
     return l;
   }
 
-  void check_owner(const Launch& launch) const {
-    if (launch.owner_ != serial)
-      throw Error("this launch was prepared by another reducer; prepare it with the reducer that enqueues it");
-  }
+  void check_owner(const Launch& launch) const { BoundQueue::check_owner(launch.owner_, "reducer"); }
 
   // The hooks of clreduce/introspect/reduce.hpp (defined below the State).
   std::shared_ptr<const Launch> prepare(ElemType type, Op op, std::uint64_t n, std::uint64_t offset);

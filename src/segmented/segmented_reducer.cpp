@@ -311,8 +311,7 @@ std::vector<cl::Event> SegmentedReducer::State::enqueue(const SegmentedLaunch& l
                                                         const cl::Buffer& offsets_buf, const cl::Buffer& out,
                                                         const cl::CommandQueue* on, bool with_events,
                                                         const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != serial)
-    throw Error("this segmented launch was prepared by another segmented reducer; prepare it with the one that enqueues it");
+  check_owner(launch.owner_, "segmented reducer");
   const SegmentedPlan& p = launch.plan;
   const std::uint64_t es = size_of(launch.type);
   const std::uint64_t rs = result_size(launch.type, launch.op);  // an output value (or ArgValue)

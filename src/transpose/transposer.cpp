@@ -80,8 +80,7 @@ std::shared_ptr<const TransposeLaunch> Transposer::State::prepare(ElemType type,
 std::vector<cl::Event> Transposer::State::enqueue(const TransposeLaunch& launch, const cl::Buffer& in,
                                                   const cl::Buffer& out, const cl::CommandQueue* on,
                                                   bool with_event, const std::vector<cl::Event>* wait) {
-  if (launch.owner_ != serial)
-    throw Error("this transpose launch was prepared by another transposer; prepare it with the one that enqueues it");
+  check_owner(launch.owner_, "transposer");
   const TransposePlan& p = launch.plan;
   const std::uint64_t bytes = p.m * p.n * size_of(launch.config.type);
   with_cl_context("querying the buffers' sizes", [&] {
