@@ -129,6 +129,24 @@ TEST_SUITE("axis") {
     MESSAGE(runs << " axis reductions checked in this shard");
   }
 
+  TEST_CASE("cols_stream_fused over few rows of many columns: the last group's finish is right on every device") {
+    // 5 x 20011 at WG_SIZE 32: the finishing work-items each fold 626 columns' 626 partial rows,
+    // past llvmpipe's loop limit (it returned wrong columns from 3304 on; the planner now gives
+    // the partial rows to the second pass there).
+    for (ElemType t : {ElemType::Uint, ElemType::Float}) {
+      AxisConfig cfg;
+      cfg.variant = "cols_stream_fused";
+      cfg.axis = Axis::Cols;
+      cfg.type = t;
+      cfg.op = t == ElemType::Uint ? Op::Max : Op::Sum;
+      cfg.wg = std::min<std::size_t>(32, kernel_allows(cfg));
+      const HostData data = generate_data(t, 5 * 20011, DataKind::Random, seed() + 20011);
+      const AxisReport r = run_axis(session(), cfg, data, 5, 20011, quick_timing(0, 1));
+      INFO(r.check.detail << " (launch " << r.plan.launch_label() << ")");
+      CHECK(r.ok());
+    }
+  }
+
   TEST_CASE("cols_stream at the widths whose lanes NVIDIA folds by warp shuffles (N / VEC a power of two up to 32)") {
     // The shapes above reach the tree of lanes; these reach the butterfly where the device runs
     // NVIDIA PTX (WARP_FOLD), and the tree elsewhere: N = VEC ... 32 VEC, M odd, three groups and the
@@ -516,10 +534,24 @@ TEST_SUITE("unit") {
     CHECK(c.chunks * 57344 >= 3000000);
     cfg.axis = Axis::Rows;
     CHECK_NOTHROW(plan_axis(cfg, d, 3, 3000000));
-    // Without a loop limit the same launches plan.
-    d.loop_trip_limit = 0;
-    cfg.variant = "cols_item";
+    // cols_stream_fused's finish: over 5 x 20011 at WG_SIZE 32 its last group's work-items would
+    // each fold 626 columns' 626 partials (llvmpipe returned wrong columns from column 3304 on,
+    // found by the op_results test): there the partial rows go to the second pass.
+    cfg.variant = "cols_stream_fused";
     cfg.axis = Axis::Cols;
+    cfg.wg = 32;
+    AxisPlan s = plan_axis(cfg, d, 5, 20011);
+    CHECK(s.chunks == 626);
+    CHECK(s.passes.size() == 2);
+    CHECK(s.passes[0].options.find("-D FUSED=0") != std::string::npos);
+    CHECK(plan_axis(cfg, d, 5, 2001).passes.size() == 1);  // 63 x 63 trips: fused
+    // Without a loop limit the same launches plan, and the stream stays fused.
+    d.loop_trip_limit = 0;
+    s = plan_axis(cfg, d, 5, 20011);
+    CHECK(s.passes.size() == 1);
+    CHECK(s.passes[0].options.find("-D FUSED=1") != std::string::npos);
+    cfg.variant = "cols_item";
+    cfg.wg.reset();
     CHECK_NOTHROW(plan_axis(cfg, d, 3000000, 3));
   }
 

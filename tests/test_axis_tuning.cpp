@@ -345,7 +345,8 @@ TEST_SUITE("unit") {
          at + ".variant: axis variant cols_stream_fused does not take argmax; valid: cols_item, cols_tile, cols_fused, "
               "cols_stream"},
         {db_with_axis_entries(axis_entry(R"(, "row_width": 64)", "rows_warp")),
-         at + ".row_width: row width 64 for rows_warp is more than a warp's 32 lanes; expected a power of two from 1 to 32"},
+         at + ".row_width: row width 64 for rows_warp is not one of 1, 2, 4, 8, 16, 32 (enough lanes for the row's "
+              "vectors, a power of two up to WARP and WG_SIZE)"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 300)", "rows_group")),
          at + ".wg: expected a power of two from 1 to 65536, got 300"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 131072)", "rows_group")),
@@ -359,8 +360,8 @@ TEST_SUITE("unit") {
         {db_with_axis_entries(axis_entry(R"(, "wg": 64, "row_width": 128)")),
          at + ".row_width: row width 128 is more than wg 64; it must divide the work-group"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 8)")),
-         at + ".groups_per_cu: axis variant rows_sliced does not split into chunks; cols_tile, cols_fused, cols_stream, "
-              "rows_split and rows_split_fused take groups_per_cu"},
+         at + ".groups_per_cu: axis variant rows_sliced does not split into chunks; rows_split, rows_split_fused, "
+              "cols_tile, cols_fused, cols_stream and cols_stream_fused take groups_per_cu"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 0)", "rows_split")),
          at + ".groups_per_cu: expected an integer from 1 to 4096, got 0"},
         {db_with_axis_entries(axis_entry(R"(, "groups_per_cu": 4097)", "rows_split")),

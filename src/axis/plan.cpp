@@ -47,8 +47,8 @@ KernelParam reads_either() {
 KernelParam axis_items(const std::string& rule = "4; 1 for argmin/argmax (a pair in registers costs more than the loads gain)") {
   return items_param(rule);
 }
-KernelParam row_width(const std::string& rule) {
-  return {"ROW_WIDTH", "work-items (lanes) per row", kPow2To1024, rule, true, true, "--row-width"};
+KernelParam row_width(const std::string& rule, std::vector<std::uint64_t> valid = kPow2To1024) {
+  return {"ROW_WIDTH", "work-items (lanes) per row", std::move(valid), rule, true, true, "--row-width"};
 }
 KernelParam axis_vec(const std::string& rule) {
   return {"VEC", "consecutive elements one load reads (at most 16 bytes)", {1, 2, 4}, rule, false, true};
@@ -165,7 +165,8 @@ std::vector<AxisVariant> build_registry() {
     v.tradeoff = "coalesced loads and no local memory or barrier on NVIDIA; elsewhere its shuffle goes through local memory, slowly";
     v.geometry = AxisGeometry::WarpRows;
     v.spec.params = params({{axis_wg()}, common(reads_matrix(), axis_items()),
-                            {row_width("enough lanes for the row's vectors, a power of two up to WARP and WG_SIZE"),
+                            {row_width("enough lanes for the row's vectors, a power of two up to WARP and WG_SIZE",
+                                       {1, 2, 4, 8, 16, 32}),
                              axis_vec("the widest of 4, 2, 1 within 16 bytes that divides N"),
                              {"NV_PTX", "the device runs NVIDIA inline PTX (shfl.sync)", {0, 1},
                               "1 where the device reports NVIDIA's 32-lane warp", false, false},
@@ -276,6 +277,8 @@ std::vector<AxisVariant> build_registry() {
         "no second launch; a ticket and a device-wide fence per group; sums, min and max (an argmin/argmax partial is a pair)";
     v.fused = true;
     v.arg_ops = false;
+    // Unfused (FUSED 0) where a device's loop limit would cut the last group's finish short.
+    v.second_pass = "cols_tile";
     v.file = "axis_cols_stream.cl";  // cols_stream's kernel with FUSED 1
     v.kernel = "axis_cols_stream";
     v.geometry = AxisGeometry::ColumnStream;
@@ -943,7 +946,17 @@ AxisPlan plan_passes(const AxisConfig& given_cfg, const DeviceInfo& dev, std::ui
     // cols_stream_fused with more than one group: one launch, the groups' partial rows (chunks x N)
     // meet through one ticket, and the last group streams them in steps of whole rows that fit its
     // lanes (or by columns where none fit). Sums, min and max only (argmin/argmax refused above).
-    const bool fused = v.fused && p.chunks > 1;
+    bool fused = v.fused && p.chunks > 1;
+    // The last group's finish loops over the groups' partial rows: frows whole rows per step, or,
+    // where no whole row fits its lanes, each work-item over its columns' partials (N / WG_SIZE
+    // columns x G partials). On a device that ends a kernel's loops (llvmpipe) a finish that would
+    // pass the limit (with the stream's own trips before it) gave wrong columns (5 x 20011 at
+    // WG_SIZE 32: 626 x 626 trips); there the partial rows go to the second pass instead.
+    const std::uint64_t unit = p.vec / gcd_of(n, p.vec);
+    const std::uint64_t frows = (p.wg * p.vec / n) / unit * unit;
+    const std::uint64_t finish_trips = frows ? ceil_div(p.chunks, frows) : ceil_div(n, p.wg) * p.chunks;
+    const std::uint64_t stream_trips = ceil_div(m * n, p.chunks * p.wg);
+    if (fused && dev.loop_trip_limit && stream_trips + finish_trips > loop_trips_allowed(dev)) fused = false;
     values = common_values(cfg, dev, true, items, is_arg_op(cfg.op) ? 0 : kStreamItems);
     set_value(values, "WG_SIZE", p.wg);
     set_value(values, "VEC", p.vec);
@@ -968,8 +981,6 @@ AxisPlan plan_passes(const AxisConfig& given_cfg, const DeviceInfo& dev, std::ui
       a.fused_partials = p.chunks * n;
       a.tickets = 1;
       a.values_out = n;
-      const std::uint64_t unit = p.vec / gcd_of(n, p.vec);
-      const std::uint64_t frows = (p.wg * p.vec / n) / unit * unit;
       p.depth += clamp_depth(frows ? ceil_div(p.chunks, frows) + lanes_depth : p.chunks);
       p.passes.push_back(a);
       return p;

@@ -263,6 +263,18 @@ TunedAxisMeasurement read_axis_measurement(const json& v, const std::string& pat
 // whole-array entry's variant names, which the lookup checks), each parameter against the
 // variant that takes it, so that a hand-edited entry fails here with its path rather than later
 // as a launch refused.
+// The axis variants (of `axis`, or of both) for which `pred` holds, as "a, b and c".
+template <class Pred>
+std::string takers(std::optional<Axis> axis, Pred pred) {
+  std::vector<std::string> names;
+  for (const AxisVariant& v : axis_variants())
+    if ((!axis || v.axis == *axis) && pred(v)) names.push_back(v.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
 TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
   const Fields f(v, path,
                  {"type", "op", "axis", "class", "date", "variant", "wg", "row_width", "groups_per_cu", "measurements",
@@ -311,20 +323,21 @@ TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
   }
   if (const json* x = f.find("row_width")) {
     if (!var->uses_row_width())
-      fail(f.at("row_width"), "axis variant " + var->name + " takes no row_width; rows_sliced and rows_warp do");
+      fail(f.at("row_width"), "axis variant " + var->name + " takes no row_width; " +
+                                  takers(e.axis, [](const AxisVariant& a) { return a.uses_row_width(); }) + " do");
     e.row_width = static_cast<unsigned>(read_power_of_two(*x, f.at("row_width"), kTuningDbMaxRowWidth));
-    if (var->name == "rows_warp" && *e.row_width > 32)
-      fail(f.at("row_width"), "row width " + std::to_string(*e.row_width) +
-                                  " for rows_warp is more than a warp's 32 lanes; expected a power of two from 1 to 32");
+    if (const KernelParam* p = var->spec.find("ROW_WIDTH"); !p->valid_value(*e.row_width))
+      fail(f.at("row_width"), "row width " + std::to_string(*e.row_width) + " for " + var->name + " is not one of " +
+                                  p->valid_text() + " (" + p->rule + ")");
     if (e.wg && *e.row_width > *e.wg)
       fail(f.at("row_width"), "row width " + std::to_string(*e.row_width) + " is more than wg " +
                                   std::to_string(*e.wg) + "; it must divide the work-group");
   }
   if (const json* x = f.find("groups_per_cu")) {
     if (!var->takes_chunks())
-      fail(f.at("groups_per_cu"), "axis variant " + var->name +
-                                      " does not split into chunks; cols_tile, cols_fused, cols_stream, rows_split and "
-                                      "rows_split_fused take groups_per_cu");
+      fail(f.at("groups_per_cu"), "axis variant " + var->name + " does not split into chunks; " +
+                                      takers(std::nullopt, [](const AxisVariant& a) { return a.takes_chunks(); }) +
+                                      " take groups_per_cu");
     const auto u = as_u64(*x);
     if (!u || *u == 0 || *u > kTuningDbMaxAxisGroupsPerCu)
       fail(f.at("groups_per_cu"),
