@@ -1660,10 +1660,13 @@ std::string empty_problem(B b, const Result& r) {
     case B::Mean: case B::NanMean: case B::VarPop: case B::VarSample: case B::StdPop: case B::StdSample:
       ok = std::isnan(v);
       break;
-    case B::Min: case B::NanMin: ok = fl ? std::isnan(v) : bits == highest; break;
-    case B::Max: case B::NanMax: ok = fl ? std::isnan(v) : bits == lowest; break;
-    case B::LInf: ok = fl ? std::isnan(v) : bits == 0; break;
-    case B::MinMax: ok = fl ? std::isnan(v) && std::isnan(result_real(r, 1)) : bits == highest && result_bits(r, 1) == lowest;
+    // min and max of nothing: the highest and lowest value, +inf and -inf for floats (as the Op
+    // path's segments); linf of nothing 0, as l1 and l2.
+    case B::Min: case B::NanMin: ok = fl ? v == INFINITY : bits == highest; break;
+    case B::Max: case B::NanMax: ok = fl ? v == -INFINITY : bits == lowest; break;
+    case B::LInf: ok = fl ? v == 0 : bits == 0; break;
+    case B::MinMax:
+      ok = fl ? v == INFINITY && result_real(r, 1) == -INFINITY : bits == highest && result_bits(r, 1) == lowest;
       break;
     case B::ArgMin: ok = result_index(r) == ~0ull && (fl ? v == INFINITY : bits == highest); break;
     case B::ArgMax: ok = result_index(r) == ~0ull && (fl ? v == -INFINITY : bits == lowest); break;

@@ -16,7 +16,9 @@
 //   sum_wrap       in the element's own type: integers wrap modulo 2^bits (the teaching family's
 //                  and the Op::Sum API's uint/int sums); floats as sum
 //   min, max       the element's value (f16/bf16 results as f32, exactly); floats by fmin/fmax: a
-//                  NaN loses to a number, all NaN gives NaN (as Op::Min/Op::Max always have)
+//                  NaN loses to a number, all NaN gives NaN (as Op::Min/Op::Max always have); of
+//                  nothing (an empty segment) the highest (lowest) value, +inf (-inf) for floats,
+//                  as the Op path's segments give it
 //   nanmin, nanmax the same as min and max (which already skip NaN)
 //   argmin, argmax the value and the index of its first occurrence (ArgValue layout, 16 bytes);
 //                  the first NaN wins (NumPy's and PyTorch's rule)
@@ -35,7 +37,8 @@
 //   l1             sum of |x| (integers in u64, modulo 2^64 as sum)
 //   l2             the Euclidean norm, overflow-safe (a scaled sum of squares, as LAPACK's nrm2):
 //                  f32 (f64 as mean)
-//   linf           max |x| (integers: the unsigned type of the element's width; NaN loses)
+//   linf           max |x| (integers: the unsigned type of the element's width; NaN loses; 0 of
+//                  nothing, as l1 and l2)
 //   dot            two inputs of one type: sum of x0 * x1 (integers: products and sum modulo 2^64)
 //   sqdist         two inputs of one type: sum of (x0 - x1)^2, the squared Euclidean distance
 //

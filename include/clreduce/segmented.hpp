@@ -174,7 +174,8 @@ class SegmentedReducer {
   // The reduction `r` of every segment of `inputs` (one Input per r.inputs, each holding n
   // elements from its offset), one result per segment, in one launch of
   // kernels_cl/reduce_descriptor_lines.cl; the map's index i counts from the segment's first
-  // element. An empty segment's result is r's finish of its identity (a sum's 0, a mean's NaN,
+  // element. An empty segment's result is r's finish of its identity (a sum's 0, a mean's NaN, a
+  // float min's +infinity and max's -infinity as the Op path's,
   // argmin's index 2^64 - 1). The offsets are not read back: the kernel clamps each into [0, n]
   // (and an end below its begin to an empty segment), so invalid ones give unspecified values but
   // never a read outside the inputs. The reducer's params give wg, slice (ROW_WIDTH: work-items

@@ -436,7 +436,9 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       // fmin/fmax: a NaN loses to a number, and NaN is their identity (all NaN stays NaN).
       r.identity = fl ? "(" + ct + ")NAN" : (is_min ? ti.highest : ti.lowest);
       r.combine = std::string(fl ? (is_min ? "fmin" : "fmax") : (is_min ? "min" : "max")) + "(a, b)";
-      r.finish = "a";
+      // Nothing to reduce (an empty segment): the infinity, as an integer's highest or lowest and
+      // as the Op path's segments give it (all NaN stays NaN).
+      r.finish = fl ? std::string("(n == 0 ? (") + ct + ")(" + (is_min ? "INFINITY" : "-INFINITY") + ") : a)" : "a";
       r.out = {ResultLayout::Kind::Value, value_type(t)};
       r.exact = true;
       break;
@@ -524,6 +526,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       r.lift = "(" + at + "2)(v, v)";
       r.combine = "(" + at + "2)(" + mn + "(a.x, b.x), " + mx + "(a.y, b.y))";
       r.finish = narrow ? "convert_" + ct + "2(a)" : "a";
+      if (fl) r.finish = "(n == 0 ? (" + ct + "2)(INFINITY, -INFINITY) : " + r.finish + ")";  // as min and max
       r.out = {ResultLayout::Kind::Pair, value_type(t)};
       r.exact = true;
       break;
@@ -726,7 +729,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         r.out = {ResultLayout::Kind::Value, is_signed(t) ? static_cast<Scalar>(static_cast<int>(t) - 1) : t};
       }
       r.lift = "v";
-      r.finish = "a";
+      r.finish = fl ? "(n == 0 ? (" + ct + ")0 : a)" : "a";  // of nothing: 0, as l1 and l2 (and integers)
       r.exact = true;
       break;
     case Builtin::Dot:

@@ -194,13 +194,13 @@ DescriptorReference empty_reference(const Reduction& r, Builtin b, DescriptorRef
   const long double lo = fl ? -INFINITY : is_signed(ot) ? -largest(ot) - 1 : 0;
   switch (b) {
     case Builtin::Min:
-    case Builtin::NanMin: write_value(out, ot, fl ? NAN : hi); break;
+    case Builtin::NanMin: write_value(out, ot, hi); break;
     case Builtin::Max:
-    case Builtin::NanMax: write_value(out, ot, fl ? NAN : lo); break;
-    case Builtin::LInf: write_value(out, ot, fl ? NAN : 0); break;
+    case Builtin::NanMax: write_value(out, ot, lo); break;
+    case Builtin::LInf: write_value(out, ot, 0); break;
     case Builtin::MinMax:
-      write_value(out, ot, fl ? NAN : hi);
-      write_value(out + size_of(ot), ot, fl ? NAN : lo);
+      write_value(out, ot, hi);
+      write_value(out + size_of(ot), ot, lo);
       break;
     case Builtin::ArgMin:
     case Builtin::ArgMax:
