@@ -411,12 +411,14 @@ Expect reference(B b, const Column& x, const Column* y, std::size_t n, unsigned 
       e.bits = b == B::CountNonzero ? c : b == B::Any ? (c > 0) : (c == n);
       return e;
     }
-    case B::Dot: case B::SqDist: {
+    case B::Dot: case B::SqDist: case B::SumSq: {
       if (!real_path) {
         std::uint64_t s = 0;
         for (std::size_t i = 0; i < n; ++i) {
           if (b == B::Dot) {
             s += x.bits(i) * y->bits(i);  // the true product modulo 2^64 (sign-extended operands)
+          } else if (b == B::SumSq) {
+            s += x.bits(i) * x.bits(i);
           } else {
             const std::uint64_t d = x.bits(i) - y->bits(i);
             s += d * d;
@@ -427,7 +429,9 @@ Expect reference(B b, const Column& x, const Column* y, std::size_t n, unsigned 
       }
       std::vector<long double> v, a;
       for (std::size_t i = 0; i < n; ++i) {
-        const long double d = b == B::Dot ? x.val(i) * y->val(i) : (x.val(i) - y->val(i)) * (x.val(i) - y->val(i));
+        const long double d = b == B::Dot     ? x.val(i) * y->val(i)
+                              : b == B::SumSq ? x.val(i) * x.val(i)
+                                              : (x.val(i) - y->val(i)) * (x.val(i) - y->val(i));
         v.push_back(d);
         a.push_back(std::fabs(d));
       }
@@ -561,7 +565,7 @@ std::optional<ResultLayout> documented_layout(B b, S t) {
     case B::Any: case B::All: return L(K::Value, S::U8);
     case B::L1: return L(K::Value, float_type(t) ? wide_of(t) : S::U64);
     case B::LInf: return L(K::Value, unsigned_of(t));
-    case B::Dot: case B::SqDist:
+    case B::Dot: case B::SqDist: case B::SumSq:
       if (float_type(t)) return L(K::Value, wide_of(t));
       return std::nullopt;
   }
@@ -703,7 +707,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("descriptor: builtin names round-trip; junk is refused naming them") {
-    CHECK(all_builtins().size() == 24);
+    CHECK(all_builtins().size() == 25);
     for (B b : all_builtins()) {
       CAPTURE(bname(b));
       CHECK(parse_builtin(name_of(b)) == b);
@@ -711,6 +715,7 @@ TEST_SUITE("unit") {
     }
     CHECK(name_of(B::SumWrap) == "sum_wrap");
     CHECK(name_of(B::SqDist) == "sqdist");
+    CHECK(name_of(B::SumSq) == "sumsq");
     CHECK(name_of(B::CountNonzero) == "count_nonzero");
     for (const char* junk : {"summ", "", "SUM ", "median"}) {
       CAPTURE(junk);
@@ -1095,7 +1100,7 @@ TEST_SUITE("descriptor") {
           // The rules, said directly (the reference above follows them too).
           const double v = static_cast<double>(result_real(r, 0));  // a count as its value
           switch (b) {
-            case B::Sum: case B::SumWrap: case B::Mean: case B::Dot: case B::SqDist: case B::L1: case B::L2:
+            case B::Sum: case B::SumWrap: case B::Mean: case B::Dot: case B::SqDist: case B::SumSq: case B::L1: case B::L2:
             case B::VarPop: case B::StdPop:
               if (!std::isnan(v)) f.add(where + "a NaN input must give NaN");
               break;

@@ -41,6 +41,8 @@
 //                  nothing, as l1 and l2)
 //   dot            two inputs of one type: sum of x0 * x1 (integers: products and sum modulo 2^64)
 //   sqdist         two inputs of one type: sum of (x0 - x1)^2, the squared Euclidean distance
+//   sumsq          sum of x^2, the squared norm in one read (dot of x with itself: integers modulo
+//                  2^64, floats in the float type or F64)
 //
 // Thread-safety: plain values and pure functions.
 // Errors: Error (Param::Type, Param::Op) naming the valid choices.
@@ -132,10 +134,10 @@ using ScalarArg = std::variant<std::int64_t, std::uint64_t, double>;
 // The built-in reductions (see the file comment for what each computes).
 enum class Builtin {
   Sum, SumWrap, Min, Max, ArgMin, ArgMax, MinMax, Mean, NanMean, VarPop, VarSample, StdPop,
-  StdSample, CountNonzero, Any, All, NanSum, NanMin, NanMax, L1, L2, LInf, Dot, SqDist
+  StdSample, CountNonzero, Any, All, NanSum, NanMin, NanMax, L1, L2, LInf, Dot, SqDist, SumSq
 };
 const std::vector<Builtin>& all_builtins();
-std::string_view name_of(Builtin b);  // "sum", "sum_wrap", ..., "sqdist"
+std::string_view name_of(Builtin b);  // "sum", "sum_wrap", ..., "sqdist", "sumsq"
 // Throws Error (Param::Op) naming the valid built-ins.
 Builtin parse_builtin(std::string_view text);
 unsigned builtin_inputs(Builtin b);  // 2 for dot and sqdist, else 1

@@ -272,7 +272,7 @@ const std::vector<Builtin>& all_builtins() {
       Builtin::Sum, Builtin::SumWrap, Builtin::Min, Builtin::Max, Builtin::ArgMin, Builtin::ArgMax,
       Builtin::MinMax, Builtin::Mean, Builtin::NanMean, Builtin::VarPop, Builtin::VarSample, Builtin::StdPop,
       Builtin::StdSample, Builtin::CountNonzero, Builtin::Any, Builtin::All, Builtin::NanSum, Builtin::NanMin,
-      Builtin::NanMax, Builtin::L1, Builtin::L2, Builtin::LInf, Builtin::Dot, Builtin::SqDist};
+      Builtin::NanMax, Builtin::L1, Builtin::L2, Builtin::LInf, Builtin::Dot, Builtin::SqDist, Builtin::SumSq};
   return v;
 }
 std::string_view name_of(Builtin b) {
@@ -301,6 +301,7 @@ std::string_view name_of(Builtin b) {
     case Builtin::LInf: return "linf";
     case Builtin::Dot: return "dot";
     case Builtin::SqDist: return "sqdist";
+    case Builtin::SumSq: return "sumsq";
   }
   return "?";
 }
@@ -378,7 +379,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
   const bool fl = ti.floating;
   const bool f64_acc_ok = b == Builtin::Sum || b == Builtin::NanSum || b == Builtin::Mean || b == Builtin::NanMean ||
                           b == Builtin::VarPop || b == Builtin::VarSample || b == Builtin::StdPop ||
-                          b == Builtin::StdSample || b == Builtin::L2 || b == Builtin::Dot || b == Builtin::SqDist ||
+                          b == Builtin::StdSample || b == Builtin::L2 || b == Builtin::Dot || b == Builtin::SqDist || b == Builtin::SumSq ||
                           (b == Builtin::L1 && fl);
   bool f64 = false;
   if (accumulate) {
@@ -758,6 +759,12 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       }
       break;
     }
+    case Builtin::SumSq:
+      // dot's term with one input: integers modulo 2^64 on unsigned bits (no signed overflow).
+      r = sum_of(name, t, f64,
+                 fl || f64 ? "(" + F + ")x0 * (" + F + ")x0"
+                           : ti.is_signed ? "(ulong)(long)x0 * (ulong)(long)x0" : "(ulong)x0 * (ulong)x0");
+      break;
   }
   r.builtin = b;
   return r;

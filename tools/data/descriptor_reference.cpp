@@ -279,6 +279,7 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
         case Builtin::SumWrap: acc += v; break;
         case Builtin::L1: acc += is_signed(t) && static_cast<std::int64_t>(v) < 0 ? 0 - v : v; break;
         case Builtin::Dot: acc += v * y->bits(i); break;
+        case Builtin::SumSq: acc += v * v; break;
         case Builtin::SqDist: {
           const std::uint64_t w = y->bits(i);
           // Narrow types: the exact difference; 64-bit types: the difference modulo 2^64.
@@ -349,6 +350,7 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
     case Builtin::L1:
     case Builtin::Dot:
     case Builtin::SqDist:
+    case Builtin::SumSq:
     case Builtin::Mean:
     case Builtin::NanMean: {
       long double s = 0, s_abs = 0;
@@ -358,6 +360,7 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
         if (b == Builtin::L1) term = std::fabs(term);
         else if (b == Builtin::Dot) term *= y->at(i);
         else if (b == Builtin::SqDist) term = (term - y->at(i)) * (term - y->at(i));
+        else if (b == Builtin::SumSq) term *= term;
         if ((b == Builtin::NanSum || b == Builtin::NanMean) && std::isnan(term)) continue;
         s += term;
         s_abs += std::fabs(term);
