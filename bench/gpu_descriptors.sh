@@ -76,7 +76,7 @@ if [ -n "${AXIS_SHAPES:-}" ]; then
   echo "done at ${SECONDS}s" >>"$OUT/log.txt"
   exit 0
 fi
-OPS=${OPS:-"sum sum_wrap min max argmin argmax minmax mean nanmean var_pop var_sample std_pop std_sample count_nonzero any all nansum nanmin nanmax l1 l2 linf dot sqdist"}
+OPS=${OPS:-"sum sum_wrap min max argmin argmax minmax mean nanmean var_pop var_sample std_pop std_sample count_nonzero any all nansum nanmin nanmax l1 l2 linf sumsq dot sqdist"}
 TYPES=${TYPES:-"f32 f16 bf16 u32 i8 f64"}
 BYTES=${BYTES:-$((1 << 28))}
 size() { case $1 in u8|i8) echo 1;; u16|i16|f16|bf16) echo 2;; u32|i32|f32) echo 4;; *) echo 8;; esac; }

@@ -49,6 +49,8 @@ CASES = [
     ("l2", torch.float32, 1, lambda x: torch.linalg.vector_norm(x)),
     ("l2", torch.float16, 1, lambda x: torch.linalg.vector_norm(x, dtype=f32)),
     ("linf", torch.float32, 1, lambda x: torch.linalg.vector_norm(x, float("inf"))),
+    ("sumsq", torch.float32, 1, lambda x: torch.dot(x, x)),       # x . x: cuBLAS reads x as both operands
+    ("sumsq", torch.float16, 1, lambda x: torch.dot(x, x)),
     ("dot", torch.float32, 2, lambda x, y: torch.dot(x, y)),
     ("dot", torch.float16, 2, lambda x, y: torch.dot(x, y)),     # torch's half dot (accumulates in f32 inside cuBLAS)
     ("sqdist", torch.float32, 2, lambda x, y: torch.dist(x, y)),  # the norm of x - y (a temporary), as torch does it
