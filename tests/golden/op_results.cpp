@@ -30,6 +30,16 @@ std::vector<ElemType> types_of(const DeviceInfo& dev) {
   return ts;
 }
 
+// A reducer's options at the fixed launch (ReducerOptions or AxisReducerOptions).
+template <class Options>
+void fix_launch(Options& o, const std::string& variant, const std::filesystem::path& kernel_dir, const DeviceInfo& dev) {
+  o.params.variant = variant;
+  o.params.wg = kWg;
+  o.tuning.enabled = false;
+  o.kernel_dir = kernel_dir;
+  o.device = dev;
+}
+
 std::string name(ElemType t) { return std::string(name_of(t)); }
 std::string name(Op op) { return std::string(name_of(op)); }
 
@@ -103,11 +113,7 @@ Results op_results(const cl::CommandQueue& queue, const DeviceInfo& real, const 
           const std::string key = "whole/" + v.name + "/" + name(t) + "/" + name(op) + "/" + std::to_string(n);
           if (!keep(k++, key)) continue;
           ReducerOptions o;
-          o.params.variant = v.name;
-          o.params.wg = kWg;
-          o.tuning.enabled = false;
-          o.kernel_dir = kernel_dir;
-          o.device = dev;
+          fix_launch(o, v.name, kernel_dir, dev);
           try {
             Reducer r(queue, o);
             const std::vector<unsigned char> data = data_of(t, n, whole_seed(t, n));
@@ -135,11 +141,7 @@ Results op_results(const cl::CommandQueue& queue, const DeviceInfo& real, const 
                                     std::string(name_of(axis)) + "/" + std::to_string(m) + "x" + std::to_string(n);
             if (!keep(k++, key)) continue;
             AxisReducerOptions o;
-            o.params.variant = v.name;
-            o.params.wg = kWg;
-            o.tuning.enabled = false;
-            o.kernel_dir = kernel_dir;
-            o.device = dev;
+            fix_launch(o, v.name, kernel_dir, dev);
             const bool arg = op == Op::ArgMin || op == Op::ArgMax;
             const std::uint64_t outputs = axis == Axis::Rows ? m : n;
             try {

@@ -31,35 +31,26 @@ struct SweepAxis {
   const char* define;
   void (*expand)(const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out);
 };
+// `c` once per value of `values`, the value in field `field`.
+template <class T, class Field>
+void each(const ReduceParams& c, const std::vector<T>& values, Field ReduceParams::*field,
+          std::vector<ReduceParams>& out) {
+  for (const T& v : values) {
+    ReduceParams p = c;
+    p.*field = v;
+    out.push_back(p);
+  }
+}
 const SweepAxis kSweepAxes[] = {
-    {"WG_SIZE",
-     [](const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out) {
-       for (std::size_t w : axes.wg) {
-         ReduceParams p = c;
-         p.wg = w;
-         out.push_back(p);
-       }
+    {"WG_SIZE", [](const ReduceParams& c, const GridAxes& a, std::vector<ReduceParams>& out) {
+       each(c, a.wg, &ReduceParams::wg, out);
      }},
-    {"VEC",
-     [](const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out) {
-       for (unsigned v : axes.vec) {
-         ReduceParams p = c;
-         p.vec = v;
-         out.push_back(p);
-       }
+    {"VEC", [](const ReduceParams& c, const GridAxes& a, std::vector<ReduceParams>& out) {
+       each(c, a.vec, &ReduceParams::vec, out);
      }},
-    {"TIMES",
-     [](const ReduceParams& c, const GridAxes& axes, std::vector<ReduceParams>& out) {
-       for (unsigned t : axes.times) {
-         ReduceParams p = c;
-         p.times = t;
-         out.push_back(p);
-       }
-       for (unsigned g : axes.groups_per_cu) {
-         ReduceParams p = c;
-         p.groups_per_cu = g;
-         out.push_back(p);
-       }
+    {"TIMES", [](const ReduceParams& c, const GridAxes& a, std::vector<ReduceParams>& out) {
+       each(c, a.times, &ReduceParams::times, out);
+       each(c, a.groups_per_cu, &ReduceParams::groups_per_cu, out);
      }},
 };
 }  // namespace
@@ -93,12 +84,7 @@ std::vector<Point> grid_points(const Variant& v, const GridAxes& axes) {
   // mode, groups per compute unit (a launch dimension, not a -D).
   if (v.takes_groups_per_cu() && !times_searched) {
     std::vector<ReduceParams> next;
-    for (const ReduceParams& c : grid)
-      for (unsigned g : axes.groups_per_cu) {
-        ReduceParams q = c;
-        q.groups_per_cu = g;
-        next.push_back(q);
-      }
+    for (const ReduceParams& c : grid) each(c, axes.groups_per_cu, &ReduceParams::groups_per_cu, next);
     grid = std::move(next);
   }
   std::vector<Point> out{def};
