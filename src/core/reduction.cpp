@@ -371,6 +371,21 @@ Reduction sum_of(const std::string& name, Scalar t, bool f64, const std::string&
   r.finish = "(" + r.out_type + ")a";
   return r;
 }
+
+// The plain sum of 8- and 16-bit integers (sum, nansum, mean): each vector of VEC elements added in
+// 32 bits (16 x 65535 < 2^32, so nothing wraps), then one 64-bit add, instead of a 64-bit add (two
+// instructions, carried) per element. u8 sums read at 87.6-89.7% of the H100's read peak with the
+// 64-bit adds, where sumsq of u8 (one 64-bit multiply-add per element) read at 94.4%.
+void sum_narrow_in_32_bits(Reduction& r, const ScalarInfo& ti) {
+  const std::string w = ti.is_signed ? "int" : "uint";
+  const std::string widen = ti.is_signed ? "(ulong)(long)" : "(ulong)";
+  r.map_type = w;
+  r.map = "(" + w + ")x0";
+  r.lift = widen + "v";
+  r.prelude = "#if VEC > 1\nulong desc_sum32_vector(const DESC_MAPV v) {\n  desc_vec_u u;\n  u.v = v;\n  " + w +
+              " s = 0;\n  for (uint c = 0; c < VEC; ++c) s += u.a[c];\n  return " + widen + "s;\n}\n#endif\n";
+  r.lift_vector = "desc_sum32_vector(v)";
+}
 }  // namespace
 
 Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
@@ -399,9 +414,11 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
   switch (b) {
     case Builtin::Sum:
       r = sum_of(name, t, f64, x_sum);
+      if (!fl && !f64 && ti.bytes <= 2) sum_narrow_in_32_bits(r, ti);
       break;
     case Builtin::NanSum:
       r = sum_of(name, t, f64, fl ? "isnan(x0) ? (" + F + ")0 : (" + F + ")x0" : x_sum);
+      if (!fl && !f64 && ti.bytes <= 2) sum_narrow_in_32_bits(r, ti);
       break;
     case Builtin::SumWrap:
       if (fl) {
@@ -543,6 +560,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         break;
       }
       r = sum_of(name, t, f64, x_sum);
+      if (!fl && !f64 && ti.bytes <= 2) sum_narrow_in_32_bits(r, ti);
       r.out_type = F;
       r.out = {ResultLayout::Kind::Value, fa.s};
       r.exact = false;
