@@ -116,11 +116,12 @@ else
   cases+=("reduce --axis cols --variant cols_tile --shape 301x37 --type float --op-file OPS_DIR/sum_of_squares.clh --chunks 3")
   cases+=("reduce --segments SEGMENTS_FILE --type float --op-file OPS_DIR/sum_of_squares.clh --wg 64 --chunks 3")
   # The reduction descriptors' one kernel: every accumulator kind (scalar, pair, Welford, scaled
-  # l2, the struct of a nanmean), every input type, two inputs, VEC 1 and the default VEC.
+  # l2, the struct of a nanmean), every input type, two inputs, VEC 1 and the default VEC, the
+  # 8- and 16-bit sums' vectors added in 32 bits.
   for c in "var_pop --type f16" "argmax --type u8 --wg 32" "dot --type bf16" "l2 --type f64" \
            "minmax --type i16 --groups-per-cu 3" "nanmean --type f32 --vec 1" "sum --type i64" \
            "count_nonzero --type u16" "sum_wrap --type i8" "std_sample --type u32" "linf --type i32" \
-           "argmin --type u64"; do
+           "argmin --type u64" "sum --type u8" "mean --type i16 --vec 2" "sumsq --type f16"; do
     case $c in *--wg*) cases+=("reduce --op $c") ;; *) cases+=("reduce --op $c --wg 64") ;; esac
   done
   # The descriptor's lines and columns: rows (padded, a line of 1, 4 and 32 work-items), rows cut
