@@ -91,6 +91,19 @@ CLI::App* Cli::add(const std::string& name, const std::string& help, std::functi
 
 CLI::App* Cli::find(const std::string& name) { return app_.get_subcommand(name); }
 
+// The kernel macro a parameter is, where a -D can give it instead of its option.
+const char* define_of(Param p) {
+  switch (p) {
+    case Param::WorkGroupSize: return "WG_SIZE";
+    case Param::Times: return "TIMES";
+    case Param::Vec: return "VEC";
+    case Param::RowWidth: return "ROW_WIDTH";
+    case Param::Tile: return "TILE";
+    case Param::Rows: return "ROWS";
+    default: return nullptr;
+  }
+}
+
 std::string option_of(Param p) {
   switch (p) {
     case Param::Variant: return "--variant";
@@ -150,9 +163,21 @@ int Cli::run(int argc, char** argv) {
         return code;
       }
   } catch (const Error& e) {
-    const std::string option = option_of(e.param());
+    std::string option = option_of(e.param());
+    // The parameter given by -D NAME=V rather than by its option: the prefix names what was typed.
+    if (const char* define = define_of(e.param()))
+      for (auto it = handlers_.rbegin(); it != handlers_.rend(); ++it) {
+        if (!it->first->parsed()) continue;
+        const CLI::Option* opt = it->first->get_option_no_throw(option);
+        const CLI::Option* d = it->first->get_option_no_throw("-D");
+        if (opt && opt->count() == 0 && d)
+          for (const std::string& r : d->results())
+            if (r.rfind(std::string(define) + "=", 0) == 0) option = "-D " + r;
+        break;
+      }
     // A message that starts with its option already ("-D VEC=3: ...") is not prefixed twice.
-    const bool named = !option.empty() && std::string_view(e.what()).rfind(option + " ", 0) == 0;
+    const std::string_view what = e.what();
+    const bool named = !option.empty() && (what.rfind(option + " ", 0) == 0 || what.rfind(option + ":", 0) == 0);
     std::cerr << "clreduce: error: " << (option.empty() || named ? "" : option + ": ") << e.what() << "\n";
     return 2;
   } catch (const cl::Error& e) {

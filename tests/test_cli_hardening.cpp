@@ -243,6 +243,10 @@ TEST_SUITE("cli") {
     // The library's refusals, each once prefixed: a value outside the valid ones, two values, a
     // variant that takes none (the default, contiguous_blocks, takes no TIMES).
     expect_error("reduce --variant vector --n 1000 -D VEC=3", "clreduce: error: -D VEC=3: VEC of vector.cl must be one of 2, 4, 8, 16");
+    // A parameter the planner checks, given by -D rather than its option: the line names the -D.
+    expect_error("reduce --axis rows --shape 100x100 -D WG_SIZE=3",
+                 "clreduce: error: -D WG_SIZE=3: work-group size 3 is not a power of two");
+    expect_error("reduce --axis rows --shape 100x100 --wg 3", "clreduce: error: --wg: work-group size 3 is not a power of two");
     expect_error("reduce --variant vector --n 1000 --wg 128 -D WG_SIZE=64",
                  "-D WG_SIZE=64 and the work-group size 128 both set WG_SIZE of vector.cl, to different values; give one");
     expect_error("reduce --variant naive --n 1000 -D TIMES=8", "-D TIMES=8: naive.cl takes no TIMES; kernels that do: stride_global.cl");

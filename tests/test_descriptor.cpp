@@ -1210,6 +1210,9 @@ TEST_SUITE("descriptor") {
     CHECK(r.as_u64() == 65537ull * 255);
     r = red.reduce(builtin(B::SumWrap, S::U8), {Input{upload(b8), 0}}, n);
     CHECK(r.get<std::uint8_t>() == static_cast<std::uint8_t>(65537ull * 255));
+    r = red.reduce(builtin(B::SumSq, S::I32), {Input{upload(i), 0}}, n);
+    CHECK(r.layout.type == S::U64);  // a sum of squares is never negative
+    CHECK(r.as_u64() == 1ull << 62);  // 65537 * 2^62 modulo 2^64
     r = red.reduce(builtin(B::L1, S::I32), {Input{upload(i), 0}}, n);
     CHECK(r.as_u64() == 65537ull << 31);
     r = red.reduce(builtin(B::LInf, S::I32), {Input{upload(i), 0}}, n);

@@ -9,7 +9,7 @@
 //
 // The cases: every variant x uint, int, float, double x every operator x the sizes and shapes of
 // tests/golden/op_results.cpp. The default run takes a seeded sample (CLREDUCE_TEST_SAMPLE, set
-// by ctest); op_results_full (label full) runs all of them.
+// by ctest); op_results_full_0/1 (label full) run all of them.
 #include "golden/op_results.hpp"
 #include "support.hpp"
 

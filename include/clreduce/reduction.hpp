@@ -41,8 +41,8 @@
 //                  nothing, as l1 and l2)
 //   dot            two inputs of one type: sum of x0 * x1 (integers: products and sum modulo 2^64)
 //   sqdist         two inputs of one type: sum of (x0 - x1)^2, the squared Euclidean distance
-//   sumsq          sum of x^2, the squared norm in one read (dot of x with itself: integers modulo
-//                  2^64, floats in the float type or F64)
+//   sumsq          sum of x^2, the squared norm in one read (dot of x with itself: integers in u64,
+//                  modulo 2^64, signed ones too; floats in the float type or F64)
 //
 // Thread-safety: plain values and pure functions.
 // Errors: Error (Param::Type, Param::Op) naming the valid choices.

@@ -778,10 +778,16 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       break;
     }
     case Builtin::SumSq:
-      // dot's term with one input: integers modulo 2^64 on unsigned bits (no signed overflow).
+      // dot's term with one input: integers modulo 2^64 on unsigned bits (no signed overflow),
+      // and a sum of squares is never negative: u64 for signed inputs too (as sqdist).
       r = sum_of(name, t, f64,
                  fl || f64 ? "(" + F + ")x0 * (" + F + ")x0"
                            : ti.is_signed ? "(ulong)(long)x0 * (ulong)(long)x0" : "(ulong)x0 * (ulong)x0");
+      if (!fl && !f64) {
+        r.out_type = "ulong";
+        r.finish = "a";
+        r.out = {ResultLayout::Kind::Value, Scalar::U64};
+      }
       break;
   }
   r.builtin = b;
