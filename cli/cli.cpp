@@ -91,6 +91,7 @@ CLI::App* Cli::add(const std::string& name, const std::string& help, std::functi
 
 CLI::App* Cli::find(const std::string& name) { return app_.get_subcommand(name); }
 
+namespace {
 // The kernel macro a parameter is, where a -D can give it instead of its option.
 const char* define_of(Param p) {
   switch (p) {
@@ -103,6 +104,7 @@ const char* define_of(Param p) {
     default: return nullptr;
   }
 }
+}  // namespace
 
 std::string option_of(Param p) {
   switch (p) {
