@@ -56,7 +56,12 @@ std::vector<unsigned char> data_of(ElemType t, std::uint64_t count, std::uint64_
       const auto v = static_cast<std::uint32_t>(g());
       std::memcpy(p, &v, 4);
     } else {
-      const double v = std::ldexp(unit(g), exponent(g));
+      // Drawn in this order (the exponent first) on purpose: an ldexp(unit(g), exponent(g)) call
+      // leaves the order to the compiler (GCC draws the exponent first, Clang the mantissa), and
+      // the golden file's data were drawn exponent first.
+      const int e = exponent(g);
+      const double mantissa = unit(g);
+      const double v = std::ldexp(mantissa, e);
       if (t == ElemType::Float) {
         const auto f = static_cast<float>(v);
         std::memcpy(p, &f, 4);
