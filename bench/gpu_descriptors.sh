@@ -10,6 +10,9 @@
 # AXIS_SHAPES="8192x8192 1048576x32 ...": instead of the whole arrays, every op of AXIS_OPS x type
 # of AXIS_TYPES along both axes of each shape ($OUT/axis.csv), the families' own float sum on the
 # same shapes ($OUT/axis_families.csv) and torch along the same dims ($OUT/torch_axis.csv).
+# AXIS_AXES="cols": only those axes (default rows cols). AXIS_LAUNCHES="--chunks 8|-D VEC=2 -D ITEMS=1":
+# after each point's default launch, the same point with each '|'-separated set of launch options
+# (the CSV's args column says which).
 # TESTS=1 then runs descriptor_families_full too.
 # BEFORE=.before (an older tree, made as bench/gpu_compare_builds.sh says, carried with .gpu):
 # built too, and every whole-array row run by it just before the working tree's
@@ -57,14 +60,19 @@ if [ "${TESTS:-1}" = 1 ]; then
 fi
 if [ -n "${AXIS_SHAPES:-}" ]; then
   acsv="$OUT/axis.csv"
+  IFS='|' read -r -a launches <<<"${AXIS_LAUNCHES:-}"
+  launches=("" "${launches[@]}")
   for shape in $AXIS_SHAPES; do
-    for axis in rows cols; do
+    for axis in ${AXIS_AXES:-rows cols}; do
       for t in ${AXIS_TYPES:-f32 f16}; do
         for op in ${AXIS_OPS:-sum argmax var_pop dot}; do
-          line=$(timeout 120 build-gpu/clreduce reduce --op "$op" --type "$t" --axis $axis --shape "$shape" --iterations 20 --format csv 2>&1)
-          rc=$?
-          [ -f "$acsv" ] || echo "shape,axis,$(head -1 <<<"$line")" >"$acsv"
-          if [ $rc -le 1 ] && [ "$(wc -l <<<"$line")" -ge 2 ]; then echo "$shape,$axis,$(tail -1 <<<"$line")" >>"$acsv"; else echo "$shape,$axis,$op,$t,ERROR rc=$rc: $(tr '\n' ' ' <<<"$line" | cut -c1-300)" >>"$acsv"; fi
+          for args in "${launches[@]}"; do
+            # shellcheck disable=SC2086  # the launch options are words
+            line=$(timeout 120 build-gpu/clreduce reduce --op "$op" --type "$t" --axis $axis --shape "$shape" $args --iterations 20 --format csv 2>&1)
+            rc=$?
+            [ -f "$acsv" ] || echo "shape,axis,args,$(head -1 <<<"$line")" >"$acsv"
+            if [ $rc -le 1 ] && [ "$(wc -l <<<"$line")" -ge 2 ]; then echo "$shape,$axis,${args:-default},$(tail -1 <<<"$line")" >>"$acsv"; else echo "$shape,$axis,${args:-default},$op,$t,ERROR rc=$rc: $(tr '\n' ' ' <<<"$line" | cut -c1-300)" >>"$acsv"; fi
+          done
         done
       done
       line=$(timeout 120 build-gpu/clreduce reduce --op sum --type float --axis $axis --shape "$shape" --iterations 20 --format csv 2>&1)
