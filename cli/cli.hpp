@@ -72,6 +72,7 @@ void register_bench_commands(Cli& cli);      // bench, bench --sizes
 void register_explore_commands(Cli& cli);    // sweep, tune
 void register_transpose_commands(Cli& cli);  // transpose, bench transpose, bench access
 void register_axis_bench_command(Cli& cli);  // bench axis
+void register_descriptor_bench_command(Cli& cli);  // bench descriptors
 void register_multi_bench_command(Cli& cli); // bench multi
 void register_soak_command(Cli& cli);        // soak
 void register_explain_command(Cli& cli);     // explain, explain transpose

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   clreduce::cli::register_bench_commands(cli);
   clreduce::cli::register_transpose_commands(cli);
   clreduce::cli::register_axis_bench_command(cli);
+  clreduce::cli::register_descriptor_bench_command(cli);
   clreduce::cli::register_multi_bench_command(cli);
   clreduce::cli::register_explore_commands(cli);
   clreduce::cli::register_soak_command(cli);

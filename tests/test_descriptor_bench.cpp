@@ -1,0 +1,155 @@
+// The descriptor benchmark (benchmarks/descriptor_bench.hpp, `clreduce bench descriptors`).
+//
+// unit: the launch grid: the default launch first, then the axes' product in order, each point
+// setting what its label says; every refusal names the axis and the valid names or values.
+//
+// descriptor_families: the command on the device under test: built-ins x types x families x a
+// grid, every point verified (the JSON's rows, in the documented order, the bytes of both inputs
+// of a dot product, the grid's value in the resolved launch), the CSV's header, a descriptor
+// file, and the refusals, each one line before anything runs.
+#include <doctest/doctest.h>
+
+#include "benchmarks/descriptor_bench.hpp"
+#include "clreduce/error.hpp"
+#include "support.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace clreduce;
+using namespace clreduce::test;
+
+TEST_SUITE("unit") {
+  TEST_CASE("descriptor bench: the launch grid is the default, then the axes' product in order") {
+    using F = DescriptorJob::Family;
+    const auto only = launch_grid({}, {F::Whole, F::Rows, F::Cols});
+    REQUIRE(only.size() == 1);
+    CHECK(only[0].label == "default");
+    CHECK(only[0].defines.empty());
+    CHECK_FALSE(only[0].chunks.has_value());
+
+    const auto g = launch_grid({{"TILE_X", {32, 64}}, {"chunks", {4, 8, 16}}}, {F::Cols});
+    REQUIRE(g.size() == 1 + 6);
+    CHECK(g[0].label == "default");
+    CHECK(g[1].label == "TILE_X=32 chunks=4");
+    CHECK(g[3].label == "TILE_X=32 chunks=16");
+    CHECK(g[6].label == "TILE_X=64 chunks=16");
+    REQUIRE(g[6].defines.size() == 1);
+    CHECK(g[6].defines[0].str() == "TILE_X=64");
+    CHECK(g[6].chunks == std::optional<std::uint64_t>(16));
+
+    const auto w = launch_grid({{"wg", {64, 128}}, {"ITEMS", {1}}}, {F::Whole, F::Rows, F::Cols});
+    REQUIRE(w.size() == 3);
+    CHECK(w[2].wg == std::optional<std::size_t>(128));
+    CHECK(w[2].defines.at(0).str() == "ITEMS=1");
+
+    const auto refused = [](const std::vector<LaunchAxis>& axes, const std::vector<F>& families, const std::string& text) {
+      try {
+        launch_grid(axes, families);
+        FAIL("accepted: " << text);
+      } catch (const Error& e) {
+        INFO(e.what());
+        CHECK(std::string(e.what()).find(text) != std::string::npos);
+      }
+    };
+    refused({{"TILE_X", {32}}}, {F::Rows, F::Cols},
+            "TILE_X: not a parameter a caller sets in reduce_descriptor_lines.cl (rows); its parameters: WG_SIZE, "
+            "ROW_WIDTH, ITEMS, VEC");
+    refused({{"ALIGNED", {1}}}, {F::Whole}, "ALIGNED: not a parameter a caller sets");
+    refused({{"ITEMS", {3}}}, {F::Cols}, "ITEMS: 3 is not valid for reduce_descriptor_cols.cl; valid: 1, 2, 4, 8");
+    refused({{"chunks", {2}}}, {F::Whole, F::Cols}, "the whole array is not cut into chunks");
+    refused({{"chunks", {0}}}, {F::Cols}, "0 chunks");
+    refused({{"wg", {96}}}, {F::Cols}, "96 is not a power of two");
+    refused({{"ITEMS", {1, 2, 1}}}, {F::Cols}, "names 1 twice");
+    refused({{"ITEMS", {1}}, {"ITEMS", {2}}}, {F::Cols}, "ITEMS is given twice");
+    refused({{"VEC", {}}}, {F::Cols}, "has no values");
+  }
+}
+
+TEST_SUITE("descriptor_families") {
+  TEST_CASE("bench descriptors: built-ins x types x families x a grid, each verified beside the read peak") {
+    const CliRun j = run_cli(
+        "bench descriptors --ops sum,dot --types f16,u8 --families whole,cols --shapes 33x17 --bytes 4096 "
+        "--grid ITEMS=1 --iterations 2 --warmup 1 --quiet --format json");
+    REQUIRE_MESSAGE(j.code == 0, j.out);
+    const auto doc = nlohmann::json::parse(j.stdout_text);
+    CHECK(doc["all_ok"] == true);
+    const auto& rows = doc["rows"];
+    // Types outermost, then families (whole, then each shape), then reductions, then launches.
+    REQUIRE(rows.size() == 2 * 2 * 2 * 2);
+    std::size_t k = 0;
+    for (const std::string type : {"f16", "u8"})
+      for (const std::string family : {"whole", "cols"})
+        for (const std::string op : {"sum", "dot"})
+          for (const std::string launch : {"default", "ITEMS=1"}) {
+            const auto& row = rows[k++];
+            INFO(row.dump());
+            CHECK(row["reduction"] == op);
+            CHECK(row["inputs"] == (op == "dot" ? type + " x " + type : type));
+            CHECK(row["family"] == family);
+            CHECK(row["launch"] == launch);
+            CHECK(row["status"].get<std::string>().rfind("ok", 0) == 0);
+            CHECK(row["check"]["ok"] == true);
+            CHECK(row["pct_of_read_peak"].get<double>() > 0);
+            const std::uint64_t elem = type == "f16" ? 2 : 1;
+            const std::uint64_t n = family == "whole" ? 4096 / elem : 33 * 17;
+            CHECK(row["n"] == (family == "whole" ? n : 17));
+            CHECK(row["bytes_read"] == n * elem * (op == "dot" ? 2 : 1));
+            if (family == "cols") CHECK(row["results"] == 17);
+            if (launch == "ITEMS=1") {
+              CHECK(row["resolved"]["items"] == 1);
+              CHECK(row["resolved"]["options"].get<std::string>().find("-D ITEMS=1") != std::string::npos);
+            }
+          }
+
+    const CliRun c = run_cli("bench descriptors --ops argmax --families rows --shapes 5x7 --iterations 1 --quiet --format csv");
+    REQUIRE_MESSAGE(c.code == 0, c.out);
+    CHECK(c.stdout_text.rfind("reduction,inputs,accumulator,family,m,n,launch,resolved,options,depth,bytes_read,"
+                              "median_us,min_us,max_us,single_call_median_us,GB_per_s,peak_GB_per_s,"
+                              "pct_of_read_peak,check,reason\n",
+                              0) == 0);
+    CHECK(std::count(c.stdout_text.begin(), c.stdout_text.end(), '\n') == 2);
+    CHECK(c.stdout_text.find("argmax,f32,") != std::string::npos);
+
+    const CliRun f = run_cli("bench descriptors --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) +
+                             "/examples/iamax.clh --families whole,rows --shapes 9x4 --bytes 1Ki "
+                             "--iterations 1 --quiet --format json");
+    REQUIRE_MESSAGE(f.code == 0, f.out);
+    const auto fd = nlohmann::json::parse(f.stdout_text);
+    REQUIRE(fd["rows"].size() == 2);
+    for (const auto& row : fd["rows"]) {
+      INFO(row.dump());
+      CHECK(row["reduction"] == "iamax");
+      CHECK(row["check"]["ok"] == true);
+    }
+
+    const auto refused = [](const std::string& args, const std::string& text) {
+      const CliRun e = run_cli(args);
+      INFO(args << "\n" << e.out);
+      CHECK(e.code == 2);
+      CHECK(e.stdout_text.empty());
+      CHECK(std::count(e.stderr_text.begin(), e.stderr_text.end(), '\n') == 1);
+      CHECK(e.stderr_text.find(text) != std::string::npos);
+    };
+    refused("bench descriptors --ops sum,bogus", "clreduce: error: --ops: unknown operator 'bogus'; valid operators: sum,");
+    refused("bench descriptors --types f17", "clreduce: error: --types: unknown type 'f17'");
+    refused("bench descriptors --families whole,diag", "--families: 'diag' is not a family; valid: whole, rows, cols");
+    refused("bench descriptors --grid TILE_X=64", "--grid: launch grid axis TILE_X: not a parameter a caller sets in "
+                                              "reduce_descriptor.cl (whole)");
+    refused("bench descriptors --families cols --grid TILE_X=48", "TILE_X: 48 is not valid");
+    refused("bench descriptors --families cols --grid TILE_X", "--grid 'TILE_X': expected NAME=V1,V2,...");
+    refused("bench descriptors --families cols --bytes 1Mi", "--bytes sizes the whole array");
+    refused("bench descriptors --families whole --shapes 4x4", "--shapes is for the rows and cols families");
+    refused("bench descriptors --bytes 1Ti", "largest allocation");
+    refused("bench descriptors --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/iamax.clh --ops sum",
+            "leave out --ops");
+    refused("bench descriptors --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/huber_loss.clh",
+            "declares run-time scalars");
+    refused("bench descriptors --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/product.clh",
+            "is not a reduction descriptor");
+    refused("bench descriptors --n 5", "--n is for `bench`");
+  }
+}
