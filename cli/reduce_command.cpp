@@ -38,6 +38,7 @@ struct ReduceTexts : RunTexts {
   std::optional<std::string> axis, shape, segments;
   std::optional<std::uint64_t> ld;       // descriptors with --axis: the rows' leading dimension
   std::optional<std::string> values_out;  // --output FILE: every result value (descriptors)
+  std::optional<std::string> binary;      // --binary FILE: the launch's program binary (descriptors)
   std::optional<unsigned> row_width;
   std::optional<std::uint64_t> chunks;
   std::vector<std::string> scalars;       // --scalar V: a descriptor file's run-time scalars, in order
@@ -223,7 +224,7 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
 bool names_descriptor(const ReduceTexts& o) {
   // --output writes a descriptor's results: the old names then run as their built-ins (sum of
   // uint accumulates in u64, as the output's layout says).
-  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.values_out || !o.scalars.empty()) return true;
+  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.values_out || o.binary || !o.scalars.empty()) return true;
   if (o.op_file && is_reduction_file(*o.op_file)) return true;
   try {
     parse_type(o.type);
@@ -245,6 +246,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     std::string why;
     if (!o.scalars.empty()) why = "--scalar";
     else if (o.values_out) why = "--output";
+    else if (o.binary) why = "--binary";
     else if (o.accumulate) why = "--accumulate";
     else if (o.inputs.size() > 1) why = "a second --input";
     else if (o.variant == "descriptor") why = "--variant descriptor";
@@ -328,6 +330,11 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     for (const std::string& in : o.inputs)
       if (std::filesystem::exists(in) && std::filesystem::equivalent(in, *o.values_out))
         throw Error("--output " + *o.values_out + " is --input " + in + ": a run never writes over its inputs");
+  }
+  if (o.binary) {
+    check_new_file("--binary", *o.binary);
+    if (o.values_out && *o.values_out == *o.binary)
+      throw Error("--binary " + *o.binary + " is --output too: give two names");
   }
   const std::size_t inputs = r.inputs.size();
   if (!o.inputs.empty() && o.inputs.size() != inputs)
@@ -415,6 +422,15 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   const DescriptorReport rep = run_descriptor(session, r, data, job, timing);
   emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
   if (o.values_out) write_results(*o.values_out, r.out, rep.results);
+  if (o.binary) {
+    const std::string binary = with_cl_context("reading the program binary", [&] {
+      const auto binaries = rep.launch.program.getInfo<CL_PROGRAM_BINARIES>();
+      return binaries.empty() ? std::string() : std::string(binaries.front().begin(), binaries.front().end());
+    });
+    if (binary.empty())
+      throw Error("--binary " + *o.binary + ": the OpenCL implementation of " + dev.name + " returned no program binary");
+    write_new_file("--binary", *o.binary, binary);
+  }
   return rep.ok() ? 0 : 1;
 }
 
@@ -489,6 +505,9 @@ void register_reduce_command(Cli& cli) {
   c->add_option("--output", o->values_out,
                 "with a reduction descriptor: write every result (the value, each row's, column's or segment's) to a "
                 "new FILE: NumPy .npy if the name ends in .npy, else raw little-endian; never replaces a file");
+  c->add_option("--binary", o->binary,
+                "with a reduction descriptor: write the program binary the driver built for the launch (PTX on "
+                "NVIDIA) to a new FILE; never replaces a file");
   c->add_option("--scalar", o->scalars,
                 "with an --op-file descriptor that declares SCALARS: the value of s0, s1, ... in order (repeat it); "
                 "a new value rebuilds nothing");

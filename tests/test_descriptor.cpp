@@ -1974,6 +1974,23 @@ TEST_SUITE("descriptor_families") {
     const CliRun dirout = run_cli(args + " --output " + dir.string());
     CHECK(dirout.code != 0);
     CHECK_MESSAGE(dirout.out.find("directory") != std::string::npos, dirout.out);
+    // --binary: the launch's program as the driver built it, to a new file; never over a file.
+    const CliRun bin = run_cli("reduce --op var_pop --type f16 --axis cols --shape 33x9 --iterations 1 --binary " +
+                               (dir / "cols.bin").string());
+    REQUIRE_MESSAGE(bin.code == 0, bin.out);
+    const std::string program = slurp(dir / "cols.bin");
+    CHECK(program.size() > 64);
+    const CliRun bin_again = run_cli("reduce --op sum --type f16 --n 100 --iterations 1 --binary " + (dir / "cols.bin").string());
+    CHECK(bin_again.code == 2);
+    CHECK_MESSAGE(bin_again.stderr_text.find("--binary " + (dir / "cols.bin").string() + ": exists; --binary creates a new "
+                                             "file and never replaces one") != std::string::npos,
+                  bin_again.out);
+    CHECK(slurp(dir / "cols.bin") == program);
+    const CliRun same = run_cli("reduce --op sum --type f16 --n 100 --iterations 1 --binary " + (dir / "x").string() +
+                                " --output " + (dir / "x").string());
+    CHECK(same.code == 2);
+    CHECK_MESSAGE(same.stderr_text.find("is --output too") != std::string::npos, same.out);
+    CHECK_FALSE(fs::exists(dir / "x"));
   }
 
   TEST_CASE("host forms: rows, columns and segments of host memory give the buffer forms' bits; their refusals") {

@@ -107,7 +107,7 @@ TEST_SUITE("descriptor_families") {
 
     const CliRun c = run_cli("bench descriptors --ops argmax --families rows --shapes 5x7 --iterations 1 --quiet --format csv");
     REQUIRE_MESSAGE(c.code == 0, c.out);
-    CHECK(c.stdout_text.rfind("reduction,inputs,accumulator,family,m,n,launch,resolved,options,depth,bytes_read,"
+    CHECK(c.stdout_text.rfind("reduction,inputs,accumulator,family,m,n,launch,resolved,options,private_bytes,depth,bytes_read,"
                               "median_us,min_us,max_us,single_call_median_us,GB_per_s,peak_GB_per_s,"
                               "pct_of_read_peak,check,reason\n",
                               0) == 0);

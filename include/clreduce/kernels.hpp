@@ -79,6 +79,9 @@ struct KernelLimits {
   // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the work-items an implementation runs together
   // (a warp on NVIDIA; the SIMD lanes a CPU implementation packs work-items into: PoCL 8, llvmpipe 32).
   std::size_t preferred_multiple = 1;
+  // CL_KERNEL_PRIVATE_MEM_SIZE: bytes of private memory per work-item as the implementation counts
+  // them (NVIDIA: its local memory, i.e. arrays indexed at run time and spilled registers).
+  std::uint64_t private_mem_bytes = 0;
 };
 KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d);
 // Throws LimitError (Param::WorkGroupSize) naming the limit when a kernel built for work-groups

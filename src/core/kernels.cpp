@@ -309,6 +309,7 @@ KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d) {
     l.max_work_group_size = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d);
     l.local_mem_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d);
     l.preferred_multiple = std::max<std::size_t>(1, k.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(d));
+    l.private_mem_bytes = k.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(d);
     return l;
   });
 }

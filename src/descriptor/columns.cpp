@@ -135,6 +135,8 @@ DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_
     }
     check_kernel_limits(k.kernel, l.wg, lim, bound_.device);
     if (kernel) *kernel = built;
+    l.program = built.getInfo<CL_KERNEL_PROGRAM>();
+    l.private_bytes = lim.private_mem_bytes;
     return l;
   }
 }

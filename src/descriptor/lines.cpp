@@ -147,6 +147,8 @@ DescriptorLaunch FamilyReducer::prepare_lines(const Reduction& r, const LineShap
     }
     check_kernel_limits(k.kernel, l.wg, lim, bound_.device);
     if (kernel) *kernel = built;
+    l.program = built.getInfo<CL_KERNEL_PROGRAM>();
+    l.private_bytes = lim.private_mem_bytes;
     return l;
   }
 }

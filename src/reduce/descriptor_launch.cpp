@@ -147,9 +147,11 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
         continue;
       }
       check_kernel_limits("descriptor", l.wg, lim, bound_.device);  // LimitError: a chosen wg, local memory
-      it = kernels_.emplace(std::move(key), k).first;
+      it = kernels_.emplace(std::move(key), Built{k, k.getInfo<CL_KERNEL_PROGRAM>(), lim.private_mem_bytes}).first;
     }
-    if (kernel) *kernel = it->second;
+    if (kernel) *kernel = it->second.kernel;
+    l.program = it->second.program;
+    l.private_bytes = it->second.private_bytes;
     return l;
   }
 }

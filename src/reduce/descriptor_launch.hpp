@@ -71,7 +71,12 @@ class DescriptorReducer {
 
   BoundQueue& bound_;
   const ReduceParams& params_;
-  std::map<std::pair<std::string, std::string>, cl::Kernel> kernels_;  // (source, options) -> kernel
+  struct Built {
+    cl::Kernel kernel;
+    cl::Program program;
+    std::uint64_t private_bytes = 0;  // KernelLimits::private_mem_bytes
+  };
+  std::map<std::pair<std::string, std::string>, Built> kernels_;  // (source, options) -> its build
   std::map<std::string, cl::Kernel> fold_kernels_;  // source -> reduce_descriptor_fold_parts
   std::map<std::string, std::size_t> kernel_max_wg_;                // source -> CL_KERNEL_WORK_GROUP_SIZE
   SourceCache sources_;

@@ -19,8 +19,12 @@
 
 namespace clreduce {
 
-// Throws Error unless `path` can be created: not empty, not existing, its directory writable.
-void check_result_path(const std::string& path);
+// Throws Error (naming `option`, the path and the reason) unless `path` can be created: not empty,
+// not existing, its directory writable.
+void check_new_file(const std::string& option, const std::string& path);
+void check_result_path(const std::string& path);  // check_new_file("--output", path)
+// `bytes` to a new file at `path` (O_EXCL: never an existing one); a failed write removes it.
+void write_new_file(const std::string& option, const std::string& path, const std::string& bytes);
 // The .npy header (magic, version 1.0, the length, the dict padded to 64 bytes) for `count`
 // results of `layout`.
 std::string npy_header(const ResultLayout& layout, std::uint64_t count);

@@ -50,18 +50,18 @@ std::string descriptor_bench_text(const DescriptorBenchRun& r, const DeviceInfo&
       << "GB/s:    " << kHowGbps << "; % of peak: " << kHowPeak << "\n"
       << clock_line(r.clock, r.clock_note) << "\n";
   TextTable t;
-  t.headers = {"reduction", "inputs", "family", "shape", "launch", "resolved", "median µs", "1 call µs",
+  t.headers = {"reduction", "inputs", "family", "shape", "launch", "resolved", "private B", "median µs", "1 call µs",
                bandwidth_label(), "% of peak", "check"};
   bool marked = false;
   for (const DescriptorBenchRow& row : r.rows) {
     const Line l{row};
     if (const DescriptorReport* d = l.report()) {
       t.rows.push_back({row.reduction, row.types, l.family(), l.shape(), row.launch, l.resolved(),
-                        stats_cell(d->timing.whole_us.median), stats_cell(d->timing.single_us.median),
+                        std::to_string(d->launch.private_bytes), stats_cell(d->timing.whole_us.median), stats_cell(d->timing.single_us.median),
                         bandwidth_cell(d->read_gbs(), 1), pct_of_peak_cell(d->pct_of_peak(), 1), l.status()});
       marked = marked || above_peak(d->pct_of_peak());
     } else {
-      t.rows.push_back({row.reduction, row.types, l.family(), l.shape(), row.launch, "-", "-", "-", "-", "-", l.status()});
+      t.rows.push_back({row.reduction, row.types, l.family(), l.shape(), row.launch, "-", "-", "-", "-", "-", "-", l.status()});
     }
   }
   out << t.render_text();
@@ -78,8 +78,8 @@ std::string descriptor_bench_text(const DescriptorBenchRun& r, const DeviceInfo&
 
 std::string descriptor_bench_csv(const DescriptorBenchRun& r) {
   TextTable t;
-  t.headers = {"reduction", "inputs", "accumulator", "family", "m", "n", "launch", "resolved", "options", "depth",
-               "bytes_read", "median_us", "min_us", "max_us", "single_call_median_us", bandwidth_csv_label(),
+  t.headers = {"reduction", "inputs", "accumulator", "family", "m", "n", "launch", "resolved", "options", "private_bytes",
+               "depth", "bytes_read", "median_us", "min_us", "max_us", "single_call_median_us", bandwidth_csv_label(),
                "peak_" + bandwidth_csv_label(), "pct_of_read_peak", "check", "reason"};
   for (const DescriptorBenchRow& row : r.rows) {
     const Line l{row};
@@ -87,7 +87,7 @@ std::string descriptor_bench_csv(const DescriptorBenchRun& r) {
     const auto num = [&](double x) { return d ? std::to_string(x) : std::string(); };
     t.rows.push_back({row.reduction, row.types, l.accumulator(), l.family(), std::to_string(row.m),
                       std::to_string(row.n), row.launch, l.resolved(), d ? d->launch.options : "",
-                      d ? std::to_string(d->launch.depth) : "", d ? std::to_string(d->bytes_read) : "",
+                      d ? std::to_string(d->launch.private_bytes) : "", d ? std::to_string(d->launch.depth) : "", d ? std::to_string(d->bytes_read) : "",
                       num(d ? d->timing.whole_us.median : 0), num(d ? d->timing.whole_us.min : 0),
                       num(d ? d->timing.whole_us.max : 0), num(d ? d->timing.single_us.median : 0),
                       num(d ? bandwidth_in_unit(d->read_gbs()) : 0), num(d ? bandwidth_in_unit(d->peak.gbps) : 0),
@@ -115,7 +115,8 @@ json descriptor_bench_json(const DescriptorBenchRun& r, const DeviceInfo& dev) {
                            {"groups", d->launch.groups}, {"vec", d->launch.vec},   {"items", d->launch.items},
                            {"row_width", d->launch.row_width}, {"chunks", d->launch.chunks},
                            {"tile_x", d->launch.tile_x}, {"rows_y", d->launch.rows_y},
-                           {"depth", d->launch.depth},   {"options", d->launch.options}};
+                           {"depth", d->launch.depth},   {"options", d->launch.options},
+                           {"private_bytes", d->launch.private_bytes}};
       j["check"] = json{{"ok", d->check.ok}, {"detail", d->check.detail}, {"reference", d->reference_how}};
       j["bytes_read"] = d->bytes_read;
       j["back_to_back_us"] = stats_json(d->timing.whole_us);

@@ -55,6 +55,7 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
                               {"vec", r.launch.vec},
                               {"items", r.launch.items},
                               {"depth", r.launch.depth},
+                              {"private_bytes", r.launch.private_bytes},
                               {"options", r.launch.options}}},
               {"check", json{{"ok", r.check.ok},
                              {"tolerance", r.check.tolerance},
@@ -77,7 +78,9 @@ std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
     << "reduction   " << r.reduction.name << " of " << types_of(r) << ", " << family_of(r) << ", n = " << r.n << " ("
     << bytes_human(r.bytes_read) << " read)\n"
     << "accumulator " << r.reduction.acc_type << ", result " << r.out_layout_str() << "\n"
-    << "launch      " << r.launch.kernel << ": " << r.launch.label() << ", depth " << r.launch.depth << " (one launch)\n"
+    << "launch      " << r.launch.kernel << ": " << r.launch.label() << ", depth " << r.launch.depth << " (one launch)"
+    << (r.launch.private_bytes ? ", " + std::to_string(r.launch.private_bytes) + " bytes of private memory per work-item (CL_KERNEL_PRIVATE_MEM_SIZE)" : std::string())
+    << "\n"
     << (r.results.size() > 1 ? "results     " : "result      ") << results_of(r) << "\n"
     << "check       " << (r.check.ok ? "" : "FAILED ") << r.check.detail << "\n"
     << "time        " << stats_cell(r.timing.whole_us.median) << " us back to back (median of "

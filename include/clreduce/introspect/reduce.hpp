@@ -71,6 +71,10 @@ struct DescriptorLaunch {
   unsigned depth = 0;
   unsigned depth_of(std::uint64_t line_length) const;  // lines: a line of that many elements; else depth
   std::string label() const;   // "wg 256, 1056 groups, VEC 4, ITEMS 4", "wg 256, row width 8, ..."
+  // The build this launch runs: its program (CL_PROGRAM_BINARIES: PTX on NVIDIA) and its private
+  // memory per work-item (KernelLimits::private_mem_bytes: on NVIDIA, what is not in registers).
+  cl::Program program;
+  std::uint64_t private_bytes = 0;
 };
 
 // A resolved launch: what the reducer runs for one (type, op, n, offset class).
