@@ -54,21 +54,29 @@ void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC a
   }
 }
 
-// Row `row`'s elements of columns j0 .. j0 + VEC - 1 folded into acc[0 .. VEC - 1]: one VEC-wide
-// load where all VEC columns exist, else those that do, one by one.
-#if VEC > 1
-#define COLS_FOLD_ROW(acc, row)                                                                      \
-  do {                                                                                               \
-    const ulong e_ = (row) * ld + j0;                                                                \
-    if (whole) {                                                                                     \
-      DESC_FOLD_COLUMNS(acc, e_, (row));                                                             \
-    } else {                                                                                         \
-      _Pragma("unroll") for (uint c_ = 0; c_ < VEC; ++c_) /* constant indices: acc in registers */  \
-        if (j0 + c_ < ncols) (acc)[c_] = desc_combine((acc)[c_], desc_lift(DESC_ELEMENT_AT(e_ + c_, (row)), (row))); \
-    }                                                                                                \
+// The rows r0 + y, + ROWS_Y, ... < r1 of this work-item's columns folded into acc by FOLD(acc[t],
+// row): ITEMS rows a trip, one chain each, then the rows left over into chain 0.
+#define COLS_FOLD_RUN(FOLD)                                                           \
+  do {                                                                                \
+    ulong r = r0 + y;                                                                 \
+    for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y) {                      \
+      _Pragma("unroll") for (uint t = 0; t < ITEMS; ++t) FOLD(acc[t], r + t * ROWS_Y); \
+    }                                                                                 \
+    for (; r < r1; r += ROWS_Y) FOLD(acc[0], r);                                      \
   } while (0)
-#else
-#define COLS_FOLD_ROW(acc, row) (acc)[0] = desc_combine((acc)[0], desc_lift(DESC_ELEMENT_AT((row) * ld + j0, (row)), (row)))
+#if VEC > 1
+// Row `row`'s elements of columns j0 .. j0 + VEC - 1 folded into acc[0 .. VEC - 1]: one VEC-wide
+// load where all VEC columns exist (COLS_FOLD_WHOLE), else those that do, one by one
+// (COLS_FOLD_PART). The choice is made once per work-item, outside the loop: inside it, the
+// branch stood between one trip's loads (on the H100 each f16 load waited for the one before:
+// bench/results/2026-11-28_h100_descriptor_columns, round 2's PTX).
+#define COLS_FOLD_WHOLE(acc, row) DESC_FOLD_COLUMNS(acc, (row) * ld + j0, (row))
+#define COLS_FOLD_PART(acc, row)                                                                      \
+  do {                                                                                                \
+    const ulong e_ = (row) * ld + j0;                                                                 \
+    _Pragma("unroll") for (uint c_ = 0; c_ < VEC; ++c_) /* constant indices: acc in registers */     \
+      if (j0 + c_ < ncols) (acc)[c_] = desc_combine((acc)[c_], desc_lift(DESC_ELEMENT_AT(e_ + c_, (row)), (row))); \
+  } while (0)
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE_X, ROWS_Y, 1)))
@@ -79,7 +87,9 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   __local uint is_last;
   const uint x = get_local_id(0), y = get_local_id(1);
   const ulong j0 = get_global_id(0) * VEC;  // this work-item's first column
+#if VEC > 1
   const int whole = j0 + VEC <= ncols;      // all VEC of its columns exist
+#endif
   const uint chunk = get_group_id(1), chunks = get_num_groups(1);
   const ulong r0 = min(m, (ulong)chunk * rows_per_chunk), r1 = min(m, r0 + rows_per_chunk);
 
@@ -87,11 +97,25 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   for (uint t = 0; t < ITEMS; ++t)
     for (uint c = 0; c < VEC; ++c) acc[t][c] = desc_identity();
   if (j0 < ncols) {
+#if VEC > 1
+    if (whole)
+      COLS_FOLD_RUN(COLS_FOLD_WHOLE);
+    else
+      COLS_FOLD_RUN(COLS_FOLD_PART);
+#else
+    // One column: every load of a trip is lifted before any is combined. A combine that branches
+    // (argmin/argmax's NaN and tie rules) otherwise stood between the loads, and each waited for
+    // the one before (the H100's PTX of f16 argmax: one load in flight per work-item).
     ulong r = r0 + y;
-    for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y)
+    for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y) {
+      DESC_ACC e[ITEMS];
 #pragma unroll
-      for (uint t = 0; t < ITEMS; ++t) COLS_FOLD_ROW(acc[t], r + t * ROWS_Y);
-    for (; r < r1; r += ROWS_Y) COLS_FOLD_ROW(acc[0], r);
+      for (uint t = 0; t < ITEMS; ++t) e[t] = desc_lift(DESC_ELEMENT_AT((r + t * ROWS_Y) * ld + j0, r + t * ROWS_Y), r + t * ROWS_Y);
+#pragma unroll
+      for (uint t = 0; t < ITEMS; ++t) acc[t][0] = desc_combine(acc[t][0], e[t]);
+    }
+    for (; r < r1; r += ROWS_Y) acc[0][0] = desc_combine(acc[0][0], desc_lift(DESC_ELEMENT_AT(r * ld + j0, r), r));
+#endif
     for (uint t = 1; t < ITEMS; ++t)
       for (uint c = 0; c < VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
   }
