@@ -351,13 +351,14 @@ void write_output_file(const std::string& option, const std::string& path, const
   if (std::fclose(f) != 0) cannot_write(option, path, std::strerror(errno));
 }
 
-void emit(const std::string& table, const std::string& csv, const nlohmann::json& j, const OutputTexts& o) {
+void emit(const std::string& table, const std::string& csv, const nlohmann::json& j, const OutputTexts& o,
+          bool printed) {
   const Format f = parse_format(o.format);
-  if (f == Format::Table) std::cout << table;
-  if (f == Format::Csv) std::cout << csv;
+  if (f == Format::Table && !printed) std::cout << table;
+  if (f == Format::Csv && !printed) std::cout << csv;
   nlohmann::json doc = j;
   if (doc.is_object() && !doc.contains("meta")) doc["meta"] = meta_json();
-  if (f == Format::Json) std::cout << doc.dump(2) << "\n";
+  if (f == Format::Json && !printed) std::cout << doc.dump(2) << "\n";
   std::cout.flush();
   if (o.output_json) write_output_file("--output-json", *o.output_json, doc.dump(2) + "\n");
   if (o.output_csv) write_output_file("--output-csv", *o.output_csv, csv);

@@ -141,7 +141,10 @@ void check_outputs(const OutputTexts& o);
 void check_output_path(const std::string& option, const std::string& path);
 // Writes `text` to `path`, checking every write and the close (Error: option, path, strerror).
 void write_output_file(const std::string& option, const std::string& path, const std::string& text);
-void emit(const std::string& table, const std::string& csv, const nlohmann::json& json, const OutputTexts& o);
+// `printed`: the chosen format already went to standard output (rows written as they were
+// measured); only the --output-json/--output-csv files are written.
+void emit(const std::string& table, const std::string& csv, const nlohmann::json& json, const OutputTexts& o,
+          bool printed = false);
 void write_chart(const std::string& path, const std::string& svg);
 
 // Generated data options (--data, --seed).

@@ -177,11 +177,16 @@ int bench_descriptors(const GlobalOptions& g, const DescriptorBenchTexts& o) {
   const DeviceInfo& dev = session.device();
   if (d.shapes.empty()) d.shapes = default_axis_bench_shapes(dev);
   check_sizes(d, dev);
+  // CSV goes out row by row as the points are measured, so a run stopped early keeps what it did.
+  const bool stream = parse_format(o.output.format) == Format::Csv;
+  if (stream) std::cout << descriptor_bench_csv_header() << std::flush;
   const DescriptorBenchRun r = [&] {
     ProgressReporter progress(o.long_run.quiet);
-    return measure_descriptor_bench(session, d, std::ref(progress));
+    std::function<void(const DescriptorBenchRow&)> on_row;
+    if (stream) on_row = [](const DescriptorBenchRow& row) { std::cout << descriptor_bench_csv_line(row) << std::flush; };
+    return measure_descriptor_bench(session, d, std::ref(progress), on_row);
   }();
-  emit(descriptor_bench_text(r, dev), descriptor_bench_csv(r), descriptor_bench_json(r, dev), o.output);
+  emit(descriptor_bench_text(r, dev), descriptor_bench_csv(r), descriptor_bench_json(r, dev), o.output, stream);
   return r.all_ok() ? 0 : 1;
 }
 

@@ -121,7 +121,8 @@ bool DescriptorBenchRun::all_ok() const {
 }
 
 DescriptorBenchRun measure_descriptor_bench(const Session& session, const DescriptorBenchDesign& design,
-                                            const std::function<void(const ProgressStep&)>& progress) {
+                                            const std::function<void(const ProgressStep&)>& progress,
+                                            const std::function<void(const DescriptorBenchRow&)>& on_row) {
   DescriptorBenchRun run;
   run.clock = session.clock();
   run.clock_note = session.timer().reason;
@@ -203,6 +204,7 @@ DescriptorBenchRun measure_descriptor_bench(const Session& session, const Descri
         if (!p.r) {
           step.begin(p.name + " " + base.types + " " + where, static_cast<double>(n), progress);
           base.refused = p.refused;
+          if (on_row) on_row(base);
           run.rows.push_back(std::move(base));
           continue;
         }
@@ -252,6 +254,7 @@ DescriptorBenchRun measure_descriptor_bench(const Session& session, const Descri
           } catch (const Error& e) {
             row.error = e.what();
           }
+          if (on_row) on_row(row);
           run.rows.push_back(std::move(row));
         }
       }

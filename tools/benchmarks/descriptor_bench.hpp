@@ -89,7 +89,9 @@ struct DescriptorBenchRun {
 // Measures every point: types outermost, then families and shapes (the inputs generated once for
 // each), then reductions, then launches. A point refused or failing is kept with its reason;
 // nothing stops the run. `progress` hears before each point, weighed by the bytes it reads.
+// `on_row` hears each row once it is measured (or refused), in the run's order.
 DescriptorBenchRun measure_descriptor_bench(const Session& session, const DescriptorBenchDesign& design,
-                                            const std::function<void(const ProgressStep&)>& progress = {});
+                                            const std::function<void(const ProgressStep&)>& progress = {},
+                                            const std::function<void(const DescriptorBenchRow&)>& on_row = {});
 
 }  // namespace clreduce

@@ -76,25 +76,42 @@ std::string descriptor_bench_text(const DescriptorBenchRun& r, const DeviceInfo&
   return out.str();
 }
 
-std::string descriptor_bench_csv(const DescriptorBenchRun& r) {
+namespace {
+TextTable csv_table(const std::vector<const DescriptorBenchRow*>& rows) {
   TextTable t;
   t.headers = {"reduction", "inputs", "accumulator", "family", "m", "n", "launch", "resolved", "options", "private_bytes",
                "depth", "bytes_read", "median_us", "min_us", "max_us", "single_call_median_us", bandwidth_csv_label(),
                "peak_" + bandwidth_csv_label(), "pct_of_read_peak", "check", "reason"};
-  for (const DescriptorBenchRow& row : r.rows) {
+  for (const DescriptorBenchRow* p : rows) {
+    const DescriptorBenchRow& row = *p;
     const Line l{row};
     const DescriptorReport* d = l.report();
     const auto num = [&](double x) { return d ? std::to_string(x) : std::string(); };
     t.rows.push_back({row.reduction, row.types, l.accumulator(), l.family(), std::to_string(row.m),
                       std::to_string(row.n), row.launch, l.resolved(), d ? d->launch.options : "",
-                      d ? std::to_string(d->launch.private_bytes) : "", d ? std::to_string(d->launch.depth) : "", d ? std::to_string(d->bytes_read) : "",
+                      d ? std::to_string(d->launch.private_bytes) : "", d ? std::to_string(d->launch.depth) : "",
+                      d ? std::to_string(d->bytes_read) : "",
                       num(d ? d->timing.whole_us.median : 0), num(d ? d->timing.whole_us.min : 0),
                       num(d ? d->timing.whole_us.max : 0), num(d ? d->timing.single_us.median : 0),
                       num(d ? bandwidth_in_unit(d->read_gbs()) : 0), num(d ? bandwidth_in_unit(d->peak.gbps) : 0),
                       num(d ? d->pct_of_peak() : 0), l.status(),
                       !l.reason().empty() ? l.reason() : (d && !d->ok() ? d->check.detail : "")});
   }
-  return t.render_csv();
+  return t;
+}
+}  // namespace
+
+std::string descriptor_bench_csv(const DescriptorBenchRun& r) {
+  std::vector<const DescriptorBenchRow*> rows;
+  for (const DescriptorBenchRow& row : r.rows) rows.push_back(&row);
+  return csv_table(rows).render_csv();
+}
+
+std::string descriptor_bench_csv_header() { return csv_table({}).render_csv(); }
+
+std::string descriptor_bench_csv_line(const DescriptorBenchRow& row) {
+  const std::string both = csv_table({&row}).render_csv();
+  return both.substr(descriptor_bench_csv_header().size());
 }
 
 json descriptor_bench_json(const DescriptorBenchRun& r, const DeviceInfo& dev) {
