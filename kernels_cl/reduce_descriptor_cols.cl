@@ -64,6 +64,8 @@ void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC a
     }                                                                                 \
     for (; r < r1; r += ROWS_Y) FOLD(acc[0], r);                                      \
   } while (0)
+// Row `row`'s element of column j0 folded into acc[0] (VEC 1).
+#define COLS_FOLD_ONE(acc, row) (acc)[0] = desc_combine((acc)[0], desc_lift(DESC_ELEMENT_AT((row) * ld + j0, (row)), (row)))
 #if VEC > 1
 // Row `row`'s elements of columns j0 .. j0 + VEC - 1 folded into acc[0 .. VEC - 1]: one VEC-wide
 // load where all VEC columns exist (COLS_FOLD_WHOLE), else those that do, one by one
@@ -103,18 +105,7 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
     else
       COLS_FOLD_RUN(COLS_FOLD_PART);
 #else
-    // One column: every load of a trip is lifted before any is combined. A combine that branches
-    // (argmin/argmax's NaN and tie rules) otherwise stood between the loads, and each waited for
-    // the one before (the H100's PTX of f16 argmax: one load in flight per work-item).
-    ulong r = r0 + y;
-    for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y) {
-      DESC_ACC e[ITEMS];
-#pragma unroll
-      for (uint t = 0; t < ITEMS; ++t) e[t] = desc_lift(DESC_ELEMENT_AT((r + t * ROWS_Y) * ld + j0, r + t * ROWS_Y), r + t * ROWS_Y);
-#pragma unroll
-      for (uint t = 0; t < ITEMS; ++t) acc[t][0] = desc_combine(acc[t][0], e[t]);
-    }
-    for (; r < r1; r += ROWS_Y) acc[0][0] = desc_combine(acc[0][0], desc_lift(DESC_ELEMENT_AT(r * ld + j0, r), r));
+    COLS_FOLD_RUN(COLS_FOLD_ONE);
 #endif
     for (uint t = 1; t < ITEMS; ++t)
       for (uint c = 0; c < VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);

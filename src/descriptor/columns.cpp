@@ -10,14 +10,6 @@ namespace clreduce {
 namespace {
 constexpr std::uint64_t kGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
 constexpr std::uint64_t kMaxChunks = 65535;
-// The tile of a matrix whose column tiles need row chunks to fill the device, on NVIDIA: 64
-// work-items along the columns x 4 row slices (a warp's loads are still one row's run; a tile
-// of 64 columns halves the tiles, so the rule's power-of-two chunk count lands on 8 at 8192 x
-// 8192, not 4). On the H100, 8192 x 8192 columns (bench/results/2026-11-28_h100_descriptor_columns,
-// round 1): f32 sum 94.6 us against 96.4 with 32 x 8 at the same 8 chunks (and 106.2 at the old
-// rule's 5 chunks), f16 sum 57.4 against 59.0, f32 argmax 109.5 against 110.3, var_pop 111.6
-// against 113.1. Elsewhere (not measured) 32 x 8.
-constexpr unsigned kNvidiaTileX = 64;
 }  // namespace
 
 DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, const FamilyParams& params,
@@ -58,9 +50,12 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   while (!vec_given && l.vec > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.vec /= 2;
   const std::uint64_t col_items = (ncols + l.vec - 1) / l.vec;
   const std::uint64_t cus = std::max(1u, dev.compute_units);
-  const std::uint64_t narrow = dev.is_nvidia && col_items >= kNvidiaTileX ? kNvidiaTileX : 32;
+  // 32 columns, not cols_fused's 64 x 4 on NVIDIA: on the H100 64 x 4 won only at 8192 x 8192
+  // (f32 sum 94.6 us against 96.4 at 8 chunks each) and lost at 65536 x 1024 (sum 95.3 against
+  // 94.3, argmax 115.8 against 109.8), 1024 x 65536 (95.9 against 93.3; 113.5 against 110.3) and
+  // 4096 x 4096 (argmax 36.4 against 35.2): bench/results/2026-11-28_h100_descriptor_columns.
   const std::uint64_t tile_rule =
-      col_items >= 2048 * cus ? l.wg : std::min<std::uint64_t>({narrow, pow2_ceil(col_items), l.wg});
+      col_items >= 2048 * cus ? l.wg : std::min<std::uint64_t>({32, pow2_ceil(col_items), l.wg});
   l.tile_x = static_cast<unsigned>(given_value(k, "TILE_X", params.defines).value_or(tile_rule));
   if (const auto y = given_value(k, "ROWS_Y", params.defines)) {
     l.rows_y = static_cast<unsigned>(*y);
@@ -96,7 +91,8 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
     // rounded down to a power of two: on the H100 the 5 chunks of 32 x 8 tiles over 8192 x 8192
     // f32 columns took 106.2 us against 96.4 at 8 (f16 73.3 against 59.0, argmax 140.5 against
     // 110.3: bench/results/2026-11-28_h100_descriptor_columns), as cols_tile's 5 and 9 chunks ran
-    // 10-17% behind 4 and 8 (src/axis/plan.cpp, tile_chunks).
+    // 10-17% behind 4 and 8 (src/axis/plan.cpp, tile_chunks). The rule gives 4 there: not yet
+    // measured (predicted within 2% of 8, as for cols_tile).
     const std::uint64_t by_device = (kGroupsPerCu * cus + l.groups - 1) / l.groups;
     const std::uint64_t by_length = std::max<std::uint64_t>(1, m / (std::uint64_t{l.rows_y} * l.items * 4));
     l.chunks = pow2_floor(std::min({by_device, by_length, kMaxChunks}));

@@ -55,8 +55,8 @@ const KernelSpec& columns_kernel() {
   static const KernelSpec k{
       "columns", "reduce_descriptor_cols.cl", "reduce_descriptor_cols", "one result per column of a matrix",
       {{"TILE_X", "work-items along the columns per group (a power of two)", kPow2Wg,
-        "the work-group where the columns alone fill the device (2048 work-items per compute unit), else 64 on "
-        "NVIDIA (32 elsewhere), or the columns / VEC rounded up to a power of two where fewer",
+        "the work-group where the columns alone fill the device (2048 work-items per compute unit), else 32, or "
+        "the columns / VEC rounded up to a power of two where fewer",
         false, true},
        {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", false, true},
        items_param("4; 2 for accumulators over 8 bytes"),
