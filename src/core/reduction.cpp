@@ -476,10 +476,9 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
           << "desc_arg desc_arg_make(const " << ct << " v, const ulong i) {\n  return (ulong2)((ulong)" << lt
           << "v, i);\n}\n"
           << "// Whether a goes before b: the " << (is_min ? "lower" : "higher")
-          << " value, equal values by the lower index.\n"
+          << " value, equal values by the lower index. Bitwise, without branches.\n"
           << "int desc_arg_before(const desc_arg a, const desc_arg b) {\n"
-          << "  if (a.x != b.x) return " << lt << "a.x " << (is_min ? "<" : ">") << " " << lt << "b.x;\n"
-          << "  return a.y < b.y;\n}\n";
+          << "  return (" << lt << "a.x " << (is_min ? "<" : ">") << " " << lt << "b.x) | ((a.x == b.x) & (a.y < b.y));\n}\n";
       } else {
       // The value at offset 0, the index at 8; the bytes between are named fields set to 0, so no
       // byte of a pair in memory is undefined.
@@ -494,12 +493,15 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       if (vb <= 4) p << "  p.p4 = 0;\n";
       p << "  p.i = i;\n  return p;\n}\n"
         << "// Whether a goes before b: a NaN before any number (the first NaN wins), else the "
-        << (is_min ? "lower" : "higher") << " value, equal values by the lower index.\n"
+        << (is_min ? "lower" : "higher") << " value, equal values by the lower index. Bitwise, without\n"
+        << "// branches: a fold's loads then follow one another, where an early return put a branch\n"
+        << "// between each element's load and the next (bench/NOTES.md, descriptor columns).\n"
         << "int desc_arg_before(const desc_arg a, const desc_arg b) {\n";
-      if (fl) p << "  const int an = isnan(a.v), bn = isnan(b.v);\n  if (an != bn) return an;\n  if (!an && a.v != b.v) return a.v "
-                << (is_min ? "<" : ">") << " b.v;\n";
-      else p << "  if (a.v != b.v) return a.v " << (is_min ? "<" : ">") << " b.v;\n";
-      p << "  return a.i < b.i;\n}\n";
+      // Both NaN, or equal numbers: the lower index. The comparisons of a NaN are all false, so
+      // `wins` (strictly better) and `tie` (equal) hold for numbers alone.
+      p << "  const int an = isnan(a.v) != 0, bn = isnan(b.v) != 0;\n"
+        << "  const int wins = a.v " << (is_min ? "<" : ">") << " b.v, tie = (a.v == b.v) | (an & bn);\n"
+        << "  return (an & !bn) | ((an == bn) & (wins | (tie & (a.i < b.i))));\n}\n";
       }
       p << "#if VEC > 1\n"
         << "// A vector's best element by value alone (the first of equals, the first NaN), one pair.\n"
