@@ -67,6 +67,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -138,6 +139,10 @@ struct AxisVariant {
 
 const std::vector<AxisVariant>& axis_variants();
 std::vector<std::string> axis_variant_names();
+// The names of the variants of `axis` (any axis: nullopt) for which `pred` holds, in registry
+// order: the valid choices a refusal names.
+std::vector<std::string> axis_variant_names_where(std::optional<Axis> axis,
+                                                  const std::function<bool(const AxisVariant&)>& pred);
 // Throws ConfigError (Param::Variant) naming the valid ones.
 const AxisVariant& find_axis_variant(std::string_view name);
 

@@ -616,8 +616,14 @@ const std::vector<AxisVariant>& axis_variants() {
 }
 
 std::vector<std::string> axis_variant_names() {
+  return axis_variant_names_where(std::nullopt, [](const AxisVariant&) { return true; });
+}
+
+std::vector<std::string> axis_variant_names_where(std::optional<Axis> axis,
+                                                  const std::function<bool(const AxisVariant&)>& pred) {
   std::vector<std::string> out;
-  for (const auto& v : axis_variants()) out.push_back(v.name);
+  for (const AxisVariant& v : axis_variants())
+    if ((!axis || v.axis == *axis) && pred(v)) out.push_back(v.name);
   return out;
 }
 
@@ -684,13 +690,9 @@ namespace {
 // the finish of a fused launch).
 std::uint64_t loop_trips_allowed(const DeviceInfo& dev) { return dev.loop_trip_limit - dev.loop_trip_limit / 8; }
 
-// The names of the axis variants of `axis` for which `pred` holds.
-template <class Pred>
-std::string variants_where(Axis axis, Pred pred) {
-  std::vector<std::string> out;
-  for (const AxisVariant& x : axis_variants())
-    if ((x.axis == axis) && pred(x)) out.push_back(x.name);
-  return join(out);
+// The names of the axis variants of `axis` for which `pred` holds, as a list in words.
+std::string variants_where(std::optional<Axis> axis, const std::function<bool(const AxisVariant&)>& pred) {
+  return join(axis_variant_names_where(axis, pred));
 }
 
 // A caller's value of a parameter the variant declares (nullopt: not given, or not declared).
@@ -728,23 +730,18 @@ AxisPlan plan_passes(const AxisConfig& given_cfg, const DeviceInfo& dev, std::ui
                       fitting);
   }
   if (cfg.wg && !v.uses_wg()) {
-    std::vector<std::string> takers;
-    for (const AxisVariant& x : axis_variants())
-      if (x.uses_wg()) takers.push_back(x.name);
+    const std::string takers = variants_where(std::nullopt, [](const AxisVariant& x) { return x.uses_wg(); });
     throw ConfigError(Param::WorkGroupSize,
                       "axis variant " + v.name + " sets its work-group from TILE_X x ROWS_Y, not a work-group size",
-                      "none for " + v.name + "; " + join(takers) + " take one");
+                      "none for " + v.name + "; " + takers + " take one");
   }
   if (cfg.row_width && !v.uses_row_width()) {
     const std::string takers = variants_where(Axis::Rows, [](const AxisVariant& x) { return x.uses_row_width(); });
     throw ConfigError(Param::RowWidth, "axis variant " + v.name + " takes no ROW_WIDTH; " + takers + " do", takers);
   }
   if (cfg.chunks && !v.takes_chunks()) {
-    std::vector<std::string> takers;
-    for (const AxisVariant& x : axis_variants())
-      if (x.takes_chunks()) takers.push_back(x.name);
-    throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split into chunks; " + join(takers) + " do",
-                      join(takers));
+    const std::string takers = variants_where(std::nullopt, [](const AxisVariant& x) { return x.takes_chunks(); });
+    throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split into chunks; " + takers + " do", takers);
   }
   if (!v.arg_ops && is_arg_op(cfg.op)) {
     const std::string takers = variants_where(v.axis, [](const AxisVariant& x) { return x.arg_ops; });

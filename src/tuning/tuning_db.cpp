@@ -266,9 +266,7 @@ TunedAxisMeasurement read_axis_measurement(const json& v, const std::string& pat
 // The axis variants (of `axis`, or of both) for which `pred` holds, as "a, b and c".
 template <class Pred>
 std::string takers(std::optional<Axis> axis, Pred pred) {
-  std::vector<std::string> names;
-  for (const AxisVariant& v : axis_variants())
-    if ((!axis || v.axis == *axis) && pred(v)) names.push_back(v.name);
+  const std::vector<std::string> names = axis_variant_names_where(axis, pred);
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i)
     out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
