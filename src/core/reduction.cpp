@@ -386,6 +386,15 @@ void sum_narrow_in_32_bits(Reduction& r, const ScalarInfo& ti) {
               " s = 0;\n  for (uint c = 0; c < VEC; ++c) s += u.a[c];\n  return " + widen + "s;\n}\n#endif\n";
   r.lift_vector = "desc_sum32_vector(v)";
 }
+
+// The sum of the elements themselves (sum, nansum, mean): sum_of, with 8- and 16-bit integers
+// added in 32 bits per vector.
+Reduction element_sum(const std::string& name, Scalar t, bool f64, const std::string& x_expr) {
+  Reduction r = sum_of(name, t, f64, x_expr);
+  const ScalarInfo& ti = info(t);
+  if (!ti.floating && !f64 && ti.bytes <= 2) sum_narrow_in_32_bits(r, ti);
+  return r;
+}
 }  // namespace
 
 Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
@@ -413,12 +422,10 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
   Reduction r;
   switch (b) {
     case Builtin::Sum:
-      r = sum_of(name, t, f64, x_sum);
-      if (!fl && !f64 && ti.bytes <= 2) sum_narrow_in_32_bits(r, ti);
+      r = element_sum(name, t, f64, x_sum);
       break;
     case Builtin::NanSum:
-      r = sum_of(name, t, f64, fl ? "isnan(x0) ? (" + F + ")0 : (" + F + ")x0" : x_sum);
-      if (!fl && !f64 && ti.bytes <= 2) sum_narrow_in_32_bits(r, ti);
+      r = element_sum(name, t, f64, fl ? "isnan(x0) ? (" + F + ")0 : (" + F + ")x0" : x_sum);
       break;
     case Builtin::SumWrap:
       if (fl) {
@@ -561,8 +568,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         r.finish = "a / (float)n";
         break;
       }
-      r = sum_of(name, t, f64, x_sum);
-      if (!fl && !f64 && ti.bytes <= 2) sum_narrow_in_32_bits(r, ti);
+      r = element_sum(name, t, f64, x_sum);
       r.out_type = F;
       r.out = {ResultLayout::Kind::Value, fa.s};
       r.exact = false;
