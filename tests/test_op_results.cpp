@@ -49,26 +49,15 @@ const Results& old_results() {
 
 std::string type_name(ElemType t) { return std::string(name_of(t)); }
 
-// The old whole-array result of (type, op, n): the same for every variant where the operator is
-// exact (sums of integers, min, max); read from the first variant the file has.
-std::string old_whole(ElemType t, Op op, std::uint64_t n) {
-  const std::string tail = "/" + type_name(t) + "/" + std::string(name_of(op)) + "/" + std::to_string(n);
-  for (const Variant& v : variants()) {
-    auto it = old_results().find("whole/" + v.name + tail);
-    if (it != old_results().end() && it->second != "refused") return it->second;
+// The old result of a case that every variant of a family computes alike (an exact operator:
+// sums of integers, min, max, argmin/argmax): that of the first of `names` whose entry
+// "<family>/<name><tail>" the file holds, neither refused nor marked wrong; "" where none has one.
+std::string first_old(const std::string& family, const std::vector<std::string>& names, const std::string& tail) {
+  for (const std::string& name : names) {
+    auto it = old_results().find(family + "/" + name + tail);
+    if (it != old_results().end() && it->second != "refused" && it->second.rfind("wrong", 0) != 0) return it->second;
   }
-  FAIL("no old whole-array result for " << tail);
   return {};
-}
-
-std::string hex_of(const Result& r, std::size_t bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (std::size_t i = 0; i < bytes; ++i) {
-    s += digits[r.bytes[i] >> 4];
-    s += digits[r.bytes[i] & 15];
-  }
-  return s;
 }
 
 Builtin builtin_of(Op op, bool wrap) {
@@ -162,7 +151,10 @@ TEST_SUITE("op_results") {
           const cl::Buffer in(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data.size(),
                               const_cast<unsigned char*>(data.data()));
           const Result got = red.reduce(r, {Input{in, 0}}, n);
-          CHECK_MESSAGE(hex_of(got, size_of(t)) == old_whole(t, op, n), what << " of " << n);
+          const std::string tail = "/" + type_name(t) + "/" + std::string(name_of(op)) + "/" + std::to_string(n);
+          const std::string old = first_old("whole", variant_names(), tail);
+          REQUIRE_MESSAGE(!old.empty(), "no old whole-array result for " << tail);
+          CHECK_MESSAGE(golden::hex(got.bytes.data(), size_of(t)) == old, what << " of " << n);
           if (op == Op::Sum) CHECK(got.layout.type == (wrap ? to_scalar(t) : t == ElemType::Uint ? Scalar::U64 : Scalar::I64));
           ++compared;
         }
@@ -181,14 +173,7 @@ TEST_SUITE("op_results") {
               if (!in_shard(item++)) continue;
               const std::string tail = "/" + type_name(t) + "/" + std::string(name_of(op)) + "/" +
                                        std::string(name_of(axis)) + "/" + std::to_string(m) + "x" + std::to_string(n);
-              std::string old;
-              for (const AxisVariant& v : axis_variants()) {
-                auto it = old_results().find("axis/" + v.name + tail);
-                if (it != old_results().end() && it->second != "refused" && it->second.rfind("wrong", 0) != 0) {
-                  old = it->second;
-                  break;
-                }
-              }
+              const std::string old = first_old("axis", axis_variant_names(), tail);
               REQUIRE_MESSAGE(!old.empty(), "no old result for " << tail);
               const std::vector<unsigned char> data = golden::data_of(t, m * n, golden::axis_seed(t, m, n));
               const std::vector<Result> got = axis_red.reduce(r, {data.data()}, axis, MatrixShape{m, n, 0});

@@ -9,10 +9,6 @@
 #include <vector>
 
 namespace clreduce::golden {
-namespace {
-
-constexpr std::size_t kWg = 32;
-constexpr unsigned kComputeUnits = 4;
 
 std::string hex(const unsigned char* p, std::size_t bytes) {
   static const char* digits = "0123456789abcdef";
@@ -23,6 +19,11 @@ std::string hex(const unsigned char* p, std::size_t bytes) {
   }
   return s;
 }
+
+namespace {
+
+constexpr std::size_t kWg = 32;
+constexpr unsigned kComputeUnits = 4;
 
 std::vector<ElemType> types_of(const DeviceInfo& dev) {
   std::vector<ElemType> ts{ElemType::Uint, ElemType::Int, ElemType::Float};

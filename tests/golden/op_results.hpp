@@ -38,6 +38,8 @@ std::uint64_t whole_seed(ElemType t, std::uint64_t n);
 std::uint64_t axis_seed(ElemType t, std::uint64_t m, std::uint64_t n);
 std::uint64_t segments_seed(ElemType t);
 const std::vector<std::uint64_t>& segment_offsets();  // the CSR offsets of every segments case
+// `bytes` bytes from p as lower-case hex, the first byte first: a whole-array result's form.
+std::string hex(const unsigned char* p, std::size_t bytes);
 
 // `count` outputs as "count:hash": each value's size_of(t) bytes and, where `arg`, its 8-byte
 // index (16-byte ArgValue strides; never the padding between them).
