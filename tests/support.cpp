@@ -311,4 +311,19 @@ DeviceInfo fake_nvidia_device() {
   return d;
 }
 
+void check_declared_options(const KernelSpec& spec, const std::string& options, const std::string& after) {
+  std::size_t at = 0;
+  for (const KernelParam& param : spec.params) {
+    const std::string d = "-D " + param.define + "=";
+    const std::size_t found = options.find(d);
+    CAPTURE(param.define);
+    REQUIRE(found != std::string::npos);
+    CHECK(found >= at);
+    CHECK(options.find(d, found + 1) == std::string::npos);
+    at = found;
+  }
+  CHECK(options.find(after) > at);
+  CHECK(options.find(after) != std::string::npos);
+}
+
 }  // namespace clreduce::test

@@ -108,6 +108,10 @@ CliRun run_cli(const std::string& args, const std::string& env = "");
 // The same, killed after `seconds` (timeout -s KILL) where it runs longer: what it printed so far.
 CliRun run_cli_killed_after(unsigned seconds, const std::string& args);
 
+// Checks (doctest) that an option string holds "-D NAME=" of every parameter `spec` declares, each
+// once and in declaration order, and then `after` (a caller's own -D) behind them all.
+void check_declared_options(const KernelSpec& spec, const std::string& options, const std::string& after);
+
 // A DeviceInfo with made-up limits, for pure validation tests.
 DeviceInfo fake_device();
 // The same posing as an NVIDIA GPU: warps of 32 (CL_DEVICE_WARP_SIZE_NV), 132 compute units,

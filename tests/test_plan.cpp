@@ -345,17 +345,7 @@ TEST_SUITE("unit") {
         if (v.uses_nv_ptx()) c.defines.push_back(parse_define("NV_PTX=0"));
         const Plan p = plan_reduction(c, dev, 100003);
         for (const PassPlan& pass : p.passes) {
-          std::size_t at = 0;
-          for (const KernelParam& k : v.spec.params) {
-            const std::string d = "-D " + k.define + "=";
-            const std::size_t found = pass.options.find(d);
-            CAPTURE(k.define);
-            REQUIRE(found != std::string::npos);
-            CHECK(found >= at);
-            CHECK(pass.options.find(d, found + 1) == std::string::npos);
-            at = found;
-          }
-          CHECK(pass.options.find("-D MY_FLAG=3") > at);
+          test::check_declared_options(v.spec, pass.options, "-D MY_FLAG=3");
           if (v.uses_nv_ptx()) CHECK(pass.options.find("-D NV_PTX=0") != std::string::npos);
           // No inline PTX: no bar.warp.sync, and so no lockstep tail.
           if (v.uses_nv_ptx() && v.uses_lockstep())
