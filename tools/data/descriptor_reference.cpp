@@ -83,18 +83,25 @@ long double largest(Scalar t) {
 }
 }  // namespace
 
+// Each type's element size written out, not looked up: the references read every element of
+// every line this way (a bench of 64M-element matrices spent most of its host time here).
 long double ScalarData::at(std::uint64_t i) const {
-  const unsigned char* p = bytes.data() + i * size_of(type);
+  const unsigned char* b = bytes.data();
   switch (type) {
-    case Scalar::F16: return f16_to_float(load<std::uint16_t>(p));
-    case Scalar::BF16: return bf16_to_float(load<std::uint16_t>(p));
-    case Scalar::F32: return load<float>(p);
-    case Scalar::F64: return load<double>(p);
-    default: {
-      const std::uint64_t b = int_bits(*this, i);
-      return is_signed(type) ? static_cast<long double>(static_cast<std::int64_t>(b)) : static_cast<long double>(b);
-    }
+    case Scalar::U8: return load<std::uint8_t>(b + i);
+    case Scalar::I8: return load<std::int8_t>(b + i);
+    case Scalar::U16: return load<std::uint16_t>(b + 2 * i);
+    case Scalar::I16: return load<std::int16_t>(b + 2 * i);
+    case Scalar::U32: return load<std::uint32_t>(b + 4 * i);
+    case Scalar::I32: return load<std::int32_t>(b + 4 * i);
+    case Scalar::U64: return static_cast<long double>(load<std::uint64_t>(b + 8 * i));
+    case Scalar::I64: return static_cast<long double>(load<std::int64_t>(b + 8 * i));
+    case Scalar::F16: return f16_to_float(load<std::uint16_t>(b + 2 * i));
+    case Scalar::BF16: return bf16_to_float(load<std::uint16_t>(b + 2 * i));
+    case Scalar::F32: return load<float>(b + 4 * i);
+    case Scalar::F64: return load<double>(b + 8 * i);
   }
+  return 0;
 }
 
 ScalarData generate_scalar_data(Scalar t, std::uint64_t n, DataKind kind, std::uint64_t seed, unsigned stream) {
