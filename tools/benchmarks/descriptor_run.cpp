@@ -5,6 +5,9 @@
 #include "clreduce/introspect.hpp"
 #include "measure/descriptor_device_reference.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace clreduce {
 
 std::string_view name_of(DescriptorJob::Family f) {
@@ -52,6 +55,25 @@ void measure_peak(const Session& session, const std::vector<ScalarData>& inputs,
   });
   rep.peak = measure_read_bandwidth(session, all, rep.bytes_read - rep.bytes_read % 4, timing);
   rep.peak_over = "one buffer of all inputs' bytes";
+}
+
+// The m x n matrix at the start of `d` (rows ld elements apart) transposed: n rows of m, so that
+// the host reads each column's elements one after another (a column walked in place touches a
+// cache line per element). Tiles of 64 x 64 elements keep both sides in the cache.
+ScalarData transposed(const ScalarData& d, std::uint64_t m, std::uint64_t n, std::uint64_t ld) {
+  ScalarData t;
+  t.type = d.type;
+  t.n = m * n;
+  t.origin = d.origin;
+  const std::size_t es = size_of(d.type);
+  t.bytes.resize(m * n * es);
+  constexpr std::uint64_t kTile = 64;
+  for (std::uint64_t r0 = 0; r0 < m; r0 += kTile)
+    for (std::uint64_t c0 = 0; c0 < n; c0 += kTile)
+      for (std::uint64_t r = r0; r < std::min(m, r0 + kTile); ++r)
+        for (std::uint64_t c = c0; c < std::min(n, c0 + kTile); ++c)
+          std::memcpy(t.bytes.data() + (c * m + r) * es, d.bytes.data() + (r * ld + c) * es, es);
+  return t;
 }
 
 // After the timed runs: the clock, the read peak, and any sample that left other bits.
@@ -133,13 +155,25 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   }
   DeviceReference device_refs;
   if (!r.builtin) device_refs = descriptor_device_reference(session, r, in, lines, stride, job.scalars);
+  // A built-in's columns against the host reference over transposed copies: column k is then the
+  // elements k * m .. k * m + m - 1, read in order, with the same indices (the row).
+  std::vector<ScalarData> columns;
+  std::vector<const ScalarData*> host_refs = refs;
+  std::uint64_t host_stride = stride;
+  if (r.builtin && !seg && axis == Axis::Cols) {
+    for (const ScalarData* d : refs) columns.push_back(transposed(*d, job.shape.rows, job.shape.cols, job.shape.stride()));
+    host_refs.clear();
+    for (const ScalarData& d : columns) host_refs.push_back(&d);
+    host_stride = 1;
+  }
   double worst_ratio = -1;
   for (std::uint64_t k = 0; k < count; ++k) {
     const std::uint64_t start = lines[k].first, len = lines[k].count;
     DescriptorReference ref;
     Check c;
     if (r.builtin) {
-      ref = descriptor_reference(r, refs, start, len, stride, rep.launch.depth_of(len));
+      const std::uint64_t host_start = columns.empty() ? start : k * job.shape.rows;
+      ref = descriptor_reference(r, host_refs, host_start, len, host_stride, rep.launch.depth_of(len));
       c = check_descriptor(rep.results[k], ref);
     } else {
       c = check_user_descriptor(rep.results[k], device_refs.results[k], device_refs.magnitudes[k], rep.launch.depth_of(len),
