@@ -133,6 +133,9 @@ else
   cases+=("reduce --op mean --type u8 --axis cols --shape 33x7 --wg 64")
   cases+=("reduce --op argmin --type f32 --axis cols --shape 301x37 --wg 64 --chunks 3")
   cases+=("reduce --op l2 --type f32 --axis cols --shape 41x13 --wg 64 --vec 4 --chunks 2")
+  # Structs in the VEC-wide column path (its whole and part loops): argmax's bitwise order, Welford.
+  cases+=("reduce --op argmax --type f16 --axis cols --shape 33x19 --wg 64 --vec 2 --chunks 2")
+  cases+=("reduce --op var_sample --type bf16 --axis cols --shape 29x11 --wg 64 --vec 4")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
   # User descriptor files: a struct accumulator over the whole array, two inputs and a run-time
