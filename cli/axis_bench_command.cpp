@@ -36,6 +36,10 @@ std::string shapes_text(const std::vector<std::pair<std::uint64_t, std::uint64_t
 // The design as typed, every value checked (the shapes against the device after, in bench_axis).
 AxisBenchDesign design_of(const AxisBenchTexts& o) {
   AxisBenchDesign d;
+  if (!o.op_file) {  // a descriptor's type or built-in: refused with where it runs
+    variants_type(o.type);
+    variants_op(o.op);
+  }
   const OpChoice choice = op_choice(o.type, o.type_option, o.op, o.op_option, o.op_file);
   d.type = choice.type;
   d.op = choice.op;

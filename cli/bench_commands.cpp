@@ -27,8 +27,11 @@ Design design_of(const Session& session, const BenchTexts& o) {
   d.cold = cache.cold;
   if (o.chart && d.warm && d.cold)
     throw Error("--chart draws one cache; give --cache warm or --cold with --chart (or drop --chart)");
+  if (!o.op_file) {  // a descriptor's type or built-in, argmin/argmax: refused with where they run
+    variants_type(o.type);
+    whole_array_op(o.op);
+  }
   const OpChoice choice = op_choice(o);
-  if (!choice.user_op) whole_array_op(o.op);  // argmin/argmax refused with where they run
   d.type = choice.type;
   d.op = choice.op;
   d.user_op = choice.user_op;

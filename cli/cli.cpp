@@ -499,8 +499,43 @@ TuningSource tuning_of(const TuningTexts& t) {
   return s;
 }
 
+namespace {
+const char* const kDescriptorsRun =
+    " runs on the reduction descriptor kernels: `clreduce reduce` runs it once, `clreduce bench descriptors` "
+    "measures it (and sweeps their launch parameters with --grid NAME=V1,V2); this command runs the "
+    "families' own kernels";
+}  // namespace
+
+ElemType variants_type(const std::string& text) {
+  try {
+    return parse_type(text);
+  } catch (const Error& e) {
+    try {
+      parse_scalar(text);
+    } catch (const Error&) {
+      throw e;
+    }
+    throw Error(Param::Type, "type " + text + kDescriptorsRun + ", which take uint, int, float, double",
+                "uint, int, float, double");
+  }
+}
+
+Op variants_op(const std::string& text) {
+  try {
+    return parse_op(text);
+  } catch (const Error& e) {
+    try {
+      parse_builtin(text);
+    } catch (const Error&) {
+      throw e;
+    }
+    throw Error(Param::Op, "operator " + text + kDescriptorsRun + ", which take sum, min, max (argmin, argmax)",
+                "sum, min, max, argmin, argmax");
+  }
+}
+
 Op whole_array_op(const std::string& text) {
-  const Op op = parse_op(text);
+  const Op op = variants_op(text);
   if (is_arg_op(op))
     throw Error(Param::Op,
                 text + " gives a value and its index; the whole-array variants fold values only; valid here: sum, min, max (argmin and "

@@ -222,6 +222,12 @@ struct RunTexts {
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
 // Refuses a second --input where the command reduces one input (every path but a descriptor's).
 void refuse_extra_inputs(const RunTexts& r);
+// --type and --op of the commands that run the families' own kernels (bench, sweep, tune, tune
+// axis, explain): uint, int, float, double; sum, min, max, argmin, argmax. A reduction
+// descriptor's type or built-in (f16, var_pop, ...) is refused naming where it runs (reduce,
+// bench descriptors and its --grid).
+ElemType variants_type(const std::string& text);
+Op variants_op(const std::string& text);
 // --op for the whole-array family (bench, sweep, tune, explain): sum, min or max; argmin/argmax
 // refused with where they run (reduce, bench axis).
 Op whole_array_op(const std::string& text);

@@ -44,8 +44,8 @@ int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
   if (std::find(names.begin(), names.end(), o.variant) == names.end())
     throw Error("`" + command + "`: unknown " + kind + " variant '" + printable(o.variant) + "'; valid: " + join(names));
   const std::string& name = o.variant;
-  const ElemType type = parse_type(o.type.empty() ? (reduction ? "uint" : "float") : o.type);
-  const Op op = axis ? parse_op(o.op) : whole_array_op(o.op);
+  const ElemType type = variants_type(o.type.empty() ? (reduction ? "uint" : "float") : o.type);
+  const Op op = axis ? variants_op(o.op) : whole_array_op(o.op);
   if (axis && op == Op::User)
     throw Error("`explain axis` --op: a user's operator is given with --op-file to `reduce` and `bench axis`; valid "
                 "here: sum, min, max, argmin, argmax");

@@ -75,7 +75,7 @@ struct ExploreTexts {
 
 Design design_of(const ExploreTexts& o) {
   Design d;
-  d.type = parse_type(o.type);
+  d.type = variants_type(o.type);
   d.op = whole_array_op(o.op);
   d.variants = variant_names_of(o.variants);
   d.defines = defines_of(o.defines);
@@ -182,8 +182,8 @@ std::vector<T> powers_of_two_of(const std::optional<std::string>& text, const st
 // The design as typed, every value checked before a device is opened.
 AxisTuneDesign axis_tune_design_of(const TuneAxisTexts& o) {
   AxisTuneDesign d;
-  d.type = parse_type(o.type);
-  d.op = parse_op(o.op);
+  d.type = variants_type(o.type);
+  d.op = variants_op(o.op);
   if (d.op == Op::User)
     throw Error(Param::Op, "tune axis tunes the built-in operators: sum, min, max, argmin, argmax", "sum, min, max, argmin, argmax");
   if (o.axis) d.axes = {parse_axis(*o.axis)};

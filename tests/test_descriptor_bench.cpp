@@ -153,3 +153,21 @@ TEST_SUITE("descriptor_families") {
     refused("bench descriptors --n 5", "--n is for `bench`");
   }
 }
+
+TEST_SUITE("cli") {
+  TEST_CASE("the families' commands refuse a descriptor's type or built-in, naming where it runs") {
+    for (const std::string args : {"bench --type f16", "bench --op var_pop", "bench axis --type bf16",
+                                   "bench axis --op dot", "sweep --type i8", "sweep --op mean", "tune --type u64",
+                                   "tune axis --op nanmax", "explain naive --type f64"}) {
+      const CliRun e = run_cli(args);
+      INFO(args << "\n" << e.out);
+      CHECK(e.code == 2);
+      CHECK(std::count(e.stderr_text.begin(), e.stderr_text.end(), '\n') == 1);
+      CHECK(e.stderr_text.find("runs on the reduction descriptor kernels") != std::string::npos);
+      CHECK(e.stderr_text.find("`clreduce bench descriptors`") != std::string::npos);
+    }
+    // Unknown everywhere: the plain message with the valid names.
+    const CliRun u = run_cli("sweep --type f17");
+    CHECK(u.stderr_text.find("unknown type 'f17'; valid types: uint, int, float, double") != std::string::npos);
+  }
+}
