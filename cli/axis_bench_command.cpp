@@ -99,14 +99,6 @@ void check_shapes(const Session& session, const AxisBenchDesign& d) {
     }
 }
 
-// Options given to `bench` itself belong to the reduction benchmark, not to `bench axis`.
-void refuse_bench_options(CLI::App* bench) {
-  for (const CLI::Option* opt : bench->get_options())
-    if (opt->count() > 0 && opt->get_name() != "--help")
-      throw Error("option " + opt->get_name() +
-                  " is for `bench` (the reduction benchmark), not for `bench axis`; see `clreduce bench axis --help`");
-}
-
 int bench_axis(const GlobalOptions& g, const AxisBenchTexts& o) {
   const AxisBenchDesign d = design_of(o);
   const Session session = make_session(g);
@@ -131,7 +123,7 @@ void register_axis_bench_command(Cli& cli) {
       "benchmark the axis reductions (one value per row or column) at a list of shapes beside the read peak "
       "and the whole-array reduction of the same bytes",
       [&cli, bench, o] {
-        refuse_bench_options(bench);
+        refuse_bench_options(bench, "axis");
         return bench_axis(cli.global(), *o);
       },
       bench);

@@ -499,6 +499,13 @@ TuningSource tuning_of(const TuningTexts& t) {
   return s;
 }
 
+void refuse_bench_options(CLI::App* bench, const std::string& sub) {
+  for (const CLI::Option* opt : bench->get_options())
+    if (opt->count() > 0 && opt->get_name() != "--help")
+      throw Error("option " + opt->get_name() + " is for `bench` (the reduction benchmark), not for `bench " + sub +
+                  "`; see `clreduce bench " + sub + " --help`");
+}
+
 namespace {
 const char* const kDescriptorsRun =
     " runs on the reduction descriptor kernels: `clreduce reduce` runs it once, `clreduce bench descriptors` "

@@ -222,6 +222,9 @@ struct RunTexts {
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
 // Refuses a second --input where the command reduces one input (every path but a descriptor's).
 void refuse_extra_inputs(const RunTexts& r);
+// Options given to `bench` itself (the reduction benchmark) before one of its subcommands (`sub`:
+// "axis", "descriptors", ...): refused, naming the option and the subcommand's help.
+void refuse_bench_options(CLI::App* bench, const std::string& sub);
 // --type and --op of the commands that run the families' own kernels (bench, sweep, tune, tune
 // axis, explain): uint, int, float, double; sum, min, max, argmin, argmax. A reduction
 // descriptor's type or built-in (f16, var_pop, ...) is refused naming where it runs (reduce,

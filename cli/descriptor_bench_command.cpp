@@ -190,14 +190,6 @@ int bench_descriptors(const GlobalOptions& g, const DescriptorBenchTexts& o) {
   return r.all_ok() ? 0 : 1;
 }
 
-// Options given to `bench` itself belong to the reduction benchmark.
-void refuse_bench_options(CLI::App* bench) {
-  for (const CLI::Option* opt : bench->get_options())
-    if (opt->count() > 0 && opt->get_name() != "--help")
-      throw Error("option " + opt->get_name() +
-                  " is for `bench` (the reduction benchmark), not for `bench descriptors`; see `clreduce bench "
-                  "descriptors --help`");
-}
 }  // namespace
 
 void register_descriptor_bench_command(Cli& cli) {
@@ -208,7 +200,7 @@ void register_descriptor_bench_command(Cli& cli) {
       "benchmark reduction descriptors (built-ins x types, or a descriptor file) over the whole array, rows and "
       "columns, each result verified, beside the read peak; --grid sweeps the kernels' launch parameters",
       [&cli, bench, o] {
-        refuse_bench_options(bench);
+        refuse_bench_options(bench, "descriptors");
         return bench_descriptors(cli.global(), *o);
       },
       bench);

@@ -32,14 +32,6 @@ struct MultiTexts {
   TuningTexts tuning;
 };
 
-// Options given to `bench` itself belong to the reduction benchmark, not to `bench multi`.
-void refuse_bench_options(CLI::App* bench) {
-  for (const CLI::Option* opt : bench->get_options())
-    if (opt->count() > 0 && opt->get_name() != "--help")
-      throw Error("option " + opt->get_name() +
-                  " is for `bench` (the reduction benchmark), not for `bench multi`; see `clreduce bench multi --help`");
-}
-
 // The reduction a descriptor run takes: a user's descriptor file, or a built-in of a type
 // (--accumulate: its accumulator). Nothing here opens a device.
 Reduction descriptor_of(const MultiTexts& o) {
@@ -187,7 +179,7 @@ void register_multi_bench_command(Cli& cli) {
       "one reduction over the first 1, 2, ... all devices of the platform: time, GB/s and scaling efficiency, "
       "each result checked against the host",
       [&cli, bench, o] {
-        refuse_bench_options(bench);
+        refuse_bench_options(bench, "multi");
         return bench_multi(cli.global(), *o);
       },
       bench);

@@ -135,14 +135,6 @@ int bench_access(const GlobalOptions& g, const AccessTexts& o) {
   emit(access_text(r, session.device()), access_csv(r), access_json(r, session.device()), o.output);
   return r.all_ok() ? 0 : 1;
 }
-
-// Options given to `bench` itself belong to the reduction benchmark, not to its subcommands.
-void refuse_bench_options(CLI::App* bench, const std::string& sub) {
-  for (const CLI::Option* opt : bench->get_options())
-    if (opt->count() > 0 && opt->get_name() != "--help")
-      throw Error("option " + opt->get_name() + " is for `bench` (the reduction benchmark), not for `bench " + sub +
-                  "`; see `clreduce bench " + sub + " --help`");
-}
 }  // namespace
 
 void register_transpose_commands(Cli& cli) {

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -324,6 +325,15 @@ void check_declared_options(const KernelSpec& spec, const std::string& options, 
   }
   CHECK(options.find(after) > at);
   CHECK(options.find(after) != std::string::npos);
+}
+
+void expect_refused(const std::string& args, const std::string& text) {
+  const CliRun e = run_cli(args);
+  INFO(args << "\n" << e.out);
+  CHECK(e.code == 2);
+  CHECK(e.stdout_text.empty());
+  CHECK(std::count(e.stderr_text.begin(), e.stderr_text.end(), '\n') == 1);
+  CHECK(e.stderr_text.find(text) != std::string::npos);
 }
 
 }  // namespace clreduce::test

@@ -108,6 +108,10 @@ CliRun run_cli(const std::string& args, const std::string& env = "");
 // The same, killed after `seconds` (timeout -s KILL) where it runs longer: what it printed so far.
 CliRun run_cli_killed_after(unsigned seconds, const std::string& args);
 
+// Checks (doctest) that `clreduce ARGS` is refused as the CLI's rules say: exit code 2, nothing
+// on standard output, one line on standard error, and that line holds `text`.
+void expect_refused(const std::string& args, const std::string& text);
+
 // Checks (doctest) that an option string holds "-D NAME=" of every parameter `spec` declares, each
 // once and in declaration order, and then `after` (a caller's own -D) behind them all.
 void check_declared_options(const KernelSpec& spec, const std::string& options, const std::string& after);

@@ -825,14 +825,7 @@ TEST_SUITE("cli") {
                               "scalar_median_us,speedup_vs_scalar,check",
                               0) == 0);
     CHECK(std::count(c.stdout_text.begin(), c.stdout_text.end(), '\n') == 1 + 2);  // default, cols_item
-    const auto refused = [](const std::string& args, const std::string& text) {
-      const CliRun e = run_cli(args);
-      INFO(args << "\n" << e.out);
-      CHECK(e.code == 2);
-      CHECK(e.stdout_text.empty());
-      CHECK(std::count(e.stderr_text.begin(), e.stderr_text.end(), '\n') == 1);
-      CHECK(e.stderr_text.find(text) != std::string::npos);
-    };
+    const auto refused = [](const std::string& args, const std::string& text) { expect_refused(args, text); };
     refused("bench axis --shapes 17x", "--shapes: shape '17x' is not ROWSxCOLUMNS");
     refused("bench axis --shapes 4x4 --axis cols --variants rows_group", "--variants: axis variant rows_group reduces rows, not cols");
     refused("bench axis --shapes 4x4 --variants bogus", "unknown axis variant 'bogus'");

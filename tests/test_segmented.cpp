@@ -477,14 +477,7 @@ TEST_SUITE("cli") {
     CHECK(r.stdout_text.find("check      ok: all 2 segments") != std::string::npos);
     std::filesystem::remove(two);
     const std::filesystem::path bad = write_temp("cli_bad.txt", "0 5\n7 six 9\n");
-    const auto refused = [](const std::string& args, const std::string& text) {
-      const CliRun e = run_cli(args);
-      INFO(args << "\n" << e.out);
-      CHECK(e.code == 2);
-      CHECK(e.stdout_text.empty());
-      CHECK(std::count(e.stderr_text.begin(), e.stderr_text.end(), '\n') == 1);
-      CHECK(e.stderr_text.find(text) != std::string::npos);
-    };
+    const auto refused = [](const std::string& args, const std::string& text) { expect_refused(args, text); };
     refused("reduce --segments " + bad.string(),
             "--segments: offsets file '" + bad.string() + "', line 2, offset 3: 'six' is not an unsigned integer; "
             "valid: S + 1 whitespace-separated unsigned integers, the first 0, non-decreasing, the last n");
