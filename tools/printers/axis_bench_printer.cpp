@@ -14,17 +14,13 @@ using nlohmann::json;
 
 namespace {
 std::string status_of(const AxisBenchRow& row) {
-  if (!row.refused.empty()) return "refused";
-  if (!row.error.empty() || !row.report) return "ERROR";
-  if (!row.report->ok()) return "FAILED";
-  return row.report->timing.timer_suspect ? "ok, timer?" : "ok";
+  const bool ran = row.error.empty() && row.report;
+  return status_cell(!row.refused.empty(), ran, ran && row.report->ok(), ran && row.report->timing.timer_suspect);
 }
 
 std::string scalar_status(const AxisBenchShape& s) {
-  if (!s.scalar_refused.empty()) return "refused";
-  if (!s.scalar_error.empty() || !s.scalar) return "ERROR";
-  if (!s.scalar->ok()) return "FAILED";
-  return s.scalar->timed.timer_suspect ? "ok, timer?" : "ok";
+  const bool ran = s.scalar_error.empty() && s.scalar;
+  return status_cell(!s.scalar_refused.empty(), ran, ran && s.scalar->ok(), ran && s.scalar->timed.timer_suspect);
 }
 
 // The scalar reduction's launch: "wg 256, times 16, vec 4, 2 passes".

@@ -22,10 +22,8 @@ struct Line {
   }
   std::string resolved() const { return report() ? report()->launch.label() : ""; }
   std::string status() const {
-    if (!row.refused.empty()) return "refused";
-    if (!row.error.empty() || !report()) return "ERROR";
-    if (!report()->ok()) return "FAILED";
-    return report()->timing.timer_suspect ? "ok, timer?" : "ok";
+    const bool ran = row.error.empty() && report();
+    return status_cell(!row.refused.empty(), ran, ran && report()->ok(), ran && report()->timing.timer_suspect);
   }
   std::string reason() const { return !row.refused.empty() ? row.refused : row.error; }
   std::string accumulator() const { return report() ? report()->reduction.acc_type : ""; }

@@ -19,6 +19,13 @@ Format parse_format(const std::string& text) {
   throw Error("unknown format '" + text + "'; valid formats: table, csv, json");
 }
 
+std::string status_cell(bool refused, bool ran, bool ok, bool timer_suspect) {
+  if (refused) return "refused";
+  if (!ran) return "ERROR";
+  if (!ok) return "FAILED";
+  return timer_suspect ? "ok, timer?" : "ok";
+}
+
 std::string fixed(double x, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, x);

@@ -25,6 +25,10 @@ struct TextTable {
 };
 
 std::string fixed(double x, int decimals);
+// A measured point's check cell: "refused" (the device or the variant declined it), "ERROR" (it
+// did not run: no report), "FAILED" (its result off the reference), "ok, timer?" (right, but
+// the device clock disagreed with the host's: its GB/s not trusted), else "ok".
+std::string status_cell(bool refused, bool ran, bool ok, bool timer_suspect);
 std::string stats_cell(double us);          // microseconds: 2 decimals under 100, else 1
 std::string bytes_human(std::uint64_t b);   // "4.0 MiB"
 std::string size_label(std::uint64_t n);    // "2^26" for powers of two from 1024 up, else n
