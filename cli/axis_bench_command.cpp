@@ -40,6 +40,7 @@ AxisBenchDesign design_of(const AxisBenchTexts& o) {
     variants_type(o.type);
     variants_op(o.op);
   }
+  refuse_descriptor_file(o.op_file);
   const OpChoice choice = op_choice(o.type, o.type_option, o.op, o.op_option, o.op_file);
   d.type = choice.type;
   d.op = choice.op;

@@ -31,6 +31,7 @@ Design design_of(const Session& session, const BenchTexts& o) {
     variants_type(o.type);
     whole_array_op(o.op);
   }
+  refuse_descriptor_file(o.op_file);
   const OpChoice choice = op_choice(o);
   d.type = choice.type;
   d.op = choice.op;

@@ -513,6 +513,13 @@ const char* const kDescriptorsRun =
     "families' own kernels";
 }  // namespace
 
+void refuse_descriptor_file(const std::optional<std::string>& op_file) {
+  if (op_file && is_reduction_file(*op_file))
+    throw Error(Param::OpFile, "--op-file " + *op_file + " is a reduction descriptor (it #defines INPUTS and RESULT); it" +
+                                   kDescriptorsRun + ", which take a user operator file (#define OP(a, b) and IDENTITY)",
+                "a user operator file");
+}
+
 ElemType variants_type(const std::string& text) {
   try {
     return parse_type(text);

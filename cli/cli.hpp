@@ -230,6 +230,9 @@ void refuse_bench_options(CLI::App* bench, const std::string& sub);
 // descriptor's type or built-in (f16, var_pop, ...) is refused naming where it runs (reduce,
 // bench descriptors and its --grid).
 ElemType variants_type(const std::string& text);
+// The same for --op-file: a reduction descriptor file (is_reduction_file) is refused naming where
+// it runs; a user operator file (or none) passes.
+void refuse_descriptor_file(const std::optional<std::string>& op_file);
 Op variants_op(const std::string& text);
 // --op for the whole-array family (bench, sweep, tune, explain): sum, min or max; argmin/argmax
 // refused with where they run (reduce, bench axis).

@@ -25,6 +25,25 @@ auto as_option(const std::string& option, F&& f) -> decltype(f()) {
   }
 }
 
+// A comma-separated list as typed (the option may be repeated): every item, none empty, none twice.
+std::vector<std::string> list_of(const std::string& option, const std::vector<std::string>& texts) {
+  std::vector<std::string> items;
+  for (const std::string& text : texts)
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = text.find(',', start);
+      const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (item.empty())
+        throw Error(Param::None, option + " '" + printable(text) + "': an empty item; give a comma-separated list",
+                    "NAME,NAME,...");
+      if (std::find(items.begin(), items.end(), item) != items.end())
+        throw Error(Param::None, option + " names " + printable(item) + " twice", "each once");
+      items.push_back(item);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  return items;
+}
+
 struct DescriptorBenchTexts {
   std::vector<std::string> ops, types, families, shapes, grid;
   std::optional<std::string> op_file, accumulate, bytes;
@@ -37,7 +56,7 @@ struct DescriptorBenchTexts {
 std::vector<DescriptorJob::Family> families_of(const std::vector<std::string>& texts) {
   using F = DescriptorJob::Family;
   std::vector<F> out;
-  for (const std::string& t : texts) {
+  for (const std::string& t : list_of("--families", texts)) {
     F f;
     if (t == "whole") f = F::Whole;
     else if (t == "rows") f = F::Rows;
@@ -92,14 +111,14 @@ DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
       throw Error(Param::None, "--op-file " + *o.op_file + " declares run-time scalars, which bench descriptors "
                                   "does not set; run it with `clreduce reduce --scalar ...`", "a descriptor without SCALARS");
   } else {
-    for (const std::string& t : o.ops) {
+    for (const std::string& t : list_of("--ops", o.ops)) {
       const Builtin b = as_option("--ops", [&] { return parse_builtin(t); });
       if (std::find(d.ops.begin(), d.ops.end(), b) != d.ops.end())
         throw Error(Param::None, "--ops names " + t + " twice", "each built-in once");
       d.ops.push_back(b);
     }
     if (d.ops.empty()) d.ops = all_builtins();
-    for (const std::string& t : o.types) {
+    for (const std::string& t : list_of("--types", o.types)) {
       const Scalar s = as_option("--types", [&] { return parse_scalar(t); });
       if (std::find(d.types.begin(), d.types.end(), s) != d.types.end())
         throw Error(Param::None, "--types names " + t + " twice", "each type once");
@@ -114,7 +133,7 @@ DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
   if (!o.shapes.empty() && !matrices)
     throw Error(Param::None, "--shapes is for the rows and cols families; --families " + join(o.families, ",") +
                                   " has neither", "--families with rows or cols");
-  for (const std::string& text : o.shapes) {
+  for (const std::string& text : list_of("--shapes", o.shapes)) {
     try {
       d.shapes.push_back(parse_shape(text));
     } catch (const Error& e) {
@@ -122,6 +141,9 @@ DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
     }
     if (d.shapes.back().first == 0 || d.shapes.back().second == 0)
       throw Error(Param::None, "--shapes " + text + ": a matrix needs at least one row and one column", "M >= 1 and N >= 1");
+    if (std::find(d.shapes.begin(), d.shapes.end() - 1, d.shapes.back()) != d.shapes.end() - 1)
+      throw Error(Param::None, "--shapes names " + shape_label(d.shapes.back().first, d.shapes.back().second) + " twice",
+                  "each shape once");
   }
   if (o.bytes) {
     if (std::find(d.families.begin(), d.families.end(), DescriptorJob::Family::Whole) == d.families.end())
@@ -129,6 +151,13 @@ DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
                   "--families with whole");
     d.bytes = as_option("--bytes", [&] { return parse_size(*o.bytes); });
     if (d.bytes == 0) throw Error(Param::None, "--bytes 0: nothing to reduce", "1 or more bytes");
+    // Whole elements of every input: a size that is not is refused, not cut short.
+    std::vector<Scalar> inputs = d.user ? d.user->inputs : d.types;
+    for (Scalar s : inputs)
+      if (d.bytes % size_of(s) != 0)
+        throw Error(Param::None, "--bytes " + *o.bytes + " is not a whole number of " + std::string(name_of(s)) +
+                                     " elements (" + std::to_string(size_of(s)) + " bytes each)",
+                    "a multiple of " + std::to_string(size_of(s)));
   }
   std::vector<LaunchAxis> axes;
   for (const std::string& g : o.grid) axes.push_back(grid_axis_of(g));
@@ -149,7 +178,7 @@ void check_sizes(const DescriptorBenchDesign& d, const DeviceInfo& dev) {
     for (Builtin b : d.ops)
       for (Scalar s : d.types) try {
           for (Scalar in : builtin(b, s, d.accumulate).inputs) widest = std::max<std::uint64_t>(widest, size_of(in));
-        } catch (const ConfigError&) {
+        } catch (const Error&) {
           // refused at its point, with the reason
         }
   const std::uint64_t most = dev.max_alloc_bytes;
@@ -210,17 +239,17 @@ void register_descriptor_bench_command(Cli& cli) {
   gpu.is_gpu = true;
   std::vector<std::string> shapes;
   for (const auto& [m, n] : default_axis_bench_shapes(gpu)) shapes.push_back(shape_label(m, n));
-  c->add_option("--ops", o->ops, "built-ins, comma-separated (default all: " + join(names, ",") + ")")->delimiter(',');
+  c->add_option("--ops", o->ops, "built-ins, comma-separated (default all: " + join(names, ",") + ")")->allow_extra_args(false);
   c->add_option("--types", o->types,
                 "input types, comma-separated: u8, i8, u16, i16, u32, i32, u64, i64, f16, bf16, f32, f64 (default f32)")
-      ->delimiter(',');
+      ->allow_extra_args(false);
   c->add_option("--accumulate", o->accumulate, "the built-ins' accumulator where they have a choice (f64)");
   c->add_option("--op-file", o->op_file, "FILE.clh: a reduction descriptor instead of --ops and --types");
-  c->add_option("--families", o->families, "whole, rows, cols, comma-separated (default all three)")->delimiter(',');
+  c->add_option("--families", o->families, "whole, rows, cols, comma-separated (default all three)")->allow_extra_args(false);
   c->add_option("--shapes", o->shapes,
                 "rows and cols: MxN shapes, comma-separated (default on a GPU " + join(shapes, ",") +
                     "; elsewhere those of bench axis)")
-      ->delimiter(',');
+      ->allow_extra_args(false);
   c->add_option("--bytes", o->bytes, "the whole array's bytes per input (default 256Mi on a GPU, 16Mi elsewhere)");
   c->add_option("--grid", o->grid,
                 "NAME=V1,V2,...: a launch grid axis (repeat it): a -D parameter of the families' kernels (see "

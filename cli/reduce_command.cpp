@@ -221,6 +221,17 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
 // Whether the options name a reduction descriptor: a built-in or a type that only descriptors
 // take, --variant descriptor, several --input files or --accumulate. The old names (uint, int,
 // float, double; sum, min, max, argmin, argmax) keep the families' own kernels.
+// The option that sends old names to the descriptor kernels (for a message), or "" where the
+// type, operator or file are a descriptor's themselves.
+std::string descriptor_option(const ReduceTexts& o) {
+  if (o.inputs.size() > 1) return "a second --input";
+  if (o.accumulate) return "--accumulate";
+  if (o.values_out) return "--output";
+  if (o.binary) return "--binary";
+  if (!o.scalars.empty()) return "--scalar";
+  return "";
+}
+
 bool names_descriptor(const ReduceTexts& o) {
   // --output writes a descriptor's results: the old names then run as their built-ins (sum of
   // uint accumulates in u64, as the output's layout says).
@@ -295,11 +306,14 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     if (o.accumulate) acc = parse_scalar(*o.accumulate);
     r = builtin(parse_builtin(o.op), type, acc);
   }
-  if (!o.variant.empty() && o.variant != "descriptor")
+  if (!o.variant.empty() && o.variant != "descriptor") {
+    const std::string by = descriptor_option(o);
     throw Error(Param::Variant, "--variant " + o.variant + " is one of the families' kernels, which take uint, int, "
                                 "float, double with sum, min, max (argmin, argmax); " + what + (user_file ? "" : " --type " + o.type) +
+                                (by.empty() ? "" : " with " + by) +
                                 " runs on the descriptor kernels: leave --variant out or give --variant descriptor",
                 "descriptor");
+  }
   job.scalars = scalar_args_of(o.scalars, r);
   std::vector<Define> defines = descriptor_defines_of(o.launch.defines);
   // --vec: the whole array's ReduceParams::vec; the lines' and columns' VEC parameter.
@@ -333,8 +347,9 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   }
   if (o.binary) {
     check_new_file("--binary", *o.binary);
-    if (o.values_out && *o.values_out == *o.binary)
-      throw Error("--binary " + *o.binary + " is --output too: give two names");
+    for (const auto& [other, path] : {std::pair{"--output", o.values_out}, {"--output-json", o.output.output_json},
+                                      {"--output-csv", o.output.output_csv}})
+      if (path && *path == *o.binary) throw Error("--binary " + *o.binary + " is " + other + " too: give two names");
   }
   const std::size_t inputs = r.inputs.size();
   if (!o.inputs.empty() && o.inputs.size() != inputs)

@@ -144,14 +144,30 @@ TEST_SUITE("descriptor_families") {
     refused("bench descriptors --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/product.clh",
             "is not a reduction descriptor");
     refused("bench descriptors --n 5", "--n is for `bench`");
+    refused("bench descriptors --ops sum,,max", "--ops 'sum,,max': an empty item");
+    refused("bench descriptors --types ,", "--types ',': an empty item");
+    refused("bench descriptors --families rows --shapes 3x3,3x3", "--shapes names 3x3 twice");
+    refused("bench descriptors --families rows --shapes 3x3,3X3", "--shapes names 3x3 twice");
+    refused("bench descriptors --types f32,f64 --bytes 12", "--bytes 12 is not a whole number of f64 elements (8 bytes each)");
+    // An accumulator a built-in does not take: that point refused with the reason, the others run.
+    const CliRun acc = run_cli("bench descriptors --ops sum,min --accumulate f64 --families whole --bytes 1Ki "
+                               "--iterations 1 --quiet --format json");
+    REQUIRE_MESSAGE(acc.code == 0, acc.out);
+    const auto ad = nlohmann::json::parse(acc.stdout_text);
+    REQUIRE(ad["rows"].size() == 2);
+    CHECK(ad["rows"][0]["accumulator"] == "double");
+    CHECK(ad["rows"][1]["status"] == "refused");
+    CHECK(ad["rows"][1]["refused"].get<std::string>().find("min of f32 does not accumulate in f64") != std::string::npos);
   }
 }
 
 TEST_SUITE("cli") {
   TEST_CASE("the families' commands refuse a descriptor's type or built-in, naming where it runs") {
-    for (const std::string args : {"bench --type f16", "bench --op var_pop", "bench axis --type bf16",
+    for (const std::string args : std::vector<std::string>{"bench --type f16", "bench --op var_pop", "bench axis --type bf16",
                                    "bench axis --op dot", "sweep --type i8", "sweep --op mean", "tune --type u64",
-                                   "tune axis --op nanmax", "explain naive --type f64"}) {
+                                   "tune axis --op nanmax", "explain naive --type f64",
+                                   "bench --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/iamax.clh",
+                                   "bench axis --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/iamax.clh"}) {
       expect_refused(args, "runs on the reduction descriptor kernels: `clreduce reduce` runs it once, `clreduce "
                            "bench descriptors` measures it");
     }
