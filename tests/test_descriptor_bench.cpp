@@ -176,3 +176,25 @@ TEST_SUITE("cli") {
     CHECK(u.stderr_text.find("unknown type 'f17'; valid types: uint, int, float, double") != std::string::npos);
   }
 }
+
+TEST_SUITE("descriptor_families") {
+  TEST_CASE("edge data: sums past f32's range, constant extremes, 64-bit integers' variances are verified") {
+    // A trial found these failing their own checks: f32 sums of FLT_MAX overflow as numpy's and
+    // torch's do (the check now accepts it where sum|x| passes the accumulator's range), the
+    // variance of constant FLT_MAX data came out NaN (the vector lift's sum overflowed), and
+    // Welford's d * d passed f32's range for i64 rows whose variance does not.
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"reduce --op mean --type f32 --data max --n 1000", "overflow to inf"},
+        {"reduce --op sum --type f32 --data max --axis rows --shape 4x250", "within their bounds"},
+        {"reduce --op var_pop --type f32 --data max --n 1000", "ok: 0 against 0"},
+        {"reduce --op var_pop --type f32 --data max --n 1000 --vec 4", "ok: 0 against 0"},
+        {"reduce --op var_pop --type i64 --axis rows --shape 33x17", "all 33 results within their bounds"},
+        {"reduce --op std_sample --type u64 --axis cols --shape 5x300", "all 300 results within their bounds"}};
+    for (const auto& [args, text] : cases) {
+      const CliRun r = run_cli(args + " --iterations 1");
+      INFO(args << "\n" << r.out);
+      CHECK(r.code == 0);
+      CHECK(r.stdout_text.find(text) != std::string::npos);
+    }
+  }
+}

@@ -615,16 +615,19 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "desc_welford desc_welford_combine(const desc_welford a, const desc_welford b) {\n"
         << "  const ulong n = a.n + b.n;\n"
         << "  const " << F << " d = b.mean - a.mean, fb = (" << F << ")b.n / (" << F << ")max(n, (ulong)1);\n"
-        << "  const desc_welford m = desc_welford_make(n, a.mean + d * fb, a.m2 + b.m2 + d * d * (" << F
-        << ")a.n * fb);\n"
+        << "  // d^2 na nb / n as (d nb / n)(d na): no product passes the range where the term does not.\n"
+        << "  const desc_welford m = desc_welford_make(n, a.mean + d * fb, a.m2 + b.m2 + (d * fb) * (d * (" << F
+        << ")a.n));\n"
         << "  return a.n == 0 ? b : b.n == 0 ? a : m;\n}\n"
         << "#if VEC > 1\n"
         << "// A vector's VEC values as one block: their mean and M2 by two passes in registers, so one\n"
         << "// combine (and its division) serves VEC elements.\n"
+        << "// The mean sums the elements scaled by 1 / VEC (a power of two: exact), so VEC values near the\n"
+        << "// type's largest do not overflow on the way to their mean.\n"
         << "desc_welford desc_welford_vector(const DESC_MAPV v) {\n"
-        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s = 0;\n"
-        << "  for (uint c = 0; c < VEC; ++c) s += u.a[c];\n"
-        << "  const " << F << " mean = s * ((" << F << ")1 / VEC);\n  " << F << " m2 = 0;\n"
+        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " mean = 0;\n"
+        << "  for (uint c = 0; c < VEC; ++c) mean += u.a[c] * ((" << F << ")1 / VEC);\n"
+        << "  " << F << " m2 = 0;\n"
         << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " d = u.a[c] - mean;\n    m2 += d * d;\n  }\n"
         << "  return desc_welford_make(VEC, mean, m2);\n}\n#endif\n";
       const bool sample = b == Builtin::VarSample || b == Builtin::StdSample;

@@ -42,6 +42,9 @@ struct DescriptorReference {
   double tolerance = 0;        // float results: the allowed |device - value|
   bool nan = false;            // float results: NaN expected
   bool inf_or_nan = false;     // var/std of data holding an infinity: NaN (or +inf, by the order)
+  // Sums (and means) whose sum of |terms| passes the accumulator's range: a partial sum may
+  // overflow, so +-inf (or NaN, where two overflowed the other way) is a right result too.
+  bool may_overflow = false;
   std::string how;             // one line: "exact", or the bound and what it comes from
 };
 
