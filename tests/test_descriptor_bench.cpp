@@ -167,7 +167,7 @@ TEST_SUITE("descriptor_families") {
 
 TEST_SUITE("cli") {
   TEST_CASE("the families' commands refuse a descriptor's type or built-in, naming where it runs") {
-    for (const std::string args : std::vector<std::string>{"bench --type f16", "bench --op var_pop", "bench axis --type bf16",
+    for (const std::string& args : std::vector<std::string>{"bench --type f16", "bench --op var_pop", "bench axis --type bf16",
                                    "bench axis --op dot", "sweep --type i8", "sweep --op mean", "tune --type u64",
                                    "tune axis --op nanmax", "explain naive --type f64",
                                    "bench --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/iamax.clh",
@@ -194,7 +194,9 @@ TEST_SUITE("descriptor_families") {
         {"reduce --op var_pop --type f32 --data max --n 1000 --vec 4", "ok: 0 against 0"},
         {"reduce --op var_pop --type i64 --axis rows --shape 33x17", "all 33 results within their bounds"},
         {"reduce --op std_sample --type u64 --axis cols --shape 5x300", "all 300 results within their bounds"}};
-    for (const auto& [args, text] : cases) {
+    for (const auto& c : cases) {
+      const std::string& args = c.first;
+      const std::string& text = c.second;
       const CliRun r = run_cli(args + " --iterations 1");
       INFO(args << "\n" << r.out);
       CHECK(r.code == 0);
