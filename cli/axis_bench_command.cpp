@@ -73,7 +73,7 @@ AxisBenchDesign design_of(const AxisBenchTexts& o) {
   d.data = parse_data_kind(o.data.data);
   d.seed = o.data.seed;
   d.timing = timing_of(o.timing);
-  check_outputs(o.output);
+  check_outputs(o.output, {}, named("--op-file", o.op_file));
   d.tuning = tuning_of(o.tuning);
   return d;
 }

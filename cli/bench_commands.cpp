@@ -40,8 +40,7 @@ Design design_of(const Session& session, const BenchTexts& o) {
   d.data = parse_data_kind(o.data.data);
   d.seed = o.data.seed;
   d.timing = timing_of(o.timing);
-  check_outputs(o.output);
-  if (o.chart) check_output_path("--chart", *o.chart);
+  check_outputs(o.output, named("--chart", o.chart), inputs_of(o));
   d.tuning = tuning_of(o.tuning);
   if (d.cold) d.evict = session.cache_evictor();
   return d;
@@ -72,7 +71,7 @@ int bench_sizes(const Session& session, const BenchTexts& o) {
   warn_launches(run);
   const DeviceInfo& dev = session.device();
   emit(sizes_text(run, dev), sizes_csv(run, dev), sizes_json(run, dev), o.output);
-  if (o.chart) write_chart(*o.chart, render_svg(scaling_chart(run, dev)));
+  if (o.chart) write_chart(o.output, *o.chart, render_svg(scaling_chart(run, dev)));
   return run.all_ok() ? 0 : 1;
 }
 
@@ -97,7 +96,7 @@ int bench(const GlobalOptions& g, const BenchTexts& o) {
   warn_launches(run);
   const DeviceInfo& dev = session.device();
   emit(bench_text(run, dev), bench_csv(run), bench_json(run, dev), o.output);
-  if (o.chart) write_chart(*o.chart, render_svg(bench_chart(run, dev)));
+  if (o.chart) write_chart(o.output, *o.chart, render_svg(bench_chart(run, dev)));
   return run.all_ok() ? 0 : 1;
 }
 }  // namespace

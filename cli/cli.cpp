@@ -287,68 +287,29 @@ CacheChoice cache_of(const CacheTexts& t, const TimingTexts& timing) {
 
 void add_output_options(CLI::App* c, OutputTexts& o) {
   c->add_option("--format", o.format, "table, csv or json")->capture_default_str();
-  c->add_option("--output-json", o.output_json, "also write the JSON document to FILE");
-  c->add_option("--output-csv", o.output_csv, "also write the CSV to FILE");
+  c->add_option("--output-json", o.output_json, "also write the JSON document to FILE (a new file; see --force)");
+  c->add_option("--output-csv", o.output_csv, "also write the CSV to FILE (a new file; see --force)");
+  c->add_flag("--force", o.force,
+              "replace output files that exist (regular files only, by rename; never one of the run's inputs)");
 }
 
-namespace {
-[[noreturn]] void cannot_write(const std::string& option, const std::string& path, const std::string& why) {
-  throw Error(option + ": cannot write '" + path + "': " + why +
-              "; give a writable file in an existing directory");
-}
-}  // namespace
-
-void check_output_path(const std::string& option, const std::string& path) {
-  if (path.empty()) cannot_write(option, path, "the path is empty");
-  // "-" means standard output to many tools; here it would silently become a file named "-".
-  if (path == "-") {
-    const std::string print = option == "--output-json" ? "--format json prints JSON to standard output; "
-                              : option == "--output-csv" ? "--format csv prints CSV to standard output; "
-                                                         : "";
-    throw Error(option + ": '-' is not standard output here (it would be a file named '-'); " + print +
-                "give ./- for a file of that name");
-  }
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) cannot_write(option, path, "it is a directory");
-    // Opened for writing without creating or truncating it: the run may still fail before it is
-    // written, and the old contents stay until then.
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) cannot_write(option, path, std::strerror(errno));
-    ::close(fd);
-    return;
-  }
-  if (errno != ENOENT) cannot_write(option, path, std::strerror(errno));
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  const std::string dir = parent.empty() ? "." : parent.string();
-  if (::stat(dir.c_str(), &st) != 0)
-    cannot_write(option, path, "directory '" + dir + "': " + std::strerror(errno));
-  if (!S_ISDIR(st.st_mode)) cannot_write(option, path, "'" + dir + "' is not a directory");
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    cannot_write(option, path, "directory '" + dir + "': " + std::strerror(errno));
-}
-
-void check_outputs(const OutputTexts& o) {
+void check_outputs(const OutputTexts& o, const std::vector<NamedPath>& more, const std::vector<NamedPath>& inputs) {
   parse_format(o.format);
-  if (o.output_json) check_output_path("--output-json", *o.output_json);
-  if (o.output_csv) check_output_path("--output-csv", *o.output_csv);
+  std::vector<NamedPath> outputs;
+  if (o.output_json) outputs.push_back({"--output-json", *o.output_json});
+  if (o.output_csv) outputs.push_back({"--output-csv", *o.output_csv});
+  outputs.insert(outputs.end(), more.begin(), more.end());
+  check_output_files(outputs, inputs, o.force);
 }
 
-void write_output_file(const std::string& option, const std::string& path, const std::string& text) {
-  FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) cannot_write(option, path, std::strerror(errno));
-  const std::size_t wrote = std::fwrite(text.data(), 1, text.size(), f);
-  const int write_errno = errno;
-  if (wrote != text.size()) {
-    std::fclose(f);
-    cannot_write(option, path, std::strerror(write_errno));
-  }
-  if (std::fflush(f) != 0) {
-    const int e = errno;
-    std::fclose(f);
-    cannot_write(option, path, std::strerror(e));
-  }
-  if (std::fclose(f) != 0) cannot_write(option, path, std::strerror(errno));
+void write_output(const OutputTexts& o, const std::string& option, const std::string& path, std::string_view text) {
+  write_output_file({option, path}, text, o.force);
+}
+
+std::string json_text(const nlohmann::json& j) {
+  // Bytes that are not UTF-8 (a file name, a -D value: legal on Linux) become U+FFFD instead of
+  // nlohmann's type_error, which aborted the run after the device work.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void emit(const std::string& table, const std::string& csv, const nlohmann::json& j, const OutputTexts& o,
@@ -358,14 +319,26 @@ void emit(const std::string& table, const std::string& csv, const nlohmann::json
   if (f == Format::Csv && !printed) std::cout << csv;
   nlohmann::json doc = j;
   if (doc.is_object() && !doc.contains("meta")) doc["meta"] = meta_json();
-  if (f == Format::Json && !printed) std::cout << doc.dump(2) << "\n";
+  if (f == Format::Json && !printed) std::cout << json_text(doc);
   std::cout.flush();
-  if (o.output_json) write_output_file("--output-json", *o.output_json, doc.dump(2) + "\n");
-  if (o.output_csv) write_output_file("--output-csv", *o.output_csv, csv);
+  if (o.output_json) write_output(o, "--output-json", *o.output_json, json_text(doc));
+  if (o.output_csv) write_output(o, "--output-csv", *o.output_csv, csv);
 }
 
-void write_chart(const std::string& path, const std::string& svg) {
-  write_output_file("--chart", path, svg);
+std::vector<NamedPath> named(const std::string& option, const std::optional<std::string>& path) {
+  if (!path) return {};
+  return {{option, *path}};
+}
+
+std::vector<NamedPath> inputs_of(const RunTexts& r) {
+  std::vector<NamedPath> in = named("--op-file", r.op_file);
+  for (const std::string& path : r.inputs) in.push_back({"--input", path});
+  if (r.tuning.db) in.push_back({"--db", *r.tuning.db});
+  return in;
+}
+
+void write_chart(const OutputTexts& o, const std::string& path, const std::string& svg) {
+  write_output(o, "--chart", path, svg);
   std::cerr << "clreduce: chart written to " << path << "\n";
 }
 

@@ -9,6 +9,7 @@
 #include "clreduce/reduce.hpp"
 #include "clreduce/timing.hpp"
 #include "data/host_data.hpp"
+#include "data/output_file.hpp"
 #include "measure/engine.hpp"
 #include "measure/estimate.hpp"
 #include "measure/session.hpp"
@@ -128,24 +129,33 @@ struct CacheChoice {
 // Validates (unknown names, --cold beside --cache, --cold with --batch) before any device work.
 CacheChoice cache_of(const CacheTexts& t, const TimingTexts& timing);
 
-// Output options (--format, --output-json, --output-csv) and the one place output is written.
+// Output options (--format, --output-json, --output-csv, --force) and the one place output is
+// written. Every file a command writes for its user follows one rule (data/output_file.hpp): made
+// new, an existing file replaced only with --force, never one of the run's inputs.
 struct OutputTexts {
   std::string format = "table";
   std::optional<std::string> output_json, output_csv;
+  bool force = false;  // --force: existing output files may be replaced
 };
 void add_output_options(CLI::App* c, OutputTexts& o);
-// Before any measurement: the format is known and each output path can be written (an existing
-// file opened for writing, untouched; else its directory exists and is writable). Throws Error
-// naming the option, the path and the system's reason.
-void check_outputs(const OutputTexts& o);
-void check_output_path(const std::string& option, const std::string& path);
-// Writes `text` to `path`, checking every write and the close (Error: option, path, strerror).
-void write_output_file(const std::string& option, const std::string& path, const std::string& text);
+// Before any measurement: the format is known, and --output-json, --output-csv and the command's
+// `more` outputs (--chart, --output, --binary) can be written under the rule, none of them one of
+// `inputs` (--input, --segments, --op-file, a report's file, ...) and no two the same file.
+// Throws Error naming the option, the path and the reason.
+void check_outputs(const OutputTexts& o, const std::vector<NamedPath>& more = {},
+                   const std::vector<NamedPath>& inputs = {});
+// Writes `text` to `path` under the rule (--force from `o`); Error names the option and path.
+void write_output(const OutputTexts& o, const std::string& option, const std::string& path, std::string_view text);
+// The document as --format json prints it (indent 2, a newline at the end); bytes of its strings
+// that are not UTF-8 are written as U+FFFD.
+std::string json_text(const nlohmann::json& j);
 // `printed`: the chosen format already went to standard output (rows written as they were
 // measured); only the --output-json/--output-csv files are written.
 void emit(const std::string& table, const std::string& csv, const nlohmann::json& json, const OutputTexts& o,
           bool printed = false);
-void write_chart(const std::string& path, const std::string& svg);
+void write_chart(const OutputTexts& o, const std::string& path, const std::string& svg);
+// {{option, *path}} where the option was given, else nothing: check_outputs' lists.
+std::vector<NamedPath> named(const std::string& option, const std::optional<std::string>& path);
 
 // Generated data options (--data, --seed).
 struct DataTexts {
@@ -222,6 +232,8 @@ struct RunTexts {
 void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
 // Refuses a second --input where the command reduces one input (every path but a descriptor's).
 void refuse_extra_inputs(const RunTexts& r);
+// The files a reduction run reads, for check_outputs: --op-file, every --input, --db.
+std::vector<NamedPath> inputs_of(const RunTexts& r);
 // Options given to `bench` itself (the reduction benchmark) before one of its subcommands (`sub`:
 // "axis", "descriptors", ...): refused, naming the option and the subcommand's help.
 void refuse_bench_options(CLI::App* bench, const std::string& sub);

@@ -137,7 +137,7 @@ int compare(const CompareTexts& o) {
                      {"not_compared", not_compared},
                      {"regression", regression},
                      {"meta", meta_json()}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j);
   } else if (format == Format::Csv) {
     for (auto& row : t.rows) row[9] = pairs[static_cast<std::size_t>(&row - &t.rows[0])].c.verdict;
     std::cout << t.render_csv();

@@ -165,7 +165,7 @@ DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
   d.data = parse_data_kind(o.data.data);
   d.seed = o.data.seed;
   d.timing = timing_of(o.timing);
-  check_outputs(o.output);
+  check_outputs(o.output, {}, named("--op-file", o.op_file));
   return d;
 }
 

@@ -30,6 +30,7 @@ struct ExplainTexts {
   std::string shape = "4096x4096";
   bool run = false;
   std::optional<std::string> binary;
+  bool force = false;  // --force: --binary may replace an existing file
   TimingTexts timing;
 };
 
@@ -56,7 +57,7 @@ int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
     std::tie(m, n) = parse_shape(o.shape);
   }
   const TimingOptions timing = timing_of(o.timing);
-  if (o.binary) check_output_path("--binary", *o.binary);
+  if (o.binary) check_output_files({{"--binary", *o.binary}}, {}, o.force);
 
   const Session session = make_session(g);
   const Explanation e = explain_variant(family, name, session.kernel_dir());
@@ -71,7 +72,7 @@ int explain(const GlobalOptions& g, Family family, const ExplainTexts& o) {
   std::cout << explanation_text(e, &options, measured ? &*measured : nullptr);
   if (o.binary) {
     const std::vector<unsigned char> binary = program_binary(session, e, options);
-    write_output_file("--binary", *o.binary, std::string(binary.begin(), binary.end()));
+    write_output_file({"--binary", *o.binary}, std::string(binary.begin(), binary.end()), o.force);
     std::cout << "\nprogram binary of " << e.file << " (" << binary.size() << " bytes, as built by "
               << session.device().name << ") written to " << *o.binary << "\n";
   }
@@ -117,7 +118,8 @@ int explain_docs(const DocsTexts& o) {
       throw Error(doc.string() + ": " + e.what());
     }
     for (const std::string& s : r.stale) stale.push_back(doc.string() + " " + s);
-    if (!o.check && !r.stale.empty()) write_output_file("explain docs", doc.string(), r.text);
+    // The documents and figures are this command's own renderings, rewritten by design (--force).
+    if (!o.check && !r.stale.empty()) write_output_file({"explain docs", doc.string()}, r.text, true);
   }
   for (const auto& [name, svg] : teaching_figures()) {
     const fs::path path = dir / "figures" / name;
@@ -125,7 +127,7 @@ int explain_docs(const DocsTexts& o) {
     stale.push_back(path.string());
     if (!o.check) {
       fs::create_directories(path.parent_path());
-      write_output_file("explain docs", path.string(), svg);
+      write_output_file({"explain docs", path.string()}, svg, true);
     }
   }
   for (const std::string& s : stale) std::cout << (o.check ? "out of date: " : "rewritten: ") << s << "\n";
@@ -154,7 +156,9 @@ void add_explain_options(CLI::App* c, ExplainTexts& o, Family family) {
   }
   c->add_flag("--run", o.run, "measure the variant and its predecessor side by side on this device");
   c->add_option("--binary", o.binary,
-                "write the device program binary the driver built for the variant to this file (PTX on NVIDIA)");
+                "write the device program binary the driver built for the variant to this file (PTX on NVIDIA; "
+                "a new file, see --force)");
+  c->add_flag("--force", o.force, "let --binary replace an existing regular file (by rename)");
   add_timing_options(c, o.timing);
 }
 }  // namespace

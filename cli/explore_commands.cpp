@@ -102,10 +102,10 @@ int sweep(const GlobalOptions& g, const SweepTexts& o) {
   if (o.chart) {
     check_heat_map_axes(cx, cy);
     check_heat_map_variants(d.variants, cx, cy, o.chart_variant.value_or(""));
-    check_output_path("--chart", *o.chart);
   } else if (o.chart_variant) {
     throw Error("--chart-variant needs --chart FILE.svg");
   }
+  check_outputs(o.output, named("--chart", o.chart), named("--input", o.input));
   const HostData data = input_of(o.n, o.input, o.data, d.type, dev, default_bench_n(dev), false);
   d.input = &data;
   const Run run = [&] {
@@ -115,7 +115,7 @@ int sweep(const GlobalOptions& g, const SweepTexts& o) {
   if (o.long_run.estimate) return 0;
   emit(grid_sweep_text(run, axes, dev), grid_sweep_csv(run), grid_sweep_json(run, axes, dev), o.output);
   if (o.chart)
-    write_chart(*o.chart, render_svg(grid_heat_map(run, axes, dev, cx, cy, o.chart_variant.value_or(""))));
+    write_chart(o.output, *o.chart, render_svg(grid_heat_map(run, axes, dev, cx, cy, o.chart_variant.value_or(""))));
   return run.all_ok() ? 0 : 1;
 }
 
@@ -132,6 +132,8 @@ int tune(const GlobalOptions& g, const TuneTexts& o) {
   d.sizes = o.sizes.empty() ? default_tune_sizes(dev) : sizes_of(o.sizes);
   d.points = grid_points(grid_defaults(axes_of(o.grid), dev));
   const std::string path = tuning_db_path(o.db);
+  check_outputs(o.output, {}, {{"--db", path}});
+  if (!o.dry_run) check_tuning_db_writable(path);  // before the measurement, not after it
   const Run run = [&] {
     ProgressReporter progress(o.long_run.quiet);
     return measure(session, d, watch_of(o.long_run, progress, "fewer --sizes, a smaller grid (--wg, --times, --vec...) or --iterations"));
@@ -235,6 +237,8 @@ std::string utc_now_text() {
 int tune_axis(const GlobalOptions& g, const TuneAxisTexts& o) {
   const AxisTuneDesign d = axis_tune_design_of(o);
   const std::string path = tuning_db_path(o.db);
+  check_outputs(o.output, {}, {{"--db", path}});
+  if (!o.dry_run) check_tuning_db_writable(path);  // before the measurement, not after it
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
   {  // Each shape against the device (rows and columns in range, one allocation, the type) first.

@@ -22,7 +22,7 @@ int devices(const std::string& format) {
   if (f == Format::Json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& d : all) j.push_back(device_json(d));
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j);
   } else if (f == Format::Csv) {
     TextTable t;
     for (const auto& d : all) {
@@ -31,7 +31,7 @@ int devices(const std::string& format) {
         for (const auto& [key, value] : j.items()) t.headers.push_back(key);
       std::vector<std::string> row;
       for (const auto& [key, value] : j.items())
-        row.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+        row.push_back(value.is_string() ? value.get<std::string>() : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       t.rows.push_back(row);
     }
     std::cout << t.render_csv();

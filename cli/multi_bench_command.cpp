@@ -86,7 +86,7 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
     if (o.resident) throw Error("--chunk sets the host-copied chunks; drop it with --resident");
   }
   const DataKind kind = parse_data_kind(o.data.data);
-  check_outputs(o.output);
+  check_outputs(o.output, {}, named("--op-file", o.op_file));
   d.reducer.tuning = tuning_of(o.tuning);
   if (g.kernel_dir) d.reducer.kernel_dir = *g.kernel_dir;
   const std::optional<std::uint64_t> n_given = o.n ? std::optional<std::uint64_t>(parse_size(*o.n)) : std::nullopt;

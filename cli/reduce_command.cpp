@@ -55,6 +55,13 @@ void refuse_generators_with_input(const ReduceTexts& o) {
       throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
 }
 
+// The files a reduce run reads (check_outputs): --op-file, each --input, --db, --segments.
+std::vector<NamedPath> reduce_inputs(const ReduceTexts& o) {
+  std::vector<NamedPath> in = inputs_of(o);
+  for (const NamedPath& s : named("--segments", o.segments)) in.push_back(s);
+  return in;
+}
+
 // The axis reduction the options name: --type, --op/--op-file, --variant, --wg, --row-width,
 // --chunks, -D (each checked).
 AxisConfig axis_config_of(const ReduceTexts& o, Axis axis, const OpChoice& choice) {
@@ -105,7 +112,7 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
   cfg.slice = o.row_width;
   cfg.defines = segments_defines_of(o.launch.defines);
   const TimingOptions timing = timing_of(o.timing);
-  check_outputs(o.output);
+  check_outputs(o.output, {}, reduce_inputs(o));
   const std::vector<std::uint64_t> offsets = read_offsets_file(*o.segments);
   std::optional<std::uint64_t> n;
   if (o.n && !o.n->empty() && o.n->back() == '%')
@@ -158,7 +165,7 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   const OpChoice choice = op_choice(o);
   const AxisConfig cfg = axis_config_of(o, axis, choice);
   const TimingOptions timing = timing_of(o.timing);
-  check_outputs(o.output);
+  check_outputs(o.output, {}, reduce_inputs(o));
   // The tuning database's launch for the shape's class when no variant is named (loaded once,
   // its warnings said once).
   const TuningSource tuning = tuning_of(o.tuning);
@@ -192,7 +199,7 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
                     "--variant, --wg, --chunks and -D");
   const AxisConfig cfg = axis_config_of(o, Axis::Rows, op_choice(o));  // --row-width refused above
   const TimingOptions timing = timing_of(o.timing);
-  check_outputs(o.output);
+  check_outputs(o.output, {}, reduce_inputs(o));
   if (!o.n && !o.input) throw Error(Param::N, "--op " + o.op + " needs --n N or --input FILE", "--n N, --input FILE");
   HostData data;
   std::uint64_t n = 0;
@@ -338,19 +345,9 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   job.segmented.parts = o.chunks;
   job.segmented.defines = defines;
   const TimingOptions timing = timing_of(o.timing);
-  check_outputs(o.output);
-  if (o.values_out) {
-    check_result_path(*o.values_out);
-    for (const std::string& in : o.inputs)
-      if (std::filesystem::exists(in) && std::filesystem::equivalent(in, *o.values_out))
-        throw Error("--output " + *o.values_out + " is --input " + in + ": a run never writes over its inputs");
-  }
-  if (o.binary) {
-    check_new_file("--binary", *o.binary);
-    for (const auto& [other, path] : {std::pair{"--output", o.values_out}, {"--output-json", o.output.output_json},
-                                      {"--output-csv", o.output.output_csv}})
-      if (path && *path == *o.binary) throw Error("--binary " + *o.binary + " is " + other + " too: give two names");
-  }
+  std::vector<NamedPath> outputs = named("--output", o.values_out);
+  for (const NamedPath& b : named("--binary", o.binary)) outputs.push_back(b);
+  check_outputs(o.output, outputs, reduce_inputs(o));
   const std::size_t inputs = r.inputs.size();
   if (!o.inputs.empty() && o.inputs.size() != inputs)
     throw Error(Param::None, "--input was given " + std::to_string(o.inputs.size()) + " time(s); " + r.name + " reads " +
@@ -436,7 +433,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
       data.push_back(generate_scalar_data(r.inputs[j], *n, parse_data_kind(o.data.data), o.data.seed, j));
   const DescriptorReport rep = run_descriptor(session, r, data, job, timing);
   emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
-  if (o.values_out) write_results(*o.values_out, r.out, rep.results);
+  if (o.values_out) write_results(*o.values_out, r.out, rep.results, o.output.force);
   if (o.binary) {
     const std::string binary = with_cl_context("reading the program binary", [&] {
       const auto binaries = rep.launch.program.getInfo<CL_PROGRAM_BINARIES>();
@@ -444,7 +441,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     });
     if (binary.empty())
       throw Error("--binary " + *o.binary + ": the OpenCL implementation of " + dev.name + " returned no program binary");
-    write_new_file("--binary", *o.binary, binary);
+    write_output(o.output, "--binary", *o.binary, binary);
   }
   return rep.ok() ? 0 : 1;
 }
@@ -469,7 +466,7 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   const Op op = choice.op;
   opt.user_op = choice.user_op;
   const TimingOptions timing = timing_of(o.timing);
-  check_outputs(o.output);
+  check_outputs(o.output, {}, reduce_inputs(o));
   opt.tuning = tuning_of(o.tuning);
   opt.device = dev;
   opt.kernel_dir = session.kernel_dir();

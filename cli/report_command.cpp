@@ -18,8 +18,7 @@ struct ReportTexts {
 };
 
 int report(const ReportTexts& o) {
-  check_outputs(o.output);
-  if (o.chart) check_output_path("--chart", *o.chart);
+  check_outputs(o.output, named("--chart", o.chart), {{"FILE", o.path}});
   if (o.units) set_bandwidth_unit(parse_bandwidth_unit(*o.units));
   const SavedRun s = read_saved_run(o.path);
   // Without --units: the unit the run's own table used (meta.units.text_bandwidth).
@@ -35,7 +34,7 @@ int report(const ReportTexts& o) {
   if (s.doc.contains("meta")) j["meta"] = s.doc["meta"];  // the measurement's, not this rendering's
   if (s.kind == "bench") {
     emit(bench_text(run, dev), bench_csv(run), j, o.output);
-    if (o.chart) write_chart(*o.chart, render_svg(bench_chart(run, dev)));
+    if (o.chart) write_chart(o.output, *o.chart, render_svg(bench_chart(run, dev)));
   } else {
     if (o.chart) {
       bool warm = false, cold = false;
@@ -43,7 +42,7 @@ int report(const ReportTexts& o) {
       if (warm && cold) throw Error("--chart draws one cache; this file holds warm and cold sizes");
     }
     emit(sizes_text(run, dev), sizes_csv(run, dev), j, o.output);
-    if (o.chart) write_chart(*o.chart, render_svg(scaling_chart(run, dev)));
+    if (o.chart) write_chart(o.output, *o.chart, render_svg(scaling_chart(run, dev)));
   }
   return run.all_ok() ? 0 : 1;
 }

@@ -265,6 +265,12 @@ std::filesystem::path copy_kernels(const std::string& tag) {
   return dir;
 }
 
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << file);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 void replace_in_file(const std::filesystem::path& file, const std::string& from,
                      const std::string& to) {
   std::ifstream in(file);

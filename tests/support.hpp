@@ -90,6 +90,8 @@ struct ScratchDir {
   ScratchDir& operator=(const ScratchDir&) = delete;
   ~ScratchDir();
 };
+// Every byte of `file` (the test fails where it cannot be read).
+std::string read_file(const std::filesystem::path& file);
 // Replaces the first `from` in `file` by `to`; the test fails when `from` is not there.
 void replace_in_file(const std::filesystem::path& file, const std::string& from,
                      const std::string& to);

@@ -7,6 +7,8 @@
 #include "clreduce/kernel_spec.hpp"
 #include "support.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -116,36 +119,176 @@ TEST_SUITE("cli") {
     std::filesystem::remove(all_nan);
   }
 
-  TEST_CASE("every write of an output file is checked, its close too: the path and the system's reason") {
-    // Found only when written (the run has printed its table by then): exit 2, the last line says why.
-    const auto last_line_error = [](const std::string& args, const std::string& message) {
-      const CliRun r = run_cli(args);
-      INFO("clreduce " << args << "\n" << r.out);
-      CHECK(r.code == 2);
-      const std::string body = r.out.substr(0, r.out.size() - 1);
-      const std::string last = body.substr(body.rfind('\n') == std::string::npos ? 0 : body.rfind('\n') + 1);
-      CHECK(last.rfind("clreduce: error: ", 0) == 0);
-      CHECK(last.find(message) != std::string::npos);
-    };
-    last_line_error("reduce --variant naive --n 1000 --output-json /dev/full",
-                    "--output-json: cannot write '/dev/full': No space left on device");
-    last_line_error("reduce --variant naive --n 1000 --output-csv /dev/full",
-                    "--output-csv: cannot write '/dev/full': No space left on device");
+  TEST_CASE("output files: '-' and devices refused before the run, one line naming the option") {
+    // (A write that fails, and --force's over an existing file, under a file-size limit: the
+    // unit suite, test_output_file.cpp; a process cannot limit its writes without its OpenCL
+    // compiler's cache writes failing first.)
+    namespace fs = std::filesystem;
     // "-" is not taken for standard output (nor written as a file named "-"): refused at once.
-    last_line_error("reduce --variant naive --n 1000 --output-json -",
-                    "--output-json: '-' is not standard output here (it would be a file named '-'); --format json "
-                    "prints JSON to standard output; give ./- for a file of that name");
-    last_line_error("bench --sizes 1Ki..4Ki --output-csv -", "--output-csv: '-' is not standard output here");
-    last_line_error("bench --variants naive --n 1000 --chart -", "--chart: '-' is not standard output here");
-    CHECK_FALSE(std::filesystem::exists("-"));
-    last_line_error("bench --variants naive --n 1000 --iterations 2 --warmup 0 --chart /dev/full",
-                    "--chart: cannot write '/dev/full': No space left on device");
-    // /proc/version opens for writing as root and refuses the write; elsewhere it refuses the open
-    // (before the run).
-    const CliRun r = run_cli("reduce --variant naive --n 1000 --output-json /proc/version");
-    INFO(r.out);
-    CHECK(r.code == 2);
-    CHECK(r.out.find("clreduce: error: --output-json: cannot write '/proc/version': ") != std::string::npos);
+    expect_error("reduce --variant naive --n 1000 --output-json -",
+                 "--output-json: cannot write '-': not standard output here (it would be a file named '-'); "
+                 "--format json prints JSON to standard output; give ./- for a file of that name");
+    expect_error("bench --sizes 1Ki..4Ki --output-csv -", "--output-csv: cannot write '-': not standard output here");
+    expect_error("bench --variants naive --n 1000 --chart -", "--chart: cannot write '-': not standard output here");
+    CHECK_FALSE(fs::exists("-"));
+    // A device, FIFO or socket is not a file to write a document into: refused before the run.
+    for (const std::string option : {"--output-json", "--output-csv", "--chart"})
+      expect_error("bench --variants naive --n 1000 " + option + " /dev/full",
+                   option + ": cannot write '/dev/full': it is not a regular file (a FIFO, socket or device)");
+  }
+
+  TEST_CASE("an output never replaces an input, nor an existing file without --force; --force keeps links and modes") {
+    namespace fs = std::filesystem;
+    const clreduce::test::ScratchDir scratch("hardening_outputs");
+    const fs::path& dir = scratch.path;
+    const auto p = [&](const std::string& name) { return (dir / name).string(); };
+    {
+      std::ofstream(p("d.bin"), std::ios::binary) << std::string(400, '\x01');  // 100 uints of 0x01010101
+      std::ofstream(p("seg.txt")) << "0 40 100\n";
+      std::ofstream(p("mine.json")) << "precious";
+    }
+    fs::permissions(p("mine.json"), fs::perms::owner_read | fs::perms::owner_write);
+    fs::create_hard_link(p("d.bin"), p("hard.bin"));
+    fs::create_symlink("d.bin", p("soft.bin"));
+    const std::string data = clreduce::test::read_file(p("d.bin"));
+    // The run's inputs, under their own names and through links, with and without --force.
+    for (const std::string force : {"", " --force"})
+      for (const std::string out : {"d.bin", "hard.bin", "soft.bin"}) {
+        expect_error("reduce --type uint --input " + p("d.bin") + " --output-json " + p(out) + force,
+                     "--output-json: cannot write '" + p(out) + "': it is --input " + p("d.bin") +
+                         (out == "d.bin" ? "" : " (the same file)") + ": a run never writes over one of its inputs");
+        expect_error("reduce --type uint --axis rows --shape 10x10 --input " + p("d.bin") + " --output-csv " + p(out) + force,
+                     "it is --input " + p("d.bin"));
+      }
+    expect_error("reduce --type uint --segments " + p("seg.txt") + " --n 100 --force --output-csv " + p("seg.txt"),
+                 "--output-csv: cannot write '" + p("seg.txt") + "': it is --segments " + p("seg.txt"));
+    expect_error("reduce --op sum --type f32 --input " + p("d.bin") + " --force --output " + p("d.bin"),
+                 "--output: cannot write '" + p("d.bin") + "': it is --input");
+    expect_error("report " + p("mine.json") + " --force --output-json " + p("mine.json"),
+                 "--output-json: cannot write '" + p("mine.json") + "': it is FILE " + p("mine.json"));
+    // tune's database is written after the outputs: the same name is refused though it does not exist yet.
+    expect_error("tune --sizes 1000 --db " + p("db.json") + " --output-json " + dir.string() + "/./db.json",
+                 "it is --db " + p("db.json"));
+    CHECK(clreduce::test::read_file(p("d.bin")) == data);
+    CHECK(clreduce::test::read_file(p("seg.txt")) == "0 40 100\n");
+    CHECK_FALSE(fs::exists(p("db.json")));
+    // Two outputs of one run cannot be one file.
+    expect_error("reduce --variant naive --n 1000 --output-json " + p("o") + " --output-csv " + dir.string() + "/./o",
+                 "--output-csv: cannot write '" + dir.string() + "/./o': it is --output-json too");
+    CHECK_FALSE(fs::exists(p("o")));
+    // An existing file of the user's: refused before the run, its bytes and mode unchanged.
+    expect_error("reduce --variant naive --n 1000 --output-json " + p("mine.json"),
+                 "--output-json: cannot write '" + p("mine.json") + "': it exists; --output-json makes a new file and "
+                 "replaces one only with --force: give another name, or --force");
+    CHECK(clreduce::test::read_file(p("mine.json")) == "precious");
+    CHECK(fs::status(p("mine.json")).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+    // --force replaces it, keeping its mode.
+    const CliRun forced = run_cli("reduce --variant naive --n 1000 --force --output-json " + p("mine.json"));
+    REQUIRE_MESSAGE(forced.code == 0, forced.out);
+    CHECK(clreduce::test::read_file(p("mine.json")).rfind("{", 0) == 0);
+    CHECK(fs::status(p("mine.json")).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+    // A link at the output path is replaced itself with --force; the file it pointed to is untouched.
+    {
+      std::ofstream(p("target.txt")) << "elsewhere";
+    }
+    fs::create_symlink("target.txt", p("link.csv"));
+    expect_error("reduce --variant naive --n 1000 --output-csv " + p("link.csv"), "it exists");
+    const CliRun through = run_cli("reduce --variant naive --n 1000 --force --output-csv " + p("link.csv"));
+    REQUIRE_MESSAGE(through.code == 0, through.out);
+    CHECK_FALSE(fs::is_symlink(p("link.csv")));
+    CHECK(clreduce::test::read_file(p("target.txt")) == "elsewhere");
+    CHECK(clreduce::test::read_file(p("link.csv")).find("naive") != std::string::npos);
+    // Nothing but the files named here: no temporaries left beside them.
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+    CHECK(names == std::set<std::string>{"d.bin", "hard.bin", "soft.bin", "seg.txt", "mine.json", "target.txt",
+                                         "link.csv"});
+  }
+
+  TEST_CASE("tune never replaces a file that is not a tuning database, through --db, the variable or a link; refused before measuring") {
+    namespace fs = std::filesystem;
+    const clreduce::test::ScratchDir scratch("hardening_tune_db");
+    const fs::path& dir = scratch.path;
+    const std::string saved = (dir / "bench.json").string(), secret = (dir / "secret").string();
+    const CliRun bench = run_cli("bench --variants naive --n 1000 --iterations 2 --warmup 0 --quiet --output-json " + saved);
+    REQUIRE_MESSAGE(bench.code == 0, bench.out);
+    {
+      std::ofstream(secret) << "root:x:0:0:root:/root:/bin/bash\n";
+    }
+    fs::permissions(saved, fs::perms::owner_read | fs::perms::owner_write);
+    fs::permissions(secret, fs::perms::owner_read | fs::perms::owner_write);
+    fs::create_symlink(secret, dir / "link.json");
+    const std::string saved_bytes = clreduce::test::read_file(saved);
+    const std::string reason = "the file there is not a clreduce tuning database (";
+    // --sizes 2^26 on a CPU would measure for a while: the refusal comes before it, at once.
+    const std::string tune = "tune --variants vector --sizes 2^26 --iterations 50";
+    expect_error(tune + " --db " + saved, "cannot write tuning database '" + saved + "': " + reason);
+    expect_error(tune + " --db " + (dir / "link.json").string(), reason);
+    const CliRun by_env = run_cli(tune, "CLREDUCE_TUNING_DB=" + saved);
+    CHECK(by_env.code == 2);
+    CHECK_MESSAGE(by_env.stderr_text.find(reason) != std::string::npos, by_env.out);
+    expect_error("tune axis --type float --op sum --shapes 8x8 --db " + saved, reason);
+    CHECK(clreduce::test::read_file(saved) == saved_bytes);
+    CHECK(clreduce::test::read_file(secret) == "root:x:0:0:root:/root:/bin/bash\n");
+    for (const std::string& f : {saved, secret})
+      CHECK(fs::status(f).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+    // A named path's directory must exist (it is not made), and it is found before measuring.
+    expect_error(tune + " --db " + (dir / "no" / "such" / "t.json").string(),
+                 "its directory '" + (dir / "no" / "such").string() + "' does not exist");
+    CHECK_FALSE(fs::exists(dir / "no"));
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+    CHECK(names == std::set<std::string>{"bench.json", "secret", "link.json"});  // no .malformed, no .lock
+  }
+
+  TEST_CASE("input that crashed it: bytes not UTF-8 in JSON, a device index past 64 bits, hostile saved runs") {
+    namespace fs = std::filesystem;
+    const clreduce::test::ScratchDir scratch("hardening_crashes");
+    const fs::path& dir = scratch.path;
+    // A legal file name with a byte that is not UTF-8, as --input and as --output-json: valid
+    // JSON on standard output and in the file, the byte shown as U+FFFD.
+    const std::string bad_in = (dir / "bad\xff.bin").string(), bad_out = (dir / "out\xfe.json").string();
+    {
+      std::ofstream(bad_in, std::ios::binary) << "abcdefgh";
+    }
+    const CliRun r = run_cli("reduce --type u8 --input '" + bad_in + "' --format json --output-json '" + bad_out + "'");
+    REQUIRE_MESSAGE(r.code == 0, r.out);
+    const nlohmann::json printed = nlohmann::json::parse(r.stdout_text);
+    CHECK(printed.dump().find("bad\xef\xbf\xbd.bin") != std::string::npos);
+    CHECK(nlohmann::json::parse(clreduce::test::read_file(bad_out)) == printed);
+    // A device index of more digits than 64 bits hold, by option and by variable: the one line.
+    expect_error("--device 99999999999999999999 reduce --n 10", "--device: no device with index 99999999999999999999");
+    const CliRun env = run_cli("reduce --n 10", "CLREDUCE_DEVICE=99999999999999999999");
+    CHECK(env.code == 2);
+    CHECK_MESSAGE(env.stderr_text.find("no device with index 99999999999999999999") != std::string::npos, env.out);
+    // Saved runs: a number past a double, 200000 nested arrays, a directory, a FIFO, a file over
+    // the reader's limit: one line each from report and compare, never an abort, a stack overflow
+    // or a hang.
+    const std::string huge = (dir / "huge.json").string(), deep = (dir / "deep.json").string(),
+                      fifo = (dir / "fifo.json").string(), large = (dir / "large.json").string();
+    std::ofstream(huge) << "{\"kind\": \"bench\", \"n\": 1e400}";
+    std::ofstream(deep) << std::string(200000, '[') << std::string(200000, ']');
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    {
+      std::ofstream(large) << "{";
+    }
+    fs::resize_file(large, (64ull << 20) + 1);  // sparse: no 64 MiB written
+    const std::vector<std::pair<std::string, std::string>> hostile{
+        {huge, "not JSON ([json.exception.out_of_range.406] number overflow parsing '1e400')"},
+        {deep, "JSON nested deeper than 32 levels"},
+        {dir.string(), "is a directory"},
+        {fifo, "is not a regular file (a FIFO, socket or device)"},
+        {large, "is larger than 64 MiB"}};
+    for (const auto& [file, why] : hostile) {
+      for (const std::string& args : {"report " + file, "compare " + file + " " + huge}) {
+        const CliRun h = run_cli_killed_after(20, args);
+        INFO(args << "\n" << h.out);
+        CHECK(h.code == 2);
+        CHECK(h.stderr_text.rfind("clreduce: error: " + file + ": ", 0) == 0);
+        CHECK(h.stderr_text.find(why) != std::string::npos);
+        CHECK(std::count(h.stderr_text.begin(), h.stderr_text.end(), '\n') == 1);
+      }
+    }
   }
 
   TEST_CASE("output paths are checked before any measurement") {

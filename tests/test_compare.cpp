@@ -234,7 +234,12 @@ TEST_SUITE("cli") {
     const fs::path svg = temp("chart.svg");
     CHECK(run_cli("report " + bj.string() + " --chart " + svg.string()).code == 0);
     CHECK(slurp(svg).find("<svg") != std::string::npos);
-    expect_error("report " + sj.string() + " --chart " + svg.string(), "--chart draws one cache");
+    const std::string chart_before = slurp(svg);
+    expect_error("report " + sj.string() + " --chart " + svg.string(), "--chart: cannot write '" + svg.string() +
+                 "': it exists");  // a new file, unless --force
+    CHECK(slurp(svg) == chart_before);
+    expect_error("report " + sj.string() + " --force --chart " + svg.string(), "--chart draws one cache");
+    CHECK(slurp(svg) == chart_before);
     // GiB: the table's bandwidth column in the other unit; a run measured with --units GiB
     // renders in GiB again unless told otherwise.
     const CliRun gib = run_cli("report " + bj.string() + " --units GiB");

@@ -1923,10 +1923,7 @@ TEST_SUITE("descriptor_families") {
     namespace fs = std::filesystem;
     const ScratchDir scratch("clreduce-output");  // removed when the case ends, passed or not
     const fs::path& dir = scratch.path;
-    auto slurp = [](const fs::path& p) {
-      std::ifstream in(p, std::ios::binary);
-      return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    };
+    const auto slurp = clreduce::test::read_file;
     // Rows of argmax of i16 (ArgValue<i16>: the value, 6 pad bytes, the u64 index), raw and .npy;
     // the same run's values in both (the data is seeded).
     const std::string args = "reduce --op argmax --type i16 --axis rows --shape 37x45 --ld 48 --seed 7 --iterations 1";
@@ -1982,14 +1979,21 @@ TEST_SUITE("descriptor_families") {
     CHECK(program.size() > 64);
     const CliRun bin_again = run_cli("reduce --op sum --type f16 --n 100 --iterations 1 --binary " + (dir / "cols.bin").string());
     CHECK(bin_again.code == 2);
-    CHECK_MESSAGE(bin_again.stderr_text.find("--binary " + (dir / "cols.bin").string() + ": exists; --binary creates a new "
-                                             "file and never replaces one") != std::string::npos,
+    CHECK_MESSAGE(bin_again.stderr_text.find("--binary: cannot write '" + (dir / "cols.bin").string() +
+                                             "': it exists; --binary makes a new file and replaces one only with "
+                                             "--force") != std::string::npos,
                   bin_again.out);
     CHECK(slurp(dir / "cols.bin") == program);
+    // With --force it is replaced.
+    const CliRun bin_force = run_cli("reduce --op sum --type f16 --n 100 --iterations 1 --force --binary " +
+                                     (dir / "cols.bin").string());
+    REQUIRE_MESSAGE(bin_force.code == 0, bin_force.out);
+    CHECK(slurp(dir / "cols.bin").size() > 64);
+    CHECK(slurp(dir / "cols.bin") != program);  // the whole-array kernel's program now
     const CliRun same = run_cli("reduce --op sum --type f16 --n 100 --iterations 1 --binary " + (dir / "x").string() +
                                 " --output " + (dir / "x").string());
     CHECK(same.code == 2);
-    CHECK_MESSAGE(same.stderr_text.find("is --output too") != std::string::npos, same.out);
+    CHECK_MESSAGE(same.stderr_text.find("it is --output too") != std::string::npos, same.out);
     CHECK_FALSE(fs::exists(dir / "x"));
   }
 

@@ -180,7 +180,10 @@ TEST_SUITE("unit") {
 
   TEST_CASE("tuning database: save, load and find_tuned give the tuned parameters") {
     TempDir tmp("save_load");
-    const std::string path = tmp.file("config/clreduce/tuning.json");  // the directories are created
+    // The default location ($XDG_CONFIG_HOME/clreduce/tuning.json): its directories are created.
+    const ScopedEnv xdg("XDG_CONFIG_HOME", tmp.file("config")), named("CLREDUCE_TUNING_DB", std::nullopt);
+    const std::string path = tuning_db_path(std::nullopt);
+    REQUIRE(path == tmp.file("config/clreduce/tuning.json"));
     std::vector<std::string> warnings;
     save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
     CHECK(warnings.empty());
@@ -477,21 +480,57 @@ TEST_SUITE("unit") {
     CHECK(untouched.wg == 0);
   }
 
-  TEST_CASE("save_tuning_entry renames a malformed file to .malformed and writes a fresh one") {
-    TempDir tmp("save_malformed");
+  TEST_CASE("save_tuning_entry never replaces or makes a file that is not its database: foreign files, links, lock links, directories") {
+    TempDir tmp("save_foreign");
     const std::string path = tmp.file("tuning.json");
-    write_text(path, "{ broken");
     std::vector<std::string> warnings;
+    const auto expect_refused = [&](const std::string& at, const std::string& why) {
+      CHECK_THROWS_WITH_AS(save_tuning_entry(at, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings),
+                           doctest::Contains(("cannot write tuning database '" + at + "': " + why).c_str()), Error);
+      CHECK_THROWS_WITH_AS(check_tuning_db_writable(at),
+                           doctest::Contains(("cannot write tuning database '" + at + "': " + why).c_str()), Error);
+    };
+    // A malformed file, a foreign JSON document (a saved bench run), a copy of /etc/passwd behind a
+    // link: each refused, its bytes and mode as they were, nothing written beside it.
+    const std::string passwd = tmp.file("passwd-copy");
+    write_text(passwd, "root:x:0:0:root:/root:/bin/bash\n");
+    fs::permissions(passwd, fs::perms::owner_read | fs::perms::owner_write);
+    fs::create_symlink(passwd, tmp.file("link.json"));
+    for (const auto& [text, at] : std::vector<std::pair<std::string, std::string>>{
+             {"{ broken", path}, {"{\"kind\": \"bench\", \"rows\": []}", path}, {"", tmp.file("link.json")}}) {
+      if (at == path) write_text(path, text);
+      const std::string before = read_text(fs::canonical(at).string());
+      expect_refused(at, "the file there is not a clreduce tuning database (");
+      CHECK(read_text(fs::canonical(at).string()) == before);
+    }
+    CHECK(fs::status(passwd).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+    CHECK(fs::is_symlink(tmp.file("link.json")));
+    fs::remove(path);
+    // A directory that does not exist is not made for a path the caller names.
+    expect_refused(tmp.file("no/such/dir/tuning.json"), "its directory '" + tmp.file("no/such/dir") + "' does not exist");
+    CHECK_FALSE(fs::exists(tmp.file("no")));
+    // A link planted at the lock's name: refused, and no file made at its target.
+    fs::create_symlink(tmp.file("planted"), path + ".lock");
+    CHECK_THROWS_WITH_AS(save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings),
+                         doctest::Contains(("its lock file '" + path + ".lock' is a symbolic link").c_str()), Error);
+    CHECK_FALSE(fs::exists(tmp.file("planted")));
+    CHECK_FALSE(fs::exists(path));
+    fs::remove(path + ".lock");
+    // A database is saved into, its mode kept; a temporary left by a process killed mid-write
+    // (its name: the database's + ".tmp-PID-N") is removed by the next save; other files stay.
+    check_tuning_db_writable(path);  // missing, in a directory that exists: fine
     save_tuning_entry(path, kH100, sample_entry(ElemType::Uint, Op::Sum, 256), warnings);
-    REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].rfind("tuning database '" + path + "' was malformed (invalid JSON at byte ", 0) == 0);
-    CHECK(warnings[0].find("); it was renamed to '" + path + ".malformed' and a new one is written") !=
-          std::string::npos);
-    CHECK(read_text(path + ".malformed") == "{ broken");
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+    write_text(path + ".tmp-4242-0", "half a datab");
+    write_text(path + ".tmp-notes", "mine");
+    save_tuning_entry(path, kH100, sample_entry(ElemType::Float, Op::Max, 128), warnings);
+    CHECK(fs::status(path).permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+    CHECK_FALSE(fs::exists(path + ".tmp-4242-0"));
+    CHECK(read_text(path + ".tmp-notes") == "mine");
     const LoadedTuningDb loaded = load_tuning_db(path, true);
-    CHECK(loaded.warnings.empty());
     REQUIRE(loaded.db);
-    CHECK(loaded.db->devices.size() == 1);
+    CHECK(loaded.db->devices.at(0).entries.size() == 2);
+    CHECK(warnings.empty());
   }
 
   TEST_CASE("save_tuning_entry refuses an entry that would not read back and a path it cannot write") {

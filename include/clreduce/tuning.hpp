@@ -201,13 +201,23 @@ struct TunedAxisLookup {
 };
 TunedAxisLookup find_tuned_axis(const LoadedTuningDb& db, const DeviceKey& key, const AxisEntryKey& what);
 
+// Before a long `tune`: throws the Error a save would throw where it can be known now ("cannot
+// write tuning database '<path>': <reason>"): a file there that is not a tuning database or
+// cannot be read, a directory that does not exist (outside the default location) or cannot be
+// written. Reads the file; writes nothing.
+void check_tuning_db_writable(const std::string& path);
 // Merges `entry` into the database file at `path` for `key`, replacing an entry with the same
-// (device key, type, op); entries of other devices and other (type, op) pairs are kept. Creates
-// the directory if needed. A malformed existing file is renamed to path + ".malformed" (a warning
-// saying so is appended to `warnings`) and a fresh file is written. Writes a temporary file in the
-// same directory and renames it over the target (a symbolic link's target), so no reader ever
-// sees a torn file. Throws Error "cannot write tuning database '<path>': <reason>" when it
-// cannot, or when `entry` would not read back (e.g. wg not a power of two).
+// (device key, type, op); entries of other devices and other (type, op) pairs are kept.
+// Files it never replaces or makes: a file at `path` that is not a tuning database (malformed,
+// foreign: an Error, the file untouched); directories other than the default location's
+// ($XDG_CONFIG_HOME/clreduce or ~/.config/clreduce: an Error where a named path's directory is
+// missing); a file at the lock's name through a symbolic link there (an Error).
+// Writes a temporary file in the same directory (SIGINT, SIGTERM and SIGHUP held back meanwhile;
+// one left by a process killed mid-write is removed by the next save) and renames it over the
+// target (a symbolic link's target, keeping its permission bits), so no reader ever sees a torn
+// file. Throws Error "cannot write tuning database '<path>': <reason>" when it cannot, or when
+// `entry` would not read back (e.g. wg not a power of two). `warnings` gets nothing today (kept
+// for callers).
 // Saves take turns: read-merge-write runs under an exclusive flock on path + ".lock" (created
 // beside the file, removed by its holder), so concurrent saves lose no entry; a lock held
 // elsewhere for over 120 s gives the Error naming the lock file.

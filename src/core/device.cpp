@@ -5,6 +5,7 @@
 #include "clreduce/types.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cstdlib>
 #include <sstream>
@@ -210,7 +211,12 @@ DeviceInfo select_device(const std::vector<DeviceInfo>& all, const DeviceSelecto
     return std::isdigit(static_cast<unsigned char>(c));
   });
   if (numeric) {
-    const std::size_t idx = std::stoul(want);
+    // Digits past what a size_t holds name no device either (not an abort in stoul).
+    std::size_t idx = 0;
+    const auto [end, ec] = std::from_chars(want.data(), want.data() + want.size(), idx);
+    if (ec != std::errc() || end != want.data() + want.size())
+      throw Error(Param::Device, "no device with index " + (want.size() > 40 ? want.substr(0, 40) + "..." : want) + "; available devices: " + available(),
+                  available());
     // With a platform: index within it. Without: index into the flat list of all devices.
     if (sel.platform) {
       for (const auto& d : pool)

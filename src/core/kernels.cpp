@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cerrno>
 #include <cstring>
@@ -277,8 +278,9 @@ std::string map_build_log(const std::string& log, const fs::path& dir, const std
   // where the spelling is the place in the macro's definition (a user file's line).
   static const std::regex place(R"re(([^\s:<=]+):([0-9]+):([0-9]+)(?: <Spelling=([^\s:<=]+):([0-9]+):([0-9]+)>)?:)re");
   auto mapped = [&](const std::string& file, const std::string& line_text, const std::string& col) {
-    const unsigned long line = std::stoul(line_text);
-    if (line < 1 || line > map.size()) return file + ":" + line_text + ":" + col;
+    unsigned long line = 0;  // a number too long for it is no line of the map either
+    const auto [end, ec] = std::from_chars(line_text.data(), line_text.data() + line_text.size(), line);
+    if (ec != std::errc() || line < 1 || line > map.size()) return file + ":" + line_text + ":" + col;
     const SourceLine& l = map[line - 1];
     return (fs::path(l.file).is_absolute() || l.file.front() == '<' ? l.file : (dir / l.file).string()) + ":" +
            std::to_string(l.line) + ":" + col;

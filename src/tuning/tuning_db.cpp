@@ -22,7 +22,9 @@
 #include <thread>
 #include <utility>
 
+#include <csignal>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -515,7 +517,47 @@ FileState read_text(const fs::path& path, std::string& text, std::string& why) {
 
 // Writes `text` to a new file beside `target` and renames it over `target`. Returns the reason
 // on failure (the temporary file is removed), else an empty string.
+// Called under the database's lock (DbLock), where every writer writes: a temporary of another
+// process can only be one it left when it was killed mid-write (SIGKILL, a power cut).
+void remove_stale_temporaries(const fs::path& target) {
+  const std::string prefix = target.filename().string() + ".tmp-";
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = name.substr(prefix.size());  // PID-N
+    const std::size_t dash = rest.find('-');
+    const auto digits = [](const std::string& t) {
+      return !t.empty() && t.size() <= 20 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (dash == std::string::npos || !digits(rest.substr(0, dash)) || !digits(rest.substr(dash + 1))) continue;
+    std::error_code rm;
+    if (fs::is_regular_file(fs::symlink_status(it->path(), rm))) fs::remove(it->path(), rm);
+  }
+}
+
+// SIGINT, SIGTERM and SIGHUP held back while the temporary exists, so that Ctrl-C or a job
+// control's kill between its creation and the rename cannot leave it behind (they arrive after).
+class HoldSignals {
+ public:
+  HoldSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~HoldSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  HoldSignals(const HoldSignals&) = delete;
+  HoldSignals& operator=(const HoldSignals&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
 std::string write_atomically(const fs::path& target, const std::string& text) {
+  remove_stale_temporaries(target);
+  const HoldSignals held;
   static unsigned counter = 0;
   const fs::path tmp = target.string() + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -562,7 +604,10 @@ class DbLock {
       : lock_(target.string() + ".lock") {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
     while (true) {
-      fd_ = ::open(lock_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+      // O_NOFOLLOW: a link planted at the lock's name must not make an empty file at its target.
+      fd_ = ::open(lock_.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+      if (fd_ < 0 && errno == ELOOP)
+        throw cannot("its lock file '" + lock_.string() + "' is a symbolic link, which clreduce never made; remove it");
       if (fd_ < 0) throw cannot("cannot open the lock file '" + lock_.string() + "': " + std::strerror(errno));
       while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
         const int e = errno;
@@ -801,11 +846,66 @@ TunedAxisLookup find_tuned_axis(const LoadedTuningDb& db, const DeviceKey& key, 
 }
 
 namespace {
+// Where the user named the file ($CLREDUCE_TUNING_DB or a flag) its directory must exist: tune
+// creates directories only for the default location (~/.config/clreduce), never a path elsewhere
+// that a typo or a planted variable names.
+bool is_default_location(const std::string& path) {
+  return !tuning_db_path_is_explicit(std::nullopt) && path == tuning_db_path(std::nullopt);
+}
+
+std::string not_a_database(const std::string& what) {
+  return "the file there is not a clreduce tuning database (" + what +
+         "); tune replaces only a tuning database, never another file: give another path, or move that file away";
+}
+
+// Why the database's directory cannot take the new file ("" where it can): missing (created here
+// when `create` and the path is the default location) or not writable.
+std::string directory_unwritable(const std::string& path, const fs::path& target, bool create) {
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    if (!is_default_location(path))
+      return "its directory '" + dir.string() + "' does not exist; create it first (tune makes only the default "
+             "location's directories)";
+    if (!create) return {};
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create the directory '" + dir.string() + "': " + ec.message();
+  }
+  if (!fs::is_directory(dir, ec)) return "'" + dir.string() + "' is not a directory";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return "cannot write in its directory '" + dir.string() + "': " + std::strerror(errno);
+  return {};
+}
+}  // namespace
+
+void check_tuning_db_writable(const std::string& path) {
+  const auto cannot = [&](const std::string& why) {
+    return Error(Param::TuningDb, "cannot write tuning database '" + path + "': " + why);
+  };
+  if (path.empty()) throw cannot("the path is empty");
+  const fs::path target = resolve_links(path);
+  std::string text, why;
+  switch (read_text(target, text, why)) {
+    case FileState::Missing:
+      break;
+    case FileState::Failed:
+      throw cannot("the existing file cannot be read (" + why + ")");
+    case FileState::Read:
+      try {
+        parse_tuning_db(text);
+      } catch (const Error& e) {
+        throw cannot(not_a_database(e.what()));
+      }
+      break;
+  }
+  if (const std::string reason = directory_unwritable(path, target, false); !reason.empty()) throw cannot(reason);
+}
+
+namespace {
 // Read-merge-write of the database at `path` under its lock: `alone` (the new entries by
 // themselves) must read back first; `merge` changes the device's tuning (created if missing).
 void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuning& alone_device,
-                 const std::function<void(DeviceTuning&, const std::function<Error(const std::string&)>&)>& merge,
-                 std::vector<std::string>& warnings) {
+                 const std::function<void(DeviceTuning&, const std::function<Error(const std::string&)>&)>& merge) {
   const std::function<Error(const std::string&)> cannot = [&](const std::string& why) {
     return Error(Param::TuningDb, "cannot write tuning database '" + path + "': " + why);
   };
@@ -821,11 +921,7 @@ void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuni
   }
 
   const fs::path target = resolve_links(path);
-  if (target.has_parent_path()) {
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) throw cannot("cannot create the directory '" + target.parent_path().string() + "': " + ec.message());
-  }
+  if (const std::string why = directory_unwritable(path, target, true); !why.empty()) throw cannot(why);
   // Read, merge and write under one lock: another process's save lands before or after this one.
   const DbLock lock(target, 120.0, cannot);
   TuningDb db;
@@ -839,14 +935,7 @@ void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuni
       try {
         db = parse_tuning_db(text);
       } catch (const Error& e) {
-        const std::string aside = target.string() + ".malformed";
-        std::error_code ec;
-        fs::rename(target, aside, ec);
-        if (ec)
-          throw cannot(std::string("the existing file is malformed (") + e.what() + ") and renaming it to '" +
-                       aside + "' failed: " + ec.message());
-        warnings.push_back("tuning database '" + path + "' was malformed (" + e.what() +
-                           "); it was renamed to '" + aside + "' and a new one is written");
+        throw cannot(not_a_database(e.what()));
       }
       break;
   }
@@ -872,7 +961,7 @@ void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuni
 }  // namespace
 
 void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
-                       std::vector<std::string>& warnings) {
+                       std::vector<std::string>& /*warnings*/) {
   DeviceTuning alone{key, {entry}, {}};
   save_merged(
       path, key, alone,
@@ -888,12 +977,11 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
           throw cannot("the device already has " + std::to_string(kTuningDbMaxEntries) +
                        " entries, the most a tuning database may hold");
         dev.entries.push_back(entry);
-      },
-      warnings);
+      });
 }
 
 void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, const std::vector<TunedAxisEntry>& entries,
-                              const std::vector<AxisEntryKey>& cleared, std::vector<std::string>& warnings) {
+                              const std::vector<AxisEntryKey>& cleared, std::vector<std::string>& /*warnings*/) {
   DeviceTuning alone{key, {}, entries};
   save_merged(
       path, key, alone,
@@ -914,8 +1002,7 @@ void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, con
                          " axis entries, the most a tuning database may hold");
           dev.axis_entries.push_back(entry);
         }
-      },
-      warnings);
+      });
 }
 
 }  // namespace clreduce

@@ -1,23 +1,12 @@
 // Results to a file (data/result_file.hpp).
 #include "data/result_file.hpp"
 
-#include "clreduce/error.hpp"
+#include "data/output_file.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fcntl.h>
-#include <filesystem>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace clreduce {
 
 namespace {
-[[noreturn]] void refuse(const std::string& option, const std::string& path, const std::string& why) {
-  throw Error(option + " " + path + ": " + why);
-}
-
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -40,46 +29,6 @@ std::string npy_type(Scalar t) {
   return "|u1";
 }
 }  // namespace
-
-void check_new_file(const std::string& option, const std::string& path) {
-  if (path.empty()) refuse(option, path, "the path is empty");
-  if (path == "-") refuse(option, path, "'-' is not standard output here; give ./- for a file of that name");
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0)
-    refuse(option, path,
-           std::string(S_ISDIR(st.st_mode) ? "is a directory" : "exists") + "; " + option +
-               " creates a new file and never replaces one: remove it or give another name");
-  if (errno != ENOENT) refuse(option, path, std::strerror(errno));
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  const std::string dir = parent.empty() ? "." : parent.string();
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    refuse(option, path, "cannot create a file in '" + dir + "': " + std::strerror(errno));
-}
-
-void check_result_path(const std::string& path) { check_new_file("--output", path); }
-
-void write_new_file(const std::string& option, const std::string& path, const std::string& bytes) {
-  // O_EXCL: created here or refused, never an existing file (one made since the check included).
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) refuse(option, path, std::strerror(errno));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const int e = errno;
-      ::close(fd);
-      ::unlink(path.c_str());
-      refuse(option, path, std::string("writing failed: ") + std::strerror(e));
-    }
-    done += static_cast<std::size_t>(w);
-  }
-  if (::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(path.c_str());
-    refuse(option, path, std::string("writing failed: ") + std::strerror(e));
-  }
-}
 
 std::string npy_header(const ResultLayout& layout, std::uint64_t count) {
   std::string descr, shape = "(" + std::to_string(count) + ",)";
@@ -110,11 +59,12 @@ std::string npy_header(const ResultLayout& layout, std::uint64_t count) {
   return h + dict;
 }
 
-void write_results(const std::string& path, const ResultLayout& layout, const std::vector<Result>& results) {
+void write_results(const std::string& path, const ResultLayout& layout, const std::vector<Result>& results,
+                   bool force) {
   std::string bytes = ends_with(path, ".npy") ? npy_header(layout, results.size()) : std::string();
   const std::size_t rb = layout.bytes();
   for (const Result& r : results) bytes.append(reinterpret_cast<const char*>(r.bytes.data()), rb);
-  write_new_file("--output", path, bytes);
+  write_output_file({"--output", path}, bytes, force);
 }
 
 }  // namespace clreduce

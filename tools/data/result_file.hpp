@@ -6,9 +6,8 @@
 // value is narrower than 8 bytes), so np.load gives r['value'] and r['index']. bf16 values have
 // no NumPy type: they are written as their u16 bits ('<u2').
 //
-// The file is created, never replaced: a path that exists (a file of the user's, one of the run's
-// inputs) is refused before any work with one line saying so, and a failed write removes what it
-// created. Errors: clreduce::Error naming --output, the path and the reason.
+// The file follows the output rule of data/output_file.hpp (made new; replaced only with --force,
+// never one of the run's inputs). Errors: clreduce::Error naming --output, the path and the reason.
 #pragma once
 
 #include "clreduce/reduction.hpp"
@@ -19,16 +18,11 @@
 
 namespace clreduce {
 
-// Throws Error (naming `option`, the path and the reason) unless `path` can be created: not empty,
-// not existing, its directory writable.
-void check_new_file(const std::string& option, const std::string& path);
-void check_result_path(const std::string& path);  // check_new_file("--output", path)
-// `bytes` to a new file at `path` (O_EXCL: never an existing one); a failed write removes it.
-void write_new_file(const std::string& option, const std::string& path, const std::string& bytes);
 // The .npy header (magic, version 1.0, the length, the dict padded to 64 bytes) for `count`
 // results of `layout`.
 std::string npy_header(const ResultLayout& layout, std::uint64_t count);
-// Writes the results (all of one layout) to a new file at `path`, .npy or raw by its name.
-void write_results(const std::string& path, const ResultLayout& layout, const std::vector<Result>& results);
+// Writes the results (all of one layout) to `path`, .npy or raw by its name; `force` as --force.
+void write_results(const std::string& path, const ResultLayout& layout, const std::vector<Result>& results,
+                   bool force);
 
 }  // namespace clreduce

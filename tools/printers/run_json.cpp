@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 namespace clreduce {
 
@@ -295,14 +296,38 @@ SavedRun saved_run_of(const json& doc, const std::string& path) {
 }
 
 SavedRun read_saved_run(const std::string& path) {
+  // What the path is, before anything is opened: a FIFO would block the open, a directory is no
+  // file, and a file past the limit is refused without reading it.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw Error(path + ": cannot be read: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory; expected " + std::string(kSavedKinds));
+  if (!S_ISREG(st.st_mode))
+    throw Error(path + ": is not a regular file (a FIFO, socket or device); expected " + std::string(kSavedKinds));
+  const auto too_big = [&] {
+    return Error(path + ": is larger than " + std::to_string(kSavedRunMaxBytes >> 20) +
+                 " MiB, the most a saved run may be read at; expected " + kSavedKinds);
+  };
+  if (static_cast<std::uint64_t>(st.st_size) > kSavedRunMaxBytes) throw too_big();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot be read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  char buf[1 << 16];
+  while (in && text.size() <= kSavedRunMaxBytes) {  // bounded though the file grows meanwhile
+    in.read(buf, sizeof buf);
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  if (text.size() > kSavedRunMaxBytes) throw too_big();
   json doc;
   try {
-    doc = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+    // The parser's own depth, checked as it goes: a file of 200000 nested arrays is refused at
+    // the first one too deep, before anything deep is built.
+    doc = json::parse(text, [&](int depth, json::parse_event_t, json&) {
+      if (depth > static_cast<int>(kSavedRunMaxDepth))
+        throw Error(path + ": JSON nested deeper than " + std::to_string(kSavedRunMaxDepth) + " levels; expected " +
+                    kSavedKinds);
+      return true;
+    });
+  } catch (const json::exception& e) {  // syntax, and numbers past a double (1e400): out_of_range
     throw Error(path + ": not JSON (" + std::string(e.what()) + "); expected " + kSavedKinds);
   }
   return saved_run_of(doc, path);

@@ -9,6 +9,7 @@
 #include "measure/engine.hpp"
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,15 @@ struct SavedRun {
 inline constexpr const char* kSavedKinds = "a JSON file written by `clreduce bench` or `clreduce bench --sizes` "
                                            "(--format json or --output-json)";
 
-// Reads and parses `path`. Throws Error: the file cannot be read, is not JSON, is not of a kind
-// it knows, or lacks a field the printers need.
+// The limits of the reader, so that any file (a user's, a hostile one) costs bounded memory and
+// stack: the file's bytes, and the nesting of its arrays and objects (a bench run nests 6, a
+// bench --sizes run 11).
+inline constexpr std::uint64_t kSavedRunMaxBytes = 64ull << 20;
+inline constexpr unsigned kSavedRunMaxDepth = 32;
+
+// Reads and parses `path`. Throws Error: the file cannot be read, is a directory, FIFO or device,
+// is over kSavedRunMaxBytes, is not JSON (a number past a double's range included), nests deeper
+// than kSavedRunMaxDepth, is not of a kind it knows, or lacks a field the printers need.
 SavedRun read_saved_run(const std::string& path);
 // The same on a document already parsed (`path` only names it in messages).
 SavedRun saved_run_of(const nlohmann::json& doc, const std::string& path);
