@@ -186,7 +186,7 @@ int Cli::run(int argc, char** argv) {
     std::cerr << "clreduce: error: " << describe(e) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "clreduce: error: out of host memory (try a smaller --n)\n";
+    std::cerr << "clreduce: error: out of host memory (try a smaller --n or --input file)\n";
     return 2;
   }
   return 2;
@@ -616,6 +616,19 @@ void warn_once(const std::vector<std::string>& warnings) {
     if (said.insert(w).second) warn(w);
 }
 
+void check_input_fits(const std::string& file, std::uint64_t count, ElemType type, const DeviceInfo& dev,
+                      bool chunks_ok) {
+  try {
+    if (chunks_ok) check_device_memory(count, type, dev);
+    else check_allocation(count, type, dev);
+  } catch (const Error& e) {
+    // Not "--n: ...": the user gave a file, not --n.
+    throw Error(Param::None, "--input " + file + " holds " + std::to_string(count) + " elements: " + e.what() +
+                                 " (--n N reduces the file's first N)",
+                e.valid(), e.device());
+  }
+}
+
 HostData input_of(const std::optional<std::string>& n_text, const std::optional<std::string>& file,
                   const DataTexts& d, ElemType type, const DeviceInfo& dev,
                   std::optional<std::uint64_t> default_n, bool chunks_ok) {
@@ -630,9 +643,10 @@ HostData input_of(const std::optional<std::string>& n_text, const std::optional<
       if (given && given->count() > 0)
         throw Error(given->get_name() + " generates data, --input FILE reads the user's own: give one of them");
     if (n) check(*n);
-    HostData data = read_data_file(*file, type, n);
-    check(data.n);
-    return data;
+    // The file's count from its size, checked against the device before a byte is loaded.
+    const std::uint64_t count = data_file_elements(*file, type, n);
+    if (!n) check_input_fits(*file, count, type, dev, chunks_ok);
+    return read_data_file(*file, type, count);
   }
   if (!n) n = default_n;
   if (!n) throw Error(Param::N, "--n is required (or --input FILE)", "a size");

@@ -271,7 +271,11 @@ extern const char* const kOpFileHelp;
 std::uint64_t n_of(const std::string& text, ElemType type, const DeviceInfo& dev);
 
 // The input: the user's file, or generated data; n validated against the device first (against
-// one allocation, or against the device memory where the job reduces in chunks).
+// one allocation, or against the device memory where the job reduces in chunks), a file's from
+// its size before a byte of it is loaded.
+// check_input_fits: that check for `count` elements of --input `file` (Error naming the file).
+void check_input_fits(const std::string& file, std::uint64_t count, ElemType type, const DeviceInfo& dev,
+                      bool chunks_ok);
 HostData input_of(const std::optional<std::string>& n_text, const std::optional<std::string>& file,
                   const DataTexts& d, ElemType type, const DeviceInfo& dev,
                   std::optional<std::uint64_t> default_n, bool chunks_ok);

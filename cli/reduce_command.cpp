@@ -119,11 +119,9 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
     throw Error(Param::N, "'" + printable(*o.n) + "': a share of the device memory is not for --segments, whose offsets "
                 "are checked against n before a device is opened; give a size (e.g. 2^20)", "a size");
   if (o.n) n = parse_size(*o.n);
-  HostData data;
-  if (o.input) {
+  if (o.input) {  // its size now, its bytes once the launch is planned
     refuse_generators_with_input(o);
-    data = read_data_file(*o.input, cfg.type, n);
-    n = data.n;
+    n = data_file_elements(*o.input, cfg.type, n);
   }
   const std::uint64_t elements = n.value_or(offsets.back());
   try {
@@ -145,7 +143,8 @@ int reduce_segmented(const GlobalOptions& g, const ReduceTexts& o) {
     SegmentedReducer planner(session.queue(), opt);
     introspect::prepare(planner, cfg.type, cfg.op, elements, offsets.size() - 1);
   }
-  if (!o.input) data = generate_data(cfg.type, elements, parse_data_kind(o.data.data), o.data.seed);
+  const HostData data = o.input ? read_data_file(*o.input, cfg.type, elements)
+                                 : generate_data(cfg.type, elements, parse_data_kind(o.data.data), o.data.seed);
   const SegmentedReport r = run_segmented(session, cfg, data, offsets, timing,
                                           std::filesystem::path(*o.segments).filename().string(), choice.user_op);
   emit(segmented_text(r, dev), segmented_csv(r), segmented_json(r, dev), o.output);
@@ -169,16 +168,21 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   // The tuning database's launch for the shape's class when no variant is named (loaded once,
   // its warnings said once).
   const TuningSource tuning = tuning_of(o.tuning);
+  if (o.input) {  // exactly the matrix: a longer file is not cut short without a word
+    refuse_generators_with_input(o);
+    const std::uint64_t count = data_file_elements(*o.input, cfg.type, std::nullopt);
+    if (count != m * n)
+      throw Error(Param::Shape,
+                  "input file '" + *o.input + "' holds " + std::to_string(count) + " " + std::string(name_of(cfg.type)) +
+                      " elements; --shape " + std::to_string(m) + "x" + std::to_string(n) + " is " +
+                      std::to_string(m * n) + ": give a file of exactly M x N elements (row-major)",
+                  "a file of M x N elements");
+  }
   const Session session = make_session(g);
   const DeviceInfo& dev = session.device();
   warn_once(prepare_axis(session, cfg, choice.user_op, m, n, tuning));
-  HostData data;
-  if (o.input) {
-    refuse_generators_with_input(o);
-    data = read_data_file(*o.input, cfg.type, m * n);
-  } else {
-    data = generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
-  }
+  const HostData data = o.input ? read_data_file(*o.input, cfg.type, m * n)
+                                : generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
   const AxisReport r = run_axis(session, cfg, data, m, n, timing, choice.user_op, tuning);
   emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
   return r.ok() ? 0 : 1;
@@ -201,12 +205,10 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   const TimingOptions timing = timing_of(o.timing);
   check_outputs(o.output, {}, reduce_inputs(o));
   if (!o.n && !o.input) throw Error(Param::N, "--op " + o.op + " needs --n N or --input FILE", "--n N, --input FILE");
-  HostData data;
   std::uint64_t n = 0;
-  if (o.input) {
+  if (o.input) {  // its size now, its bytes once the launch is planned
     refuse_generators_with_input(o);
-    data = read_data_file(*o.input, cfg.type, o.n ? std::optional<std::uint64_t>(parse_size(*o.n)) : std::nullopt);
-    n = data.n;
+    n = data_file_elements(*o.input, cfg.type, o.n ? std::optional<std::uint64_t>(parse_size(*o.n)) : std::nullopt);
   } else {
     n = parse_size(*o.n);
   }
@@ -216,8 +218,10 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
   // axis class's).
   TuningSource no_tuning;
   no_tuning.enabled = false;
+  if (o.input) check_input_fits(*o.input, n, cfg.type, dev, /*chunks_ok=*/false);  // before its bytes are loaded
   prepare_axis(session, cfg, nullptr, 1, n, no_tuning);
-  if (!o.input) data = generate_data(cfg.type, n, parse_data_kind(o.data.data), o.data.seed);
+  const HostData data = o.input ? read_data_file(*o.input, cfg.type, n)
+                                : generate_data(cfg.type, n, parse_data_kind(o.data.data), o.data.seed);
   AxisReport r = run_axis(session, cfg, data, 1, n, timing, nullptr, no_tuning);
   r.whole_array = true;
   emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
@@ -381,20 +385,38 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     if (n) validate_segment_offsets(job.offsets, *n);
   }
   if (!n && o.inputs.empty()) throw Error(Param::N, what + " needs --n N or --input FILE", "--n N, --input FILE");
-  // The files' sizes are checked before a device is opened; their bytes are read after the launch is.
-  std::vector<ScalarData> data;
-  const std::optional<std::uint64_t> asked = n;  // --n, the matrix's span or the last offset
+  // The files' sizes are checked before a device is opened; their bytes are read after the launch
+  // is (so a file larger than the device takes is refused without being loaded).
+  // --n or the last offset; a matrix's files are checked for their exact size below.
+  const bool matrix = job.family == F::Rows || job.family == F::Cols;
+  const std::optional<std::uint64_t> asked = matrix ? std::nullopt : n;
+  std::uint64_t first = 0;
   for (std::size_t j = 0; j < o.inputs.size(); ++j) {
     // Without a size asked for, every input is read whole, so each must hold as many elements as
     // the first: a longer one is not cut short without a word.
-    data.push_back(read_scalar_file(o.inputs[j], r.inputs[j], asked));
-    if (j > 0 && !asked && data.back().n != data.front().n)
-      throw Error(Param::N, "--input " + o.inputs[j] + " holds " + std::to_string(data.back().n) + " elements of " +
+    const std::uint64_t count = scalar_file_elements(o.inputs[j], r.inputs[j], asked);
+    if (j == 0) first = count;
+    if (j > 0 && !asked && count != first)
+      throw Error(Param::N, "--input " + o.inputs[j] + " holds " + std::to_string(count) + " elements of " +
                                 std::string(name_of(r.inputs[j])) + ", --input " + o.inputs[0] + " " +
-                                std::to_string(data.front().n) + ": the inputs of one reduction are read at the same "
+                                std::to_string(first) + ": the inputs of one reduction are read at the same "
                                 "indices; give files of one length, or --n N to read the first N of each",
                   "inputs of one length, or --n");
-    n = data.back().n;
+    n = count;
+  }
+  if (matrix && !o.inputs.empty()) {
+    // The matrix itself (its span: the last row unpadded), or its rows all padded to --ld: not a
+    // longer file cut short without a word, nor a shorter one.
+    const std::uint64_t span = job.shape.span(), padded = job.shape.rows * job.shape.stride();
+    if (first != span && first != padded)
+      throw Error(Param::Shape,
+                  "--input " + o.inputs[0] + " holds " + std::to_string(first) + " elements of " +
+                      std::string(name_of(r.inputs[0])) + "; --shape " + *o.shape +
+                      (o.ld ? " with --ld " + std::to_string(*o.ld) : std::string()) + " is " + std::to_string(span) +
+                      (padded != span ? " (or " + std::to_string(padded) + " with the last row padded)" : "") +
+                      ": give a file of exactly the matrix",
+                  "a file of the matrix's elements");
+    n = span;
   }
   if (job.family == F::Segments && o.inputs.size()) validate_segment_offsets(job.offsets, *n);
   const Session session = make_session(g);
@@ -402,10 +424,20 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   Scalar widest = r.inputs.front();
   for (Scalar s : r.inputs)
     if (size_of(s) > size_of(widest)) widest = s;
-  if (*n > dev.max_alloc_bytes / size_of(widest))
-    throw Error(Param::N, "n = " + std::to_string(*n) + " elements of " + std::string(name_of(widest)) + " is over " +
-                              dev.name + "'s largest allocation (" + std::to_string(dev.max_alloc_bytes) + " bytes)",
+  if (*n > dev.max_alloc_bytes / size_of(widest)) {
+    // Named by where n came from: --n, the input file, the matrix or the offsets (not "--n" for a
+    // size the user gave by other means).
+    const std::string count = std::to_string(*n) + " elements of " + std::string(name_of(widest));
+    const std::string subject = o.n               ? "n = " + count
+                                : !o.inputs.empty() ? "--input " + o.inputs[0] + "'s " + count
+                                : matrix            ? "the matrix's " + count + " (--shape)"
+                                                    : "the segments' " + count + " (the last offset)";
+    throw Error(o.n ? Param::N : Param::None,
+                subject + " is over " + dev.name + "'s largest allocation (" + std::to_string(dev.max_alloc_bytes) +
+                    " bytes)" + (o.n || whole ? "; give n <= " : "; at most ") +
+                    std::to_string(dev.max_alloc_bytes / size_of(widest)) + (!o.n && whole && !o.inputs.empty() ? " with --n (the file's first elements)" : ""),
                 "n <= " + std::to_string(dev.max_alloc_bytes / size_of(widest)), dev.name);
+  }
   if (whole) {  // The launch is resolved (and refused, if it must be) before any data is made.
     ReducerOptions opt;
     opt.params = job.whole;
@@ -428,9 +460,10 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     AxisReducer planner(session.queue(), opt);
     introspect::prepare(planner, r, job.family == F::Rows ? Axis::Rows : Axis::Cols, job.shape);
   }
-  if (data.empty())
-    for (unsigned j = 0; j < inputs; ++j)
-      data.push_back(generate_scalar_data(r.inputs[j], *n, parse_data_kind(o.data.data), o.data.seed, j));
+  std::vector<ScalarData> data;
+  for (unsigned j = 0; j < inputs; ++j)
+    data.push_back(o.inputs.empty() ? generate_scalar_data(r.inputs[j], *n, parse_data_kind(o.data.data), o.data.seed, j)
+                                    : read_scalar_file(o.inputs[j], r.inputs[j], *n));
   const DescriptorReport rep = run_descriptor(session, r, data, job, timing);
   emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
   if (o.values_out) write_results(*o.values_out, r.out, rep.results, o.output.force);

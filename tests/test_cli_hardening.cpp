@@ -291,6 +291,78 @@ TEST_SUITE("cli") {
     }
   }
 
+  TEST_CASE("untrusted files: memory bounded, sizes checked before a byte is loaded, FIFOs and devices refused, no silent trailing data") {
+    namespace fs = std::filesystem;
+    const clreduce::test::ScratchDir scratch("hardening_memory");
+    const fs::path& dir = scratch.path;
+    const auto p = [&](const std::string& name) { return (dir / name).string(); };
+    // Sparse files: their sizes cost no disk and, read whole, far more memory than the limit below.
+    const auto sparse = [&](const std::string& name, std::uintmax_t bytes, const std::string& head = "") {
+      std::ofstream(p(name), std::ios::binary) << head;
+      fs::resize_file(p(name), bytes);
+      return p(name);
+    };
+    const std::string huge = sparse("huge.bin", std::uintmax_t(1) << 40);         // 1 TiB of zeros
+    const std::string nuls = sparse("nuls.txt", std::uintmax_t(256) << 20, "0 ");  // one 256 MiB token
+    REQUIRE(mkfifo(p("fifo").c_str(), 0600) == 0);
+    // Under a 1 GiB address-space limit where the build allows one (AddressSanitizer reserves
+    // terabytes of shadow): what was loaded whole before (the 1 TiB input, the 256 MiB line) is
+    // refused by its size or read as a stream.
+#if defined(__SANITIZE_ADDRESS__)
+    const std::string limit;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    const std::string limit;
+#else
+    const std::string limit = "sh -c 'ulimit -v 1048576; exec \"$0\" \"$@\"'";
+#endif
+#else
+    const std::string limit = "sh -c 'ulimit -v 1048576; exec \"$0\" \"$@\"'";
+#endif
+    const auto refused = [&](const std::string& args, const std::string& why) {
+      const CliRun r = run_cli_killed_after(60, args);
+      INFO("clreduce " << args << "\n" << r.out);
+      CHECK(r.code == 2);
+      CHECK(r.stderr_text.rfind("clreduce: error: ", 0) == 0);
+      CHECK(r.stderr_text.find(why) != std::string::npos);
+      CHECK(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n') == 1);
+      CHECK(r.stderr_text.find("--n:") == std::string::npos);  // no --n was given
+    };
+    const auto refused_limited = [&](const std::string& args, const std::string& why) {
+      const CliRun r = run_cli(args, limit);
+      INFO("clreduce " << args << " (" << limit << ")\n" << r.out);
+      CHECK(r.code == 2);
+      CHECK(r.stderr_text.find(why) != std::string::npos);
+    };
+    // --input without --n: the file's count from its size, against the device, before loading it.
+    for (const std::string type : {"uint", "f32"})
+      refused_limited("reduce --type " + type + " --input " + huge, "--input " + huge);
+    refused("reduce --op argmax --type uint --input " + huge, "--input " + huge + " holds 274877906944 elements");
+    refused("reduce --op dot --type f32 --input " + huge + " --input " + huge, "--input " + huge + "'s 274877906944 elements");
+    // Offsets: read as a stream (one 256 MiB token costs no more than a short one), FIFOs and devices refused.
+    refused_limited("reduce --segments " + nuls + " --n 10", "is not an unsigned integer");
+    refused("reduce --segments " + p("fifo") + " --n 10", "is not a regular file (a FIFO, socket or device)");
+    refused("reduce --segments /dev/zero --n 10", "is not a regular file (a FIFO, socket or device)");
+    refused("reduce --op-file " + p("fifo") + " --n 10", "not a regular file: a FIFO, socket or device");
+    refused("reduce --op-file /dev/zero --n 10", "not a regular file: a FIFO, socket or device");
+    // A matrix from a file: exactly its elements (or its rows all padded to --ld), on both paths.
+    {
+      std::ofstream(p("m65.bin"), std::ios::binary) << std::string(65 * 4, '\x01');
+      std::ofstream(p("m64.bin"), std::ios::binary) << std::string(64 * 4, '\x01');
+    }
+    refused("reduce --type uint --axis rows --shape 8x8 --input " + p("m65.bin"),
+            "holds 65 uint elements; --shape 8x8 is 64: give a file of exactly M x N elements");
+    refused("reduce --type u32 --axis cols --shape 8x8 --input " + p("m65.bin"),
+            "holds 65 elements of u32; --shape 8x8 is 64: give a file of exactly the matrix");
+    refused("reduce --type u32 --axis rows --shape 8x8 --input " + p("m64.bin") + " --ld 9",
+            "--shape 8x8 with --ld 9 is 71 (or 72 with the last row padded)");
+    for (const std::string args : {"--type uint --axis rows --shape 8x8", "--type u32 --axis rows --shape 8x8",
+                                   "--type u32 --axis rows --shape 8x7 --ld 8", "--type u32 --axis cols --shape 9x7 --ld 7"}) {
+      const CliRun ok = run_cli("reduce " + args + " --iterations 1 --input " + p("m64.bin"));
+      CHECK_MESSAGE((ok.code == 0) == (args.find("9x7") == std::string::npos), args << "\n" << ok.out);
+    }
+  }
+
   TEST_CASE("output paths are checked before any measurement") {
     expect_error("reduce --variant naive --n 1000 --output-json /nonexistent-dir/r.json",
                  "--output-json: cannot write '/nonexistent-dir/r.json': directory '/nonexistent-dir': No such file or directory");

@@ -22,6 +22,7 @@
 #include "clreduce/segmented.hpp"
 #include "support.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -209,18 +210,30 @@ TEST_SUITE("unit") {
       CHECK(what.find(c.expect) != std::string::npos);
       CHECK(what.find("reduction 't'") != std::string::npos);
     }
-    // Files: the path in the message; a directory and a missing file; /dev/zero read to the bound only.
+    // Files: the path in the message; a directory, a missing file, a device and a FIFO (which would
+    // block an open) refused before reading; a long file read to the bound only.
     const fs::path f = write_temp("no_result.clh", "#define INPUTS f32\n");
     CHECK(error_of([&] { load_reduction(f); }).find("descriptor file '" + f.string() + "' does not #define RESULT") !=
           std::string::npos);
     CHECK(error_of([&] { load_reduction(f.parent_path()); }).find("a directory") != std::string::npos);
     CHECK(error_of([&] { load_reduction(f.parent_path() / "missing.clh"); }).find("cannot read") != std::string::npos);
-    if (fs::exists("/dev/zero")) {
-      const auto t0 = std::chrono::steady_clock::now();
-      CHECK(error_of([&] { load_reduction("/dev/zero"); }).find("more than the 65536 bytes") != std::string::npos);
-      CHECK(error_of([&] { load_user_operator("/dev/zero"); }).find("more than the 65536 bytes") != std::string::npos);
-      CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    const fs::path fifo = f.parent_path() / "op_fifo.clh", long_file = f.parent_path() / "long.clh";
+    fs::remove(fifo);
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    write_temp("long.clh", "#define INPUTS f32\n");
+    fs::resize_file(long_file, 1 << 30);  // sparse: 1 GiB that must not be read
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const fs::path& p : {fs::path("/dev/zero"), fifo}) {
+      CHECK(error_of([&] { load_reduction(p); }).find("(not a regular file: a FIFO, socket or device)") != std::string::npos);
+      CHECK(error_of([&] { load_user_operator(p); }).find("(not a regular file: a FIFO, socket or device)") !=
+            std::string::npos);
+      CHECK(error_of([&] { (void)is_reduction_file(p); }).find("not a regular file") != std::string::npos);
     }
+    CHECK(error_of([&] { load_reduction(long_file); }).find("more than the 65536 bytes") != std::string::npos);
+    CHECK(error_of([&] { load_user_operator(long_file); }).find("more than the 65536 bytes") != std::string::npos);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    fs::remove(fifo);
+    fs::remove(long_file);
   }
 }
 

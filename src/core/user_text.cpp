@@ -5,21 +5,25 @@
 #include <cstring>
 #include <fstream>
 #include <regex>
+#include <sys/stat.h>
 
 namespace clreduce {
 
 std::string read_user_file(const std::filesystem::path& file, Param param, const std::string& what,
                            const std::string& valid) {
-  std::error_code ec;
-  const bool dir = std::filesystem::is_directory(file, ec);
+  // What the path is, before it is opened: a FIFO would block the open until someone writes to
+  // it, and a device (/dev/zero) is no file of the user's text.
+  struct stat st {};
+  const bool known = ::stat(file.c_str(), &st) == 0;
+  const std::string why = !known                  ? std::string(std::strerror(errno))
+                          : S_ISDIR(st.st_mode)   ? std::string("a directory")
+                          : !S_ISREG(st.st_mode) ? std::string("not a regular file: a FIFO, socket or device")
+                                                  : std::string();
   std::ifstream in;
-  if (!dir) in.open(file, std::ios::binary);
-  const int e = errno;
-  if (dir || !in)
-    throw Error(param,
-                "cannot read " + what + " '" + file.string() + "' (" + (dir ? std::string("a directory") : std::strerror(e)) +
-                    "); give " + valid,
-                valid);
+  if (why.empty()) in.open(file, std::ios::binary);
+  const std::string reason = !why.empty() ? why : !in ? std::string(std::strerror(errno)) : std::string();
+  if (!reason.empty())
+    throw Error(param, "cannot read " + what + " '" + file.string() + "' (" + reason + "); give " + valid, valid);
   std::string text(kMaxUserFileBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));

@@ -15,8 +15,9 @@ namespace clreduce {
 inline constexpr std::size_t kMaxUserFileBytes = 64 * 1024;
 
 // At most kMaxUserFileBytes + 1 bytes of `file` (one past the bound, so a longer file is seen as
-// such without reading it whole: /dev/zero stops there). Throws Error (`param`) naming the path
-// when it cannot be read or is a directory; `valid` says what the file must be.
+// such without reading it whole, also one that grows meanwhile). Throws Error (`param`) naming
+// the path when it cannot be read or is not a regular file (a directory; a FIFO, which would
+// block; a device such as /dev/zero); `valid` says what the file must be.
 std::string read_user_file(const std::filesystem::path& file, Param param, const std::string& what,
                            const std::string& valid);
 // Throws Error (`param`) when `text` is empty, over the bound or holds an #include; `where` names

@@ -132,7 +132,7 @@ ScalarData generate_scalar_data(Scalar t, std::uint64_t n, DataKind kind, std::u
   return d;
 }
 
-ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::optional<std::uint64_t> n) {
+std::uint64_t scalar_file_elements(const std::filesystem::path& path, Scalar t, std::optional<std::uint64_t> n) {
   const std::size_t es = size_of(t);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
@@ -142,11 +142,8 @@ ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::op
     throw Error(Param::None, "--input '" + path.string() + "' is not a regular file (a device, pipe or socket has no "
                               "size to count its elements by); give a file of raw little-endian " +
                               std::string(name_of(t)) + " elements", "a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Param::None, "cannot read --input '" + path.string() + "': " + std::strerror(errno), "a readable file");
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::uint64_t>(in.tellg());
-  in.seekg(0);
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw Error(Param::None, "cannot read --input '" + path.string() + "': " + ec.message(), "a readable file");
   const std::string what = "--input '" + path.string() + "'";
   if (size == 0) throw Error(Param::None, what + " is empty", "a file of whole " + std::string(name_of(t)) + " elements");
   if (size % es)
@@ -158,11 +155,18 @@ ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::op
     throw Error(Param::N, what + " holds " + std::to_string(have) + " elements of " + std::string(name_of(t)) +
                               ", fewer than n = " + std::to_string(*n),
                 "n <= " + std::to_string(have));
+  return n.value_or(have);
+}
+
+ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::optional<std::uint64_t> n) {
   ScalarData d;
   d.type = t;
-  d.n = n.value_or(have);
-  d.bytes.resize(d.n * es);
+  d.n = scalar_file_elements(path, t, n);
+  d.bytes.resize(d.n * size_of(t));
   d.origin = path.filename().string();
+  std::ifstream in(path, std::ios::binary);
+  const std::string what = "--input '" + path.string() + "'";
+  if (!in) throw Error(Param::None, "cannot read " + what + ": " + std::strerror(errno), "a readable file");
   if (!in.read(reinterpret_cast<char*>(d.bytes.data()), static_cast<std::streamsize>(d.bytes.size())))
     throw Error(Param::None, "reading " + what + " failed after " + std::to_string(in.gcount()) + " bytes", "a readable file");
   return d;

@@ -34,6 +34,8 @@ struct ScalarData {
 ScalarData generate_scalar_data(Scalar t, std::uint64_t n, DataKind kind, std::uint64_t seed, unsigned stream = 0);
 // Raw little-endian elements of `t` from `path`: n from the file's size unless `n` says fewer.
 // Throws Error as read_data_file does (missing, empty, not whole elements, shorter than n).
+// scalar_file_elements: the same checks and the count, from the file's size alone (no byte read).
+std::uint64_t scalar_file_elements(const std::filesystem::path& path, Scalar t, std::optional<std::uint64_t> n);
 ScalarData read_scalar_file(const std::filesystem::path& path, Scalar t, std::optional<std::uint64_t> n);
 
 struct DescriptorReference {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <sys/stat.h>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -100,50 +101,75 @@ std::vector<std::uint64_t> read_offsets_file(const std::filesystem::path& path) 
   const std::string valid =
       "valid: S + 1 whitespace-separated unsigned integers, the first 0, non-decreasing, the last n";
   const std::string file = "offsets file '" + path.string() + "'";
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(Param::Segments, file + " is a directory, not a file", valid);
-  std::ifstream in(path);
+  // What the path is before it is opened: a FIFO would block the open, a device (/dev/zero) never
+  // ends; a directory is no file.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw Error(Param::Segments, "cannot read " + file + ": " + std::strerror(errno), valid);
+  if (S_ISDIR(st.st_mode)) throw Error(Param::Segments, file + " is a directory, not a file", valid);
+  if (!S_ISREG(st.st_mode))
+    throw Error(Param::Segments, file + " is not a regular file (a FIFO, socket or device); give a file", valid);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(Param::Segments, "cannot read " + file + ": " + std::strerror(errno), valid);
+  // Read in blocks and parsed token by token: memory is the offsets (at most kMaxOffsets) and one
+  // token (at most 21 characters are kept), whatever the file holds, one long line included.
   std::vector<std::uint64_t> offsets;
-  std::string line;
-  std::uint64_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    std::size_t i = 0;
-    while (i < line.size()) {
-      const unsigned char c = static_cast<unsigned char>(line[i]);
-      if (std::isspace(c)) {
-        ++i;
+  std::uint64_t line_no = 1;
+  std::string token;       // the token's first characters, for messages
+  std::size_t length = 0;  // its whole length
+  std::uint64_t v = 0;
+  bool digits_only = true, over = false;
+  const auto where = [&] {
+    return file + ", line " + std::to_string(line_no) + ", offset " + std::to_string(offsets.size());
+  };
+  const auto end_token = [&] {
+    std::string shown;  // the token as a person reads it on one line
+    for (char ch : token.substr(0, 24)) shown += std::isprint(static_cast<unsigned char>(ch)) ? ch : '?';
+    if (length > 24) shown += "...";
+    if (!digits_only) throw Error(Param::Segments, where() + ": '" + shown + "' is not an unsigned integer; " + valid, valid);
+    if (over) throw Error(Param::Segments, where() + ": '" + shown + "' is over 2^64 - 1; " + valid, valid);
+    if (offsets.empty() && v != 0)
+      throw Error(Param::Segments, where() + ": the first offset is " + std::to_string(v) + ", not 0; " + valid, valid);
+    if (!offsets.empty() && v < offsets.back())
+      throw Error(Param::Segments,
+                  where() + ": " + std::to_string(v) + " is less than the offset before it (" +
+                      std::to_string(offsets.back()) + "); " + valid,
+                  valid);
+    if (offsets.size() >= kMaxOffsets)
+      throw Error(Param::Segments,
+                  file + " holds more than " + std::to_string(kMaxOffsets) + " offsets, the most clreduce reads (" +
+                      std::to_string(kMaxOffsets - 1) + " segments)",
+                  valid);
+    offsets.push_back(v);
+    token.clear();
+    length = 0;
+    v = 0;
+    digits_only = true;
+    over = false;
+  };
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    const std::streamsize got = in.gcount();
+    for (std::streamsize k = 0; k < got; ++k) {
+      const char ch = buf[k];
+      if (std::isspace(static_cast<unsigned char>(ch))) {
+        if (length > 0) end_token();
+        if (ch == '\n') ++line_no;
         continue;
       }
-      std::size_t j = i;
-      while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-      const std::string token = line.substr(i, j - i);
-      const std::string where = file + ", line " + std::to_string(line_no) + ", offset " + std::to_string(offsets.size());
-      std::string shown;  // the token as a person reads it on one line
-      for (char ch : token.substr(0, 24)) shown += std::isprint(static_cast<unsigned char>(ch)) ? ch : '?';
-      if (token.size() > 24) shown += "...";
-      std::uint64_t v = 0;
-      for (char ch : token) {
-        if (ch < '0' || ch > '9')
-          throw Error(Param::Segments, where + ": '" + shown + "' is not an unsigned integer; " + valid, valid);
-        const std::uint64_t d = static_cast<std::uint64_t>(ch - '0');
-        if (v > (UINT64_MAX - d) / 10)
-          throw Error(Param::Segments, where + ": '" + shown + "' is over 2^64 - 1; " + valid, valid);
-        v = v * 10 + d;
+      if (token.size() < 25) token += ch;  // a token of any length is refused whole at its end
+      ++length;
+      if (ch < '0' || ch > '9') {
+        digits_only = false;
+        continue;
       }
-      if (offsets.empty() && v != 0)
-        throw Error(Param::Segments, where + ": the first offset is " + std::to_string(v) + ", not 0; " + valid, valid);
-      if (!offsets.empty() && v < offsets.back())
-        throw Error(Param::Segments,
-                    where + ": " + std::to_string(v) + " is less than the offset before it (" +
-                        std::to_string(offsets.back()) + "); " + valid,
-                    valid);
-      offsets.push_back(v);
-      i = j;
+      const std::uint64_t d = static_cast<std::uint64_t>(ch - '0');
+      if (over || v > (UINT64_MAX - d) / 10) over = true;
+      else v = v * 10 + d;
     }
   }
   if (in.bad()) throw Error(Param::Segments, "reading " + file + " failed", valid);
+  if (length > 0) end_token();
   if (offsets.size() < 2)
     throw Error(Param::Segments,
                 file + " holds " + std::to_string(offsets.size()) + (offsets.size() == 1 ? " offset" : " offsets") +
@@ -152,7 +178,7 @@ std::vector<std::uint64_t> read_offsets_file(const std::filesystem::path& path) 
   return offsets;
 }
 
-HostData read_data_file(const std::filesystem::path& path, ElemType t, std::optional<std::uint64_t> n) {
+std::uint64_t data_file_elements(const std::filesystem::path& path, ElemType t, std::optional<std::uint64_t> n) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) throw Error("cannot read input file '" + path.string() + "': " + ec.message());
@@ -168,10 +194,15 @@ HostData read_data_file(const std::filesystem::path& path, ElemType t, std::opti
     throw Error("input file '" + path.string() + "' holds " + std::to_string(available) + " " +
                 std::string(name_of(t)) + " elements, fewer than --n " + std::to_string(count));
   if (count == 0) throw Error("n must be at least 1");
+  return count;
+}
+
+HostData read_data_file(const std::filesystem::path& path, ElemType t, std::optional<std::uint64_t> n) {
+  const std::uint64_t count = data_file_elements(path, t, n);
   HostData d;
   d.type = t;
   d.n = count;
-  d.bytes.resize(count * es);
+  d.bytes.resize(count * size_of(t));
   d.origin = path.filename().string();
   std::ifstream in(path, std::ios::binary);
   if (!in.read(reinterpret_cast<char*>(d.bytes.data()), static_cast<std::streamsize>(d.bytes.size())))

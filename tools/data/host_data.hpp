@@ -44,14 +44,19 @@ HostData generate_data_range(ElemType t, std::uint64_t first, std::uint64_t n, D
 
 // Raw little-endian elements of type t. n is taken from the file size unless `n` says fewer.
 // Throws Error when the file is missing, empty, not a whole number of elements, or shorter
-// than `n`.
+// than `n`. data_file_elements: the same checks and the count, from the file's size alone (no
+// byte read: what a caller checks against the device before read_data_file loads the bytes).
+std::uint64_t data_file_elements(const std::filesystem::path& path, ElemType t, std::optional<std::uint64_t> n);
 HostData read_data_file(const std::filesystem::path& path, ElemType t,
                         std::optional<std::uint64_t> n);
 
 // A segmented reduction's offsets file: text, S + 1 unsigned decimal integers separated by
 // whitespace (spaces, tabs, newlines), the first 0, none less than the one before (the last must
-// be n: the caller checks that, knowing n). Throws Error (Param::Segments) naming the file, the
-// line and the offset's number, the problem and the valid form.
+// be n: the caller checks that, knowing n). Read as a stream: memory is the offsets alone, at most
+// kMaxOffsets of them. Throws Error (Param::Segments) naming the file, the line and the offset's
+// number, the problem and the valid form; a directory, FIFO or device is refused before it is
+// opened.
+inline constexpr std::uint64_t kMaxOffsets = std::uint64_t(1) << 27;  // 1 GiB of offsets
 std::vector<std::uint64_t> read_offsets_file(const std::filesystem::path& path);
 
 }  // namespace clreduce
