@@ -21,6 +21,7 @@
 #include "clreduce/reduction.hpp"
 #include "clreduce/segmented.hpp"
 #include "support.hpp"
+#include "core/user_text.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -234,6 +235,55 @@ TEST_SUITE("unit") {
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
     fs::remove(fifo);
     fs::remove(long_file);
+  }
+}
+
+TEST_SUITE("unit") {
+  TEST_CASE("operator files: directives as the compiler sees them, no #include in any spelling, an allow-list") {
+    using clreduce::directives_of;
+    const auto names = [](const std::string& text) {
+      std::vector<std::string> out;
+      for (const auto& d : directives_of(text)) out.push_back(d.name + "@" + std::to_string(d.line));
+      return out;
+    };
+    using V = std::vector<std::string>;
+    // Every spelling that reaches the preprocessor as #include.
+    CHECK(names("#include \"x\"\n") == V{"include@1"});
+    CHECK(names("a\nb\n%:include \"x\"\n") == V{"include@3"});
+    CHECK(names("?\?=include <x>\n") == V{"include@1"});
+    CHECK(names("#inc\\\nlude \"x\"\n") == V{"include@1"});
+    CHECK(names("#inc\\\r\nlude \"x\"\n") == V{"include@1"});
+    CHECK(names("/**/#include \"x\"\n") == V{"include@1"});
+    CHECK(names("  /* a\n b */  #  include \"x\"\n") == V{"include@2"});
+    CHECK(names("\t#\t include_next <x>\n") == V{"include_next@1"});
+    // Not directives: inside comments, strings and characters, or not first on the line.
+    CHECK(names("// #include \"x\"\n").empty());
+    CHECK(names("/*\n#include \"x\"\n*/\n").empty());
+    CHECK(names("#define S \"#include\"\n") == V{"define@1"});
+    CHECK(names("#define C '#'\n#define D 1\n") == V{"define@1", "define@2"});
+    CHECK(names("#define X \\\n #include\n") == V{"define@1"});  // one line: a macro's body
+    CHECK(names("x %:%: y\n").empty());
+    CHECK(names("#\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n") == V{"@1", "pragma@2"});
+    // The allow-list: the refusal names the directive and its line, and what may be there.
+    const auto refusal = [](const std::string& text) {
+      try {
+        clreduce::check_user_text(text, clreduce::Param::OpFile, "operator file 'f.clh'", "a file");
+      } catch (const clreduce::Error& e) {
+        return std::string(e.what());
+      }
+      return std::string("accepted");
+    };
+    const std::string ok = "#define OP(a, b) ((a) + (b))\n#define IDENTITY 0\n";
+    CHECK(refusal(ok) == "accepted");
+    CHECK(refusal("#ifndef X\n#define X 1\n#endif\n#undef X\n#if 1\n#elif 2\n#else\n#error no\n#endif\n") ==
+          "accepted");
+    CHECK(refusal(ok + "/**/%:inc\\\nlude \"/etc/passwd\"\n") ==
+          "operator file 'f.clh' has an #include (line 3): it must be one self-contained file; an operator or "
+          "descriptor file's directives may be #define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif, "
+          "#pragma and #error");
+    CHECK(refusal("#line 900 \"other.cl\"\n" + ok).rfind("operator file 'f.clh' has a #line directive (line 1); ", 0) == 0);
+    CHECK(refusal(ok + "#embed \"x\"\n").find("has an #embed (line 3)") != std::string::npos);
+    CHECK(refusal(ok + "#warning w\n").find("has a #warning directive (line 3)") != std::string::npos);
   }
 }
 

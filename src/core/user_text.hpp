@@ -7,8 +7,10 @@
 #include "clreduce/error.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace clreduce {
 
@@ -20,8 +22,19 @@ inline constexpr std::size_t kMaxUserFileBytes = 64 * 1024;
 // block; a device such as /dev/zero); `valid` says what the file must be.
 std::string read_user_file(const std::filesystem::path& file, Param param, const std::string& what,
                            const std::string& valid);
-// Throws Error (`param`) when `text` is empty, over the bound or holds an #include; `where` names
-// it ("operator file 'x.clh'").
+// Throws Error (`param`) when `text` is empty, over the bound, or holds a directive outside the
+// allow-list (#define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif, #pragma, #error, and
+// the null directive): no #include in any spelling (%:include, ??=include, split by a
+// backslash-newline, after a comment), no #line (which would misplace the build log's lines).
+// `where` names it ("operator file 'x.clh'").
 void check_user_text(const std::string& text, Param param, const std::string& where, const std::string& valid);
+
+// The preprocessing directives of `text` as the compiler sees them (after trigraphs, digraphs,
+// line splices and comments): each one's name ("" for a lone #) and its line in `text`.
+struct UserDirective {
+  std::string name;
+  std::uint32_t line = 0;
+};
+std::vector<UserDirective> directives_of(const std::string& text);
 
 }  // namespace clreduce
