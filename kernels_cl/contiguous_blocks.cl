@@ -34,7 +34,8 @@ void reduce_contiguous_blocks(__global const T* restrict in, __global T* restric
     a3 = OP(a3, LOAD(VECTOR_AT(in, v + 3)));
   }
   for (; v < last; ++v) a0 = OP(a0, LOAD(VECTOR_AT(in, v)));
-  T acc = fold_vector(OP(OP(a0, a1), OP(a2, a3)));
+  const VT all = OP(OP(a0, a1), OP(a2, a3));
+  T acc = fold_vector(&all);
   if (gid + 1 == items)  // the elements after the last whole vector
     for (ulong i = vectors * VEC; i < n; ++i) acc = OP(acc, LOAD(in[i]));
   group_reduce_loop(l, lid, acc);

@@ -171,7 +171,8 @@ void reduce_single_pass(__global const T* restrict in, __global T* out, const ul
     v2 = OP(v2, p2);
     v3 = OP(v3, p3);
   }
-  T acc = fold_vector(OP(OP(v0, v1), OP(v2, v3)));
+  const VT all = OP(OP(v0, v1), OP(v2, v3));
+  T acc = fold_vector(&all);
   const volatile __global T* partials = out;
   for (uint i = nv * VEC + lid; i < groups; i += WG_SIZE) acc = OP(acc, partials[i]);
   acc = group_total(l, scratch, lid, acc);

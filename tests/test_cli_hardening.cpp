@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -361,6 +362,43 @@ TEST_SUITE("cli") {
       const CliRun ok = run_cli("reduce " + args + " --iterations 1 --input " + p("m64.bin"));
       CHECK_MESSAGE((ok.code == 0) == (args.find("9x7") == std::string::npos), args << "\n" << ok.out);
     }
+  }
+
+  TEST_CASE("a successful build prints nothing, a kernel's warnings included; CLREDUCE_BUILD_LOG=1 shows the log, mapped") {
+    namespace fs = std::filesystem;
+    const fs::path dir = clreduce::test::copy_kernels("hardening_build_log");
+    // A warning of the compiler's in a kernel, new text each run (so neither PoCL's cache nor an
+    // earlier run's keeps the build from happening).
+    const std::string token = "clreduce-warning-" + std::to_string(getpid()) + "-" +
+                              std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    const auto warn_in_kernel = [&](const std::string& text) {
+      const std::string old = clreduce::test::read_file(dir / "naive.cl");
+      std::ofstream(dir / "naive.cl", std::ios::trunc) << "#warning \"" << text << "\"\n" << old.substr(old.find('\n') + 1);
+    };
+    {
+      const std::string old = clreduce::test::read_file(dir / "naive.cl");
+      std::ofstream(dir / "naive.cl", std::ios::trunc) << "\n" << old;  // line 1: the warning's place
+    }
+    warn_in_kernel(token + "-quiet");
+    const CliRun quiet = run_cli("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000 --iterations 1",
+                                 "POCL_CACHE_DIR=" + (dir / "pocl-cache").string());
+    INFO(quiet.out);
+    CHECK(quiet.code == 0);
+    CHECK(quiet.stderr_text.empty());
+    warn_in_kernel(token + "-shown");
+    // PoCL keeps a build's log only in a cache directory of its own (in its default one the log of
+    // a successful build came back empty: PoCL 3.1); other implementations may leave warnings out
+    // of it (Rusticl's did), so the log's text is checked on PoCL.
+    const CliRun shown = run_cli("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000 --iterations 1",
+                                 "CLREDUCE_BUILD_LOG=1 POCL_CACHE_DIR=" + (dir / "pocl-cache").string());
+    INFO(shown.out);
+    CHECK(shown.code == 0);
+    if (shown.stdout_text.find("Portable Computing Language") != std::string::npos) {
+      CHECK(shown.stderr_text.find("clreduce: build log of '" + (dir / "naive.cl").string() + "'") != std::string::npos);
+      CHECK(shown.stderr_text.find((dir / "naive.cl").string() + ":1:2") != std::string::npos);
+      CHECK(shown.stderr_text.find(token + "-shown") != std::string::npos);
+    }
+    fs::remove_all(dir);
   }
 
   TEST_CASE("output paths are checked before any measurement") {

@@ -89,6 +89,11 @@ KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d);
 void check_kernel_limits(const std::string& kernel, std::size_t wg, const KernelLimits& limits,
                          const DeviceInfo& dev);
 
+// Whether CLREDUCE_BUILD_LOG is set (and not "0"): every build keeps the compiler's warnings and
+// prints its log on stderr, mapped to the files and lines of the kernel directory. Unset, builds
+// pass -w and a successful build prints nothing (a failed one always shows its log, errors only).
+bool build_log_wanted();
+
 // Built programs keyed by (context, device, source text, option string): each is compiled at most
 // once and reused by every reducer and transposer that asks for it. Thread-safe. A cached program
 // keeps its context alive; clear() lets go of all of them.

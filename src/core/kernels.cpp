@@ -16,6 +16,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -339,6 +340,11 @@ void check_kernel_limits(const std::string& kernel, std::size_t wg, const Kernel
                      "a smaller work-group size", dev.name);
 }
 
+bool build_log_wanted() {
+  const char* v = std::getenv("CLREDUCE_BUILD_LOG");
+  return v && *v && std::string(v) != "0";
+}
+
 ProgramCache& ProgramCache::shared() {
   // Never destroyed: at exit the OpenCL implementation may already be torn down (Oclgrind's heap
   // is corrupted by programs released from a static destructor), and the process ends anyway.
@@ -351,14 +357,20 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
                                   const std::string& options, const UserOperator* user_op) {
   std::vector<SourceLine> map;
   std::string source = load_mapped(dir, file, map, user_op);
-  auto key = std::make_tuple(context(), device.device(), std::move(source), options);
+  // A successful build prints nothing: the compiler's warnings are off (-w, an option of every
+  // OpenCL compiler), or PoCL's clang writes "2 warnings generated." straight to the process's
+  // stderr, into the tool's output and an application's. CLREDUCE_BUILD_LOG=1 keeps them and
+  // shows every build's log (build_log_wanted). The option string built with is the key.
+  const bool show_log = build_log_wanted();
+  const std::string build_options = show_log ? options : options + (options.empty() ? "-w" : " -w");
+  auto key = std::make_tuple(context(), device.device(), std::move(source), build_options);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
   cl::Program prog = with_cl_context("creating program " + file,
                                      [&] { return cl::Program(context, std::get<2>(key)); });
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    prog.build(std::vector<cl::Device>{device.device}, options.c_str());
+    prog.build(std::vector<cl::Device>{device.device}, build_options.c_str());
   } catch (const cl::Error& e) {
     std::string log;
     try {
@@ -370,6 +382,18 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
                 (user_op ? " with the operator '" + user_op->name + "'" : std::string()) + " for " + device.name +
                 " failed: " + cl_status_name(e.err()) + "\noptions: " + options +
                 "\nbuild log:\n" + map_build_log(log, dir, map));
+  }
+  if (show_log) {
+    std::string log;
+    try {
+      log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
+    } catch (const cl::Error&) {
+      log.clear();
+    }
+    if (log.find_first_not_of(" \t\r\n") != std::string::npos)
+      std::cerr << "clreduce: build log of '" << (dir / file).string() << "' for " << device.name
+                << " (CLREDUCE_BUILD_LOG; options: " << build_options << "):\n"
+                << map_build_log(log, dir, map) << (log.back() == '\n' ? "" : "\n");
   }
   ++builds_;
   build_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
