@@ -30,6 +30,7 @@ struct MultiTexts {
   DataTexts data;
   OutputTexts output;
   TuningTexts tuning;
+  LongRunTexts long_run;  // --quiet, as every benchmark takes it
 };
 
 // The reduction a descriptor run takes: a user's descriptor file, or a built-in of a type
@@ -128,6 +129,8 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
                 "n <= " + std::to_string(d.devices.front().max_alloc_bytes / widest));
   d.resident = o.resident;
   note_devices(d.devices, find_kernel_dir(d.reducer.kernel_dir).path);
+  ProgressReporter progress(o.long_run.quiet);
+  d.progress = std::ref(progress);
 
   if (!d.reduction) {
     const HostData data = generate_data(d.type, n, kind, o.data.seed);
@@ -214,6 +217,7 @@ void register_multi_bench_command(Cli& cli) {
       ->check(whole_number(kMaxIterations, "0.." + std::to_string(kMaxIterations) + " warm-up runs"));
   add_data_options(c, o->data);
   add_output_options(c, o->output);
+  add_long_run_options(c, o->long_run, /*with_estimate=*/false);
   add_tuning_options(c, o->tuning);
 }
 

@@ -401,6 +401,19 @@ TEST_SUITE("cli") {
     fs::remove_all(dir);
   }
 
+  TEST_CASE("--quiet means the same on every benchmark: taken, and nothing on stderr") {
+    for (const std::string args :
+         {"bench --variants naive --n 1000 --iterations 1 --warmup 0", "bench axis --shapes 8x8 --iterations 1",
+          "bench descriptors --ops sum --families whole --bytes 4096 --iterations 1",
+          "bench multi --n 1000 --iterations 1 --warmup 0", "sweep --variants vector --n 1000 --iterations 1",
+          "bench transpose --shapes 64x64 --iterations 1"}) {
+      const CliRun r = run_cli(args + " --quiet");
+      INFO(args << "\n" << r.out);
+      CHECK(r.code == 0);
+      CHECK(r.stderr_text.empty());
+    }
+  }
+
   TEST_CASE("output paths are checked before any measurement") {
     expect_error("reduce --variant naive --n 1000 --output-json /nonexistent-dir/r.json",
                  "--output-json: cannot write '/nonexistent-dir/r.json': directory '/nonexistent-dir': No such file or directory");

@@ -36,7 +36,10 @@ std::vector<cl::Buffer> upload_parts(const MultiReducer& mr, const HostData& dat
 template <class Make, class Same, class CheckLast>
 MultiBenchRun run_rows(const MultiBenchDesign& d, MultiBenchRun run, Make&& make, Same&& same, CheckLast&& check) {
   run.design = d;
+  ProgressStep step;
+  step.total = d.devices.size();
   for (std::size_t k = 1; k <= d.devices.size(); ++k) {
+    step.begin(std::to_string(k) + (k == 1 ? " device" : " devices"), 1.0, d.progress);
     MultiDeviceOptions opt;
     opt.split = d.split;
     if (opt.split.kind == SplitKind::Weights) {

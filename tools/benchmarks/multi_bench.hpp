@@ -10,6 +10,7 @@
 #include "data/descriptor_reference.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
+#include "printers/progress.hpp"
 
 #include <functional>
 #include <optional>
@@ -31,6 +32,8 @@ struct MultiBenchDesign {
   std::uint64_t chunk_elements = 0; // host-copied chunks; 0: the library's default
   unsigned warmup = 1, iterations = 5;
   ReducerOptions reducer;
+  // Told before each device count's run (the count of them the total), e.g. a ProgressReporter.
+  std::function<void(const ProgressStep&)> progress;
 };
 
 // One device count's run.
