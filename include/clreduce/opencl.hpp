@@ -8,6 +8,11 @@
 // header-only, so two settings in one program are two different definitions of the same classes).
 #pragma once
 
+// A program that included CL/opencl.hpp first without exceptions has bindings with no cl::Error,
+// and every clreduce header would fail with "'Error' in namespace 'cl' does not name a type".
+#if defined(CL_HPP_) && !defined(CL_HPP_ENABLE_EXCEPTIONS)
+#error "clreduce: CL/opencl.hpp was included before clreduce's headers without CL_HPP_ENABLE_EXCEPTIONS. clreduce's API reports OpenCL failures through cl::Error: #define CL_HPP_ENABLE_EXCEPTIONS (and CL_HPP_TARGET_OPENCL_VERSION 120, CL_HPP_MINIMUM_OPENCL_VERSION 120, as clreduce does) before including CL/opencl.hpp, or include a clreduce header first."
+#endif
 #ifndef CL_HPP_ENABLE_EXCEPTIONS
 #define CL_HPP_ENABLE_EXCEPTIONS
 #endif
