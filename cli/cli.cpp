@@ -186,7 +186,7 @@ int Cli::run(int argc, char** argv) {
     std::cerr << "clreduce: error: " << describe(e) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "clreduce: error: out of host memory (try a smaller --n or --input file)\n";
+    std::cerr << "clreduce: error: out of host memory (try a smaller --n, --shape or --input file)\n";
     return 2;
   }
   return 2;

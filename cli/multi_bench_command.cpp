@@ -189,7 +189,9 @@ void register_multi_bench_command(Cli& cli) {
   o->devices_option = c->add_option("--devices", o->devices,
                                     "device indices within the platform, comma-separated (default: every GPU of "
                                     "the platform, else every device)")
-                          ->delimiter(',');
+                          ->delimiter(',')
+                          ->check(whole_number(kMaxU32, "device indices 0, 1, ... within the platform (see "
+                                                        "`clreduce devices`)"));
   c->add_option("--split", o->split, "even, bandwidth (measured) or weights w1,w2,... (one per device)")
       ->capture_default_str();
   c->add_flag("--resident", o->resident,

@@ -184,6 +184,20 @@ TEST_SUITE("cli") {
     write(failed_file, failed.dump());
     expect_error("compare " + good.string() + " " + failed_file.string(), "not compared: new uint sum n=3001 warm naive: FAILED check");
     fs::remove(failed_file);
+    // Times a measured run cannot have: negative, out of order.
+    json negative = template_run();
+    negative["rows"][0]["time_us"]["samples"][1] = -3.5;
+    json unordered = template_run();
+    unordered["rows"][0]["time_us"]["min"] = 1e9;
+    const fs::path negative_file = temp("negative.json"), unordered_file = temp("unordered.json");
+    write(negative_file, negative.dump());
+    write(unordered_file, unordered.dump());
+    expect_error("report " + negative_file.string(),
+                 "rows[0].time_us.samples[1]: is -3.5; a time in µs is finite and not negative");
+    expect_error("compare " + good.string() + " " + negative_file.string(), "is -3.5; a time in µs is finite");
+    expect_error("report " + unordered_file.string(), "rows[0].time_us: min, median and max are not in order");
+    fs::remove(negative_file);
+    fs::remove(unordered_file);
     expect_error("compare " + good.string() + " /nonexistent/run.json", "/nonexistent/run.json: cannot be read");
     expect_error("compare " + good.string() + " " + good.string() + " --alpha 2", "--alpha 2.0000 is outside");
     expect_error("report " + good.string() + " --format xml", "unknown format 'xml'");

@@ -256,6 +256,25 @@ TEST_SUITE("unit") {
     CHECK(b.variant->params.wg == 128);
   }
 
+  TEST_CASE("tuning database: a variant this clreduce does not have is said, not ignored without a word") {
+    TempDir tmp("unknown_variant");
+    const std::string path = tmp.file("tuning.json");
+    write_text(path, db_with_entries(R"({"type": "uint", "op": "sum", "best_variant": "warp_drive", "variants": )"
+                                     R"({"vector": {"wg": 128}, "warp_drive": {"wg": 64}}})"));
+    const LoadedTuningDb loaded = load_tuning_db(path, true);
+    REQUIRE(loaded.db);
+    REQUIRE(loaded.warnings.size() == 2);
+    CHECK(loaded.warnings[0].rfind("tuning database '" + path + "': devices[0].entries[0].best_variant names the "
+                                   "variant 'warp_drive', which this clreduce does not have (valid: naive, ", 0) == 0);
+    CHECK(loaded.warnings[0].find("); it is ignored") != std::string::npos);
+    CHECK(loaded.warnings[1].find("devices[0].entries[0].variants.warp_drive names the variant 'warp_drive'") !=
+          std::string::npos);
+    // The rest of the file is used.
+    const TunedLookup hit = find_tuned(loaded, DeviceKey{"P", "D", "1"}, ElemType::Uint, Op::Sum, "vector");
+    REQUIRE(hit.variant);
+    CHECK(hit.variant->params.wg == 128);
+  }
+
   TEST_CASE("tuning database: a malformed file warns, naming the file and the problem, and is ignored") {
     TempDir tmp("malformed");
     const std::string path = tmp.file("tuning.json");

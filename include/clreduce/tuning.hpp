@@ -173,7 +173,9 @@ struct LoadedTuningDb {
   std::vector<std::string> warnings;   // each one or more complete sentences
 };
 // `explicit_path`: the user named the file, so a missing file is a warning too; a missing file at
-// the default location is silent (nobody has tuned yet).
+// the default location is silent (nobody has tuned yet). A whole-array entry naming a variant this
+// clreduce does not have (best_variant or a key of variants) is a warning naming its JSON path
+// and the valid names; the rest of the file is used.
 LoadedTuningDb load_tuning_db(const std::string& path, bool explicit_path);
 
 // What a reducer uses for a variant on a device.

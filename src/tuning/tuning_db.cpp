@@ -4,6 +4,7 @@
 
 #include "clreduce/axis.hpp"
 #include "clreduce/error.hpp"
+#include "clreduce/variants.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -770,7 +771,25 @@ LoadedTuningDb load_tuning_db(const std::string& path, bool explicit_path) {
     out.db = parse_tuning_db(text);
   } catch (const Error& e) {
     out.warnings.push_back(named + " is malformed (" + e.what() + "); it is ignored and defaults are used");
+    return out;
   }
+  // Variant names this clreduce does not have (a newer clreduce's, or a typo in a hand-edited
+  // file) would never be looked up: said once each, not ignored without a word.
+  const std::vector<std::string> known = variant_names();
+  std::string valid;
+  for (const std::string& k : known) valid += (valid.empty() ? "" : ", ") + k;
+  for (std::size_t d = 0; d < out.db->devices.size(); ++d)
+    for (std::size_t e = 0; e < out.db->devices[d].entries.size(); ++e) {
+      const TuningEntry& entry = out.db->devices[d].entries[e];
+      const auto unknown = [&](const std::string& name, const std::string& field) {
+        if (std::find(known.begin(), known.end(), name) != known.end()) return;
+        out.warnings.push_back(named + ": devices[" + std::to_string(d) + "].entries[" + std::to_string(e) + "]." +
+                               field + " names the variant '" + printable(name) + "', which this clreduce does not have " +
+                               "(valid: " + valid + "); it is ignored");
+      };
+      if (!entry.best_variant.empty()) unknown(entry.best_variant, "best_variant");
+      for (const auto& [name, v] : entry.variants) unknown(name, "variants." + printable(name));
+    }
   return out;
 }
 

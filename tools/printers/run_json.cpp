@@ -6,6 +6,7 @@
 #include "parse.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -18,6 +19,12 @@ using nlohmann::json;
 
 namespace {
 // A field of `j` at `where` ("sizes[2].rows[0].best"), or an Error naming both.
+std::string format_number(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
 struct Reader {
   const std::string& path;
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
@@ -44,6 +51,8 @@ struct Reader {
     return get<T>(j, key, where);
   }
 
+  // Times in µs: each finite and not negative, min <= median <= max (a measured run's always are;
+  // a file that says otherwise was edited, and its comparisons would mean nothing).
   Stats stats(const json& j, const std::string& where) const {
     Stats s;
     s.min = get<double>(j, "min", where);
@@ -52,6 +61,17 @@ struct Reader {
     s.q1 = get_or<double>(j, "q1", where, 0);
     s.q3 = get_or<double>(j, "q3", where, 0);
     s.samples = get_or<std::vector<double>>(j, "samples", where, {});
+    const auto time = [&](double v, const std::string& field) {
+      if (!std::isfinite(v) || v < 0)
+        fail(where + "." + field, "is " + format_number(v) + "; a time in µs is finite and not negative");
+    };
+    time(s.min, "min");
+    time(s.median, "median");
+    time(s.max, "max");
+    time(s.q1, "q1");
+    time(s.q3, "q3");
+    for (std::size_t i = 0; i < s.samples.size(); ++i) time(s.samples[i], "samples[" + std::to_string(i) + "]");
+    if (s.min > s.median || s.median > s.max) fail(where, "min, median and max are not in order");
     return s;
   }
 
