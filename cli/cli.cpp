@@ -79,6 +79,10 @@ Cli::Cli() : app_("clreduce: the OpenCL parallel reduction family, measured and 
   app_.add_option("--kernel-dir", global_.kernel_dir,
                   "directory of the .cl kernels (default: env CLREDUCE_KERNEL_DIR, else the installed "
                   "share/clreduce/kernels, else the source tree's kernels_cl/)");
+  app_.add_flag("--trust-device-wg", global_.trust_device_wg,
+                "launch work-groups up to the device's CL_DEVICE_MAX_WORK_GROUP_SIZE where a kernel reports a "
+                "smaller CL_KERNEL_WORK_GROUP_SIZE (NVIDIA reports 256 on the H100); OpenCL does not promise it, "
+                "each run's check verifies it (env CLREDUCE_TRUST_DEVICE_WG=1)");
 }
 
 CLI::App* Cli::add(const std::string& name, const std::string& help, std::function<int()> handler,
@@ -152,6 +156,14 @@ int Cli::run(int argc, char** argv) {
     std::cerr << "clreduce: error: " << printable(e.what()) << " (run with --help for the options)\n";
     return 2;
   }
+  if (global_.trust_device_wg) {
+    ::setenv("CLREDUCE_TRUST_DEVICE_WG", "1", 1);  // the library reads it (trust_device_work_group_size)
+  }
+  if (trust_device_work_group_size())
+    warn(std::string(global_.trust_device_wg ? "--trust-device-wg" : "CLREDUCE_TRUST_DEVICE_WG") +
+         ": work-groups up to the device's CL_DEVICE_MAX_WORK_GROUP_SIZE are launched where a kernel reports a "
+         "smaller CL_KERNEL_WORK_GROUP_SIZE; OpenCL does not promise such a launch runs right: each result's check "
+         "against the host reference is what verifies it");
   try {
     // The deepest subcommand given runs (`bench transpose`, not `bench`).
     for (auto it = handlers_.rbegin(); it != handlers_.rend(); ++it)

@@ -34,6 +34,7 @@ struct GlobalOptions {
   std::optional<std::size_t> platform;
   std::optional<std::string> device;
   std::optional<std::string> kernel_dir;
+  bool trust_device_wg = false;  // --trust-device-wg: CLREDUCE_TRUST_DEVICE_WG=1 for this run
 };
 
 class Cli {

@@ -414,6 +414,24 @@ TEST_SUITE("cli") {
     }
   }
 
+  TEST_CASE("--trust-device-wg (or CLREDUCE_TRUST_DEVICE_WG=1): said once on stderr, the run checked as always") {
+    const std::string warning = "clreduce: warning: --trust-device-wg: work-groups up to the device's "
+                                "CL_DEVICE_MAX_WORK_GROUP_SIZE are launched where a kernel reports a smaller "
+                                "CL_KERNEL_WORK_GROUP_SIZE; OpenCL does not promise such a launch runs right";
+    const CliRun flag = run_cli("--trust-device-wg reduce --variant naive --n 1000 --iterations 1");
+    INFO(flag.out);
+    CHECK(flag.code == 0);
+    CHECK(flag.stderr_text.rfind(warning, 0) == 0);
+    CHECK(std::count(flag.stderr_text.begin(), flag.stderr_text.end(), '\n') == 1);
+    CHECK(flag.stdout_text.find("check      ok") != std::string::npos);
+    const CliRun env = run_cli("reduce --variant naive --n 1000 --iterations 1", "CLREDUCE_TRUST_DEVICE_WG=1");
+    CHECK(env.code == 0);
+    CHECK(env.stderr_text.find("clreduce: warning: CLREDUCE_TRUST_DEVICE_WG: work-groups up to") == 0);
+    const CliRun off = run_cli("reduce --variant naive --n 1000 --iterations 1", "CLREDUCE_TRUST_DEVICE_WG=0");
+    CHECK(off.code == 0);
+    CHECK(off.stderr_text.empty());
+  }
+
   TEST_CASE("output paths are checked before any measurement") {
     expect_error("reduce --variant naive --n 1000 --output-json /nonexistent-dir/r.json",
                  "--output-json: cannot write '/nonexistent-dir/r.json': directory '/nonexistent-dir': No such file or directory");

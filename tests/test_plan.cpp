@@ -90,6 +90,22 @@ TEST_SUITE("unit") {
     CHECK_THROWS_WITH_AS(check_kernel_limits("naive", 64, KernelLimits{128, 4096}, fake_device()),
                          doctest::Contains("more than the 1 KiB"), Error);
     CHECK_NOTHROW(check_kernel_limits("naive", 64, KernelLimits{128, 256}, fake_device()));
+    // Where the device allows more than the kernel reports, the refusal names the opt-in.
+    DeviceInfo dev = fake_device();
+    dev.max_work_group_size = 1024;
+    CHECK_THROWS_WITH_AS(check_kernel_limits("naive", 512, KernelLimits{256, 0}, dev),
+                         doctest::Contains("256 (CL_KERNEL_WORK_GROUP_SIZE); the device's maximum is 1024: "
+                                           "--trust-device-wg (CLREDUCE_TRUST_DEVICE_WG=1) launches up to it, "
+                                           "verified by the run's check"),
+                         Error);
+    CHECK_THROWS_WITH_AS(check_kernel_limits("naive", 2048, KernelLimits{256, 0}, dev),
+                         "work-group size 2048 is over the limit of kernel naive on Fake Device, 256 "
+                         "(CL_KERNEL_WORK_GROUP_SIZE)",
+                         Error);  // over the device's maximum too: no opt-in to name
+    // The limit with and without trust: the kernel's figure, or the device's where larger.
+    CHECK(work_group_limit(256, 1024, false) == 256);
+    CHECK(work_group_limit(256, 1024, true) == 1024);
+    CHECK(work_group_limit(1024, 256, true) == 1024);
   }
 
   TEST_CASE("n = 0 and n over one allocation") {

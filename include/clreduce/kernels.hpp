@@ -74,7 +74,10 @@ class BuildOptions {
 
 // Limits a built kernel reports for its device.
 struct KernelLimits {
-  std::size_t max_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE
+  // CL_KERNEL_WORK_GROUP_SIZE; where the device's maximum is trusted (trust_device_work_group_size)
+  // and larger, CL_DEVICE_MAX_WORK_GROUP_SIZE, with the kernel's own figure in
+  // reported_work_group_size (last, so that {wg, local bytes} initialisations keep their meaning).
+  std::size_t max_work_group_size = 0;
   std::uint64_t local_mem_bytes = 0;    // CL_KERNEL_LOCAL_MEM_SIZE
   // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the work-items an implementation runs together
   // (a warp on NVIDIA; the SIMD lanes a CPU implementation packs work-items into: PoCL 8, llvmpipe 32).
@@ -82,8 +85,19 @@ struct KernelLimits {
   // CL_KERNEL_PRIVATE_MEM_SIZE: bytes of private memory per work-item as the implementation counts
   // them (NVIDIA: its local memory, i.e. arrays indexed at run time and spilled registers).
   std::uint64_t private_mem_bytes = 0;
+  std::size_t reported_work_group_size = 0;  // CL_KERNEL_WORK_GROUP_SIZE as the driver said it (0: not asked)
 };
 KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d);
+// Whether CLREDUCE_TRUST_DEVICE_WG is set (and not "0"): launches may use work-groups up to the
+// device's CL_DEVICE_MAX_WORK_GROUP_SIZE although a kernel reports a smaller
+// CL_KERNEL_WORK_GROUP_SIZE (NVIDIA's driver reports 256 for every kernel on the H100, whose
+// 1024-wide groups run and give the right sums). OpenCL does not promise such a launch: the
+// caller's check of the result is what verifies it (the CLI's --trust-device-wg says so). Unset:
+// the kernel's figure is the limit.
+bool trust_device_work_group_size();
+// The limit a launch keeps to: the kernel's reported size, or with `trust` the device's maximum
+// where that is larger.
+std::size_t work_group_limit(std::size_t kernel_reported, std::size_t device_max, bool trust);
 // Throws LimitError (Param::WorkGroupSize) naming the limit when a kernel built for work-groups
 // of `wg` work-items allows fewer, or needs more local memory than the device has.
 void check_kernel_limits(const std::string& kernel, std::size_t wg, const KernelLimits& limits,

@@ -306,10 +306,21 @@ std::string load_kernel_source(const fs::path& dir, const std::string& file, con
   return load_mapped(dir, file, map, user_op);
 }
 
+bool trust_device_work_group_size() {
+  const char* v = std::getenv("CLREDUCE_TRUST_DEVICE_WG");
+  return v && *v && std::string(v) != "0";
+}
+
+std::size_t work_group_limit(std::size_t kernel_reported, std::size_t device_max, bool trust) {
+  return trust ? std::max(kernel_reported, device_max) : kernel_reported;
+}
+
 KernelLimits kernel_limits(const cl::Kernel& k, const cl::Device& d) {
   return with_cl_context("querying kernel limits", [&] {
     KernelLimits l;
-    l.max_work_group_size = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d);
+    l.reported_work_group_size = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(d);
+    l.max_work_group_size = work_group_limit(l.reported_work_group_size, d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(),
+                                             trust_device_work_group_size());
     l.local_mem_bytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(d);
     l.preferred_multiple = std::max<std::size_t>(1, k.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(d));
     l.private_mem_bytes = k.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(d);
@@ -326,12 +337,21 @@ std::string bytes_str(std::uint64_t b) {
 
 void check_kernel_limits(const std::string& kernel, std::size_t wg, const KernelLimits& limits,
                          const DeviceInfo& dev) {
-  if (wg > limits.max_work_group_size)
+  if (wg > limits.max_work_group_size) {
+    const bool trusted = trust_device_work_group_size() && limits.max_work_group_size >= dev.max_work_group_size;
+    // Where the device allows more than the kernel reports, the opt-in that launches it.
+    const bool could_trust = !trusted && dev.max_work_group_size > limits.max_work_group_size &&
+                             wg <= dev.max_work_group_size;
     throw LimitError(Param::WorkGroupSize,
-                     "work-group size " + std::to_string(wg) + " is over the limit of kernel " + kernel +
-                         " on " + dev.name + ", " + std::to_string(limits.max_work_group_size) +
-                         " (CL_KERNEL_WORK_GROUP_SIZE)",
+                     "work-group size " + std::to_string(wg) + " is over the limit of kernel " + kernel + " on " +
+                         dev.name + ", " + std::to_string(limits.max_work_group_size) +
+                         (trusted ? " (CL_DEVICE_MAX_WORK_GROUP_SIZE, trusted)" : " (CL_KERNEL_WORK_GROUP_SIZE)") +
+                         (could_trust ? "; the device's maximum is " + std::to_string(dev.max_work_group_size) +
+                                            ": --trust-device-wg (CLREDUCE_TRUST_DEVICE_WG=1) launches up to it, "
+                                            "verified by the run's check"
+                                      : std::string()),
                      "at most " + std::to_string(limits.max_work_group_size), dev.name);
+  }
   if (limits.local_mem_bytes > dev.local_mem_bytes)
     throw LimitError(Param::WorkGroupSize,
                      "kernel " + kernel + " with work-group size " + std::to_string(wg) + " needs " +
