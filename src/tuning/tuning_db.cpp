@@ -895,28 +895,34 @@ std::string directory_unwritable(const std::string& path, const fs::path& target
     return "cannot write in its directory '" + dir.string() + "': " + std::strerror(errno);
   return {};
 }
+
+// The database at `target` as a save finds it: nothing where there is no file; else the file
+// parsed, or `cannot`'s Error where it cannot be read or is not a tuning database (never replaced).
+std::optional<TuningDb> read_existing(const fs::path& target, const std::function<Error(const std::string&)>& cannot) {
+  std::string text, why;
+  switch (read_text(target, text, why)) {
+    case FileState::Missing:
+      return std::nullopt;
+    case FileState::Failed:
+      throw cannot("the existing file cannot be read (" + why + ")");
+    case FileState::Read:
+      break;
+  }
+  try {
+    return parse_tuning_db(text);
+  } catch (const Error& e) {
+    throw cannot(not_a_database(e.what()));
+  }
+}
 }  // namespace
 
 void check_tuning_db_writable(const std::string& path) {
-  const auto cannot = [&](const std::string& why) {
+  const std::function<Error(const std::string&)> cannot = [&](const std::string& why) {
     return Error(Param::TuningDb, "cannot write tuning database '" + path + "': " + why);
   };
   if (path.empty()) throw cannot("the path is empty");
   const fs::path target = resolve_links(path);
-  std::string text, why;
-  switch (read_text(target, text, why)) {
-    case FileState::Missing:
-      break;
-    case FileState::Failed:
-      throw cannot("the existing file cannot be read (" + why + ")");
-    case FileState::Read:
-      try {
-        parse_tuning_db(text);
-      } catch (const Error& e) {
-        throw cannot(not_a_database(e.what()));
-      }
-      break;
-  }
+  read_existing(target, cannot);
   if (const std::string reason = directory_unwritable(path, target, false); !reason.empty()) throw cannot(reason);
 }
 
@@ -943,21 +949,7 @@ void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuni
   if (const std::string why = directory_unwritable(path, target, true); !why.empty()) throw cannot(why);
   // Read, merge and write under one lock: another process's save lands before or after this one.
   const DbLock lock(target, 120.0, cannot);
-  TuningDb db;
-  std::string text, why;
-  switch (read_text(target, text, why)) {
-    case FileState::Missing:
-      break;
-    case FileState::Failed:
-      throw cannot("the existing file cannot be read (" + why + ")");
-    case FileState::Read:
-      try {
-        db = parse_tuning_db(text);
-      } catch (const Error& e) {
-        throw cannot(not_a_database(e.what()));
-      }
-      break;
-  }
+  TuningDb db = read_existing(target, cannot).value_or(TuningDb{});
 
   auto dev = std::find_if(db.devices.begin(), db.devices.end(),
                           [&](const DeviceTuning& d) { return d.key == key; });
