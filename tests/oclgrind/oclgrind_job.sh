@@ -163,7 +163,8 @@ common=(--iterations 1 --warmup 0 --batch 1)
 # The segmented cases' offsets: 9 segments over 1001 elements, lengths 0 0 1 1 4 295 0 700 0.
 echo "0 0 0 1 2 6 301 301 1001 1001" >"$work/segments.txt"
 
-# Reports of one run's stderr not explained by the suppressions, one line each.
+# Reports of one run's stderr not explained by the suppressions, one line each (clreduce's own
+# warning, chart and progress lines are not reports).
 unexplained() {
   awk -v supp="$here/suppressions.txt" '
     BEGIN { FS = "\t"; while ((getline line < supp) > 0) { if (line ~ /^#/ || line == "") continue;
@@ -175,7 +176,7 @@ unexplained() {
       if (!explained) { n = ""; for (i = 1; i <= nlines; i++) n = n " | " code[i]; print head " [" kernel "]" n }
       head = ""; kernel = ""; nlines = 0
     }
-    /^[^ \t]/ && $0 !~ /^clreduce: (warning|chart)/ { flush(); head = $0; next }
+    /^[^ \t]/ && $0 !~ /^clreduce: (warning|chart|progress)/ { flush(); head = $0; next }
     /^\tKernel: / { sub(/^\tKernel: /, ""); kernel = $0; next }
     /^\tAt line / { want = 1; next }
     want == 1 { line = $0; gsub(/^[ \t]+|[ \t]+$/, "", line); code[++nlines] = line; want = 0; next }
