@@ -718,6 +718,79 @@ TEST_SUITE("multi_device") {
     CHECK(std::count(c.stdout_text.begin(), c.stdout_text.end(), '\n') == 3);  // header and 2 rows
   }
 
+  TEST_CASE("one kernel running on several devices at once, with different grid widths") {
+    // PoCL before 7.0 keeps the loaded kernel code of all its CPU devices in one list, keyed by
+    // the kernel's hash (of source, options and the device's build hash, the same for two
+    // identical devices). A launch takes the first entry whose grid is at least as wide as its
+    // own (3.1 counts that take twice), but its end gives back the first entry of the same hash
+    // and work-group size, whichever it took. Narrow launches on two devices, then a wider one on
+    // a third taken up while both still ran: the wide entry was taken twice and given back three
+    // times, and the third end aborted the process ("found->ref_count > 0"; fixed in PoCL 7.0,
+    // pocl/pocl c9ac4c0c3), as multi_device_3 did at random. ProgramCache gives each device of
+    // such a platform options of its own (kernels.cpp, distinct_program_options), so the
+    // programs of two devices share no entry. Whether the wide launch is taken up before a narrow
+    // one ends is up to PoCL's threads (about one round in three on two cores): several rounds,
+    // each a program of its own (SALT), so each starts from no entry.
+    const std::vector<DeviceInfo> devs = test_devices();
+    if (devs.size() < 3) {
+      MESSAGE("the overlap needs three devices (multi_device_3)");
+      return;
+    }
+    // PoCL 3.1 (Debian 12's) and 6.0 (Debian 13's) have the flaw; on PoCL the flag follows the version.
+    for (const DeviceInfo& d : devs)
+      if (d.platform_version.find("PoCL 3.") != std::string::npos || d.platform_version.find("PoCL 6.") != std::string::npos)
+        CHECK(d.kernel_code_shared_across_devices == !d.is_gpu);
+    const clreduce::test::ScratchDir dir("pocl_overlap");
+    {
+      std::ofstream f(dir.path / "spin.cl");
+      f << "#ifndef SALT\n#define SALT 0u // added to each work-item's start: a program of its own per value\n#endif\n"
+           "__kernel void spin(__global uint* out, const uint steps) {\n"
+           "  uint x = (uint)get_global_id(0) + SALT;\n"
+           "  for (uint i = 0; i < steps; ++i) x = x * 1664525u + 1013904223u;\n"
+           "  out[get_global_id(0)] = x;\n"
+           "}\n";
+    }
+    auto expected = [](std::uint32_t start, std::uint32_t steps) {
+      std::uint32_t x = start;
+      for (std::uint32_t i = 0; i < steps; ++i) x = x * 1664525u + 1013904223u;
+      return x;
+    };
+    struct Launch {
+      cl::CommandQueue queue;
+      cl::Kernel kernel;
+      cl::Buffer out;
+      std::size_t global;
+      std::uint32_t steps;
+    };
+    const std::uint32_t long_steps = 1u << 22, short_steps = 3;
+    std::vector<cl::Context> contexts;
+    for (std::size_t d = 0; d < 3; ++d) contexts.emplace_back(devs[d].device);
+    for (std::uint32_t round = 0; round < 10; ++round) {
+      CAPTURE(round);
+      const std::string salt = "-D SALT=" + std::to_string(round) + "u";
+      auto launch = [&](std::size_t d, std::size_t global, std::uint32_t steps) {
+        Launch l{cl::CommandQueue(contexts[d], devs[d].device),
+                 ProgramCache::shared().kernel(contexts[d], devs[d], dir.path, "spin.cl", "spin", salt),
+                 cl::Buffer(contexts[d], CL_MEM_READ_WRITE, global * sizeof(std::uint32_t)), global, steps};
+        l.kernel.setArg(0, l.out);
+        l.kernel.setArg(1, steps);
+        return l;
+      };
+      std::vector<Launch> launches{launch(0, 48, long_steps), launch(1, 48, long_steps), launch(2, 256, short_steps)};
+      for (Launch& l : launches) {
+        l.queue.enqueueNDRangeKernel(l.kernel, cl::NullRange, cl::NDRange(l.global), cl::NDRange(16));
+        l.queue.flush();
+      }
+      for (const Launch& l : launches) {
+        std::vector<std::uint32_t> got(l.global);
+        l.queue.enqueueReadBuffer(l.out, CL_TRUE, 0, got.size() * 4, got.data());
+        std::size_t wrong = 0;
+        for (std::uint32_t g = 0; g < got.size(); ++g) wrong += got[g] != expected(g + round, l.steps);
+        CHECK(wrong == 0);
+      }
+    }
+  }
+
   TEST_CASE("bench multi: bad input is one line naming the problem and the valid choices") {
     const auto expect_error = [](const std::string& args, const std::string& message) {
       const CliRun r = run_cli(args);

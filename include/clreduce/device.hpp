@@ -48,6 +48,11 @@ struct DeviceInfo {
   // (LP_MAX_TGSI_LOOP_ITERATIONS, shared by the kernel's loops): a work-item whose loops run
   // longer gives a wrong value. Not an OpenCL query: known by the device's name.
   std::uint64_t loop_trip_limit = 0;
+  // The implementation keeps the loaded code of its devices' kernels in one cache, by the
+  // program's hash only, and miscounts it when one kernel runs on two of its devices at once
+  // (PoCL's CPU devices before 7.0: the process aborts, "found->ref_count > 0"). ProgramCache
+  // then builds each device's program with options of its own. Known by the platform's version.
+  bool kernel_code_shared_across_devices = false;
 
   bool has_extension(const std::string& ext) const;
   std::string label() const;  // "NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver 580.x)"

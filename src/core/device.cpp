@@ -67,6 +67,21 @@ std::string DeviceInfo::label() const {
   return name + " (" + platform_name + ", driver " + driver_version + ")";
 }
 
+namespace {
+// PoCL's major version from its platform version ("OpenCL 3.0 PoCL 3.1+debian  Linux, ..."), 0
+// for another implementation. Before 7.0 its CPU devices release a finished launch's loaded
+// kernel by the program's hash and work-group size alone, not the entry the launch took
+// (pocl/pocl c9ac4c0c3, "fix dlhandle cache").
+unsigned pocl_major_version(const std::string& platform_version) {
+  const std::size_t at = platform_version.find("PoCL ");
+  if (at == std::string::npos) return 0;
+  unsigned major = 0;
+  const char* first = platform_version.data() + at + 5;
+  const auto [end, ec] = std::from_chars(first, platform_version.data() + platform_version.size(), major);
+  return ec == std::errc() && end != first ? major : 0;
+}
+}  // namespace
+
 DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size_t pi,
                            std::size_t di) {
   DeviceInfo info;
@@ -108,6 +123,8 @@ DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size
     }
   }
   if (lower(info.name).find("llvmpipe") != std::string::npos) info.loop_trip_limit = 65535;
+  info.kernel_code_shared_across_devices = !info.is_gpu && pocl_major_version(info.platform_version) > 0 &&
+                                           pocl_major_version(info.platform_version) < 7;
   info.occupancy_source = "none (not a GPU: one group per core at a time)";
   if (info.is_gpu) {
     const unsigned major = info.has_extension("cl_nv_device_attribute_query")

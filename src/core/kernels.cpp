@@ -360,6 +360,21 @@ void check_kernel_limits(const std::string& kernel, std::size_t wg, const Kernel
                      "a smaller work-group size", dev.name);
 }
 
+namespace {
+// Where the implementation keeps its devices' loaded kernels by the program's hash alone
+// (DeviceInfo::kernel_code_shared_across_devices: PoCL's CPU devices before 7.0), one kernel
+// running on two of its devices at once, with different grid widths, miscounts the shared entry
+// and aborts the process. A define that names the device (none for its first, so one device's
+// programs are those of every other run) makes each device's program hash its own; no kernel
+// reads it. The device's programs then compile once per device, not once per machine.
+std::string distinct_program_options(const DeviceInfo& device, std::string options) {
+  if (device.kernel_code_shared_across_devices && device.device_index > 0)
+    options += (options.empty() ? "" : " ") + std::string("-D CLREDUCE_PROGRAM_OF_DEVICE=") +
+               std::to_string(device.device_index);
+  return options;
+}
+}  // namespace
+
 bool build_log_wanted() {
   const char* v = std::getenv("CLREDUCE_BUILD_LOG");
   return v && *v && std::string(v) != "0";
@@ -382,7 +397,8 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
   // stderr, into the tool's output and an application's. CLREDUCE_BUILD_LOG=1 keeps them and
   // shows every build's log (build_log_wanted). The option string built with is the key.
   const bool show_log = build_log_wanted();
-  const std::string build_options = show_log ? options : options + (options.empty() ? "-w" : " -w");
+  const std::string build_options =
+      distinct_program_options(device, show_log ? options : options + (options.empty() ? "-w" : " -w"));
   auto key = std::make_tuple(context(), device.device(), std::move(source), build_options);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
