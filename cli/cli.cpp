@@ -5,6 +5,7 @@
 
 #include "clreduce/kernel_spec.hpp"
 #include "clreduce/variants.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -83,6 +84,24 @@ Cli::Cli() : app_("clreduce: the OpenCL parallel reduction family, measured and 
                 "launch work-groups up to the device's CL_DEVICE_MAX_WORK_GROUP_SIZE where a kernel reports a "
                 "smaller CL_KERNEL_WORK_GROUP_SIZE (NVIDIA reports 256 on the H100); OpenCL does not promise it, "
                 "each run's check verifies it (env CLREDUCE_TRUST_DEVICE_WG=1)");
+  app_.add_option("--kernel-timeout", global_.kernel_timeout,
+                  "seconds one kernel may run before clreduce ends with exit status 3 naming it (OpenCL cannot "
+                  "stop a kernel that loops forever); 0 waits forever (default 300; env CLREDUCE_KERNEL_TIMEOUT)");
+}
+
+double kernel_timeout_of(const std::optional<std::string>& option, const char* env) {
+  const std::string where = option ? "--kernel-timeout" : "CLREDUCE_KERNEL_TIMEOUT";
+  if (!option && (!env || !*env)) return kDefaultKernelTimeout;
+  const std::string text = option ? *option : std::string(env);
+  const std::string valid = "a number of seconds from 0 (wait forever) to " +
+                            std::to_string(static_cast<int>(kMostKernelTimeout)) + ", e.g. 60 or 0.5";
+  double v = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const auto [end, ec] = std::from_chars(first, last, v);
+  if (text.empty() || ec != std::errc() || end != last || !(v >= 0 && v <= kMostKernelTimeout))
+    throw Error(Param::None, where + ": '" + printable(text) + "' is not " + valid, valid);
+  return v;
 }
 
 CLI::App* Cli::add(const std::string& name, const std::string& help, std::function<int()> handler,
@@ -158,6 +177,12 @@ int Cli::run(int argc, char** argv) {
   }
   if (global_.trust_device_wg) {
     ::setenv("CLREDUCE_TRUST_DEVICE_WG", "1", 1);  // the library reads it (trust_device_work_group_size)
+  }
+  try {
+    set_kernel_timeout(kernel_timeout_of(global_.kernel_timeout, std::getenv("CLREDUCE_KERNEL_TIMEOUT")));
+  } catch (const Error& e) {
+    std::cerr << "clreduce: error: " << e.what() << "\n";
+    return 2;
   }
   if (trust_device_work_group_size())
     warn(std::string(global_.trust_device_wg ? "--trust-device-wg" : "CLREDUCE_TRUST_DEVICE_WG") +

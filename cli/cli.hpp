@@ -35,7 +35,14 @@ struct GlobalOptions {
   std::optional<std::string> device;
   std::optional<std::string> kernel_dir;
   bool trust_device_wg = false;  // --trust-device-wg: CLREDUCE_TRUST_DEVICE_WG=1 for this run
+  std::optional<std::string> kernel_timeout;  // --kernel-timeout SECONDS (the watchdog's limit)
 };
+
+// The kernel watchdog's limit for a run: --kernel-timeout, else CLREDUCE_KERNEL_TIMEOUT, else
+// kDefaultKernelTimeout seconds; 0 turns it off. Throws Error naming where a bad value came from.
+constexpr double kDefaultKernelTimeout = 300;
+constexpr double kMostKernelTimeout = 86400;
+double kernel_timeout_of(const std::optional<std::string>& option, const char* env);
 
 class Cli {
  public:

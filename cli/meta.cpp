@@ -1,6 +1,7 @@
 // The `meta` object of every JSON document the command line writes: the tool's version and
 // commit, the date, the command line, the device (or, for bench multi, each device), platform and
 // driver, the hash of the kernel files, and the units.
+#include "clreduce/watchdog.hpp"
 #include "cli.hpp"
 
 #include "clreduce_git_commit.h"
@@ -87,6 +88,8 @@ nlohmann::json device_meta(const DeviceInfo& d) {
 }  // namespace
 
 void note_session(const Session& s) {
+  const std::string& origin = s.kernels().origin;
+  set_kernel_timeout_note("its kernel directory from " + (origin == "given" ? std::string("--kernel-dir") : origin));
   MetaState& m = state();
   m.device = device_meta(s.device());
   hash_kernels(s.kernel_dir(), m);

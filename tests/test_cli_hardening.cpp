@@ -4,7 +4,9 @@
 // asserts the exit code and the message.
 #include <doctest/doctest.h>
 
+#include "clreduce/device.hpp"
 #include "clreduce/kernel_spec.hpp"
+#include "clreduce/watchdog.hpp"
 #include "support.hpp"
 
 #include <nlohmann/json.hpp>
@@ -715,6 +717,66 @@ TEST_SUITE("cli") {
     CHECK(r.code == 2);
     CHECK(r.out.find((dir2 / "reduce_common.clh").string() + ":" + std::to_string(line) + ":") != std::string::npos);
     fs::remove_all(dir2);
+  }
+
+  TEST_CASE("a kernel that never finishes: the watchdog names it, its file and directory, and ends the run") {
+    namespace fs = std::filesystem;
+    // Mesa's llvmpipe ends every loop after 65535 iterations (DeviceInfo::loop_trip_limit): no
+    // kernel runs forever there, and the runs below would end with a wrong sum instead.
+    if (clreduce::select_device({}).loop_trip_limit) {
+      MESSAGE("the default device ends every loop by itself: no kernel to watch runs forever");
+      return;
+    }
+    const auto expect_watchdog = [](const CliRun& r, const std::string& kernel, const std::string& file,
+                                    const std::string& origin, const std::string& seconds) {
+      INFO(r.out);
+      CHECK(r.code == 3);
+      CHECK(r.stdout_text.empty());
+      CHECK(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n') == 1);
+      CHECK(r.stderr_text.rfind("clreduce: error: kernel '" + kernel + "' of " + file, 0) == 0);
+      CHECK(r.stderr_text.find("(its kernel directory from " + origin + ")") != std::string::npos);
+      CHECK(r.stderr_text.find("for more than " + seconds + " s without finishing") != std::string::npos);
+      CHECK(r.stderr_text.find("--kernel-timeout SECONDS (CLREDUCE_KERNEL_TIMEOUT); 0 waits forever") != std::string::npos);
+    };
+    // A kernel directory's file, by the option and by the environment variable; a loop whose two
+    // volatile reads of the same element never differ, which no compiler may drop.
+    const fs::path dir = clreduce::test::copy_kernels("hardening_watchdog");
+    clreduce::test::replace_in_file(dir / "naive.cl", "  __local T l[WG_SIZE];",
+                                    "  while (*(volatile __global const T*)in == *(volatile __global const T*)in) {\n  }\n"
+                                    "  __local T l[WG_SIZE];");
+    expect_watchdog(clreduce::test::run_cli_killed_after(
+                        120, "--kernel-dir " + dir.string() + " --kernel-timeout 1 reduce --variant naive --n 1000"),
+                    "reduce_naive", (dir / "naive.cl").string(), "--kernel-dir", "1");
+    expect_watchdog(run_cli("bench --variants naive --sizes 1000 --iterations 1",
+                            "CLREDUCE_KERNEL_DIR=" + dir.string() + " CLREDUCE_KERNEL_TIMEOUT=0.5 timeout -s KILL 120"),
+                    "reduce_naive", (dir / "naive.cl").string(), "CLREDUCE_KERNEL_DIR", "0.5");
+    fs::remove_all(dir);
+    // A user's operator file whose map never returns: the file is named beside the kernel's.
+    const clreduce::test::ScratchDir scratch("hardening_watchdog_op");
+    const fs::path op = scratch.path / "spin_op.clh";
+    {
+      std::ofstream f(op);
+      f << "#define OP_TYPE float\n"
+           "inline int spin_forever(void) {\n  volatile int go = 1;\n  while (go) {\n  }\n  return 0;\n}\n"
+           "#define ELEM_MAP(x) (spin_forever(), (x))\n#define OP(a, b) ((a) + (b))\n#define IDENTITY ((T)0)\n";
+    }
+    const CliRun r = clreduce::test::run_cli_killed_after(120, "--kernel-timeout 1 reduce --op-file " + op.string() + " --n 1000");
+    CHECK(r.stderr_text.find(" with the operator " + op.string() + " (its kernel directory from ") != std::string::npos);
+    CHECK(r.code == 3);
+    // Its values: a number of seconds, strictly; the option before the variable.
+    for (const std::string bad : {"-1", "abc", "1e9", "nan", "inf", "0x10", "5s", " 5"})
+      clreduce::test::expect_refused("--kernel-timeout '" + bad + "' devices", "--kernel-timeout: '" + bad +
+                                                                 "' is not a number of seconds from 0 (wait forever) to 86400");
+    const CliRun env = run_cli("devices", "CLREDUCE_KERNEL_TIMEOUT=soon");
+    CHECK(env.code == 2);
+    CHECK(env.stderr_text == "clreduce: error: CLREDUCE_KERNEL_TIMEOUT: 'soon' is not a number of seconds from 0 (wait forever) to 86400, e.g. 60 or 0.5\n");
+    CHECK(run_cli("--kernel-timeout 0 reduce --variant naive --n 1000", "CLREDUCE_KERNEL_TIMEOUT=soon").code == 0);
+    // The library: off unless the application sets it; no negative or non-finite limit.
+    CHECK(clreduce::kernel_timeout() == 0);
+    CHECK_THROWS_AS(clreduce::set_kernel_timeout(-1), clreduce::Error);
+    CHECK_THROWS_AS(clreduce::set_kernel_timeout(std::nan("")), clreduce::Error);
+    CHECK_THROWS_AS(clreduce::set_kernel_timeout(std::numeric_limits<double>::infinity()), clreduce::Error);
+    CHECK(clreduce::kernel_timeout() == 0);
   }
 
   TEST_CASE("absurd run sizes are refused naming the limit; repeated sizes are measured once") {

@@ -4,6 +4,7 @@
 #include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
 #include "measure/session.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -127,7 +128,7 @@ void check_timer(const DeviceInfo& dev, std::vector<Finding>& out) {
   for (int i = 0; i < 5; ++i) {
     cl::Event e;
     const auto t0 = std::chrono::steady_clock::now();
-    rt.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &e);
+    enqueue_kernel(rt.queue(), k, cl::NullRange, global, local, nullptr, &e);
     rt.queue().finish();
     const auto t1 = std::chrono::steady_clock::now();
     const cl_ulong q = e.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();
@@ -161,7 +162,7 @@ void check_timer(const DeviceInfo& dev, std::vector<Finding>& out) {
   int launched = 0;
   do {
     const bool first = launched == 0;
-    rt.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, first ? &ev[0] : &ev[1]);
+    enqueue_kernel(rt.queue(), k, cl::NullRange, global, local, nullptr, first ? &ev[0] : &ev[1]);
     ++launched;
     if (launched % 16 == 0) rt.queue().finish();
     host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();

@@ -40,6 +40,7 @@
 #include "clreduce/types.hpp"
 #include "clreduce/user_operator.hpp"
 #include "clreduce/variants.hpp"
+#include "clreduce/watchdog.hpp"
 
 namespace clreduce {
 // The library's version (also in the CMake package and the pkg-config file).

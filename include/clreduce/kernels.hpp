@@ -130,6 +130,9 @@ class ProgramCache {
                     const std::string& kernel_name, const std::string& options,
                     const UserOperator* user_op = nullptr);
 
+  // "<dir>/<file>" of a program this cache built, "" for another (the kernel watchdog's message).
+  std::string file_of(cl_program program) const;
+
   std::size_t builds() const;  // programs compiled so far (cache misses)
   double build_seconds() const;  // wall-clock seconds those compilations took, all together
   void clear();
@@ -137,6 +140,8 @@ class ProgramCache {
  private:
   mutable std::mutex mutex_;
   std::map<std::tuple<cl_context, cl_device_id, std::string, std::string>, cl::Program> programs_;
+  mutable std::mutex files_mutex_;  // apart: file_of is asked while a build may hold mutex_
+  std::map<cl_program, std::string> files_;
   std::size_t builds_ = 0;
   double build_seconds_ = 0;
 };

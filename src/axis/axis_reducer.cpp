@@ -10,6 +10,7 @@
 #include "axis/plan.hpp"
 #include "core/bound_queue.hpp"
 #include "descriptor/families.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -225,7 +226,7 @@ std::vector<cl::Event> AxisReducer::State::enqueue(const AxisLaunch& launch, con
       }
       cl::Event ev;
       const std::vector<cl::Event>* after = i == 0 ? wait : nullptr;
-      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(a.groups_x * a.wg_x, a.groups_y * a.wg_y),
+      enqueue_kernel(q, k, cl::NullRange, cl::NDRange(a.groups_x * a.wg_x, a.groups_y * a.wg_y),
                              cl::NDRange(a.wg_x, a.wg_y), after, with_events ? &ev : nullptr);
       if (with_events) events.push_back(ev);
     }

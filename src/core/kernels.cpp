@@ -433,8 +433,21 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
   }
   ++builds_;
   build_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  {
+    std::lock_guard<std::mutex> files_lock(files_mutex_);
+    files_[prog()] = (dir / file).string() +
+                     (user_op ? " with the operator " + (user_op->path.empty() ? "'" + user_op->name + "'"
+                                                                                : user_op->path.string())
+                              : std::string());
+  }
   programs_.emplace(std::move(key), prog);
   return prog;
+}
+
+std::string ProgramCache::file_of(cl_program program) const {
+  std::lock_guard<std::mutex> lock(files_mutex_);
+  const auto it = files_.find(program);
+  return it == files_.end() ? std::string() : it->second;
 }
 
 cl::Kernel ProgramCache::kernel(const cl::Context& context, const DeviceInfo& device,
@@ -462,6 +475,8 @@ double ProgramCache::build_seconds() const {
 void ProgramCache::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   programs_.clear();
+  std::lock_guard<std::mutex> files_lock(files_mutex_);
+  files_.clear();
 }
 
 }  // namespace clreduce

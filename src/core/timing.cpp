@@ -3,6 +3,7 @@
 #include "clreduce/timing.hpp"
 
 #include "clreduce/error.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -42,7 +43,7 @@ TimerCheck probe_timer(const cl::Context& context, const cl::CommandQueue& q, co
     k.setArg(1, cl_uint{1});
     // One launch first: a runtime may compile the kernel for the device at its first launch
     // (PoCL does), which the host clock would count and the device's would not.
-    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(items), cl::NullRange);
+    enqueue_kernel(q, k, cl::NullRange, cl::NDRange(items), cl::NullRange);
     q.finish();
     // Grow the work until the host sees the batch take at least 2 ms (from a little: on a
     // simulator such as Oclgrind the first try already takes long enough). Then compare the two
@@ -54,7 +55,7 @@ TimerCheck probe_timer(const cl::Context& context, const cl::CommandQueue& q, co
       k.setArg(1, steps);
       std::vector<cl::Event> ev(4);
       const auto t0 = Clock_::now();
-      for (auto& e : ev) q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(items), cl::NullRange, nullptr, &e);
+      for (auto& e : ev) enqueue_kernel(q, k, cl::NullRange, cl::NDRange(items), cl::NullRange, nullptr, &e);
       q.finish();
       const double host_us = us_between(t0, Clock_::now());
       if (host_us < 2000 && steps < (1u << 28)) {

@@ -2,6 +2,7 @@
 #include "clreduce/error.hpp"
 #include "descriptor/families.hpp"
 #include "descriptor/kernel_params.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 
@@ -161,7 +162,7 @@ cl::Event FamilyReducer::columns(const Reduction& r, const std::vector<Input>& i
     k.setArg(a++, out);
     k.setArg(a++, static_cast<cl_ulong>(out_index));
     set_scalar_args(k, a, r, scalars);
-    (on ? *on : bound_.queue).enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.tile_x, l.chunks * l.rows_y),
+    enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.tile_x, l.chunks * l.rows_y),
                                       cl::NDRange(l.tile_x, l.rows_y), wait.empty() ? nullptr : &wait, &done);
   });
   return done;

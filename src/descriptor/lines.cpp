@@ -3,6 +3,7 @@
 #include "clreduce/error.hpp"
 #include "descriptor/families.hpp"
 #include "descriptor/kernel_params.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 
@@ -181,7 +182,7 @@ cl::Event FamilyReducer::lines(const Reduction& r, const std::vector<Input>& inp
     k.setArg(a++, out);
     k.setArg(a++, static_cast<cl_ulong>(out_index));
     set_scalar_args(k, a, r, scalars);
-    (on ? *on : bound_.queue).enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg, l.chunks), cl::NDRange(l.wg, 1),
+    enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.wg, l.chunks), cl::NDRange(l.wg, 1),
                                       wait.empty() ? nullptr : &wait, &done);
   });
   return done;

@@ -4,6 +4,7 @@
 #include "clreduce/error.hpp"
 #include "descriptor/common.hpp"
 #include "descriptor/kernel_params.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -214,7 +215,7 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
     k.setArg(a++, static_cast<cl_ulong>(out_index));
     k.setArg(a++, static_cast<cl_ulong>(part ? part->index_base : 0));
     set_scalar_args(k, a, r, scalars);
-    (on ? *on : bound_.queue).enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
+    enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
                                       wait.empty() ? nullptr : &wait, &done);
   });
   return done;
@@ -248,7 +249,7 @@ cl::Event DescriptorReducer::fold_parts(const Reduction& r, const cl::Buffer& pa
     k.setArg(2, static_cast<cl_ulong>(n));
     k.setArg(3, out);
     k.setArg(4, static_cast<cl_ulong>(out_index));
-    bound_.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1), wait.empty() ? nullptr : &wait,
+    enqueue_kernel(bound_.queue, k, cl::NullRange, cl::NDRange(1), cl::NDRange(1), wait.empty() ? nullptr : &wait,
                                       &done);
   });
   return done;

@@ -10,6 +10,7 @@
 #include "reduce/descriptor_launch.hpp"
 #include "reduce/plan.hpp"
 #include "reduce/policy.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -299,7 +300,7 @@ std::vector<cl::Event> Reducer::State::enqueue(const Launch& launch, const cl::B
       k.setArg(2, static_cast<cl_ulong>(pass.count));
       k.setArg(3, static_cast<cl_ulong>(p == 0 ? offset : 0));
       if (pass.last_group_finishes) k.setArg(4, plan.slots ? slots : ticket);
-      q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(pass.groups * pass.wg), cl::NDRange(pass.wg),
+      enqueue_kernel(q, k, cl::NullRange, cl::NDRange(pass.groups * pass.wg), cl::NDRange(pass.wg),
                              p == 0 ? wait : nullptr, with_events ? &events[p] : nullptr);
     }
     return events;

@@ -10,6 +10,7 @@
 #include "descriptor/families.hpp"
 #include "core/matrix.hpp"
 #include "segmented/segmented_kernels.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -359,7 +360,7 @@ std::vector<cl::Event> SegmentedReducer::State::enqueue(const SegmentedLaunch& l
     // segments_group: its groups along x; segments_split: the parts along x, the segments along y.
     const cl::NDRange global = split ? cl::NDRange(p.parts * p.wg, p.groups) : cl::NDRange(p.groups * p.wg);
     const cl::NDRange local = split ? cl::NDRange(p.wg, 1) : cl::NDRange(p.wg);
-    q.enqueueNDRangeKernel(k, cl::NullRange, global, local, wait, with_events ? &ev : nullptr);
+    enqueue_kernel(q, k, cl::NullRange, global, local, wait, with_events ? &ev : nullptr);
     if (with_events) events.push_back(ev);
     if (!split) return events;
     cl::Kernel& f = launch.finish_;
@@ -370,7 +371,7 @@ std::vector<cl::Event> SegmentedReducer::State::enqueue(const SegmentedLaunch& l
     f.setArg(4, static_cast<cl_ulong>(p.segments));
     f.setArg(5, static_cast<cl_uint>(p.parts));
     cl::Event ev2;
-    q.enqueueNDRangeKernel(f, cl::NullRange, cl::NDRange(std::min(p.segments, kMaxGroups) * p.wg),
+    enqueue_kernel(q, f, cl::NullRange, cl::NDRange(std::min(p.segments, kMaxGroups) * p.wg),
                            cl::NDRange(p.wg), nullptr, with_events ? &ev2 : nullptr);
     if (with_events) events.push_back(ev2);
     return events;

@@ -5,6 +5,7 @@
 #include "core/bound_queue.hpp"
 #include "core/introspect_access.hpp"
 #include "transpose/plan.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <tuple>
 
@@ -100,9 +101,8 @@ std::vector<cl::Event> Transposer::State::enqueue(const TransposeLaunch& launch,
     k.setArg(2, static_cast<cl_uint>(p.m));
     k.setArg(3, static_cast<cl_uint>(p.n));
     std::vector<cl::Event> ev(with_event ? 1 : 0);
-    (on ? *on : queue)
-        .enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(p.groups_x * p.wg_x, p.groups_y * p.wg_y),
-                              cl::NDRange(p.wg_x, p.wg_y), wait, with_event ? &ev[0] : nullptr);
+    enqueue_kernel(on ? *on : queue, k, cl::NullRange, cl::NDRange(p.groups_x * p.wg_x, p.groups_y * p.wg_y),
+                   cl::NDRange(p.wg_x, p.wg_y), wait, with_event ? &ev[0] : nullptr);
     return ev;
   });
 }

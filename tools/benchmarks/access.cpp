@@ -5,6 +5,7 @@
 #include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
 #include "measure/measure.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 
@@ -127,7 +128,7 @@ AccessReport run_access(const Session& rt, const HostData& data, const AccessOpt
         [&](const cl::CommandQueue& q, bool with_events) {
           std::vector<cl::Event> ev(with_events ? 1 : 0);
           with_cl_context("enqueueing " + p.kernel, [&] {
-            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(threads), cl::NDRange(rep.wg),
+            enqueue_kernel(q, k, cl::NullRange, cl::NDRange(threads), cl::NDRange(rep.wg),
                                             nullptr, with_events ? &ev[0] : nullptr);
           });
           for (auto& e : introspect::enqueue(reducer, *folding, partials, 0, &q, with_events)) ev.push_back(e);

@@ -3,6 +3,7 @@
 
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -72,7 +73,7 @@ DeviceReference descriptor_device_reference(const Session& s, const Reduction& r
     fold.setArg(a++, accs);
     fold.setArg(a++, mags);
     for (std::size_t j = 0; j < scalars.size(); ++j) set_scalar_kernel_arg(fold, a++, r.scalars[j], scalars[j]);
-    s.queue().enqueueNDRangeKernel(fold, cl::NullRange, global_for(count_pieces), cl::NDRange(kLocal));
+    enqueue_kernel(s.queue(), fold, cl::NullRange, global_for(count_pieces), cl::NDRange(kLocal));
     cl::Kernel finish = kernel("reference_finish");
     finish.setArg(0, accs);
     finish.setArg(1, part_buf);
@@ -80,7 +81,7 @@ DeviceReference descriptor_device_reference(const Session& s, const Reduction& r
     finish.setArg(3, out);
     finish.setArg(4, mags);
     finish.setArg(5, out_mags);
-    s.queue().enqueueNDRangeKernel(finish, cl::NullRange, global_for(results), cl::NDRange(kLocal));
+    enqueue_kernel(s.queue(), finish, cl::NullRange, global_for(results), cl::NDRange(kLocal));
     std::vector<unsigned char> bytes(results * r.out.bytes());
     std::vector<cl_float> m(results);
     s.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes.size(), bytes.data());

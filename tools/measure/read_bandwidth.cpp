@@ -4,6 +4,7 @@
 #include "clreduce/kernels.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/variants.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 
@@ -55,7 +56,7 @@ ReadBandwidth measure_kernel(const Session& rt, const cl::Buffer& buffer, std::u
       [&](const cl::CommandQueue& q, bool with_event) {
         std::vector<cl::Event> ev(with_event ? 1 : 0);
         with_cl_context("enqueueing " + r.kernel, [&] {
-          q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(r.groups * r.wg),
+          enqueue_kernel(q, k, cl::NullRange, cl::NDRange(r.groups * r.wg),
                                           cl::NDRange(r.wg), nullptr, with_event ? &ev[0] : nullptr);
         });
         return ev;

@@ -4,6 +4,7 @@
 
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
+#include "clreduce/watchdog.hpp"
 
 #include <algorithm>
 
@@ -57,12 +58,12 @@ Reference user_reference(const Session& s, const UserOperator& op, const HostDat
     fold.setArg(4, static_cast<cl_ulong>(kChunk));
     fold.setArg(5, static_cast<cl_ulong>(1));
     fold.setArg(6, static_cast<cl_ulong>(data.n));
-    s.queue().enqueueNDRangeKernel(fold, cl::NullRange, global_for(chunks), cl::NDRange(kLocal));
+    enqueue_kernel(s.queue(), fold, cl::NullRange, global_for(chunks), cl::NDRange(kLocal));
     cl::Kernel last = kernel_of(s, op, data.type, "reference_fold_partials");
     last.setArg(0, partials);
     last.setArg(1, out);
     last.setArg(2, static_cast<cl_ulong>(chunks));
-    s.queue().enqueueNDRangeKernel(last, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
+    enqueue_kernel(s.queue(), last, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
     std::vector<unsigned char> bytes(es);
     s.queue().enqueueReadBuffer(out, CL_TRUE, 0, es, bytes.data());
     return references(bytes, data.type, data.n).front();
@@ -84,7 +85,7 @@ std::vector<Reference> user_axis_reference(const Session& s, const UserOperator&
     fold.setArg(4, static_cast<cl_ulong>(axis == Axis::Rows ? n : 1));
     fold.setArg(5, static_cast<cl_ulong>(axis == Axis::Rows ? 1 : n));
     fold.setArg(6, static_cast<cl_ulong>(m * n));
-    s.queue().enqueueNDRangeKernel(fold, cl::NullRange, global_for(outputs), cl::NDRange(kLocal));
+    enqueue_kernel(s.queue(), fold, cl::NullRange, global_for(outputs), cl::NDRange(kLocal));
     std::vector<unsigned char> bytes(outputs * es);
     s.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes.size(), bytes.data());
     return references(bytes, data.type, count);
@@ -105,7 +106,7 @@ std::vector<Reference> user_segment_reference(const Session& s, const UserOperat
     k.setArg(1, offs);
     k.setArg(2, out);
     k.setArg(3, static_cast<cl_ulong>(segments));
-    s.queue().enqueueNDRangeKernel(k, cl::NullRange, global_for(segments), cl::NDRange(kLocal));
+    enqueue_kernel(s.queue(), k, cl::NullRange, global_for(segments), cl::NDRange(kLocal));
     std::vector<unsigned char> bytes(segments * es);
     s.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes.size(), bytes.data());
     std::vector<Reference> r = references(bytes, data.type, 0);

@@ -337,6 +337,13 @@ SavedRun read_saved_run(const std::string& path) {
     text.append(buf, static_cast<std::size_t>(in.gcount()));
   }
   if (text.size() > kSavedRunMaxBytes) throw too_big();
+  return parse_saved_run(text, path);
+}
+
+SavedRun parse_saved_run(const std::string& text, const std::string& path) {
+  if (text.size() > kSavedRunMaxBytes)
+    throw Error(path + ": is larger than " + std::to_string(kSavedRunMaxBytes >> 20) +
+                " MiB, the most a saved run may be read at; expected " + kSavedKinds);
   json doc;
   try {
     // The parser's own depth, checked as it goes: a file of 200000 nested arrays is refused at

@@ -37,6 +37,9 @@ inline constexpr unsigned kSavedRunMaxDepth = 32;
 // is over kSavedRunMaxBytes, is not JSON (a number past a double's range included), nests deeper
 // than kSavedRunMaxDepth, is not of a kind it knows, or lacks a field the printers need.
 SavedRun read_saved_run(const std::string& path);
+// The same on the file's text (`path` only names it in messages): the limits and refusals above
+// but those of the file system.
+SavedRun parse_saved_run(const std::string& text, const std::string& path);
 // The same on a document already parsed (`path` only names it in messages).
 SavedRun saved_run_of(const nlohmann::json& doc, const std::string& path);
 
