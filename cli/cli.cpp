@@ -352,7 +352,7 @@ std::string json_text(const nlohmann::json& j) {
 void emit(const std::string& table, const std::string& csv, const nlohmann::json& j, const OutputTexts& o,
           bool printed) {
   const Format f = parse_format(o.format);
-  if (f == Format::Table && !printed) std::cout << table;
+  if (f == Format::Table) std::cout << (printed ? std::string() : table) << kernels_line();
   if (f == Format::Csv && !printed) std::cout << csv;
   nlohmann::json doc = j;
   if (doc.is_object() && !doc.contains("meta")) doc["meta"] = meta_json();

@@ -96,7 +96,12 @@ void register_report_command(Cli& cli);      // report
 // entry each, in place of "device"), and the units. emit() adds it to a JSON object that has none.
 void note_command_line(int argc, char** argv);
 void note_session(const Session& s);
-void note_devices(const std::vector<DeviceInfo>& devices, const std::filesystem::path& kernel_dir);
+void note_devices(const std::vector<DeviceInfo>& devices, const KernelDir& kernels);
+// "kernels: DIR (from ORIGIN; N files, fnv1a64 H)\n" of the run's kernel directory, where a
+// session or device list was noted; "" otherwise. The text output's last line.
+std::string kernels_line();
+// The kernel directory a saved run's meta names (report renders the run's own kernels line).
+void note_saved_kernels(const nlohmann::json& meta);
 nlohmann::json meta_json();
 
 // This program's option for a library parameter ("--wg" for Param::WorkGroupSize), or "".

@@ -21,7 +21,7 @@ struct MetaState {
   std::string date;
   nlohmann::json device;   // null until a session is made
   nlohmann::json devices;  // null unless a command runs on several devices (bench multi)
-  std::string kernel_dir, kernel_hash;
+  std::string kernel_dir, kernel_dir_origin, kernel_hash;
   std::size_t kernel_files = 0;
 };
 MetaState& state() {
@@ -87,19 +87,50 @@ nlohmann::json device_meta(const DeviceInfo& d) {
 }
 }  // namespace
 
+namespace {
+// Where the kernel directory came from, as the user would set it: "--kernel-dir",
+// "CLREDUCE_KERNEL_DIR", "installed", "build tree".
+std::string origin_words(const std::string& origin) { return origin == "given" ? "--kernel-dir" : origin; }
+}  // namespace
+
 void note_session(const Session& s) {
-  const std::string& origin = s.kernels().origin;
-  set_kernel_timeout_note("its kernel directory from " + (origin == "given" ? std::string("--kernel-dir") : origin));
+  const std::string origin = origin_words(s.kernels().origin);
+  set_kernel_timeout_note("its kernel directory from " + origin);
   MetaState& m = state();
+  m.kernel_dir_origin = origin;
   m.device = device_meta(s.device());
   hash_kernels(s.kernel_dir(), m);
 }
 
-void note_devices(const std::vector<DeviceInfo>& devices, const std::filesystem::path& kernel_dir) {
+void note_devices(const std::vector<DeviceInfo>& devices, const KernelDir& kernels) {
+  const std::string origin = origin_words(kernels.origin);
+  set_kernel_timeout_note("its kernel directory from " + origin);
+  const std::filesystem::path& kernel_dir = kernels.path;
   MetaState& m = state();
+  m.kernel_dir_origin = origin;
   m.devices = nlohmann::json::array();
   for (const DeviceInfo& d : devices) m.devices.push_back(device_meta(d));
   hash_kernels(kernel_dir, m);
+}
+
+std::string kernels_line() {
+  const MetaState& m = state();
+  if (m.kernel_dir.empty()) return std::string();
+  return "kernels: " + m.kernel_dir + " (" + (m.kernel_dir_origin.empty() ? "" : "from " + m.kernel_dir_origin + "; ") +
+         std::to_string(m.kernel_files) + " files, fnv1a64 " + m.kernel_hash + ")\n";
+}
+
+void note_saved_kernels(const nlohmann::json& meta) {
+  if (!meta.is_object() || !meta.contains("kernel_dir") || !meta["kernel_dir"].is_string()) return;
+  MetaState& m = state();
+  m.kernel_dir = meta["kernel_dir"].get<std::string>();
+  m.kernel_dir_origin = meta.value("kernel_dir_origin", nlohmann::json()).is_string()
+                            ? meta["kernel_dir_origin"].get<std::string>()
+                            : std::string();
+  const nlohmann::json files = meta.value("kernel_files", nlohmann::json());
+  m.kernel_files = files.is_number_unsigned() ? files.get<std::size_t>() : 0;
+  const nlohmann::json hash = meta.value("kernels_fnv1a64", nlohmann::json());
+  m.kernel_hash = hash.is_string() ? hash.get<std::string>() : std::string("?");
 }
 
 nlohmann::json meta_json() {
@@ -117,6 +148,7 @@ nlohmann::json meta_json() {
   if (!m.device.is_null()) j["device"] = m.device;
   if (!m.device.is_null() || !m.devices.is_null()) {
     j["kernel_dir"] = m.kernel_dir;
+    j["kernel_dir_origin"] = m.kernel_dir_origin;
     j["kernel_files"] = m.kernel_files;
     j["kernels_fnv1a64"] = m.kernel_hash;
   }

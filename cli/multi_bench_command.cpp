@@ -128,7 +128,7 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
                               " needs; give a smaller --n",
                 "n <= " + std::to_string(d.devices.front().max_alloc_bytes / widest));
   d.resident = o.resident;
-  note_devices(d.devices, find_kernel_dir(d.reducer.kernel_dir).path);
+  note_devices(d.devices, find_kernel_dir(d.reducer.kernel_dir));
   ProgressReporter progress(o.long_run.quiet);
   d.progress = std::ref(progress);
 

@@ -31,7 +31,10 @@ int report(const ReportTexts& o) {
   const Run& run = s.run;
   const DeviceInfo& dev = s.device;
   nlohmann::json j = s.kind == "bench" ? bench_json(run, dev) : sizes_json(run, dev);
-  if (s.doc.contains("meta")) j["meta"] = s.doc["meta"];  // the measurement's, not this rendering's
+  if (s.doc.contains("meta")) {
+    j["meta"] = s.doc["meta"];  // the measurement's, not this rendering's
+    note_saved_kernels(s.doc["meta"]);
+  }
   if (s.kind == "bench") {
     emit(bench_text(run, dev), bench_csv(run), j, o.output);
     if (o.chart) write_chart(o.output, *o.chart, render_svg(bench_chart(run, dev)));

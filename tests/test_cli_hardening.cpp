@@ -779,6 +779,33 @@ TEST_SUITE("cli") {
     CHECK(clreduce::kernel_timeout() == 0);
   }
 
+  TEST_CASE("the text output ends naming the kernel directory and where it came from; JSON says it too") {
+    namespace fs = std::filesystem;
+    const fs::path dir = clreduce::test::copy_kernels("hardening_kernels_line");
+    const auto last_line = [](const std::string& text) {
+      const std::size_t end = text.size() - (text.empty() || text.back() != '\n' ? 0 : 1);
+      const std::size_t start = text.rfind('\n', end == 0 ? 0 : end - 1);
+      return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
+    };
+    const CliRun given = run_cli("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000");
+    INFO(given.out);
+    CHECK(given.code == 0);
+    CHECK(last_line(given.stdout_text).rfind("kernels: " + dir.string() + " (from --kernel-dir; ", 0) == 0);
+    const CliRun env = run_cli("bench --variants naive --sizes 1000 --iterations 1", "CLREDUCE_KERNEL_DIR=" + dir.string());
+    INFO(env.out);
+    CHECK(env.code == 0);
+    CHECK(last_line(env.stdout_text).rfind("kernels: " + dir.string() + " (from CLREDUCE_KERNEL_DIR; ", 0) == 0);
+    const CliRun json = run_cli("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000 --format json");
+    CHECK(json.code == 0);
+    const nlohmann::json j = nlohmann::json::parse(json.stdout_text);
+    CHECK(j["meta"]["kernel_dir"] == dir.string());
+    CHECK(j["meta"]["kernel_dir_origin"] == "--kernel-dir");
+    // CSV stays a table of rows only.
+    const CliRun csv = run_cli("--kernel-dir " + dir.string() + " reduce --variant naive --n 1000 --format csv");
+    CHECK(csv.stdout_text.find("kernels: ") == std::string::npos);
+    fs::remove_all(dir);
+  }
+
   TEST_CASE("absurd run sizes are refused naming the limit; repeated sizes are measured once") {
     expect_error("bench --n 1000 --batch 4000000000", "--batch 4000000000 is outside 1..100000 reductions per timed sample");
     expect_error("bench --n 1000 --batch 0", "--batch 0 is outside 1..100000");
