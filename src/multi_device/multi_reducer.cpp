@@ -228,6 +228,8 @@ PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint6
   }
   std::vector<unsigned char> values(8 * chunks, 0);
   std::vector<cl::Event> first_pass(chunks);
+  std::vector<cl::Event> transfers;  // every write and read of the host's memory, waited for by name
+  transfers.reserve(2 * chunks);
   PartOut out;
   out.chunks = chunks;
   const Clock::time_point t0 = Clock::now();
@@ -245,13 +247,21 @@ PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint6
       d.copy.enqueueWriteBuffer(slot, CL_FALSE, 0, count * es, bytes + k * chunk * es,
                                 before.empty() ? nullptr : &before, &written[0]);
       d.copy.flush();
+      transfers.push_back(written[0]);
       const std::vector<cl::Event> passes = introspect::enqueue(*d.reducer, *launch, slot, 0, nullptr, true, &written);
       first_pass[k] = passes.front();
-      d.compute.enqueueReadBuffer(introspect::result_buffer(*d.reducer, *launch), CL_FALSE, 0, es, values.data() + 8 * k);
+      transfers.emplace_back();
+      d.compute.enqueueReadBuffer(introspect::result_buffer(*d.reducer, *launch), CL_FALSE, 0, es, values.data() + 8 * k,
+                                  nullptr, &transfers.back());
       d.compute.flush();
     }
     d.compute.finish();
     d.copy.finish();
+    // Each transfer of the host's memory waited for by its event too: Rusticl 22.3 (Debian 12's
+    // Mesa) returned from these finishes with chunk writes and value reads still to run, which
+    // then read and wrote this function's memory after it was gone (a wrong sum, then a crash in
+    // its buffer_subdata).
+    cl::WaitForEvents(transfers);
   } catch (...) {
     drain(d);
     throw;
