@@ -88,26 +88,25 @@ nlohmann::json device_meta(const DeviceInfo& d) {
 }  // namespace
 
 namespace {
-// Where the kernel directory came from, as the user would set it: "--kernel-dir",
-// "CLREDUCE_KERNEL_DIR", "installed", "build tree".
-std::string origin_words(const std::string& origin) { return origin == "given" ? "--kernel-dir" : origin; }
+// Where the kernel directory came from, as the user would set it ("--kernel-dir",
+// "CLREDUCE_KERNEL_DIR", "installed", "build tree"): kept for the output and told the watchdog.
+void note_kernel_origin(MetaState& m, const std::string& origin) {
+  m.kernel_dir_origin = origin == "given" ? "--kernel-dir" : origin;
+  set_kernel_timeout_note("its kernel directory from " + m.kernel_dir_origin);
+}
 }  // namespace
 
 void note_session(const Session& s) {
-  const std::string origin = origin_words(s.kernels().origin);
-  set_kernel_timeout_note("its kernel directory from " + origin);
   MetaState& m = state();
-  m.kernel_dir_origin = origin;
+  note_kernel_origin(m, s.kernels().origin);
   m.device = device_meta(s.device());
   hash_kernels(s.kernel_dir(), m);
 }
 
 void note_devices(const std::vector<DeviceInfo>& devices, const KernelDir& kernels) {
-  const std::string origin = origin_words(kernels.origin);
-  set_kernel_timeout_note("its kernel directory from " + origin);
   const std::filesystem::path& kernel_dir = kernels.path;
   MetaState& m = state();
-  m.kernel_dir_origin = origin;
+  note_kernel_origin(m, kernels.origin);
   m.devices = nlohmann::json::array();
   for (const DeviceInfo& d : devices) m.devices.push_back(device_meta(d));
   hash_kernels(kernel_dir, m);

@@ -123,8 +123,8 @@ DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size
     }
   }
   if (lower(info.name).find("llvmpipe") != std::string::npos) info.loop_trip_limit = 65535;
-  info.kernel_code_shared_across_devices = !info.is_gpu && pocl_major_version(info.platform_version) > 0 &&
-                                           pocl_major_version(info.platform_version) < 7;
+  const unsigned pocl = pocl_major_version(info.platform_version);
+  info.kernel_code_shared_across_devices = !info.is_gpu && pocl > 0 && pocl < 7;
   info.occupancy_source = "none (not a GPU: one group per core at a time)";
   if (info.is_gpu) {
     const unsigned major = info.has_extension("cl_nv_device_attribute_query")

@@ -11,6 +11,7 @@
 #include "clreduce/kernels.hpp"
 #include "clreduce/watchdog.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -52,6 +53,7 @@ class Watchdog {
   void set_timeout(double seconds) {
     std::lock_guard<std::mutex> lock(mutex_);
     timeout_s_ = seconds;
+    on_.store(seconds > 0, std::memory_order_relaxed);
     if (seconds > 0 && !thread_started_) {
       thread_started_ = true;
       std::thread([this] { watch(); }).detach();
@@ -66,7 +68,8 @@ class Watchdog {
     std::lock_guard<std::mutex> lock(mutex_);
     note_ = note;
   }
-  bool on() const { return timeout() > 0; }
+  // Asked on every launch: a flag read, no lock (the library's default is off).
+  bool on() const { return on_.load(std::memory_order_relaxed); }
 
   void track(const cl::CommandQueue& q, const cl::Kernel& k, const cl::Event& done) {
     const Clock::time_point now = Clock::now();
@@ -140,6 +143,7 @@ class Watchdog {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   double timeout_s_ = 0;
+  std::atomic<bool> on_{false};  // timeout_s_ > 0
   bool thread_started_ = false;
   std::string note_;
   std::map<cl_command_queue, QueueWatch> queues_;
