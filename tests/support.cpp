@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <fstream>
 #include <unistd.h>
@@ -128,8 +129,10 @@ CliRun run_cli(const std::string& args, const std::string& env) {
     }
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  rusage usage{};
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
+  r.peak_rss_kib = usage.ru_maxrss;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }

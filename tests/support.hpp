@@ -102,6 +102,7 @@ struct CliRun {
   std::string out;     // stdout and stderr together, in the order they were read
   std::string stdout_text;  // stdout alone (tables, CSV, JSON: what a pipe to another program gets)
   std::string stderr_text;  // stderr alone (errors, warnings, progress lines)
+  long peak_rss_kib = 0;    // the largest resident memory of the command and what it ran, KiB (wait4's ru_maxrss)
 };
 // Runs `clreduce ARGS` with `env` (e.g. "FOO=1") in front. Every run is hermetic with respect to
 // the tuning database: CLREDUCE_TUNING_DB is unset and XDG_CONFIG_HOME points at an empty

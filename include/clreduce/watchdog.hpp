@@ -6,15 +6,22 @@
 // its file, its directory, the device and the timeout, then exit status 3 (std::_Exit: no
 // destructors run, since the device may never give its queue back).
 //
-// A kernel's run is counted from the later of its launch and the end of the kernel before it on
-// the same queue (every queue clreduce launches on is in order), as seen by a thread that looks
-// every 0.25 s. The timeout bounds one kernel, not a batch of them.
+// How it watches, and what the timeout bounds: a thread looks every 0.25 s. Each look places a
+// marker (clEnqueueMarkerWithWaitList, then clFlush) behind the launches made on a queue since its
+// last marker, once that marker has finished; a marker not finished the timeout after its launches
+// could start (the later of their launch and the end of the marker before it) ends the process.
+// So the timeout bounds the launches the host made on one queue within one 0.25 s look, in practice
+// one kernel: a host waits for its results within a look, or launches short kernels. A launch that
+// has not returned for the timeout (a driver blocked behind a stuck kernel) ends it too. The message
+// names the first kernel of those launches and, where there were several, how many and which.
 //
 // Off in the library unless the application sets it (ending the application's process is its
 // call); the `clreduce` tool sets it (--kernel-timeout, CLREDUCE_KERNEL_TIMEOUT, 300 s unless
-// given). Watching costs one event per launch and the watcher thread's polls.
+// given). Watching costs two uncontended locks per launch and one marker per queue per look; no
+// event per launch (NVIDIA's OpenCL took about 8 us per launch for one, bench/NOTES.md).
 //
-// Thread-safety: every function may be called from any thread.
+// Thread-safety: every function may be called from any thread; with the watchdog on, launches on
+// one queue from several threads take turns (a lock per queue around the enqueue).
 #include "clreduce/opencl.hpp"
 
 #include <string>

@@ -274,7 +274,13 @@ std::string load_mapped(const fs::path& dir, const std::string& file, std::vecto
 // A compiler's build log points into the inlined source it was given ("<path>:204:1: error"):
 // each such place becomes the user's file and line ("<dir>/naive.cl:7:1"). The source itself
 // stays as inlined (no #line), so Oclgrind's source lines and the program cache see what they did.
-std::string map_build_log(const std::string& log, const fs::path& dir, const std::vector<SourceLine>& map) {
+//
+// A link error has no place: NVIDIA's compiler takes a call to a function defined nowhere and its
+// ptxas ends with "Unresolved extern function 'NAME'". For each such NAME the log gets one line
+// more, at the first line of the source that names it (mapped as above: a user's macro or function
+// in their own file).
+std::string map_build_log(const std::string& log, const fs::path& dir, const std::vector<SourceLine>& map,
+                          const std::string& source) {
   // "FILE:LINE:COL:", or inside a macro's expansion (PoCL's clang) "FILE:LINE:COL <Spelling=FILE:LINE:COL>:",
   // where the spelling is the place in the macro's definition (a user file's line).
   static const std::regex place(R"re(([^\s:<=]+):([0-9]+):([0-9]+)(?: <Spelling=([^\s:<=]+):([0-9]+):([0-9]+)>)?:)re");
@@ -297,6 +303,24 @@ std::string map_build_log(const std::string& log, const fs::path& dir, const std
     from = m[0].second;
   }
   out.append(from, log.cend());
+  static const std::regex unresolved(R"re(Unresolved extern function '([A-Za-z_][A-Za-z0-9_]*)')re");
+  std::set<std::string> named;
+  for (std::sregex_iterator it(log.begin(), log.end(), unresolved), end; it != end; ++it) {
+    const std::string name = (*it)[1].str();
+    if (!named.insert(name).second) continue;
+    const std::regex word("(^|[^A-Za-z0-9_])" + name + "([^A-Za-z0-9_]|$)");
+    std::istringstream lines(source);
+    std::string text;
+    for (unsigned number = 1; std::getline(lines, text); ++number) {
+      std::smatch m;
+      if (!std::regex_search(text, m, word)) continue;
+      const std::size_t column = static_cast<std::size_t>(m.position(0) + m[1].length()) + 1;
+      if (!out.empty() && out.back() != '\n') out += '\n';
+      out += mapped("<source>", std::to_string(number), std::to_string(column)) + ": error: '" + name +
+             "' is called here and defined nowhere (the device's linker: Unresolved extern function '" + name + "')\n";
+      break;
+    }
+  }
   return out;
 }
 }  // namespace
@@ -417,7 +441,7 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
     throw Error("building kernel file '" + (dir / file).string() + "'" +
                 (user_op ? " with the operator '" + user_op->name + "'" : std::string()) + " for " + device.name +
                 " failed: " + cl_status_name(e.err()) + "\noptions: " + options +
-                "\nbuild log:\n" + map_build_log(log, dir, map));
+                "\nbuild log:\n" + map_build_log(log, dir, map, std::get<2>(key)));
   }
   if (show_log) {
     std::string log;
@@ -429,7 +453,7 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
     if (log.find_first_not_of(" \t\r\n") != std::string::npos)
       std::cerr << "clreduce: build log of '" << (dir / file).string() << "' for " << device.name
                 << " (CLREDUCE_BUILD_LOG; options: " << build_options << "):\n"
-                << map_build_log(log, dir, map) << (log.back() == '\n' ? "" : "\n");
+                << map_build_log(log, dir, map, std::get<2>(key)) << (log.back() == '\n' ? "" : "\n");
   }
   ++builds_;
   build_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
