@@ -27,18 +27,6 @@
 
 namespace clreduce::cli {
 
-std::string printable(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
-    else out += c;
-  }
-  return out;
-}
-
 CLI::Validator whole_number(std::uint64_t most, const std::string& valid) {
   return CLI::Validator(
       [most, valid](std::string& text) -> std::string {
@@ -87,21 +75,6 @@ Cli::Cli() : app_("clreduce: the OpenCL parallel reduction family, measured and 
   app_.add_option("--kernel-timeout", global_.kernel_timeout,
                   "seconds one kernel may run before clreduce ends with exit status 3 naming it (OpenCL cannot "
                   "stop a kernel that loops forever); 0 waits forever (default 300; env CLREDUCE_KERNEL_TIMEOUT)");
-}
-
-double kernel_timeout_of(const std::optional<std::string>& option, const char* env) {
-  const std::string where = option ? "--kernel-timeout" : "CLREDUCE_KERNEL_TIMEOUT";
-  if (!option && (!env || !*env)) return kDefaultKernelTimeout;
-  const std::string text = option ? *option : std::string(env);
-  const std::string valid = "a number of seconds from 0 (wait forever) to " +
-                            std::to_string(static_cast<int>(kMostKernelTimeout)) + ", e.g. 60 or 0.5";
-  double v = 0;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  const auto [end, ec] = std::from_chars(first, last, v);
-  if (text.empty() || ec != std::errc() || end != last || !(v >= 0 && v <= kMostKernelTimeout))
-    throw Error(Param::None, where + ": '" + printable(text) + "' is not " + valid, valid);
-  return v;
 }
 
 CLI::App* Cli::add(const std::string& name, const std::string& help, std::function<int()> handler,
@@ -179,7 +152,7 @@ int Cli::run(int argc, char** argv) {
     ::setenv("CLREDUCE_TRUST_DEVICE_WG", "1", 1);  // the library reads it (trust_device_work_group_size)
   }
   try {
-    set_kernel_timeout(kernel_timeout_of(global_.kernel_timeout, std::getenv("CLREDUCE_KERNEL_TIMEOUT")));
+    set_kernel_timeout(parse_kernel_timeout(global_.kernel_timeout, std::getenv("CLREDUCE_KERNEL_TIMEOUT")));
   } catch (const Error& e) {
     std::cerr << "clreduce: error: " << e.what() << "\n";
     return 2;

@@ -8,6 +8,7 @@
 #include "clreduce/error.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/timing.hpp"
+#include "parse.hpp"
 #include "data/host_data.hpp"
 #include "data/output_file.hpp"
 #include "measure/engine.hpp"
@@ -38,11 +39,6 @@ struct GlobalOptions {
   std::optional<std::string> kernel_timeout;  // --kernel-timeout SECONDS (the watchdog's limit)
 };
 
-// The kernel watchdog's limit for a run: --kernel-timeout, else CLREDUCE_KERNEL_TIMEOUT, else
-// kDefaultKernelTimeout seconds; 0 turns it off. Throws Error naming where a bad value came from.
-constexpr double kDefaultKernelTimeout = 300;
-constexpr double kMostKernelTimeout = 86400;
-double kernel_timeout_of(const std::optional<std::string>& option, const char* env);
 
 class Cli {
  public:
@@ -71,8 +67,6 @@ CLI::Validator whole_number(std::uint64_t most, const std::string& valid);
 // The same for a work-group size: also refuses 0 ("work-group size 0 is invalid; ..."), so that a
 // parsed 0 can mean "not given".
 CLI::Validator work_group_size();
-// `text` with control characters shown as \n, \t, ... so that a message stays one line.
-std::string printable(const std::string& text);
 
 // The command files' registration functions (main calls each once).
 void register_info_commands(Cli& cli);       // devices, variants, doctor

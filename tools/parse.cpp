@@ -4,6 +4,7 @@
 #include "clreduce/error.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <limits>
 
 namespace clreduce {
@@ -122,6 +123,33 @@ std::pair<std::uint64_t, std::uint64_t> parse_shape(std::string_view text) {
 
 std::string shape_label(std::uint64_t m, std::uint64_t n) {
   return std::to_string(m) + "x" + std::to_string(n);
+}
+
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+    else out += c;
+  }
+  return out;
+}
+
+double parse_kernel_timeout(const std::optional<std::string>& option, const char* env) {
+  const std::string where = option ? "--kernel-timeout" : "CLREDUCE_KERNEL_TIMEOUT";
+  if (!option && (!env || !*env)) return kDefaultKernelTimeout;
+  const std::string text = option ? *option : std::string(env);
+  const std::string valid = "a number of seconds from 0 (wait forever) to " +
+                            std::to_string(static_cast<int>(kMostKernelTimeout)) + ", e.g. 60 or 0.5";
+  double v = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const auto [end, ec] = std::from_chars(first, last, v);
+  if (text.empty() || ec != std::errc() || end != last || !(v >= 0 && v <= kMostKernelTimeout))
+    throw Error(Param::None, where + ": '" + printable(text) + "' is not " + valid, valid);
+  return v;
 }
 
 }  // namespace clreduce

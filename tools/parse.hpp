@@ -28,4 +28,15 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text);
 std::pair<std::uint64_t, std::uint64_t> parse_shape(std::string_view text);
 std::string shape_label(std::uint64_t m, std::uint64_t n);  // "2048x512"
 
+// `text` with control characters shown as \n, \t, ... so that a message stays one line.
+std::string printable(const std::string& text);
+
+// The kernel watchdog's limit for a run of a tool (clreduce, clreduce-mpi): the option's text
+// (--kernel-timeout), else the environment's (CLREDUCE_KERNEL_TIMEOUT), else
+// kDefaultKernelTimeout seconds; 0 turns it off. A plain decimal number from 0 to
+// kMostKernelTimeout, nothing else; throws Error naming where a bad value came from.
+constexpr double kDefaultKernelTimeout = 300;
+constexpr double kMostKernelTimeout = 86400;
+double parse_kernel_timeout(const std::optional<std::string>& option, const char* env);
+
 }  // namespace clreduce

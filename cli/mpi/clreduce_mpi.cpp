@@ -15,6 +15,7 @@
 // MPI_Abort, which ends every rank of the job (none waits forever in a collective).
 #include "clreduce/multi_device.hpp"
 #include "clreduce/timing.hpp"
+#include "clreduce/watchdog.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
 #include "parse.hpp"
@@ -30,6 +31,7 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -52,6 +54,7 @@ struct Args {
   bool device_per_rank = false;
   unsigned long long seed = 42;
   unsigned iterations = 3;
+  std::optional<std::string> kernel_timeout;  // --kernel-timeout SECONDS (the watchdog's limit)
   // Parsed:
   std::uint64_t n = 0;
   ElemType type = ElemType::Uint;
@@ -109,6 +112,9 @@ int run(int argc, char** argv, int ranks) {
                "each rank takes one device: its rank on the node modulo the devices (one rank per GPU)");
   app.add_option("--seed", a.seed, "seed of the random data")->capture_default_str();
   app.add_option("--iterations", a.iterations, "timed runs (after one warm-up)")->capture_default_str();
+  app.add_option("--kernel-timeout", a.kernel_timeout,
+                 "seconds one kernel may run before this rank ends with exit status 3 naming it, which ends the "
+                 "job; 0 waits forever (default 300; env CLREDUCE_KERNEL_TIMEOUT)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -128,6 +134,7 @@ int run(int argc, char** argv, int ranks) {
     a.split = parse_split(a.split_text);
     if (a.iterations == 0) throw Error("--iterations must be at least 1");
     if (a.device_per_rank && !a.devices.empty()) throw Error("--device-per-rank and --devices exclude each other; give one");
+    set_kernel_timeout(parse_kernel_timeout(a.kernel_timeout, std::getenv("CLREDUCE_KERNEL_TIMEOUT")));
   } catch (const Error& e) {
     fail(e.what());
   }

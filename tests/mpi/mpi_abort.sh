@@ -2,6 +2,7 @@
 # A rank given a bad argument ends the whole job: rank 0 is given good arguments, rank 1 a bad
 # --type (MPMD syntax, so only one rank sees it). The job must end (within the timeout) with a
 # non-zero exit code and the failing rank's one line.
+# The same for a bad --kernel-timeout.
 # Usage: mpi_abort.sh MPIEXEC NUMPROC_FLAG CLREDUCE_MPI [mpiexec flags...]
 set -uo pipefail
 mpiexec=$1 npflag=$2 prog=$3
@@ -14,3 +15,13 @@ echo "exit code: $rc"
 grep -q "clreduce-mpi: rank 1: error: unknown type 'half'; valid types: uint, int, float, double" <<<"$out" ||
   { echo "FAILED: rank 1's message is missing"; exit 1; }
 echo "ok: the job ended with rank 1's message"
+
+# The watchdog's limit is checked on every rank too, before any device work.
+out=$(timeout 60 "$mpiexec" "$@" "$npflag" 1 "$prog" --n 1000 : "$npflag" 1 "$prog" --n 1000 --kernel-timeout soon 2>&1)
+rc=$?
+echo "$out"
+echo "exit code: $rc"
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "FAILED: expected a non-zero exit, not a timeout"; exit 1; }
+grep -q "clreduce-mpi: rank 1: error: --kernel-timeout: 'soon' is not a number of seconds from 0 (wait forever) to 86400, e.g. 60 or 0.5" <<<"$out" ||
+  { echo "FAILED: rank 1's --kernel-timeout message is missing"; exit 1; }
+echo "ok: the job ended with rank 1's --kernel-timeout message"
