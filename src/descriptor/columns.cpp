@@ -31,13 +31,21 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                         "--wg, -D TILE_X, -D ROWS_Y");
   DescriptorLaunch l;
   l.kernel = k.kernel;
-  l.wg = family_wg(k, params, dev, kernel_max_wg, 256);
+  // Not a GPU (PoCL, llvmpipe): 8 work-items across the columns, one row slice, 64-byte loads
+  // (VEC 16 floats): each work-item walks its 16 columns down its chunk of rows, a cache line per
+  // row. On PoCL (2 cores) f32 sums went from 1.7-7.2 GB/s (32 x 8 groups, a column each) to 27-55
+  // (bench/NOTES.md, the descriptor families on a CPU device).
+  const bool cpu_shape = !dev.is_gpu;
+  l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? 8 : 256);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(r.acc_bytes > 8 ? 2 : 4));
   // VEC: 1 (a column per work-item). VEC-wide loads of consecutive columns (-D VEC=...) measured
   // slower on the H100 for every shape of bench axis: f32 sums the same (107 us at 8192 x 8192),
   // f16 sums 84 us against 73, Welford's struct 322 us against 128 (bench/NOTES.md, descriptor
   // families).
-  l.vec = static_cast<unsigned>(given_value(k, "VEC", params.defines).value_or(1));
+  std::size_t widest = 1;
+  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
+  l.vec = static_cast<unsigned>(
+      given_value(k, "VEC", params.defines).value_or(cpu_shape ? std::min<std::size_t>(16, 64 / widest) : 1));
   if (l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));
   // TILE_X: the whole work-group along the columns where they alone give every compute unit 2048
   // work-items (each walks its columns down every row: no tree, no chunks); else 32 work-items (a
@@ -56,7 +64,9 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // 94.3, argmax 115.8 against 109.8), 1024 x 65536 (95.9 against 93.3; 113.5 against 110.3) and
   // 4096 x 4096 (argmax 36.4 against 35.2): bench/results/2026-11-28_h100_descriptor_columns.
   const std::uint64_t tile_rule =
-      col_items >= 2048 * cus ? l.wg : std::min<std::uint64_t>({32, pow2_ceil(col_items), l.wg});
+      cpu_shape ? std::min<std::uint64_t>({8, pow2_ceil(col_items), l.wg})
+      : col_items >= 2048 * cus ? l.wg
+                                : std::min<std::uint64_t>({32, pow2_ceil(col_items), l.wg});
   l.tile_x = static_cast<unsigned>(given_value(k, "TILE_X", params.defines).value_or(tile_rule));
   if (const auto y = given_value(k, "ROWS_Y", params.defines)) {
     l.rows_y = static_cast<unsigned>(*y);

@@ -28,7 +28,10 @@ const KernelSpec& whole_kernel() {
   static const KernelSpec k{
       "whole", "reduce_descriptor.cl", "reduce_descriptor", "one result over n elements, in one launch (a ticket)",
       {wg_param(), items_param("4; 2 for accumulators over 8 bytes and vector lifts"),
-       vec_param("16 bytes of the widest input"), aligned_param(), partial_param(), nv_ptx_param()}};
+       vec_param("16 bytes of the widest input"), aligned_param(), partial_param(),
+       {"BLOCKED", "each work-item reads one contiguous run of vectors, not grid-strided ones", kFlag,
+        "1 where the device is not a GPU", false, true},
+       nv_ptx_param()}};
   return k;
 }
 

@@ -62,7 +62,15 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   const std::uint64_t type_id = shape.kind == LineKind::Rows ? 1 : offset_type_id(shape.offset_type);
   DescriptorLaunch l;
   l.kernel = k.kernel;
-  l.wg = family_wg(k, params, dev, kernel_max_wg, kDefaultWg);
+  const std::uint64_t cus = std::max(1u, dev.compute_units);
+  // Not a GPU (PoCL, llvmpipe): a line per work-item, read in 64-byte loads, and groups of up to 64
+  // lines that leave 4 groups per compute unit; fewer lines than that, a group of one work-item per
+  // part of a line (the chunks below). On PoCL (2 cores) f32 sums went from 3.7-6.9 GB/s (row widths
+  // 2-256 of 256-wide groups) to 10-20 (bench/NOTES.md, the descriptor families on a CPU device).
+  const bool cpu_shape = !dev.is_gpu;
+  const std::uint64_t cpu_wg =
+      shape.lines >= 4 * cus ? std::min<std::uint64_t>(64, pow2_floor(shape.lines / (4 * cus))) : 1;
+  l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? cpu_wg : kDefaultWg);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(kLineItems));
   std::size_t widest = 1;
   for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
@@ -70,9 +78,15 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
     l.vec = static_cast<unsigned>(*v);
   } else {
     // 16 bytes of the widest input per load, halved while an average line holds fewer than 4 such
-    // vectors (a row of 6 floats is read as pairs, not as one vector and its tail one by one).
-    l.vec = static_cast<unsigned>(16 / widest);
-    while (l.vec > 1 && shape.average < 4ull * l.vec) l.vec /= 2;
+    // vectors (a row of 6 floats is read as pairs, not as one vector and its tail one by one). On a
+    // CPU 64 bytes (a cache line; VEC at most 16), halved while a line is shorter than one.
+    if (cpu_shape) {
+      l.vec = static_cast<unsigned>(std::min<std::size_t>(16, 64 / widest));
+      while (l.vec > 1 && shape.average < l.vec) l.vec /= 2;
+    } else {
+      l.vec = static_cast<unsigned>(16 / widest);
+      while (l.vec > 1 && shape.average < 4ull * l.vec) l.vec /= 2;
+    }
   }
   // ROW_WIDTH: about ITEMS vectors per work-item of an average line, 1 .. WG_SIZE.
   const std::optional<std::uint64_t> rw = caller_value(
@@ -86,8 +100,9 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                         "1, 2, 4, ..., " + std::to_string(l.wg));
     l.row_width = static_cast<unsigned>(*rw);
   }
-  const std::uint64_t cus = std::max(1u, dev.compute_units);
-  if (!rw) {
+  if (!rw && cpu_shape) {
+    l.row_width = 1;
+  } else if (!rw) {
     const std::uint64_t vectors = std::max<std::uint64_t>(1, shape.average / l.vec);
     std::uint64_t w = std::min<std::uint64_t>(pow2_floor(std::max<std::uint64_t>(1, vectors / l.items)), l.wg);
     // Accumulators over 8 bytes (argmin's pair, Welford's, the scaled l2's) fold at most 32 work-items

@@ -15,6 +15,7 @@ namespace {
 constexpr std::size_t kDefaultWg = 256;
 constexpr unsigned kDefaultGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
 constexpr unsigned kItems = 4;
+constexpr std::size_t kCpuWg = 8;            // not a GPU: contiguous_blocks' best on PoCL
 }  // namespace
 
 std::string DescriptorLaunch::label() const {
@@ -51,6 +52,12 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                       "unset");
   check_fp64(r, dev);
   DescriptorLaunch l;
+  // Not a GPU (PoCL, llvmpipe): contiguous_blocks' shape, each work-item one contiguous run of
+  // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
+  // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
+  // the descriptor families on a CPU device).
+  const bool cpu_shape = !dev.is_gpu;
+  const bool blocked = given_value(whole_kernel(), "BLOCKED", params.defines).value_or(cpu_shape ? 1 : 0) != 0;
   // ITEMS: 4 vectors in flight per work-item for plain accumulators of up to 8 bytes; 2 for the
   // structs and vector lifts (Welford's, the scaled l2's, argmin's pair), whose chains hold more
   // registers. On the H200 at
@@ -79,19 +86,20 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     l.wg = wg;
   } else {
     l.wg = 1;
-    while (l.wg * 2 <= std::min(kDefaultWg, limit)) l.wg *= 2;
+    while (l.wg * 2 <= std::min(cpu_shape ? kCpuWg : kDefaultWg, limit)) l.wg *= 2;
   }
-  // VEC: 16 bytes of the widest input per load (a u8 input 16 elements, f32 4, f64 2).
+  // VEC: 16 bytes of the widest input per load (a u8 input 16 elements, f32 4, f64 2); on a CPU 64
+  // bytes, at most 16 elements.
   std::size_t widest = 1;
   for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
-  l.vec = static_cast<unsigned>(16 / widest);
+  l.vec = static_cast<unsigned>(cpu_shape ? std::min<std::size_t>(16, 64 / widest) : 16 / widest);  // CPU: a cache line
   if (vec) {
     if (*vec != 1 && *vec != 2 && *vec != 4 && *vec != 8 && *vec != 16)
       throw ConfigError(Param::Vec, "VEC " + std::to_string(*vec) + " for the descriptor kernel; valid: 1, 2, 4, 8, 16",
                         "1, 2, 4, 8, 16");
     l.vec = *vec;
   }
-  const unsigned per_cu = params.groups_per_cu.value_or(kDefaultGroupsPerCu);
+  const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape ? kCpuGroupsPerCu : kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
     throw ConfigError(Param::GroupsPerCu, "groups per compute unit " + std::to_string(per_cu) + "; valid: 1..1024",
                       "1..1024");
@@ -110,6 +118,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                {"VEC", l.vec},
                                {"ALIGNED", aligned ? 1 : 0},
                                {"PARTIAL", partial ? 1 : 0},
+                               {"BLOCKED", blocked ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(whole_kernel(), values, params.defines);
   return l;
