@@ -31,11 +31,13 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                         "--wg, -D TILE_X, -D ROWS_Y");
   DescriptorLaunch l;
   l.kernel = k.kernel;
-  // Not a GPU (PoCL, llvmpipe): 8 work-items across the columns, one row slice, 64-byte loads
+  // Not a GPU (PoCL): 8 work-items across the columns, one row slice, 64-byte loads
   // (VEC 16 floats): each work-item walks its 16 columns down its chunk of rows, a cache line per
   // row. On PoCL (2 cores) f32 sums went from 1.7-7.2 GB/s (32 x 8 groups, a column each) to 27-55
   // (bench/NOTES.md, the descriptor families on a CPU device).
-  const bool cpu_shape = !dev.is_gpu;
+  // Not on llvmpipe, whose loops end after 65535 trips (DeviceInfo::loop_trip_limit): one
+  // work-item per row or run would loop past it where the GPU shapes' many work-items do not.
+  const bool cpu_shape = !dev.is_gpu && !dev.loop_trip_limit;
   l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? 8 : 256);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(r.acc_bytes > 8 ? 2 : 4));
   // VEC: 1 (a column per work-item). VEC-wide loads of consecutive columns (-D VEC=...) measured

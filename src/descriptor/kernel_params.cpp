@@ -30,7 +30,7 @@ const KernelSpec& whole_kernel() {
       {wg_param(), items_param("4; 2 for accumulators over 8 bytes and vector lifts"),
        vec_param("16 bytes of the widest input"), aligned_param(), partial_param(),
        {"BLOCKED", "each work-item reads one contiguous run of vectors, not grid-strided ones", kFlag,
-        "1 where the device is not a GPU", false, true},
+        "1 where the device is not a GPU (nor llvmpipe)", false, true},
        nv_ptx_param()}};
   return k;
 }

@@ -63,11 +63,13 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   DescriptorLaunch l;
   l.kernel = k.kernel;
   const std::uint64_t cus = std::max(1u, dev.compute_units);
-  // Not a GPU (PoCL, llvmpipe): a line per work-item, read in 64-byte loads, and groups of up to 64
+  // Not a GPU (PoCL): a line per work-item, read in 64-byte loads, and groups of up to 64
   // lines that leave 4 groups per compute unit; fewer lines than that, a group of one work-item per
   // part of a line (the chunks below). On PoCL (2 cores) f32 sums went from 3.7-6.9 GB/s (row widths
   // 2-256 of 256-wide groups) to 10-20 (bench/NOTES.md, the descriptor families on a CPU device).
-  const bool cpu_shape = !dev.is_gpu;
+  // Not on llvmpipe, whose loops end after 65535 trips (DeviceInfo::loop_trip_limit): one
+  // work-item per row or run would loop past it where the GPU shapes' many work-items do not.
+  const bool cpu_shape = !dev.is_gpu && !dev.loop_trip_limit;
   const std::uint64_t cpu_wg =
       shape.lines >= 4 * cus ? std::min<std::uint64_t>(64, pow2_floor(shape.lines / (4 * cus))) : 1;
   l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? cpu_wg : kDefaultWg);

@@ -52,11 +52,13 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                       "unset");
   check_fp64(r, dev);
   DescriptorLaunch l;
-  // Not a GPU (PoCL, llvmpipe): contiguous_blocks' shape, each work-item one contiguous run of
+  // Not a GPU (PoCL): contiguous_blocks' shape, each work-item one contiguous run of
   // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
   // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
   // the descriptor families on a CPU device).
-  const bool cpu_shape = !dev.is_gpu;
+  // Not on llvmpipe, whose loops end after 65535 trips (DeviceInfo::loop_trip_limit): one
+  // work-item per row or run would loop past it where the GPU shapes' many work-items do not.
+  const bool cpu_shape = !dev.is_gpu && !dev.loop_trip_limit;
   const bool blocked = given_value(whole_kernel(), "BLOCKED", params.defines).value_or(cpu_shape ? 1 : 0) != 0;
   // ITEMS: 4 vectors in flight per work-item for plain accumulators of up to 8 bytes; 2 for the
   // structs and vector lifts (Welford's, the scaled l2's, argmin's pair), whose chains hold more
