@@ -1919,6 +1919,40 @@ TEST_SUITE("descriptor_families") {
 }
 
 TEST_SUITE("descriptor_families") {
+  TEST_CASE("the planners' shapes follow the device: CPU shapes where it is no GPU (nor llvmpipe), GPU shapes elsewhere") {
+    // On a CPU (bench/NOTES.md, the descriptor families on a CPU device): the whole array in one
+    // contiguous run per work-item (BLOCKED 1), a row per work-item, 8 work-items across the columns,
+    // every load 64 bytes (16 floats). On a GPU, and on llvmpipe (loops end after 65535 trips), the
+    // grid-strided whole array, rows shared by several work-items, columns a float per work-item.
+    const DeviceInfo& dev = session().device();
+    const bool cpu = !dev.is_gpu && !dev.loop_trip_limit;
+    MESSAGE(dev.name << (cpu ? ": CPU shapes" : ": GPU shapes"));
+    const Reduction sum = builtin(B::Sum, S::F32);
+    Reducer red = make_reducer();
+    const DescriptorLaunch whole = introspect::prepare(red, sum, 1 << 20);
+    CAPTURE(whole.options);
+    CHECK((whole.options.find("-D BLOCKED=1") != std::string::npos) == cpu);
+    CHECK((whole.options.find("-D BLOCKED=0") != std::string::npos) == !cpu);
+    CHECK(whole.vec == (cpu ? 16u : 4u));
+    AxisReducer axis = make_axis_reducer();
+    const DescriptorLaunch rows = introspect::prepare(axis, sum, Axis::Rows, MatrixShape{4096, 1024, 1024});
+    CAPTURE(rows.label());
+    CHECK((rows.row_width == 1) == cpu);
+    CHECK(rows.vec == (cpu ? 16u : 4u));
+    const DescriptorLaunch cols = introspect::prepare(axis, sum, Axis::Cols, MatrixShape{4096, 1024, 1024});
+    CAPTURE(cols.label());
+    CHECK(cols.vec == (cpu ? 16u : 1u));
+    if (cpu) CHECK(cols.tile_x * cols.rows_y == 8);
+    // A caller's parameter still wins over the device's shape.
+    ReducerOptions strided;
+    strided.tuning.enabled = false;
+    strided.params.defines = {Define{"BLOCKED", cpu ? "0" : "1"}};
+    Reducer given = session().reducer(strided);
+    CHECK(introspect::prepare(given, sum, 1 << 20).options.find(cpu ? "-D BLOCKED=0" : "-D BLOCKED=1") != std::string::npos);
+  }
+}
+
+TEST_SUITE("descriptor_families") {
   TEST_CASE("reduce --output: every result as .npy and as raw bytes, read back here; never over a file") {
     namespace fs = std::filesystem;
     const ScratchDir scratch("clreduce-output");  // removed when the case ends, passed or not
