@@ -136,6 +136,14 @@ else
   # Structs in the VEC-wide column path (its whole and part loops): argmax's bitwise order, Welford.
   cases+=("reduce --op argmax --type f16 --axis cols --shape 33x19 --wg 64 --vec 2 --chunks 2")
   cases+=("reduce --op var_sample --type bf16 --axis cols --shape 29x11 --wg 64 --vec 4")
+  # The CPU shapes (planned where the device is no GPU; Oclgrind's device takes the GPU ones, so
+  # given here): the whole array in contiguous runs (BLOCKED 1), a row per work-item, one work-item
+  # per part of a few long rows, eight work-items across the columns.
+  cases+=("reduce --op argmax --type f32 -D BLOCKED=1 --wg 8 --vec 4")
+  cases+=("reduce --op var_pop --type f16 -D BLOCKED=1 --wg 8 --vec 8")
+  cases+=("reduce --op argmax --type f32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4")
+  cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 1 --row-width 1 --chunks 3 --vec 4")
+  cases+=("reduce --op var_pop --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
   # User descriptor files: a struct accumulator over the whole array, two inputs and a run-time
