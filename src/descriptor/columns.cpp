@@ -35,19 +35,14 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // (VEC 16 floats): each work-item walks its 16 columns down its chunk of rows, a cache line per
   // row. On PoCL (2 cores) f32 sums went from 1.7-7.2 GB/s (32 x 8 groups, a column each) to 27-55
   // (bench/NOTES.md, the descriptor families on a CPU device).
-  // Not on llvmpipe, whose loops end after 65535 trips (DeviceInfo::loop_trip_limit): one
-  // work-item per row or run would loop past it where the GPU shapes' many work-items do not.
-  const bool cpu_shape = !dev.is_gpu && !dev.loop_trip_limit;
+  const bool cpu_shape = cpu_shapes(dev);
   l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? 8 : 256);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(r.acc_bytes > 8 ? 2 : 4));
   // VEC: 1 (a column per work-item). VEC-wide loads of consecutive columns (-D VEC=...) measured
   // slower on the H100 for every shape of bench axis: f32 sums the same (107 us at 8192 x 8192),
   // f16 sums 84 us against 73, Welford's struct 322 us against 128 (bench/NOTES.md, descriptor
   // families).
-  std::size_t widest = 1;
-  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
-  l.vec = static_cast<unsigned>(
-      given_value(k, "VEC", params.defines).value_or(cpu_shape ? std::min<std::size_t>(16, 64 / widest) : 1));
+  l.vec = static_cast<unsigned>(given_value(k, "VEC", params.defines).value_or(cpu_shape ? cpu_vec(r) : 1));
   if (l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));
   // TILE_X: the whole work-group along the columns where they alone give every compute unit 2048
   // work-items (each walks its columns down every row: no tree, no chunks); else 32 work-items (a

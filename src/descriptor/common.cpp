@@ -104,6 +104,16 @@ void check_accumulators(const Reduction& r, const cl::Buffer& out, std::uint64_t
                 "a buffer of at least out_index + " + std::to_string(count) + " accumulators");
 }
 
+std::size_t widest_input_bytes(const Reduction& r) {
+  std::size_t widest = 1;
+  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
+  return widest;
+}
+
+bool cpu_shapes(const DeviceInfo& dev) { return !dev.is_gpu && !dev.loop_trip_limit; }
+
+unsigned cpu_vec(const Reduction& r) { return static_cast<unsigned>(std::min<std::size_t>(16, 64 / widest_input_bytes(r))); }
+
 void check_fp64(const Reduction& r, const DeviceInfo& dev) {
   if (r.needs_fp64() && !dev.fp64)
     throw ConfigError(Param::Type,

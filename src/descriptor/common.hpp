@@ -38,6 +38,17 @@ void check_accumulators(const Reduction& r, const cl::Buffer& out, std::uint64_t
 // Throws ConfigError (Param::Type) when r needs fp64 and the device has none.
 void check_fp64(const Reduction& r, const DeviceInfo& dev);
 
+// The bytes of the widest of r's inputs (VEC rules load that many per element).
+std::size_t widest_input_bytes(const Reduction& r);
+
+// Whether the descriptor planners take CPU shapes on `dev` (contiguous runs, a line per work-item,
+// 8-wide column groups, 64-byte loads): a device that is no GPU, and not llvmpipe, whose loops end
+// after 65535 trips (DeviceInfo::loop_trip_limit), where one work-item per row or run would loop
+// past it (bench/NOTES.md, the descriptor families on a CPU device).
+bool cpu_shapes(const DeviceInfo& dev);
+// VEC in the CPU shapes: 64 bytes (a cache line) of the widest input, at most 16 elements.
+unsigned cpu_vec(const Reduction& r);
+
 // The host forms' inputs: one pointer per input of r (the count checked, none null), each holding
 // `elements` elements of its type, copied into new buffers of `context` by blocking writes on
 // `queue` (so the caller's memory may change or go once this returns, whatever fails later).

@@ -67,15 +67,12 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   // lines that leave 4 groups per compute unit; fewer lines than that, a group of one work-item per
   // part of a line (the chunks below). On PoCL (2 cores) f32 sums went from 3.7-6.9 GB/s (row widths
   // 2-256 of 256-wide groups) to 10-20 (bench/NOTES.md, the descriptor families on a CPU device).
-  // Not on llvmpipe, whose loops end after 65535 trips (DeviceInfo::loop_trip_limit): one
-  // work-item per row or run would loop past it where the GPU shapes' many work-items do not.
-  const bool cpu_shape = !dev.is_gpu && !dev.loop_trip_limit;
+  const bool cpu_shape = cpu_shapes(dev);
   const std::uint64_t cpu_wg =
       shape.lines >= 4 * cus ? std::min<std::uint64_t>(64, pow2_floor(shape.lines / (4 * cus))) : 1;
   l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? cpu_wg : kDefaultWg);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(kLineItems));
-  std::size_t widest = 1;
-  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
+  const std::size_t widest = widest_input_bytes(r);
   if (const auto v = given_value(k, "VEC", params.defines)) {
     l.vec = static_cast<unsigned>(*v);
   } else {
@@ -83,7 +80,7 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
     // vectors (a row of 6 floats is read as pairs, not as one vector and its tail one by one). On a
     // CPU 64 bytes (a cache line; VEC at most 16), halved while a line is shorter than one.
     if (cpu_shape) {
-      l.vec = static_cast<unsigned>(std::min<std::size_t>(16, 64 / widest));
+      l.vec = cpu_vec(r);
       while (l.vec > 1 && shape.average < l.vec) l.vec /= 2;
     } else {
       l.vec = static_cast<unsigned>(16 / widest);

@@ -294,9 +294,7 @@ PartOut run_resident_part(Dev& d, const cl::Buffer& in, ElemType t, std::uint64_
 // The most elements of one chunk of every input of r on the device: the largest allocation over
 // the widest input, whole multiples of 4096 elements (as chunk_elements).
 std::uint64_t descriptor_chunk_elements(const Reduction& r, const DeviceInfo& dev) {
-  std::size_t widest = 1;
-  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
-  const std::uint64_t most = dev.max_alloc_bytes / widest;
+  const std::uint64_t most = dev.max_alloc_bytes / widest_input_bytes(r);
   return most >= 4096 ? most / 4096 * 4096 : std::max<std::uint64_t>(1, most);
 }
 

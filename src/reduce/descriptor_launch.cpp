@@ -56,9 +56,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
   // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
   // the descriptor families on a CPU device).
-  // Not on llvmpipe, whose loops end after 65535 trips (DeviceInfo::loop_trip_limit): one
-  // work-item per row or run would loop past it where the GPU shapes' many work-items do not.
-  const bool cpu_shape = !dev.is_gpu && !dev.loop_trip_limit;
+  const bool cpu_shape = cpu_shapes(dev);
   const bool blocked = given_value(whole_kernel(), "BLOCKED", params.defines).value_or(cpu_shape ? 1 : 0) != 0;
   // ITEMS: 4 vectors in flight per work-item for plain accumulators of up to 8 bytes; 2 for the
   // structs and vector lifts (Welford's, the scaled l2's, argmin's pair), whose chains hold more
@@ -92,9 +90,8 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   }
   // VEC: 16 bytes of the widest input per load (a u8 input 16 elements, f32 4, f64 2); on a CPU 64
   // bytes, at most 16 elements.
-  std::size_t widest = 1;
-  for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));
-  l.vec = static_cast<unsigned>(cpu_shape ? std::min<std::size_t>(16, 64 / widest) : 16 / widest);  // CPU: a cache line
+  const std::size_t widest = widest_input_bytes(r);
+  l.vec = cpu_shape ? cpu_vec(r) : static_cast<unsigned>(16 / widest);
   if (vec) {
     if (*vec != 1 && *vec != 2 && *vec != 4 && *vec != 8 && *vec != 16)
       throw ConfigError(Param::Vec, "VEC " + std::to_string(*vec) + " for the descriptor kernel; valid: 1, 2, 4, 8, 16",
