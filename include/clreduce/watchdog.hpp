@@ -6,18 +6,19 @@
 // its file, its directory, the device and the timeout, then exit status 3 (std::_Exit: no
 // destructors run, since the device may never give its queue back).
 //
-// How it watches, and what the timeout bounds: a thread looks every 0.25 s. Each look places a
-// marker (clEnqueueMarkerWithWaitList, then clFlush) behind the launches made on a queue since its
-// last marker, once that marker has finished; a marker not finished the timeout after its launches
-// could start (the later of their launch and the end of the marker before it) ends the process.
-// So the timeout bounds the launches the host made on one queue within one 0.25 s look, in practice
-// one kernel: a host waits for its results within a look, or launches short kernels. A launch that
-// has not returned for the timeout (a driver blocked behind a stuck kernel) ends it too. The message
-// names the first kernel of those launches and, where there were several, how many and which.
+// How it watches, and what the timeout bounds: a thread looks every 2 ms while a queue is watched.
+// Once the host has launched nothing on a queue for 1 ms (it waits, or works on the host), or
+// every 0.25 s of launching without a pause, it places a marker (clEnqueueMarkerWithWaitList,
+// then clFlush) behind that burst of launches. A burst whose marker has not finished the timeout
+// after the burst could start (the later of its first launch and the end of the marker before it)
+// ends the process. So the timeout bounds one burst, in practice the one kernel the host waits
+// for. A launch that has not returned for the timeout (a driver blocked behind a stuck kernel)
+// ends it too. The message names the first kernel of the burst and, where the burst had more
+// launches, how many and which kernels.
 //
 // Off in the library unless the application sets it (ending the application's process is its
 // call); the `clreduce` tool sets it (--kernel-timeout, CLREDUCE_KERNEL_TIMEOUT, 300 s unless
-// given). Watching costs two uncontended locks per launch and one marker per queue per look; no
+// given). Watching costs three uncontended lock takes per launch and a marker per burst; no
 // event per launch (NVIDIA's OpenCL took about 8 us per launch for one, bench/NOTES.md).
 //
 // Thread-safety: every function may be called from any thread; with the watchdog on, launches on
