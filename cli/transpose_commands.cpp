@@ -17,7 +17,7 @@ namespace {
 struct TransposeTexts {  // shared by transpose and bench transpose
   std::string type = "float";
   std::optional<std::size_t> wg_x, wg_y;
-  std::optional<unsigned> tile, rows;
+  std::optional<unsigned> tile, rows, vec;
   std::vector<std::string> defines;
   DataTexts data;
   TimingTexts timing;
@@ -32,8 +32,10 @@ void add_transpose_options(CLI::App* c, TransposeTexts& o) {
       ->check(whole_number(kMaxU32, "1, 2, 4, ... up to the device's maximum work-group size"));
   c->add_option("--tile", o.tile, "tile edge TILE of the local-memory variants")
       ->check(whole_number(kMaxU32, "a tile edge 1, 2, 4, ... (see `clreduce variants`)"));
-  c->add_option("--rows", o.rows, "work-group rows ROWS of local_tile_multi (divides TILE)")
+  c->add_option("--rows", o.rows, "work-group rows ROWS of local_tile_multi and local_tile_vector (divides TILE)")
       ->check(whole_number(kMaxU32, "a divisor of TILE"));
+  c->add_option("--vec", o.vec, "elements per access VEC of local_tile_vector: 1, 2, 4 (divides TILE)")
+      ->check(whole_number(kMaxU32, "1, 2 or 4"));
   c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
   add_data_options(c, o.data);
   add_timing_options(c, o.timing);
@@ -47,6 +49,7 @@ TransposeConfig transpose_config_of(const TransposeTexts& o) {
   cfg.wg_y = o.wg_y;
   cfg.tile = o.tile;
   cfg.rows = o.rows;
+  cfg.vec = o.vec;
   cfg.defines = transpose_defines_of(o.defines);
   return cfg;
 }

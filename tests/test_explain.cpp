@@ -184,6 +184,11 @@ TEST_SUITE("unit") {
         {"local_tile_padded", "local_tile_multi",
          {"+#define ROWS 8", "+for (uint k = 0; k < TILE; k += ROWS)", "+#define WG_Y ROWS", "-#define WG_Y TILE"},
          {"ROWS", "#define TILE", "#define WG_Y", "#error", "#endif", "for (uint k", "tile[", "__attribute__"}},
+        // A new access width: the vector macros, and the element-by-element path edge tiles keep.
+        {"local_tile_multi", "local_tile_vector",
+         {"+#define VEC 4", "+#define WG_X (TILE / VEC)", "+const VT v = LOAD_V(", "+STORE_V(VEC_OF(g), out + OUT_AT(c0 + ly + k, r0 + x));",
+          "+const bool whole = r0 + TILE <= m && c0 + TILE <= n;", "-#define WG_X TILE"},
+         {}},
         {"naive", "register_tile2", {"+#define RT 2", "+ROW_TO_REGS(e, i, v)", "+T e[RT][RT];"}, {}},
         {"register_tile2", "register_tile4", {"+#define RT 4", "-#define RT 2", "+(v).s3"},
          {"#define RT", "ROW_TO_REGS", "REGS_COLUMN"}},

@@ -26,7 +26,7 @@ using namespace clreduce::test;
 namespace {
 const std::vector<std::pair<std::uint64_t, std::uint64_t>>& shapes_under_test() {
   static const std::vector<std::pair<std::uint64_t, std::uint64_t>> s{
-      {1, 1}, {1, 77}, {77, 1}, {17, 33}, {31, 65}, {64, 64}, {1000, 3}, {2048, 512}};
+      {1, 1}, {1, 77}, {77, 1}, {17, 33}, {31, 65}, {64, 64}, {1000, 3}, {20, 38}, {2048, 512}};
   return s;
 }
 
@@ -38,7 +38,9 @@ std::size_t kernel_allows(const TransposeVariant& v, ElemType t) {
 }
 
 // Three work-group shapes per variant: the default, another, and an odd one; the other two within
-// what the kernel allows (256 and 21-36 work-items, or halved down to the kernel's limit).
+// what the kernel allows (256 and 21-36 work-items, or halved down to the kernel's limit). A
+// variant with VEC two more: VEC 2, and VEC = TILE = 4. The shapes have rows on whole vectors
+// (64x64, 2048x512), off them (17x33, 31x65) and on them for VEC 2 only (20x38).
 std::vector<TransposeConfig> shapes_of(const TransposeVariant& v, ElemType t) {
   std::vector<TransposeConfig> out;
   TransposeConfig base;
@@ -67,6 +69,14 @@ std::vector<TransposeConfig> shapes_of(const TransposeVariant& v, ElemType t) {
   }
   out.push_back(a);
   out.push_back(b);
+  if (v.default_vec) {
+    // VEC 2 on a 16-wide tile, and VEC = TILE: one work-item per tile row.
+    a.vec = 2;
+    out.push_back(a);
+    TransposeConfig c = base;
+    c.tile = 4, c.rows = 2, c.vec = 4;
+    out.push_back(c);
+  }
   return out;
 }
 
@@ -75,6 +85,7 @@ std::string describe(const TransposeConfig& c, std::uint64_t m, std::uint64_t n)
   if (c.wg_x) s += " wg " + std::to_string(*c.wg_x) + "x" + std::to_string(*c.wg_y);
   if (c.tile) s += " tile " + std::to_string(*c.tile);
   if (c.rows) s += " rows " + std::to_string(*c.rows);
+  if (c.vec) s += " vec " + std::to_string(*c.vec);
   return s + " seed " + std::to_string(seed());
 }
 
@@ -202,6 +213,49 @@ TEST_SUITE("transpose") {
     expect_plan_error(plan(c, 1ULL << 32, 1), "rows and columns must each be in 1..4294967295");
     expect_plan_error(plan(c, 1024, 1024), "over the largest single allocation");
     CHECK_NOTHROW(plan(c, 512, 512)());
+    c.vec = 2;
+    expect_plan_error(plan(c), "transpose variant local_tile_multi takes no VEC (one element per access); variants that "
+                               "do: local_tile_vector");
+    c.variant = "local_tile_vector";
+    c.tile = 8, c.rows = 2, c.vec = 3;
+    expect_plan_error(plan(c), "VEC 3 for local_tile_vector; valid: 1, 2, 4");
+    c.tile = 6, c.vec = 4;
+    expect_plan_error(plan(c), "VEC 4 does not divide TILE 6");
+  }
+
+  TEST_CASE("local_tile_vector: the group is TILE / VEC wide, ALIGNED follows M and N, a default tile fits") {
+    DeviceInfo dev = fake_device();  // 1 KiB of local memory
+    TransposeConfig c;
+    c.variant = "local_tile_vector";
+    c.type = ElemType::Float;
+    c.tile = 8, c.rows = 4, c.vec = 4;
+    TransposePlan p = plan_transpose(c, dev, 64, 64);
+    CHECK(p.wg_x == 2);
+    CHECK(p.wg_y == 4);
+    CHECK(p.groups_x == 8);  // tiles along N, as local_tile_multi
+    CHECK(p.aligned);
+    CHECK(p.options.find("-D VEC=4 -D ALIGNED=1") != std::string::npos);
+    CHECK_FALSE(plan_transpose(c, dev, 64, 66).aligned);  // 66 columns: rows start off whole vectors
+    CHECK_FALSE(plan_transpose(c, dev, 62, 64).aligned);  // the output's rows are 62 long
+    c.vec = 2;
+    CHECK(plan_transpose(c, dev, 62, 66).aligned);
+    // The default 64 x 65 tile does not fit 1 KiB: halved to 8 (8 x 9 floats, 288 bytes) while
+    // VEC and ROWS divide it; a TILE the caller gives is refused instead.
+    c.tile.reset();
+    c.rows.reset();
+    c.vec.reset();
+    p = plan_transpose(c, dev, 64, 64);
+    CHECK(p.tile == 8);
+    CHECK(p.local_bytes <= dev.local_mem_bytes);
+    c.tile = 64;
+    CHECK_THROWS_WITH_AS(plan_transpose(c, dev, 64, 64), doctest::Contains("use a smaller TILE"), ConfigError);
+    dev.local_mem_bytes = 48 * 1024;
+    c.tile.reset();
+    c.type = ElemType::Double;
+    dev.fp64 = true;
+    CHECK(plan_transpose(c, dev, 64, 64).tile == 64);  // 64 x 65 doubles: 33280 bytes
+    dev.local_mem_bytes = 32 * 1024;
+    CHECK(plan_transpose(c, dev, 64, 64).tile == 32);
   }
 
   TEST_CASE("the variants' parameters as data: each a macro of its kernel, each in the option string once, a caller's -D taken") {
@@ -228,18 +282,22 @@ TEST_SUITE("transpose") {
         CHECK(count == 1);
       }
     }
-    // The CLI refuses a -D of each declared parameter, naming the option the table gives for it.
+    // The CLI refuses a -D of each declared parameter, naming the option the table gives for it
+    // (every parameter a caller may set has one; TYPE_ID, derived, follows --type), or, for one
+    // the host derives from the data alone (ALIGNED), saying so.
     std::map<std::string, std::string> options;
     for (const TransposeVariant& v : transpose_variants())
       for (const KernelParam& param : transpose_kernel_spec(v).params) {
-        CHECK_MESSAGE(!param.option.empty(), param.define << " names no option");
+        CHECK_MESSAGE((!param.caller_may_set || !param.option.empty()), param.define << " names no option");
         options[param.define] = param.option;
       }
+    CHECK(options.count("ALIGNED") == 1);
     for (const auto& [define, option] : options) {
       const test::CliRun r = test::run_cli("transpose --variant naive --type float --shape 4x4 -D " + define + "=1");
       INFO(r.out);
       CHECK(r.code == 2);
-      CHECK(r.out.find("would override " + define + ", which clreduce sets itself: use " + option) != std::string::npos);
+      CHECK(r.out.find("would override " + define + ", which clreduce sets itself: " +
+                       (option.empty() ? std::string("the host sets it") : "use " + option)) != std::string::npos);
     }
     // A library caller's -D of a declared parameter is the plan's; with the option too, one value.
     TransposeConfig c;

@@ -30,7 +30,8 @@ struct Access;
 enum class TransposeShape {
   Free,      // WG_X x WG_Y, any shape the device allows (naive, register tiles)
   Tile,      // TILE x TILE: one element per work-item (local_tile, local_tile_padded)
-  TileRows,  // TILE x ROWS: TILE / ROWS elements per work-item (local_tile_multi)
+  TileRows,  // (TILE / VEC) x ROWS: TILE / ROWS accesses of VEC elements per work-item
+             // (local_tile_multi: VEC 1; local_tile_vector: VEC 1, 2 or 4)
 };
 
 struct TransposeVariant {
@@ -49,6 +50,7 @@ struct TransposeVariant {
   bool x_walks_rows = false; // x indexes input rows (naive_write_coalesced), not columns
   unsigned pad = 0;          // padding columns of the local tile
   unsigned default_tile = 0, default_rows = 0;
+  unsigned default_vec = 0;  // VEC, the elements of one access (local_tile_vector); 0: takes none
   std::size_t default_wg_x = 32, default_wg_y = 8;  // Free variants
 };
 
@@ -65,6 +67,7 @@ struct TransposeParams {
   std::string variant;                    // a registered transpose variant; empty: the default
   std::optional<std::size_t> wg_x, wg_y;  // work-group shape (Free variants)
   std::optional<unsigned> tile, rows;     // TILE and ROWS (tiled variants)
+  std::optional<unsigned> vec;            // VEC: 1, 2 or 4 (local_tile_vector)
   std::vector<Define> defines;            // -D NAME[=VALUE] for the kernel compiler, untouched
 };
 

@@ -69,6 +69,15 @@ std::vector<TransposeVariant> build_registry() {
   r.back().default_tile = 32;
   r.back().default_rows = 8;
   r.back().pad = 1;
+  r.push_back(make("local_tile_vector", TransposeShape::TileRows,
+                   "local_tile_multi with VEC-element vector loads and stores: a (TILE/VEC) x ROWS "
+                   "work-group, TILE/ROWS vectors per work-item each way",
+                   "8- or 16-byte accesses for 4-byte elements, as wide as double's; the tile is "
+                   "gathered VEC rows at a time (some bank conflicts), edge tiles element by element"));
+  r.back().default_tile = 64;
+  r.back().default_rows = 8;
+  r.back().default_vec = 4;
+  r.back().pad = 1;
   // The teaching steps: each variant's predecessor, its literature, and what its kernel changes.
   static const std::map<std::string, std::array<std::string, 3>> steps = {
       {"naive",
@@ -101,6 +110,14 @@ std::vector<TransposeVariant> build_registry() {
         "a TILE x ROWS work-group moves the padded tile, each work-item TILE / ROWS elements: "
         "more loads in flight per work-item, fewer index computations per element, and a 32 x 32 "
         "tile from a 256-work-item group"}},
+      {"local_tile_vector",
+       {"local_tile_multi",
+        "vectorised shared-memory transposes: each thread moving a vector of neighbouring elements "
+        "per access on both sides",
+        "each work-item reads VEC neighbouring elements of an input row as one vector and writes VEC "
+        "neighbouring elements of an output row as one vector, gathered from VEC rows of the tile: "
+        "4-byte elements move 8 or 16 bytes per access, as 8-byte ones already did (double's "
+        "local_tile_multi was the closest to the copy)"}},
       {"register_tile2",
        {"naive",
         "register blocking: vector loads and stores, the transpose in registers",
@@ -147,6 +164,12 @@ KernelSpec spec_of(const TransposeVariant& v) {
     if (v.shape == TransposeShape::TileRows)
       k.params.push_back({"ROWS", "work-group rows, dividing TILE: each work-item moves TILE / ROWS elements", {},
                           std::to_string(v.default_rows), false, true, "--rows"});
+    if (v.default_vec) {
+      k.params.push_back({"VEC", "elements per access on both sides, dividing TILE; the work-group is TILE / VEC wide",
+                          {1, 2, 4}, std::to_string(v.default_vec), false, true, "--vec"});
+      k.params.push_back({"ALIGNED", "1 where VEC divides M and N: whole tiles move by vector pointers, else by vloadn/vstoren",
+                          {0, 1}, "from M, N and VEC", false, false});
+    }
   }
   return k;
 }
@@ -206,6 +229,12 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
   const auto opt = [](const auto& o) { return o ? std::optional<std::uint64_t>(*o) : std::nullopt; };
   const std::optional<std::uint64_t> wg_x = given("WG_X", opt(cfg.wg_x)), wg_y = given("WG_Y", opt(cfg.wg_y));
   const std::optional<std::uint64_t> tile = given("TILE", opt(cfg.tile)), rows = given("ROWS", opt(cfg.rows));
+  const std::optional<std::uint64_t> vec = given("VEC", opt(cfg.vec));
+  if (cfg.vec && !v.default_vec) {
+    const std::string with_vec = join(names_where([](const TransposeVariant& x) { return x.default_vec != 0; }));
+    throw ConfigError(Param::Vec, "transpose variant " + v.name + " takes no VEC (one element per access); variants that do: " + with_vec,
+                      with_vec);
+  }
   for (const auto& [value, name, param] : {std::tuple{wg_x, "WG_X", Param::WgX}, {wg_y, "WG_Y", Param::WgY},
                                            {tile, "TILE", Param::Tile}, {rows, "ROWS", Param::Rows}})
     if (value && *value > (1u << 20))  // over any device's work-group: refused before it is narrowed
@@ -237,9 +266,16 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
     if (v.shape == TransposeShape::Tile && cfg.rows)
       throw ConfigError(Param::Rows,
                         "transpose variant " + v.name +
-                            " moves one element per work-item (ROWS = TILE); ROWS is for local_tile_multi",
-                        "local_tile_multi");
+                            " moves one element per work-item (ROWS = TILE); ROWS is for local_tile_multi and local_tile_vector",
+                        "local_tile_multi, local_tile_vector");
     p.tile = static_cast<unsigned>(tile.value_or(v.default_tile));
+    p.vec = v.default_vec ? static_cast<unsigned>(vec.value_or(v.default_vec)) : 0;
+    // A default tile too large for the device's local memory (local_tile_vector's 64 x 65 doubles
+    // are 33 KB) is halved while VEC and ROWS still divide it; a TILE the caller gave is refused.
+    while (!tile && v.default_vec && std::uint64_t{p.tile} * (p.tile + v.pad) * es > dev.local_mem_bytes &&
+           p.tile / 2 >= std::max(p.vec, 1u) && (p.tile / 2) % std::max(p.vec, 1u) == 0 &&
+           (p.tile / 2) % static_cast<unsigned>(rows.value_or(v.default_rows)) == 0)
+      p.tile /= 2;
     p.rows = v.shape == TransposeShape::Tile ? p.tile : static_cast<unsigned>(rows.value_or(v.default_rows));
     if (p.tile == 0) throw ConfigError(Param::Tile, "TILE must be at least 1", ">= 1");
     if (p.rows == 0) throw ConfigError(Param::Rows, "ROWS must be at least 1", ">= 1");
@@ -248,7 +284,14 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
                         "ROWS " + std::to_string(p.rows) + " does not divide TILE " + std::to_string(p.tile) +
                             ": each work-item moves TILE/ROWS whole rows",
                         "a divisor of TILE " + std::to_string(p.tile));
-    p.wg_x = p.tile;
+    if (p.vec && (p.vec != 1 && p.vec != 2 && p.vec != 4))
+      throw ConfigError(Param::Vec, "VEC " + std::to_string(p.vec) + " for " + v.name + "; valid: 1, 2, 4", "1, 2, 4");
+    if (p.vec && p.tile % p.vec != 0)
+      throw ConfigError(Param::Vec,
+                        "VEC " + std::to_string(p.vec) + " does not divide TILE " + std::to_string(p.tile) +
+                            ": each work-item moves whole vectors of a tile row",
+                        "a divisor of TILE " + std::to_string(p.tile) + " among 1, 2, 4");
+    p.wg_x = p.tile / std::max(p.vec, 1u);
     p.wg_y = p.rows;
     p.local_bytes = std::uint64_t{p.tile} * (p.tile + v.pad) * es;
     if (p.local_bytes > dev.local_mem_bytes)
@@ -260,6 +303,11 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
                         "a smaller TILE", dev.name);
     values.push_back({"TILE", p.tile});
     if (v.shape == TransposeShape::TileRows) values.push_back({"ROWS", p.rows});
+    if (p.vec) {
+      p.aligned = m % p.vec == 0 && n % p.vec == 0;
+      values.push_back({"VEC", p.vec});
+      values.push_back({"ALIGNED", p.aligned ? 1 : 0});
+    }
   }
   const std::uint64_t wg = std::uint64_t{p.wg_x} * p.wg_y;
   const Param shape_param = v.shape == TransposeShape::Free ? Param::WgX : Param::Tile;

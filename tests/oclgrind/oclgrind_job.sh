@@ -68,6 +68,15 @@ else
   for v in naive naive_write_coalesced local_tile local_tile_padded register_tile2 register_tile4 local_tile_multi; do
     for t in float uint double; do cases+=("matrix: transpose --variant $v --type $t --shape 17x33"); done
   done
+  # local_tile_vector's vector path needs whole tiles: 16-wide tiles of a 68x132 matrix (rows on
+  # whole vectors: pointer loads and stores), of a 66x70 one (off them at VEC 4: vload4/vstore4;
+  # on them at VEC 2), each with the edge tiles element by element.
+  for t in float uint double; do
+    cases+=("matrix: transpose --variant local_tile_vector --type $t --shape 17x33")
+    cases+=("matrix: transpose --variant local_tile_vector --type $t --shape 68x132 --tile 16 --rows 4")
+  done
+  cases+=("matrix: transpose --variant local_tile_vector --type float --shape 66x70 --tile 16 --rows 4")
+  cases+=("matrix: transpose --variant local_tile_vector --type float --shape 66x70 --tile 16 --rows 4 --vec 2")
   # The axis reductions (rows and columns of a matrix), each variant at a shape that leaves every
   # tile, slice and chunk partial, and cols_tile split into chunks (its second pass included);
   # argmax's (value, index) pairs through every tree and second pass.

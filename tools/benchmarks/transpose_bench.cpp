@@ -177,6 +177,7 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
       } else {
         cfg.tile = opt.given.tile;
         if (v->shape == TransposeShape::TileRows) cfg.rows = opt.given.rows;
+        if (v->default_vec) cfg.vec = opt.given.vec;
       }
       try {
         TransposerOptions topt;

@@ -22,7 +22,8 @@ std::uint64_t moved_bytes(std::uint64_t m, std::uint64_t n, ElemType t) {
 
 json plan_json(const TransposePlan& p) {
   return json{{"variant", p.variant->name}, {"m", p.m}, {"n", p.n},
-              {"wg_x", p.wg_x}, {"wg_y", p.wg_y}, {"tile", p.tile}, {"rows", p.rows},
+              {"wg_x", p.wg_x}, {"wg_y", p.wg_y}, {"tile", p.tile}, {"rows", p.rows}, {"vec", p.vec},
+              {"aligned", p.aligned},
               {"groups_x", p.groups_x}, {"groups_y", p.groups_y},
               {"local_bytes", p.local_bytes}, {"options", p.options}};
 }
@@ -61,6 +62,8 @@ std::string transpose_text(const TransposeReport& r, const DeviceInfo& dev) {
       << "x" << p.m << "\n"
       << "launch     work-group " << p.wg_label() << ", groups " << p.groups_x << "x" << p.groups_y
       << (p.tile ? ", tile " + std::to_string(p.tile) : std::string())
+      << (p.vec ? ", vec " + std::to_string(p.vec) + (p.aligned ? " (rows on whole vectors)" : " (vloadn/vstoren: rows off whole vectors)")
+                : std::string())
       << (p.local_bytes ? ", " + std::to_string(p.local_bytes) + " bytes of local memory" : std::string())
       << "\n"
       << "options    " << p.options << "\n"

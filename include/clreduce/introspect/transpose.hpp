@@ -23,6 +23,8 @@ struct TransposePlan {
   std::uint64_t m = 0, n = 0;           // input rows, columns
   std::size_t wg_x = 0, wg_y = 0;       // the work-group shape
   unsigned tile = 0, rows = 0;          // tiled variants (0 otherwise)
+  unsigned vec = 0;                     // elements per access (local_tile_vector; 0 otherwise)
+  bool aligned = false;                 // VEC divides M and N: whole tiles move by vector pointers
   std::uint64_t groups_x = 0, groups_y = 0;
   std::uint64_t local_bytes = 0;        // the local tile
   std::string options;                  // the full build option string
