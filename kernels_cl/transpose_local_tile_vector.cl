@@ -11,7 +11,7 @@
 #define TILE 64 // tile edge in elements; a multiple of VEC
 #endif
 #ifndef ROWS
-#define ROWS 8 // work-group rows; must divide TILE: each work-item moves TILE / ROWS vectors each way
+#define ROWS 16 // work-group rows; must divide TILE: each work-item moves TILE / ROWS vectors each way
 #endif
 #ifndef VEC
 #define VEC 4 // elements per access on both sides: 1, 2 or 4

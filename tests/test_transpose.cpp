@@ -240,12 +240,14 @@ TEST_SUITE("transpose") {
     c.vec = 2;
     CHECK(plan_transpose(c, dev, 62, 66).aligned);
     // The default 64 x 65 tile does not fit 1 KiB: halved to 8 (8 x 9 floats, 288 bytes) while
-    // VEC and ROWS divide it; a TILE the caller gives is refused instead.
+    // VEC divides it, the default ROWS 16 following it to 8; a TILE the caller gives is refused.
     c.tile.reset();
     c.rows.reset();
     c.vec.reset();
     p = plan_transpose(c, dev, 64, 64);
     CHECK(p.tile == 8);
+    CHECK(p.rows == 8);
+    CHECK(p.vec == 4);
     CHECK(p.local_bytes <= dev.local_mem_bytes);
     c.tile = 64;
     CHECK_THROWS_WITH_AS(plan_transpose(c, dev, 64, 64), doctest::Contains("use a smaller TILE"), ConfigError);
@@ -253,8 +255,18 @@ TEST_SUITE("transpose") {
     c.tile.reset();
     c.type = ElemType::Double;
     dev.fp64 = true;
-    CHECK(plan_transpose(c, dev, 64, 64).tile == 64);  // 64 x 65 doubles: 33280 bytes
-    dev.local_mem_bytes = 32 * 1024;
+    // Doubles: the same 16 bytes per access (VEC 2) and half the edge (32 x 33 doubles, 8448 bytes).
+    p = plan_transpose(c, dev, 64, 64);
+    CHECK(p.tile == 32);
+    CHECK(p.vec == 2);
+    CHECK(p.rows == 16);
+    CHECK(p.wg_x == 16);
+    c.type = ElemType::Float;
+    p = plan_transpose(c, dev, 64, 64);
+    CHECK(p.tile == 64);
+    CHECK(p.vec == 4);
+    CHECK(p.rows == 16);
+    dev.local_mem_bytes = 16 * 1024;  // 64 x 65 floats are 16640 bytes
     CHECK(plan_transpose(c, dev, 64, 64).tile == 32);
   }
 

@@ -74,8 +74,12 @@ std::vector<TransposeVariant> build_registry() {
                    "work-group, TILE/ROWS vectors per work-item each way",
                    "8- or 16-byte accesses for 4-byte elements, as wide as double's; the tile is "
                    "gathered VEC rows at a time (some bank conflicts), edge tiles element by element"));
+  // Defaults for 4-byte elements, scaled for 8-byte ones to the same bytes per access and half
+  // the tile edge (planner). On the H200 (bench/results/2026-11-28_h200_transpose_vector):
+  // float TILE 64, ROWS 16, VEC 4 97.1% of the copy at 8192x8192 (TILE 32: 89.9%; ROWS 4: 92.9%);
+  // double TILE 32, ROWS 16, VEC 2 96.7% (TILE 64 VEC 4, a 33 KB tile: 81.6%).
   r.back().default_tile = 64;
-  r.back().default_rows = 8;
+  r.back().default_rows = 16;
   r.back().default_vec = 4;
   r.back().pad = 1;
   // The teaching steps: each variant's predecessor, its literature, and what its kernel changes.
@@ -160,13 +164,17 @@ KernelSpec spec_of(const TransposeVariant& v) {
     k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, false, true, "--wg-y"});
   } else {
     k.params.push_back({"TILE", "edge of the square tile staged in local memory; the work-group is TILE wide", {},
-                        std::to_string(v.default_tile) + ", within the device's local memory", false, true, "--tile"});
+                        std::to_string(v.default_tile) + (v.default_vec ? " for 4-byte elements, " + std::to_string(v.default_tile / 2) + " for 8-byte" : "") +
+                            ", within the device's local memory",
+                        false, true, "--tile"});
     if (v.shape == TransposeShape::TileRows)
       k.params.push_back({"ROWS", "work-group rows, dividing TILE: each work-item moves TILE / ROWS elements", {},
                           std::to_string(v.default_rows), false, true, "--rows"});
     if (v.default_vec) {
       k.params.push_back({"VEC", "elements per access on both sides, dividing TILE; the work-group is TILE / VEC wide",
-                          {1, 2, 4}, std::to_string(v.default_vec), false, true, "--vec"});
+                          {1, 2, 4}, std::to_string(v.default_vec * 4) + " bytes of elements (" + std::to_string(v.default_vec) +
+                              " for 4-byte, " + std::to_string(v.default_vec / 2) + " for 8-byte)",
+                          false, true, "--vec"});
       k.params.push_back({"ALIGNED", "1 where VEC divides M and N: whole tiles move by vector pointers, else by vloadn/vstoren",
                           {0, 1}, "from M, N and VEC", false, false});
     }
@@ -268,15 +276,21 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
                         "transpose variant " + v.name +
                             " moves one element per work-item (ROWS = TILE); ROWS is for local_tile_multi and local_tile_vector",
                         "local_tile_multi, local_tile_vector");
-    p.tile = static_cast<unsigned>(tile.value_or(v.default_tile));
-    p.vec = v.default_vec ? static_cast<unsigned>(vec.value_or(v.default_vec)) : 0;
-    // A default tile too large for the device's local memory (local_tile_vector's 64 x 65 doubles
-    // are 33 KB) is halved while VEC and ROWS still divide it; a TILE the caller gave is refused.
+    // local_tile_vector's defaults are for 4-byte elements: 8-byte ones take half the VEC (the
+    // same 16 bytes per access) and half the tile edge.
+    const unsigned wide = v.default_vec && es == 8 ? 2 : 1;
+    p.tile = static_cast<unsigned>(tile.value_or(v.default_tile / wide));
+    p.vec = v.default_vec ? static_cast<unsigned>(vec.value_or(std::max(1u, v.default_vec / wide))) : 0;
+    // A default tile too large for the device's local memory is halved while VEC (and a ROWS the
+    // caller gave) still divide it; a TILE the caller gave is refused. A default ROWS follows the
+    // tile down.
     while (!tile && v.default_vec && std::uint64_t{p.tile} * (p.tile + v.pad) * es > dev.local_mem_bytes &&
            p.tile / 2 >= std::max(p.vec, 1u) && (p.tile / 2) % std::max(p.vec, 1u) == 0 &&
-           (p.tile / 2) % static_cast<unsigned>(rows.value_or(v.default_rows)) == 0)
+           (!rows || (p.tile / 2) % static_cast<unsigned>(*rows) == 0))
       p.tile /= 2;
-    p.rows = v.shape == TransposeShape::Tile ? p.tile : static_cast<unsigned>(rows.value_or(v.default_rows));
+    p.rows = v.shape == TransposeShape::Tile
+                 ? p.tile
+                 : static_cast<unsigned>(rows.value_or(v.default_vec ? std::min(v.default_rows, p.tile) : v.default_rows));
     if (p.tile == 0) throw ConfigError(Param::Tile, "TILE must be at least 1", ">= 1");
     if (p.rows == 0) throw ConfigError(Param::Rows, "ROWS must be at least 1", ">= 1");
     if (p.tile % p.rows != 0)
