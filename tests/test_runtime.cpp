@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "clreduce/error.hpp"
+#include "clreduce/fill.hpp"
 #include "support.hpp"
 
 #include <filesystem>
@@ -10,6 +11,8 @@
 #include <optional>
 #include <cstdlib>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 using namespace clreduce;
 using clreduce::test::copy_kernels;
@@ -192,5 +195,31 @@ TEST_SUITE("runtime") {
     cfg.variant = "naive";
     cfg.wg = session().device().max_work_group_size * 2;
     CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100), doctest::Contains("over the device maximum"), Error);
+  }
+
+  TEST_CASE("enqueue_fill_bytes: exactly the bytes asked, in pieces of every pattern width") {
+    // Pieces of 5, 8 and 6 bytes make 1-, 2- and 4-byte patterns at odd and even offsets; the
+    // bytes around the range keep their values.
+    const std::size_t bytes = 64;
+    const cl::Buffer b(session().context(), CL_MEM_READ_WRITE, bytes);
+    for (const auto& [offset, size, piece] :
+         {std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>{0, 64, kFillPieceBytes}, {1, 62, 5}, {2, 60, 8},
+          {3, 1, 6}, {4, 40, 6}, {7, 0, 3}}) {
+      CAPTURE(offset);
+      CAPTURE(size);
+      CAPTURE(piece);
+      std::vector<unsigned char> before(bytes);
+      for (std::size_t i = 0; i < bytes; ++i) before[i] = static_cast<unsigned char>(i * 7 + 1);
+      session().queue().enqueueWriteBuffer(b, CL_TRUE, 0, bytes, before.data());
+      cl::Event done;
+      enqueue_fill_bytes(session().queue(), b, 0xC3, offset, size, nullptr, &done, piece);
+      if (size) done.wait();
+      std::vector<unsigned char> got(bytes);
+      session().queue().enqueueReadBuffer(b, CL_TRUE, 0, bytes, got.data());
+      for (std::size_t i = 0; i < bytes; ++i) {
+        const bool inside = i >= offset && i < offset + size;
+        CHECK_MESSAGE(got[i] == (inside ? 0xC3 : before[i]), "byte " << i);
+      }
+    }
   }
 }

@@ -28,6 +28,7 @@
 #include "clreduce/axis.hpp"
 #include "clreduce/device.hpp"
 #include "clreduce/error.hpp"
+#include "clreduce/fill.hpp"
 #include "clreduce/kernels.hpp"
 #include "clreduce/multi_device.hpp"
 #include "clreduce/opencl.hpp"

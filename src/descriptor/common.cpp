@@ -1,6 +1,7 @@
 // The descriptor families' shared host helpers (src/descriptor/common.hpp).
 #include "descriptor/common.hpp"
 
+#include "clreduce/fill.hpp"
 #include "clreduce/error.hpp"
 
 #include <algorithm>
@@ -195,7 +196,7 @@ const cl::Buffer& Scratch::at_least(BoundQueue& bound, std::uint64_t bytes, cons
   if (allocations) ++*allocations;
   if (zeroed)
     with_cl_context("zeroing " + what, [&] {
-      bound.queue.enqueueFillBuffer(buffer_, cl_uchar{0}, 0, bytes);
+      enqueue_fill_bytes(bound.queue, buffer_, 0, 0, bytes);
       bound.queue.finish();
     });
   return buffer_;

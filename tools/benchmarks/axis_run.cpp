@@ -2,6 +2,7 @@
 #include "benchmarks/axis_run.hpp"
 
 #include "benchmarks/transpose_bench.hpp"  // kPoisonByte
+#include "clreduce/fill.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/introspect.hpp"
 #include "measure/user_reference.hpp"
@@ -44,7 +45,7 @@ AxisReport run_axis(const Session& rt, const AxisConfig& cfg, const HostData& da
     rt.queue().enqueueWriteBuffer(in, CL_TRUE, 0, data.bytes.size(), data.data());
   });
   with_cl_context("poisoning the output, reducing and reading back", [&] {
-    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, outputs * rs);
+    enqueue_fill_bytes(rt.queue(), out, kPoisonByte, 0, outputs * rs);
     introspect::enqueue(reducer, *l, in, out, nullptr, false);
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, outputs * rs, got.data());
   });

@@ -1,6 +1,7 @@
 // One measured descriptor reduction (benchmarks/descriptor_run.hpp).
 #include "benchmarks/descriptor_run.hpp"
 
+#include "clreduce/fill.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/introspect.hpp"
 #include "measure/descriptor_device_reference.hpp"
@@ -49,8 +50,7 @@ void measure_peak(const Session& session, const std::vector<ScalarData>& inputs,
   }
   const cl::Buffer all = with_cl_context("allocating the read peak's buffer", [&] {
     cl::Buffer b(session.context(), CL_MEM_READ_WRITE, rep.bytes_read);
-    const cl_uint zero = 0;
-    session.queue().enqueueFillBuffer(b, zero, 0, rep.bytes_read - rep.bytes_read % 4);
+    enqueue_fill_bytes(session.queue(), b, 0, 0, rep.bytes_read - rep.bytes_read % 4);
     return b;
   });
   rep.peak = measure_read_bandwidth(session, all, rep.bytes_read - rep.bytes_read % 4, timing);

@@ -2,6 +2,7 @@
 #include "benchmarks/segmented_run.hpp"
 
 #include "benchmarks/transpose_bench.hpp"  // kPoisonByte
+#include "clreduce/fill.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/introspect.hpp"
 #include "measure/user_reference.hpp"
@@ -50,7 +51,7 @@ SegmentedReport run_segmented(const Session& rt, const SegmentedConfig& cfg, con
     rt.queue().enqueueWriteBuffer(offs, CL_TRUE, 0, offsets.size() * sizeof(std::uint64_t), offsets.data());
   });
   with_cl_context("poisoning the output, reducing and reading back", [&] {
-    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, segments * rs);
+    enqueue_fill_bytes(rt.queue(), out, kPoisonByte, 0, segments * rs);
     introspect::enqueue(reducer, *l, in, offs, out, nullptr, false);
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, segments * rs, got.data());
   });

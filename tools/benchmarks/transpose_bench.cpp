@@ -1,6 +1,7 @@
 // run_transpose, the copy bandwidth and run_transpose_bench.
 #include "benchmarks/transpose_bench.hpp"
 
+#include "clreduce/fill.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/introspect.hpp"
 #include "parse.hpp"
@@ -34,7 +35,7 @@ TransposeReport measure(const Session& rt, Transposer& t, const TransposeLaunch&
   const std::uint64_t bytes = data.bytes.size();
   std::vector<unsigned char> got(bytes);
   with_cl_context("poisoning the output, transposing and reading back", [&] {
-    rt.queue().enqueueFillBuffer(out, kPoisonByte, 0, bytes);
+    enqueue_fill_bytes(rt.queue(), out, kPoisonByte, 0, bytes);
     introspect::enqueue(t, l, in, out, nullptr, false);
     rt.queue().enqueueReadBuffer(out, CL_TRUE, 0, bytes, got.data());
   });
