@@ -5,7 +5,8 @@
 // begin/end arrays (LINES 2: [begin[s], end[s]), as CUB's DeviceSegmentedReduce takes them).
 // The map's index i counts from the line's first element (a row's column, a segment's position).
 //
-// ROW_WIDTH work-items share a line, WG_SIZE / ROW_WIDTH lines per group; each work-item reads
+// ROW_WIDTH work-items share a line, WG_SIZE / ROW_WIDTH lines per group (BLOCKED 1, a CPU's
+// shape: one work-item per line, each work-item a run of consecutive lines); each work-item reads
 // the line's whole VEC-element vectors (the vectors of the inputs' own index space, so ALIGNED
 // loads stay aligned whatever the line's start) ROW_WIDTH apart into ITEMS chains; the elements
 // before the line's first whole vector and after its last go one by one. The line's work-items
@@ -67,6 +68,12 @@
 #ifndef SPLIT
 #define SPLIT 0 // 1: each line cut into `chunks` parts, one group each, met by a ticket per line
 #endif
+#ifndef BLOCKED
+#define BLOCKED 0 // 1: work-item g folds lines [g * run, g * run + run), run = ceil(lines / global size), one at a time (a CPU's contiguous stream; ROW_WIDTH 1, SPLIT 0)
+#endif
+#if BLOCKED && (ROW_WIDTH != 1 || SPLIT)
+#error "BLOCKED takes ROW_WIDTH 1 and SPLIT 0: a work-item folds its lines alone"
+#endif
 #include "descriptor.clh"
 #include "descriptor_ticket.clh"
 
@@ -101,8 +108,16 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
   const uint lane = lid % ROW_WIDTH;
   const uint slot = lid / ROW_WIDTH;
   const uint chunk = get_group_id(1);
+#if BLOCKED
+  // The same trip count for every work-item of the group (the barriers below), past the last line
+  // with nothing to fold.
+  const ulong run = (lines + get_global_size(0) - 1) / get_global_size(0);
+  for (ulong t = 0; t < run; ++t) {
+    const ulong s = get_global_id(0) * run + t;
+#else
   for (ulong first = (ulong)get_group_id(0) * LINE_SLOTS; first < lines; first += (ulong)get_num_groups(0) * LINE_SLOTS) {
     const ulong s = first + slot;
+#endif
     ulong b = 0, e = 0;  // the line's elements [b, e); none for the slots past the last line
     if (s < lines) {
 #if LINES == 0

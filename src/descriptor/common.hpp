@@ -48,6 +48,9 @@ std::size_t widest_input_bytes(const Reduction& r);
 bool cpu_shapes(const DeviceInfo& dev);
 // VEC in the CPU shapes: 64 bytes (a cache line) of the widest input, at most 16 elements.
 unsigned cpu_vec(const Reduction& r);
+// The work-group of the CPU shapes that give each work-item one contiguous run (the whole array's
+// BLOCKED, the lines' BLOCKED): contiguous_blocks' best on PoCL.
+inline constexpr std::size_t kCpuRunWg = 8;
 
 // The host forms' inputs: one pointer per input of r (the count checked, none null), each holding
 // `elements` elements of its type, copied into new buffers of `context` by blocking writes on

@@ -68,8 +68,11 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   // part of a line (the chunks below). On PoCL (2 cores) f32 sums went from 3.7-6.9 GB/s (row widths
   // 2-256 of 256-wide groups) to 10-20 (bench/NOTES.md, the descriptor families on a CPU device).
   const bool cpu_shape = cpu_shapes(dev);
+  const std::optional<std::uint64_t> blocked_given = given_value(k, "BLOCKED", params.defines);
   const std::uint64_t cpu_wg =
-      shape.lines >= 4 * cus ? std::min<std::uint64_t>(64, pow2_floor(shape.lines / (4 * cus))) : 1;
+      shape.lines >= 4 * cus
+          ? std::min<std::uint64_t>(blocked_given == 0u ? 64 : kCpuRunWg, pow2_floor(shape.lines / (4 * cus)))
+          : 1;
   l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? cpu_wg : kDefaultWg);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(kLineItems));
   const std::size_t widest = widest_input_bytes(r);
@@ -127,8 +130,18 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
     const std::uint64_t by_length = std::max<std::uint64_t>(1, vectors / (std::uint64_t{l.wg} * l.items * 4));
     l.chunks = std::min({by_device, by_length, kMaxParts});
   }
+  // BLOCKED (a CPU, a line per work-item, whole lines): each work-item one run of consecutive lines,
+  // 4 groups per compute unit, as the whole array's CPU shape reads one contiguous run per
+  // work-item. The lines a grid apart (BLOCKED 0) read 8-64 rows far apart at once.
+  const bool blocked = blocked_given ? *blocked_given != 0 : cpu_shape && l.row_width == 1 && l.chunks == 1;
+  if (blocked && (l.row_width != 1 || l.chunks != 1))
+    throw ConfigError(Param::Define,
+                      "BLOCKED=1 for " + k.kernel + " with row width " + std::to_string(l.row_width) + " and " +
+                          std::to_string(l.chunks) + " parts per line; valid: row width 1 and 1 part (a work-item folds its lines alone)",
+                      "row width 1, 1 part");
   const std::uint64_t slots = l.wg / l.row_width;
-  l.groups = std::min((shape.lines + slots - 1) / slots, cus * kMaxGroupsPerCu);
+  l.groups = blocked ? std::min<std::uint64_t>((shape.lines + l.wg - 1) / l.wg, cus * kCpuGroupsPerCu)
+                     : std::min((shape.lines + slots - 1) / slots, cus * kMaxGroupsPerCu);
   l.depth = l.depth_of(shape.longest);
   const ParamValues values = {{"WG_SIZE", l.wg},
                                {"ROW_WIDTH", l.row_width},
@@ -138,6 +151,7 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                                {"LINES", static_cast<std::uint64_t>(shape.kind)},
                                {"OFFSET_T_ID", type_id},
                                {"SPLIT", l.chunks > 1 ? 1 : 0},
+                               {"BLOCKED", blocked ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;

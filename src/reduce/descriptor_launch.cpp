@@ -15,7 +15,6 @@ namespace {
 constexpr std::size_t kDefaultWg = 256;
 constexpr unsigned kDefaultGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
 constexpr unsigned kItems = 4;
-constexpr std::size_t kCpuWg = 8;            // not a GPU: contiguous_blocks' best on PoCL
 }  // namespace
 
 std::string DescriptorLaunch::label() const {
@@ -86,7 +85,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     l.wg = wg;
   } else {
     l.wg = 1;
-    while (l.wg * 2 <= std::min(cpu_shape ? kCpuWg : kDefaultWg, limit)) l.wg *= 2;
+    while (l.wg * 2 <= std::min(cpu_shape ? kCpuRunWg : kDefaultWg, limit)) l.wg *= 2;
   }
   // VEC: 16 bytes of the widest input per load (a u8 input 16 elements, f32 4, f64 2); on a CPU 64
   // bytes, at most 16 elements.

@@ -151,6 +151,9 @@ else
   cases+=("reduce --op argmax --type f32 -D BLOCKED=1 --wg 8 --vec 4")
   cases+=("reduce --op var_pop --type f16 -D BLOCKED=1 --wg 8 --vec 8")
   cases+=("reduce --op argmax --type f32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4")
+  # Runs of consecutive rows and segments per work-item (lines' BLOCKED 1), the last runs short.
+  cases+=("reduce --op argmax --type f32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4 -D BLOCKED=1")
+  cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 8 --row-width 1 -D BLOCKED=1")
   cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 1 --row-width 1 --chunks 3 --vec 4")
   cases+=("reduce --op var_pop --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
