@@ -7,6 +7,7 @@
 #include "transpose/plan.hpp"
 #include "clreduce/watchdog.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 namespace clreduce {
@@ -44,7 +45,9 @@ std::shared_ptr<const TransposeLaunch> Transposer::State::prepare(ElemType type,
   const TransposeParams given = options.params;
   // A work-group shape nobody chose follows the built kernel: where it allows fewer work-items
   // than the variant's default shape, the shape shrinks (ROWS, then the group's height, then
-  // TILE or its width) until it fits. A chosen shape over the kernel's limit is refused.
+  // TILE or its width) until it fits; where the built kernel needs more local memory than the
+  // device has (llvmpipe counts local_tile_vector's 64 x 65 floats as 33280 bytes against its
+  // 32 KiB), TILE halves. A chosen shape over the kernel's limits is refused.
   for (;;) {
     l->plan = plan_transpose(l->config, device, m, n);
     l->kernel_ = programs->kernel(context, device, kernel_dir.path, l->plan.variant->file,
@@ -53,7 +56,9 @@ std::shared_ptr<const TransposeLaunch> Transposer::State::prepare(ElemType type,
     l->kernel_max_wg = lim.max_work_group_size;
     const std::size_t items = l->plan.wg_x * l->plan.wg_y;
     const TransposeShape shape = l->plan.variant->shape;
-    const bool shrink = items > lim.max_work_group_size && items > 1 &&
+    const bool local_over = shape != TransposeShape::Free && lim.local_mem_bytes > device.local_mem_bytes &&
+                            l->plan.tile / 2 >= std::max(1u, l->plan.vec);
+    const bool shrink = ((items > lim.max_work_group_size && items > 1) || local_over) &&
                         (shape == TransposeShape::Free ? !given.wg_x && !given.wg_y
                                                        : !given.tile && !given.rows);
     if (!shrink) {
@@ -61,7 +66,10 @@ std::shared_ptr<const TransposeLaunch> Transposer::State::prepare(ElemType type,
                           device);
       break;
     }
-    if (shape == TransposeShape::Free) {
+    if (local_over) {
+      l->config.tile = l->plan.tile / 2;
+      if (shape == TransposeShape::TileRows) l->config.rows = std::min(l->plan.rows, l->plan.tile / 2);
+    } else if (shape == TransposeShape::Free) {
       if (l->plan.wg_y > 1) l->config.wg_y = l->plan.wg_y / 2, l->config.wg_x = l->plan.wg_x;
       else l->config.wg_x = l->plan.wg_x / 2, l->config.wg_y = 1;
     } else if (shape == TransposeShape::TileRows && l->plan.rows > 1) {
