@@ -51,7 +51,7 @@ const KernelSpec& lines_kernel() {
        {"SPLIT", "each line cut into chunks, one group each, met by a ticket per line", kFlag,
         "1 when there are under 4 lines per compute unit and a line fills several groups", false, false},
        {"BLOCKED", "each work-item folds one run of consecutive lines (ROW_WIDTH 1, SPLIT 0), not lines a grid apart",
-        kFlag, "1 where the device is not a GPU (nor llvmpipe) and a line is one work-item's", false, true},
+        kFlag, "0 (the caller's choice; measured level with 0 on PoCL)", false, true},
        nv_ptx_param()}};
   return k;
 }

@@ -71,7 +71,7 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   const std::optional<std::uint64_t> blocked_given = given_value(k, "BLOCKED", params.defines);
   const std::uint64_t cpu_wg =
       shape.lines >= 4 * cus
-          ? std::min<std::uint64_t>(blocked_given == 0u ? 64 : kCpuRunWg, pow2_floor(shape.lines / (4 * cus)))
+          ? std::min<std::uint64_t>(blocked_given == 1u ? kCpuRunWg : 64, pow2_floor(shape.lines / (4 * cus)))
           : 1;
   l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? cpu_wg : kDefaultWg);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(kLineItems));
@@ -130,10 +130,12 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
     const std::uint64_t by_length = std::max<std::uint64_t>(1, vectors / (std::uint64_t{l.wg} * l.items * 4));
     l.chunks = std::min({by_device, by_length, kMaxParts});
   }
-  // BLOCKED (a CPU, a line per work-item, whole lines): each work-item one run of consecutive lines,
-  // 4 groups per compute unit, as the whole array's CPU shape reads one contiguous run per
-  // work-item. The lines a grid apart (BLOCKED 0) read 8-64 rows far apart at once.
-  const bool blocked = blocked_given ? *blocked_given != 0 : cpu_shape && l.row_width == 1 && l.chunks == 1;
+  // BLOCKED 1 (the caller's, with a line per work-item and whole lines): each work-item one run of
+  // consecutive lines, 8-wide groups, 4 per compute unit, as the whole array's CPU shape. Not
+  // planned: on PoCL (2 cores) it read f32 rows at the speed of the lines a grid apart (4096 x
+  // 1024: 887 against 876 µs; 65536 x 64 and 1048576 x 16 within the noise either way;
+  // bench/NOTES.md, rows and segments on a CPU in runs of consecutive lines).
+  const bool blocked = blocked_given.value_or(0) != 0;
   if (blocked && (l.row_width != 1 || l.chunks != 1))
     throw ConfigError(Param::Define,
                       "BLOCKED=1 for " + k.kernel + " with row width " + std::to_string(l.row_width) + " and " +
