@@ -75,8 +75,9 @@ struct TransposeParams {
 
 // The variant a Transposer launches when the caller names none: local_tile_vector (on the H200,
 // 8192x8192 float at 96.6% of a device-to-device copy of the same bytes against local_tile_multi's
-// 84.5%, double level with it at 96.3%; on PoCL 1.2-1.8x local_tile_multi at 2048x2048;
-// bench/results/2026-11-28_h200_transpose_vector). Until then local_tile_multi (the H100: 93% of
+// 84.5%, double level with it at 96.3%; on PoCL 2.4-3.1x local_tile_multi for float and
+// 1.1-1.3x for double at 2048x2048; bench/results/2026-11-28_h200_transpose_vector,
+// 2026-11-28_pocl_transposes). Until then local_tile_multi (the H100: 93% of
 // the copy for 8192x8192 float, bench/results/2026-11-21_h100_transpose.md).
 constexpr const char* kDefaultTransposeVariant = "local_tile_vector";
 
