@@ -330,6 +330,29 @@ TEST_SUITE("transpose") {
     CHECK_THROWS_WITH_AS(plan_transpose(c, dev, 64, 64), doctest::Contains("over any work-group"), ConfigError);
   }
 
+  TEST_CASE("a tile the caller gives over the built kernel's limit is refused naming TILE") {
+    // 16 x 16 work-items for local_tile_vector's TILE 64; where the built kernel allows fewer
+    // (llvmpipe: 32) the refusal names --tile, the option that set the group, not --wg.
+    TransposerOptions o;
+    o.params.variant = "local_tile_vector";
+    o.params.tile = 64;
+    o.params.rows = 16;
+    const std::size_t allows = kernel_allows(find_transpose_variant("local_tile_vector"), ElemType::Float);
+    MESSAGE("the kernel allows " << allows << " work-items here");
+    Transposer t = session().transposer(o);
+    if (allows >= 256) {
+      CHECK_NOTHROW(introspect::prepare(t, ElemType::Float, 64, 64));
+    } else {
+      try {
+        introspect::prepare(t, ElemType::Float, 64, 64);
+        FAIL("not refused");
+      } catch (const LimitError& e) {
+        CHECK(e.param() == Param::Tile);
+        CHECK(std::string(e.what()).find("work-group 16x16") != std::string::npos);
+      }
+    }
+  }
+
   TEST_CASE("launch shapes cover the matrix; y is capped and looped over") {
     const DeviceInfo dev = fake_device();
     TransposeConfig c;

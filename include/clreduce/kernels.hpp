@@ -7,6 +7,7 @@
 #pragma once
 
 #include "clreduce/device.hpp"
+#include "clreduce/error.hpp"
 #include "clreduce/opencl.hpp"
 #include "clreduce/reduction.hpp"
 #include "clreduce/types.hpp"
@@ -98,10 +99,11 @@ bool trust_device_work_group_size();
 // The limit a launch keeps to: the kernel's reported size, or with `trust` the device's maximum
 // where that is larger.
 std::size_t work_group_limit(std::size_t kernel_reported, std::size_t device_max, bool trust);
-// Throws LimitError (Param::WorkGroupSize) naming the limit when a kernel built for work-groups
-// of `wg` work-items allows fewer, or needs more local memory than the device has.
+// Throws LimitError naming the limit when a kernel built for work-groups of `wg` work-items
+// allows fewer, or needs more local memory than the device has; the error names `param`, the
+// parameter that set the group (Param::WorkGroupSize; a transpose's Param::Tile or Param::WgX).
 void check_kernel_limits(const std::string& kernel, std::size_t wg, const KernelLimits& limits,
-                         const DeviceInfo& dev);
+                         const DeviceInfo& dev, Param param = Param::WorkGroupSize);
 
 // Whether CLREDUCE_BUILD_LOG is set (and not "0"): every build keeps the compiler's warnings and
 // prints its log on stderr, mapped to the files and lines of the kernel directory. Unset, builds

@@ -360,13 +360,13 @@ std::string bytes_str(std::uint64_t b) {
 }  // namespace
 
 void check_kernel_limits(const std::string& kernel, std::size_t wg, const KernelLimits& limits,
-                         const DeviceInfo& dev) {
+                         const DeviceInfo& dev, Param param) {
   if (wg > limits.max_work_group_size) {
     const bool trusted = trust_device_work_group_size() && limits.max_work_group_size >= dev.max_work_group_size;
     // Where the device allows more than the kernel reports, the opt-in that launches it.
     const bool could_trust = !trusted && dev.max_work_group_size > limits.max_work_group_size &&
                              wg <= dev.max_work_group_size;
-    throw LimitError(Param::WorkGroupSize,
+    throw LimitError(param,
                      "work-group size " + std::to_string(wg) + " is over the limit of kernel " + kernel + " on " +
                          dev.name + ", " + std::to_string(limits.max_work_group_size) +
                          (trusted ? " (CL_DEVICE_MAX_WORK_GROUP_SIZE, trusted)" : " (CL_KERNEL_WORK_GROUP_SIZE)") +
@@ -377,7 +377,7 @@ void check_kernel_limits(const std::string& kernel, std::size_t wg, const Kernel
                      "at most " + std::to_string(limits.max_work_group_size), dev.name);
   }
   if (limits.local_mem_bytes > dev.local_mem_bytes)
-    throw LimitError(Param::WorkGroupSize,
+    throw LimitError(param,
                      "kernel " + kernel + " with work-group size " + std::to_string(wg) + " needs " +
                          bytes_str(limits.local_mem_bytes) + " of local memory, more than the " +
                          bytes_str(dev.local_mem_bytes) + " of " + dev.name,

@@ -163,7 +163,8 @@ KernelSpec spec_of(const TransposeVariant& v) {
     k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, false, true, "--wg-x"});
     k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, false, true, "--wg-y"});
   } else {
-    k.params.push_back({"TILE", "edge of the square tile staged in local memory; the work-group is TILE wide", {},
+    k.params.push_back({"TILE", std::string("edge of the square tile staged in local memory; the work-group is TILE") +
+                                    (v.default_vec ? " / VEC" : "") + " wide", {},
                         std::to_string(v.default_tile) + (v.default_vec ? " for 4-byte elements, " + std::to_string(v.default_tile / 2) + " for 8-byte" : "") +
                             ", within the device's local memory",
                         false, true, "--tile"});

@@ -63,7 +63,7 @@ std::shared_ptr<const TransposeLaunch> Transposer::State::prepare(ElemType type,
                                                        : !given.tile && !given.rows);
     if (!shrink) {
       check_kernel_limits(l->plan.variant->kernel + " (work-group " + l->plan.wg_label() + ")", items, lim,
-                          device);
+                          device, shape == TransposeShape::Free ? Param::WgX : Param::Tile);
       break;
     }
     if (local_over) {
