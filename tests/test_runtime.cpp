@@ -202,9 +202,13 @@ TEST_SUITE("runtime") {
     // bytes around the range keep their values.
     const std::size_t bytes = 64;
     const cl::Buffer b(session().context(), CL_MEM_READ_WRITE, bytes);
-    for (const auto& [offset, size, piece] :
-         {std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>{0, 64, kFillPieceBytes}, {1, 62, 5}, {2, 60, 8},
-          {3, 1, 6}, {4, 40, 6}, {7, 0, 3}}) {
+    struct Case {
+      std::uint64_t offset, size, piece;
+    };
+    for (const Case& c : {Case{0, 64, kFillPieceBytes}, Case{1, 62, 5}, Case{2, 60, 8}, Case{3, 1, 6}, Case{4, 40, 6},
+                          Case{7, 0, 3}}) {
+      // Plain copies: clang (C++17) refuses structured bindings inside CAPTURE's lambda.
+      const std::uint64_t offset = c.offset, size = c.size, piece = c.piece;
       CAPTURE(offset);
       CAPTURE(size);
       CAPTURE(piece);
