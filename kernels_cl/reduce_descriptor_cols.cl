@@ -17,8 +17,19 @@
 // partials of its columns (slice y takes chunks y, y + ROWS_Y, ...), finishes and writes them,
 // and resets the ticket to 0 for the next launch.
 //
+// BLOCK 1 (VEC 1, a descriptor with a lift_vector): each trip's ITEMS rows are consecutive and
+// lifted at once, desc_lift_vector of an ITEMS-wide vector (the best of ITEMS by value, a Welford
+// block's mean and M2 in registers), into one chain: one combine per ITEMS elements. Work-item y
+// takes the blocks y, y + ROWS_Y, ... of ITEMS rows from r0; the rows after the last whole block
+// (fewer than ITEMS) go one by one to work-items 0, 1, ... For these accumulators a column costs
+// its combines, not its loads: on the H200 f16 argmax and var_pop columns took as long as f32's
+// (91-112 and 97-100 us at 8192 x 8192 against 94-106 and 87-97 us), 30-37% of the read peak,
+// with ITEMS 2, 4 or 8 chains alike (bench/NOTES.md, columns of 16-bit structs).
+//
 // Depth (the float bound) of a column: ceil(rows_per_chunk / ROWS_Y) elements, ITEMS chains,
 // log2(ROWS_Y) levels, then (chunks > 1) ceil(chunks / ROWS_Y) partials and log2(ROWS_Y) levels.
+// BLOCK's chain is shorter (ceil(rows_per_chunk / (ROWS_Y x ITEMS)) blocks of at most ITEMS
+// each, and one tail row), so the same count bounds it.
 #ifndef TILE_X
 #define TILE_X 32 // work-items along the columns per group: a power of two
 #endif
@@ -40,7 +51,25 @@
 #ifndef ALIGNED
 #define ALIGNED 0 // 1: ld and every input's element offset are multiples of VEC (vector-pointer loads)
 #endif
+#ifndef BLOCK
+#define BLOCK 0 // 1: each trip's ITEMS consecutive rows lifted at once (desc_lift_vector); VEC 1
+#endif
+// COLS_VEC: the columns a work-item owns (the VEC above). Under BLOCK the descriptor's header is
+// built with VEC = ITEMS, the width its desc_lift_vector then takes (VEC 1 is not used by it).
+#if BLOCK
+#if VEC != 1 || ITEMS == 1
+#error "BLOCK takes VEC 1 and ITEMS 2, 4 or 8"
+#endif
+#define COLS_VEC 1
+#undef VEC
+#define VEC ITEMS
+#else
+#define COLS_VEC VEC
+#endif
 #include "descriptor.clh"
+#if BLOCK && !DESC_HAS_LIFT_VECTOR
+#error "BLOCK takes a descriptor with a lift_vector"
+#endif
 #include "descriptor_ticket.clh"
 
 // The ROWS_Y slices of one column folded in a tree; the column's value is in l[x] after the last
@@ -66,7 +95,7 @@ void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC a
   } while (0)
 // Row `row`'s element of column j0 folded into acc[0] (VEC 1).
 #define COLS_FOLD_ONE(acc, row) (acc)[0] = desc_combine((acc)[0], desc_lift(DESC_ELEMENT_AT((row) * ld + j0, (row)), (row)))
-#if VEC > 1
+#if COLS_VEC > 1
 // Row `row`'s elements of columns j0 .. j0 + VEC - 1 folded into acc[0 .. VEC - 1]: one VEC-wide
 // load where all VEC columns exist (COLS_FOLD_WHOLE), else those that do, one by one
 // (COLS_FOLD_PART). The choice is made once per work-item, outside the loop: inside it, the
@@ -76,8 +105,23 @@ void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC a
 #define COLS_FOLD_PART(acc, row)                                                                      \
   do {                                                                                                \
     const ulong e_ = (row) * ld + j0;                                                                 \
-    _Pragma("unroll") for (uint c_ = 0; c_ < VEC; ++c_) /* constant indices: acc in registers */     \
+    _Pragma("unroll") for (uint c_ = 0; c_ < COLS_VEC; ++c_) /* constant indices: acc in registers */     \
       if (j0 + c_ < ncols) (acc)[c_] = desc_combine((acc)[c_], desc_lift(DESC_ELEMENT_AT(e_ + c_, (row)), (row))); \
+  } while (0)
+#endif
+#if BLOCK
+// The blocks of ITEMS consecutive rows r (r - r0 = (y + k ROWS_Y) ITEMS) of column j0, each lifted
+// at once into acc[0][0] (the other chains stay empty), then the rows after the last whole block
+// one by one. The block's elements go through a private array, as the header's own helpers do.
+#define COLS_FOLD_BLOCKS()                                                                        \
+  do {                                                                                            \
+    const ulong whole_end = r0 + (r1 - r0) / ITEMS * ITEMS;                                       \
+    for (ulong r = r0 + (ulong)y * ITEMS; r < whole_end; r += (ulong)ITEMS * ROWS_Y) {            \
+      desc_vec_u u_;                                                                              \
+      _Pragma("unroll") for (uint t = 0; t < ITEMS; ++t) u_.a[t] = DESC_ELEMENT_AT((r + t) * ld + j0, r + t); \
+      acc[0][0] = desc_combine(acc[0][0], desc_lift_vector(u_.v, r));                             \
+    }                                                                                             \
+    for (ulong r = whole_end + y; r < r1; r += ROWS_Y) COLS_FOLD_ONE(acc[0], r);                  \
   } while (0)
 #endif
 
@@ -88,18 +132,20 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   __local DESC_ACC l[TILE_X * ROWS_Y];
   __local uint is_last;
   const uint x = get_local_id(0), y = get_local_id(1);
-  const ulong j0 = get_global_id(0) * VEC;  // this work-item's first column
-#if VEC > 1
-  const int whole = j0 + VEC <= ncols;      // all VEC of its columns exist
+  const ulong j0 = get_global_id(0) * COLS_VEC;  // this work-item's first column
+#if COLS_VEC > 1
+  const int whole = j0 + COLS_VEC <= ncols;      // all VEC of its columns exist
 #endif
   const uint chunk = get_group_id(1), chunks = get_num_groups(1);
   const ulong r0 = min(m, (ulong)chunk * rows_per_chunk), r1 = min(m, r0 + rows_per_chunk);
 
-  DESC_ACC acc[ITEMS][VEC];
+  DESC_ACC acc[ITEMS][COLS_VEC];
   for (uint t = 0; t < ITEMS; ++t)
-    for (uint c = 0; c < VEC; ++c) acc[t][c] = desc_identity();
+    for (uint c = 0; c < COLS_VEC; ++c) acc[t][c] = desc_identity();
   if (j0 < ncols) {
-#if VEC > 1
+#if BLOCK
+    COLS_FOLD_BLOCKS();
+#elif COLS_VEC > 1
     if (whole)
       COLS_FOLD_RUN(COLS_FOLD_WHOLE);
     else
@@ -108,11 +154,11 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
     COLS_FOLD_RUN(COLS_FOLD_ONE);
 #endif
     for (uint t = 1; t < ITEMS; ++t)
-      for (uint c = 0; c < VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
+      for (uint c = 0; c < COLS_VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
   }
   // Each of the VEC columns in turn: the slices folded, then written (one chunk) or published.
 #pragma unroll
-  for (uint c = 0; c < VEC; ++c) {
+  for (uint c = 0; c < COLS_VEC; ++c) {
     const ulong j = j0 + c;
     cols_fold(l, x, y, acc[0][c]);
     if (y == 0 && j < ncols) {
@@ -133,7 +179,7 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!is_last) return;  // the same for the whole group: the barriers below are reached by all
-  for (uint c = 0; c < VEC; ++c) {
+  for (uint c = 0; c < COLS_VEC; ++c) {
     const ulong j = j0 + c;
     DESC_ACC mine = desc_identity();
     if (j < ncols)

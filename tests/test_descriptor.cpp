@@ -1919,6 +1919,50 @@ TEST_SUITE("descriptor_families") {
 }
 
 TEST_SUITE("descriptor_families") {
+  TEST_CASE("columns lifted a block of ITEMS rows a trip (BLOCK 1): every kind of lift_vector, ITEMS 2, 4, 8, tails") {
+    // BLOCK takes each trip's ITEMS consecutive rows as one vector for the descriptor's
+    // desc_lift_vector (built at width ITEMS), then the rows after the last whole block one by one.
+    // Rows of 1, of fewer than ITEMS, and of whole blocks plus a tail; a padded ld and an offset.
+    Failures f;
+    std::size_t runs = 0;
+    const std::vector<std::pair<B, S>> cases = {{B::ArgMax, S::F16}, {B::ArgMin, S::I8},  {B::VarPop, S::F16},
+                                                {B::StdSample, S::F32}, {B::L2, S::BF16}, {B::Sum, S::U8},
+                                                {B::VarSample, S::I16}, {B::ArgMax, S::F64}};
+    for (const auto& [b, t] : cases) {
+      if (t == S::F64 && !has_fp64()) continue;
+      const Reduction d = builtin(b, t);
+      REQUIRE_MESSAGE(!d.lift_vector.empty(), d.name);
+      for (unsigned items : {2u, 4u, 8u}) {
+        AxisParams p;
+        p.defines = {Define{"VEC", "1"}, Define{"ITEMS", std::to_string(items)}, Define{"BLOCK", "1"}};
+        AxisReducer red = make_axis_reducer(p);
+        for (const Shape& sh : {Shape{1, 5, 5, 0}, Shape{7, 3, 3, 1}, Shape{37, 13, 16, 3}, Shape{300, 33, 40, 8}})
+          check_axis(red, d, b, t, Axis::Cols, sh, case_seed(b, t, items) + sh.rows, f, &runs);
+        // Many row chunks: each chunk's blocks start at its own first row.
+        AxisParams chunked = p;
+        chunked.chunks = 5;
+        AxisReducer cred = make_axis_reducer(chunked);
+        check_axis(cred, d, b, t, Axis::Cols, Shape{203, 9, 9, 0}, case_seed(b, t, items) + 1, f, &runs);
+      }
+    }
+    MESSAGE(runs << " launches");
+    CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
+    // Refused where it cannot run, naming why and what BLOCK takes.
+    const auto refused = [](const Reduction& d, std::vector<Define> defs, const char* why) {
+      AxisParams p;
+      p.defines = std::move(defs);
+      AxisReducer red = make_axis_reducer(p);
+      CHECK_THROWS_WITH_AS(introspect::prepare(red, d, Axis::Cols, MatrixShape{64, 64, 64}), doctest::Contains(why),
+                           ConfigError);
+    };
+    refused(builtin(B::Sum, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}}, "which has no lift_vector");
+    refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "4"}}, "with VEC 4");
+    refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}, Define{"ITEMS", "1"}},
+            "with ITEMS 1");
+  }
+}
+
+TEST_SUITE("descriptor_families") {
   TEST_CASE("the planners' shapes follow the device: CPU shapes where it is no GPU (nor llvmpipe), GPU shapes elsewhere") {
     // On a CPU (bench/NOTES.md, the descriptor families on a CPU device): the whole array in one
     // contiguous run per work-item (BLOCKED 1), a row per work-item, 8 work-items across the columns,
@@ -1946,6 +1990,15 @@ TEST_SUITE("descriptor_families") {
     CAPTURE(cols.label());
     CHECK(cols.vec == (cpu ? 16u : 1u));
     if (cpu) CHECK(cols.tile_x * cols.rows_y == 8);
+    CHECK(cols.options.find("-D BLOCK=0") != std::string::npos);  // a sum has no lift_vector
+    // Argmax and Welford columns lift a block of ITEMS rows a trip where a work-item owns one column.
+    for (const Reduction& d : {builtin(B::ArgMax, S::F16), builtin(B::VarPop, S::F32)}) {
+      const DescriptorLaunch c = introspect::prepare(axis, d, Axis::Cols, MatrixShape{4096, 1024, 1024});
+      CAPTURE(c.label());
+      CHECK(c.block == !cpu);
+      CHECK((c.options.find("-D BLOCK=1") != std::string::npos) == !cpu);
+      if (!cpu) CHECK(c.items == 4);
+    }
     // A caller's parameter still wins over the device's shape.
     ReducerOptions strided;
     strided.tuning.enabled = false;

@@ -52,7 +52,25 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // then narrower loads (a u8 sum's 16 columns of u64, a Welford struct per column).
   const bool items_given = given_value(k, "ITEMS", params.defines).has_value();
   const bool vec_given = given_value(k, "VEC", params.defines).has_value();
-  while (!items_given && l.items > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.items /= 2;
+  // BLOCK: a trip's ITEMS rows lifted at once into one chain, where the descriptor can lift a
+  // vector. Its accumulators cost their combines, not their loads (f16 argmax and var_pop columns
+  // as slow as f32's on the H200: bench/NOTES.md, columns of 16-bit structs); one combine per
+  // ITEMS elements instead of one each.
+  const std::optional<std::uint64_t> block_given = given_value(k, "BLOCK", params.defines);
+  const bool can_block = !r.lift_vector.empty() && l.vec == 1;
+  if (!block_given && can_block && !items_given) l.items = 4;
+  l.block = block_given ? *block_given != 0 : can_block && l.items > 1;
+  if (l.block && (!can_block || l.items == 1))
+    throw ConfigError(Param::Define,
+                      "-D BLOCK=1 for reduction '" + r.name + "'" +
+                          (r.lift_vector.empty() ? ", which has no lift_vector"
+                           : l.vec > 1         ? " with VEC " + std::to_string(l.vec)
+                                               : " with ITEMS 1") +
+                          ": BLOCK=1 takes VEC 1, ITEMS 2, 4 or 8 and a descriptor with a lift_vector (argmin, argmax, "
+                          "var, std, l2, 8- and 16-bit sums); else BLOCK=0",
+                      "BLOCK=1 with VEC 1, ITEMS 2, 4 or 8 and a descriptor with a lift_vector; else BLOCK=0");
+  // One accumulator per work-item under BLOCK; else ITEMS x VEC of them.
+  while (!items_given && !l.block && l.items > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.items /= 2;
   while (!vec_given && l.vec > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.vec /= 2;
   const std::uint64_t col_items = (ncols + l.vec - 1) / l.vec;
   const std::uint64_t cus = std::max(1u, dev.compute_units);
@@ -112,7 +130,8 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
   const ParamValues values = {{"TILE_X", l.tile_x},         {"ROWS_Y", l.rows_y},
                                {"ITEMS", l.items},           {"VEC", l.vec},
-                               {"ALIGNED", aligned ? 1 : 0}, {"NV_PTX", dev.is_nvidia ? 1 : 0}};
+                               {"ALIGNED", aligned ? 1 : 0}, {"BLOCK", l.block ? 1 : 0},
+                               {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;
 }

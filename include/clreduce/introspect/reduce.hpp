@@ -64,6 +64,9 @@ struct DescriptorLaunch {
   std::uint64_t chunks = 1;
   unsigned tile_x = 0, rows_y = 0;
   std::uint64_t rows_per_chunk = 0;
+  // Columns: BLOCK, each trip's ITEMS consecutive rows lifted at once (one chain, a combine per
+  // ITEMS elements), for descriptors with a lift_vector at VEC 1.
+  bool block = false;
   std::string options;         // the build option string
   // The longest chain of combines from an element to the result: whole arrays for their n,
   // columns for their m rows, lines for the longest line the plan was made for (depth_of for a
