@@ -1997,7 +1997,7 @@ TEST_SUITE("descriptor_families") {
       CAPTURE(c.label());
       CHECK(c.block == !cpu);
       CHECK((c.options.find("-D BLOCK=1") != std::string::npos) == !cpu);
-      if (!cpu) CHECK(c.items == 4);
+      if (!cpu) CHECK(c.items == 8);
     }
     // A caller's parameter still wins over the device's shape.
     ReducerOptions strided;

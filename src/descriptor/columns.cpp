@@ -54,11 +54,13 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   const bool vec_given = given_value(k, "VEC", params.defines).has_value();
   // BLOCK: a trip's ITEMS rows lifted at once into one chain, where the descriptor can lift a
   // vector. Its accumulators cost their combines, not their loads (f16 argmax and var_pop columns
-  // as slow as f32's on the H200: bench/NOTES.md, columns of 16-bit structs); one combine per
-  // ITEMS elements instead of one each.
+  // as slow as f32's on the H200); one combine per ITEMS elements instead of one each. On the H200
+  // at 8192 x 8192 (bench/results/2026-11-28_h200_columns_block): f16 argmax 112.1 -> 72.8 us,
+  // f16 var_pop 98.0 -> 51.6, f32 var_pop 87.5 -> 68.5 (92.8% of the read peak), l2 f16 124.6 ->
+  // 52.9 (ITEMS 4). ITEMS 8: var_pop 1.4-5 points over ITEMS 4, argmax within 1 point of its best.
   const std::optional<std::uint64_t> block_given = given_value(k, "BLOCK", params.defines);
   const bool can_block = !r.lift_vector.empty() && l.vec == 1;
-  if (!block_given && can_block && !items_given) l.items = 4;
+  if (!block_given && can_block && !items_given) l.items = 8;
   l.block = block_given ? *block_given != 0 : can_block && l.items > 1;
   if (l.block && (!can_block || l.items == 1))
     throw ConfigError(Param::Define,

@@ -64,12 +64,12 @@ const KernelSpec& columns_kernel() {
         "the columns / VEC rounded up to a power of two where fewer",
         false, true},
        {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", false, true},
-       items_param("4; 2 for accumulators over 8 bytes"),
+       items_param("8 under BLOCK; else 4, 2 for accumulators over 8 bytes"),
        vec_param("1 (a column per work-item); a caller's VEC at most the columns"),
        aligned_param(),
        {"BLOCK", "each trip's ITEMS consecutive rows lifted at once (desc_lift_vector), one chain; VEC 1", kFlag,
-        "1 where the descriptor has a lift_vector (argmin/argmax, var/std, l2, 8- and 16-bit sums), VEC is 1 and "
-        "ITEMS above 1",
+        "1 where the descriptor has a lift_vector (argmin/argmax, var/std, l2, 8- and 16-bit sums) and VEC is 1 "
+        "(then ITEMS 8 unless given); 0 for ITEMS 1",
         false, true},
        nv_ptx_param()}};
   return k;
