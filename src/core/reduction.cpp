@@ -346,6 +346,15 @@ FloatAcc float_acc(Scalar t, bool f64) {
 // The result type of min/max-like built-ins: the element type, f16 and bf16 as f32 (exact).
 Scalar value_type(Scalar t) { return t == Scalar::F16 || t == Scalar::BF16 ? Scalar::F32 : t; }
 
+// OpenCL C that folds the private array `a` of VEC values (VEC a power of two) pairwise into a[0]:
+// a[c] = COMBINE(a[c], a[c + w]) for w = 1, 2, 4, ..., the left operand always the lower-indexed
+// half. A vector's values in a tree, not a chain: log2(VEC) dependent steps instead of VEC - 1, and
+// no branch; the columns' BLOCK lifts (bench/NOTES.md, columns of 16-bit structs) wait on them.
+std::string pairwise(const std::string& a, const std::string& combine_expr, const std::string& indent = "  ") {
+  return indent + "for (uint w_ = 1; w_ < VEC; w_ <<= 1)\n" + indent + "  for (uint c_ = 0; c_ < VEC; c_ += 2 * w_) " + a +
+         "[c_] = " + combine_expr + ";\n";
+}
+
 Reduction sum_of(const std::string& name, Scalar t, bool f64, const std::string& x_expr) {
   // x_expr: the mapped term in terms of X (replaced by the converted element)
   Reduction r;
@@ -510,14 +519,21 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "  const int wins = a.v " << (is_min ? "<" : ">") << " b.v, tie = (a.v == b.v) | (an & bn);\n"
         << "  return (an & !bn) | ((an == bn) & (wins | (tie & (a.i < b.i))));\n}\n";
       }
+      // The right one of a pair replaces the left only when strictly before it: the left (lower
+      // index) keeps equals and a NaN; a NaN on the right takes a number's place.
+      const std::string cmp = is_min ? "<" : ">";
+      const std::string take = fl ? "(!isnan(b[c_]) & (isnan(b[c_ + w_]) | (b[c_ + w_] " + cmp + " b[c_])))"
+                                  : "(b[c_ + w_] " + cmp + " b[c_])";
       p << "#if VEC > 1\n"
-        << "// A vector's best element by value alone (the first of equals, the first NaN), one pair.\n"
+        << "// A vector's best element by value alone (the first of equals, the first NaN), one pair: a\n"
+        << "// tree of selects over the elements and their places.\n"
         << "desc_arg desc_arg_vector(const DESC_MAPV v, const ulong i) {\n"
-        << "  desc_vec_u u;\n  u.v = v;\n  " << ct << " best = u.a[0];\n  uint at = 0;\n"
-        << "  for (uint c = 1; c < VEC; ++c) {\n    const " << ct << " x = u.a[c];\n";
-      if (fl) p << "    if (!isnan(best) && (isnan(x) || x " << (is_min ? "<" : ">") << " best)) {\n";
-      else p << "    if (x " << (is_min ? "<" : ">") << " best) {\n";
-      p << "      best = x;\n      at = c;\n    }\n  }\n  return desc_arg_make(best, i + at);\n}\n#endif\n";
+        << "  desc_vec_u u;\n  u.v = v;\n  " << ct << " b[VEC];\n  uint at[VEC];\n"
+        << "  for (uint c = 0; c < VEC; ++c) {\n    b[c] = u.a[c];\n    at[c] = c;\n  }\n"
+        << "  for (uint w_ = 1; w_ < VEC; w_ <<= 1)\n    for (uint c_ = 0; c_ < VEC; c_ += 2 * w_) {\n"
+        << "      const int take = " << take << ";\n"
+        << "      b[c_] = take ? b[c_ + w_] : b[c_];\n      at[c_] = take ? at[c_ + w_] : at[c_];\n    }\n"
+        << "  return desc_arg_make(b[0], i + at[0]);\n}\n#endif\n";
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
@@ -624,12 +640,14 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "// combine (and its division) serves VEC elements.\n"
         << "// The mean sums the elements scaled by 1 / VEC (a power of two: exact), so VEC values near the\n"
         << "// type's largest do not overflow on the way to their mean.\n"
+        << "// Both sums pairwise (a tree, not a chain of VEC adds).\n"
         << "desc_welford desc_welford_vector(const DESC_MAPV v) {\n"
-        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " mean = 0;\n"
-        << "  for (uint c = 0; c < VEC; ++c) mean += u.a[c] * ((" << F << ")1 / VEC);\n"
-        << "  " << F << " m2 = 0;\n"
-        << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " d = u.a[c] - mean;\n    m2 += d * d;\n  }\n"
-        << "  return desc_welford_make(VEC, mean, m2);\n}\n#endif\n";
+        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s[VEC];\n"
+        << "  for (uint c = 0; c < VEC; ++c) s[c] = u.a[c] * ((" << F << ")1 / VEC);\n"
+        << pairwise("s", "s[c_] + s[c_ + w_]") << "  const " << F << " mean = s[0];\n"
+        << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " d = u.a[c] - mean;\n    s[c] = d * d;\n  }\n"
+        << pairwise("s", "s[c_] + s[c_ + w_]")
+        << "  return desc_welford_make(VEC, mean, s[0]);\n}\n#endif\n";
       const bool sample = b == Builtin::VarSample || b == Builtin::StdSample;
       const bool root = b == Builtin::StdPop || b == Builtin::StdSample;
       r.name = name;
@@ -713,10 +731,12 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "#if VEC > 1\n"
         << "// A vector's VEC values at once: its largest magnitude as the scale, one reciprocal.\n"
         << "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n"
-        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " m = 0;\n"
-        << "  for (uint c = 0; c < VEC; ++c) m = fmax(m, fabs(u.a[c]));  // a NaN passed over here\n"
-        << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) {  // and kept by the sum of squares\n    " << F << " ssq = 0;\n"
-        << "    for (uint c = 0; c < VEC; ++c) ssq += u.a[c] * u.a[c];\n    return desc_l2_make(1, ssq);\n  }\n"
+        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s[VEC];\n"
+        << "  for (uint c = 0; c < VEC; ++c) s[c] = fabs(u.a[c]);\n"
+        << pairwise("s", "fmax(s[c_], s[c_ + w_])") << "  const " << F << " m = s[0];  // a NaN passed over here\n"
+        << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) {  // and kept by the sum of squares\n"
+        << "    for (uint c = 0; c < VEC; ++c) s[c] = u.a[c] * u.a[c];\n"
+        << pairwise("s", "s[c_] + s[c_ + w_]", "    ") << "    return desc_l2_make(1, s[0]);\n  }\n"
         << "  for (uint c = 0; c < VEC; ++c)\n    if (isnan(u.a[c])) return desc_l2_make(NAN, 1);\n"
         << "  if (m == 0) return desc_l2_make(0, 0);\n"
         << "  if (isinf(m)) return desc_l2_make(m, 1);\n"
