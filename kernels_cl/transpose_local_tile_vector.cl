@@ -16,6 +16,9 @@
 #ifndef VEC
 #define VEC 4 // elements per access on both sides: 1, 2 or 4
 #endif
+#ifndef BAND
+#define BAND 0 // 0: groups take tiles in launch order; B > 0: in bands of B tile columns (each band's tiles column by column)
+#endif
 #ifndef ALIGNED
 #define ALIGNED 0 // 1: M and N are multiples of VEC, so every row of both matrices starts on a whole vector (set by the host)
 #endif
@@ -70,9 +73,22 @@ void transpose_local_tile_vector(__global const T* restrict in, __global T* rest
   __local T tile[TILE][TILE + 1];  // one padding column, as local_tile_multi
   const uint lx = get_local_id(0), ly = get_local_id(1);
   const uint x = lx * VEC;  // the work-item's first tile column on the load, first tile row on the store
-  const ulong c0 = (ulong)get_group_id(0) * TILE;  // first input column (= output row) of the tile
+#if BAND
+  // Groups launched together take a band of BAND tile columns, going down it BAND tiles a row:
+  // their reads share BAND x TILE input rows' pages and their writes BAND x TILE output rows',
+  // where launch order spreads a wave's writes over the output rows of a whole tile row of the
+  // input. A bijection of the launched grid onto itself.
+  const ulong nx = get_num_groups(0), ny = get_num_groups(1);
+  const ulong lin = (ulong)get_group_id(1) * nx + get_group_id(0);
+  const ulong band = lin / ((ulong)BAND * ny), first = band * BAND, in_band = lin - band * BAND * ny;
+  const ulong width = min((ulong)BAND, nx - first);
+  const ulong gx = first + in_band % width, gy = in_band / width;
+#else
+  const ulong gx = get_group_id(0), gy = get_group_id(1);
+#endif
+  const ulong c0 = gx * TILE;  // first input column (= output row) of the tile
   const ulong tiles_y = ((ulong)m + TILE - 1) / TILE;
-  FOR_GROUP_Y(ty, tiles_y) {
+  for (ulong ty = gy; ty < tiles_y; ty += get_num_groups(1)) {
     const ulong r0 = ty * TILE;  // first input row (= output column) of the tile
     // The same for the whole group (it depends on group ids only), so the barriers below are
     // reached by every work-item either way.
