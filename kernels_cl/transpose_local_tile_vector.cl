@@ -17,7 +17,7 @@
 #define VEC 4 // elements per access on both sides: 1, 2 or 4
 #endif
 #ifndef BAND
-#define BAND 0 // 0: groups take tiles in launch order; B > 0: in bands of B tile columns (each band's tiles column by column)
+#define BAND 0 // 0: groups take tiles in launch order; B > 0: in bands of B tile columns (the host: 16 for 8-byte elements)
 #endif
 #ifndef ALIGNED
 #define ALIGNED 0 // 1: M and N are multiples of VEC, so every row of both matrices starts on a whole vector (set by the host)

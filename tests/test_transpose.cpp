@@ -261,11 +261,19 @@ TEST_SUITE("transpose") {
     CHECK(p.vec == 2);
     CHECK(p.rows == 16);
     CHECK(p.wg_x == 16);
+    CHECK(p.band == 16);  // doubles take the tiles in bands of 16 tile columns
+    CHECK(p.options.find("-D BAND=16") != std::string::npos);
     c.type = ElemType::Float;
     p = plan_transpose(c, dev, 64, 64);
     CHECK(p.tile == 64);
     CHECK(p.vec == 4);
     CHECK(p.rows == 16);
+    CHECK(p.band == 0);  // floats in launch order
+    c.defines = {Define{"BAND", "8"}};
+    CHECK(plan_transpose(c, dev, 64, 64).band == 8);
+    c.defines = {Define{"BAND", "3"}};
+    CHECK_THROWS_WITH_AS(plan_transpose(c, dev, 64, 64), doctest::Contains("0, 1, 2, 4, 8, 16, 32, 64"), ConfigError);
+    c.defines.clear();
     dev.local_mem_bytes = 16 * 1024;  // 64 x 65 floats are 16640 bytes
     CHECK(plan_transpose(c, dev, 64, 64).tile == 32);
   }
@@ -385,6 +393,37 @@ TEST_SUITE("transpose") {
     const TransposeReport r = run_transpose(session(), cfg, data, m, n, quick_timing(0, 1));
     CHECK(r.plan.groups_y == kMaxGroupsY);
     CHECK_MESSAGE(r.ok(), r.check.detail);
+  }
+
+  TEST_CASE("local_tile_vector in bands (BAND): every tile moved once, partial bands, bands wider than the grid, y looped") {
+    // BAND remaps the launched grid onto itself: the last band narrower than BAND, a band wider
+    // than all the tile columns, and (tiles of 2 rows) a y range capped at 65535 groups and looped.
+    struct Case {
+      ElemType type;
+      unsigned tile, rows, vec, band;
+      std::uint64_t m, n;
+    };
+    std::vector<Case> cases;
+    for (const ElemType t : {ElemType::Float, ElemType::Double})
+      for (const unsigned band : {1u, 2u, 4u, 16u})
+        for (const auto& mn : {std::pair<std::uint64_t, std::uint64_t>{131, 77}, {64, 1000}, {1000, 64}, {5, 5}})
+          cases.push_back({t, 8, 4, 2, band, mn.first, mn.second});
+    cases.push_back({ElemType::Uint, 2, 1, 1, 4, 131077, 7});  // 65539 tile rows: y loops
+    for (const Case& k : cases) {
+      if (k.type == ElemType::Double && !session().device().fp64) continue;
+      TransposeConfig cfg;
+      cfg.variant = "local_tile_vector";
+      cfg.type = k.type;
+      cfg.tile = k.tile, cfg.rows = k.rows, cfg.vec = k.vec;
+      cfg.defines = {Define{"BAND", std::to_string(k.band)}};
+      const HostData data = generate_data(cfg.type, k.m * k.n, DataKind::Iota, 0);
+      const TransposeReport r = run_transpose(session(), cfg, data, k.m, k.n, quick_timing(0, 1));
+      CAPTURE(k.m);
+      CAPTURE(k.n);
+      CAPTURE(k.band);
+      CHECK(r.plan.band == k.band);
+      CHECK_MESSAGE(r.ok(), r.check.detail);
+    }
   }
 
   TEST_CASE("a tile over the real device's work-group maximum is refused with the limit") {

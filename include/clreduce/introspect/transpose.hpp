@@ -25,6 +25,7 @@ struct TransposePlan {
   unsigned tile = 0, rows = 0;          // tiled variants (0 otherwise)
   unsigned vec = 0;                     // elements per access (local_tile_vector; 0 otherwise)
   bool aligned = false;                 // VEC divides M and N: whole tiles move by vector pointers
+  unsigned band = 0;                    // BAND: groups take tiles in bands of this many tile columns (0: launch order)
   std::uint64_t groups_x = 0, groups_y = 0;
   std::uint64_t local_bytes = 0;        // the local tile
   std::string options;                  // the full build option string
