@@ -82,7 +82,9 @@ void transpose_local_tile_vector(__global const T* restrict in, __global T* rest
   const ulong lin = (ulong)get_group_id(1) * nx + get_group_id(0);
   const ulong band = lin / ((ulong)BAND * ny), first = band * BAND, in_band = lin - band * BAND * ny;
   const ulong width = min((ulong)BAND, nx - first);
-  const ulong gx = first + in_band % width, gy = in_band / width;
+  // (The remainder as a difference, not %: with both % and / of one value LLVM pairs them through a
+  // `freeze`, an instruction Oclgrind 21.10's uninitialized-value check stops at.)
+  const ulong gy = in_band / width, gx = first + (in_band - gy * width);
 #else
   const ulong gx = get_group_id(0), gy = get_group_id(1);
 #endif

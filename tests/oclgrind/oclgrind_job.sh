@@ -77,6 +77,8 @@ else
   done
   cases+=("matrix: transpose --variant local_tile_vector --type float --shape 66x70 --tile 16 --rows 4")
   cases+=("matrix: transpose --variant local_tile_vector --type float --shape 66x70 --tile 16 --rows 4 --vec 2")
+  # Tiles taken in bands (BAND; double's default is 16): a band of 2 over 9 tile columns.
+  cases+=("matrix: transpose --variant local_tile_vector --type float --shape 68x132 --tile 16 --rows 4 -D BAND=2")
   # The axis reductions (rows and columns of a matrix), each variant at a shape that leaves every
   # tile, slice and chunk partial, and cols_tile split into chunks (its second pass included);
   # argmax's (value, index) pairs through every tree and second pass.
@@ -145,6 +147,10 @@ else
   # Structs in the VEC-wide column path (its whole and part loops): argmax's bitwise order, Welford.
   cases+=("reduce --op argmax --type f16 --axis cols --shape 33x19 --wg 64 --vec 2 --chunks 2")
   cases+=("reduce --op var_sample --type bf16 --axis cols --shape 29x11 --wg 64 --vec 4")
+  # BLOCK (a column's ITEMS consecutive rows lifted at once; the planner's choice where VEC is 1
+  # and the descriptor has a lift_vector): Welford in chunks with a tail of rows, argmax of bytes.
+  cases+=("reduce --op var_pop --type f16 --axis cols --shape 37x13 --wg 64 -D ITEMS=2 --chunks 2")
+  cases+=("reduce --op argmax --type u8 --axis cols --shape 19x5 --wg 64")
   # The CPU shapes (planned where the device is no GPU; Oclgrind's device takes the GPU ones, so
   # given here): the whole array in contiguous runs (BLOCKED 1), a row per work-item, one work-item
   # per part of a few long rows, eight work-items across the columns.
