@@ -5,6 +5,9 @@
 #include "clreduce/error.hpp"
 #include "clreduce/device.hpp"
 #include "parse.hpp"
+#include "clreduce/reduction.hpp"
+#include "descriptor/families.hpp"
+#include "reduce/descriptor_launch.hpp"
 #include "reduce/plan.hpp"
 #include "reduce/policy.hpp"
 #include "support.hpp"
@@ -426,5 +429,64 @@ TEST_SUITE("unit") {
     c.defines = {parse_define("MY_FLAG"), parse_define("ELEM_MAP(x)=((x)*2)")};
     const std::string o = plan_reduction(c, fake_device(), 10).passes[0].options;
     CHECK(o == "-D WG_SIZE=64 -D TYPE_ID=0 -D OP_ID=0 -D FIRST_PASS=1 -D MY_FLAG -D ELEM_MAP(x)=((x)*2)");
+  }
+}
+
+TEST_SUITE("unit") {
+  TEST_CASE("descriptor launches keep a work-item's loops under a device's loop limit (llvmpipe), or are refused") {
+    // llvmpipe ends a kernel's loops after 65535 iterations: a column of 200000 ones summed to
+    // 65536 there. The planners give more groups, chunks or parts where the caller left them;
+    // a caller's launch over the limit is refused, naming it.
+    DeviceInfo dev = fake_device();
+    dev.is_gpu = true;
+    dev.loop_trip_limit = 65535;
+    const std::uint64_t allowed = 65535 - 65535 / 8;
+    const Reduction sum = builtin(Builtin::Sum, Scalar::I32);
+    const std::vector<Define> narrow = {Define{"ITEMS", "1"}, Define{"TILE_X", "1"}, Define{"ROWS_Y", "1"}};
+    FamilyParams cols;
+    cols.defines = narrow;
+    const DescriptorLaunch c = plan_columns(sum, 200000, 1, cols, dev, 0, true);
+    CHECK(c.chunks >= 4);
+    CHECK(c.rows_per_chunk <= allowed);
+    cols.chunks = 1;
+    CHECK_THROWS_WITH_AS(plan_columns(sum, 200000, 1, cols, dev, 0, true),
+                         doctest::Contains("ends a kernel's loops after 65535 iterations; give more row chunks"),
+                         ConfigError);
+
+    ReduceParams whole;
+    whole.wg = 1;
+    whole.vec = 1;
+    whole.defines = {Define{"ITEMS", "1"}};
+    const DescriptorLaunch w = plan_descriptor(sum, 1000000, whole, dev, 0, true, false);
+    CHECK(w.groups * w.wg >= 1000000 / allowed);
+    whole.groups_per_cu = 1;
+    CHECK_THROWS_WITH_AS(plan_descriptor(sum, 1000000, whole, dev, 0, true, false),
+                         doctest::Contains("give more groups (--groups-per-cu)"), ConfigError);
+
+    FamilyParams rows;
+    rows.wg = 1;
+    rows.row_width = 1;
+    rows.defines = {Define{"VEC", "1"}, Define{"ITEMS", "1"}};
+    const LineShape one_row{LineKind::Rows, 1, 1000000, 1000000, Scalar::U64};
+    const DescriptorLaunch r = plan_lines(sum, one_row, rows, dev, 0, true);
+    CHECK(1000000 / r.chunks <= allowed);  // the row cut into parts
+    rows.chunks = 1;
+    CHECK_THROWS_WITH_AS(plan_lines(sum, one_row, rows, dev, 0, true),
+                         doctest::Contains("give more parts a line (--chunks)"), ConfigError);
+    // Many short rows (each a trip of 4 and its tree, tail and chains: about 9): more groups.
+    rows.chunks.reset();
+    const DescriptorLaunch few = plan_lines(sum, LineShape{LineKind::Rows, 300000, 4, 4, Scalar::U64}, rows, dev, 0, true);
+    CHECK(few.groups == 128);  // 2344 rows a work-item are within the limit: the planner's 32 per compute unit
+    const DescriptorLaunch many = plan_lines(sum, LineShape{LineKind::Rows, 3000000, 4, 4, Scalar::U64}, rows, dev, 0, true);
+    CHECK(many.groups >= 3000000 * 9 / allowed);
+    // Segments: one of n elements bounds any work-item's share.
+    const DescriptorLaunch seg = plan_lines(sum, LineShape{LineKind::Offsets, 3, 1000000, 333333, Scalar::U32}, rows, dev, 0, true);
+    CHECK(1000000 / (seg.chunks * seg.row_width) <= allowed);
+
+    // Without a loop limit the same launches are planned as given.
+    dev.loop_trip_limit = 0;
+    cols.chunks = 1;
+    CHECK(plan_columns(sum, 200000, 1, cols, dev, 0, true).chunks == 1);
+    CHECK(plan_descriptor(sum, 1000000, whole, dev, 0, true, false).groups == 4);
   }
 }

@@ -125,6 +125,21 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
     const std::uint64_t by_length = std::max<std::uint64_t>(1, m / (std::uint64_t{l.rows_y} * l.items * 4));
     l.chunks = pow2_floor(std::min({by_device, by_length, kMaxChunks}));
   }
+  // Where the device ends long loops (llvmpipe), chunks enough that no work-item loops past it:
+  // its share of the chunk's rows, ITEMS a trip, the tail, the trees and the last group's loop.
+  const auto trips = [&](std::uint64_t chunks) {
+    const std::uint64_t per_chunk = (m + chunks - 1) / chunks;
+    return per_chunk / (std::uint64_t{l.rows_y} * l.items) + l.items + 2 * l.vec * (log2_floor(l.rows_y) + 1) +
+           (chunks > 1 ? (chunks + l.rows_y - 1) / l.rows_y * l.vec : 0);
+  };
+  if (!params.chunks)
+    while (trips(l.chunks) > loop_trips_allowed(dev) && l.chunks < std::min<std::uint64_t>(m, kMaxChunks))
+      l.chunks = std::min<std::uint64_t>({2 * l.chunks, m, kMaxChunks});
+  check_loop_trips(dev, trips(l.chunks),
+                   "reduction '" + r.name + "' over the columns of " + std::to_string(m) + " x " + std::to_string(ncols) +
+                       " in " + std::to_string(l.chunks) + " row chunks of " + std::to_string(l.tile_x) + " x " +
+                       std::to_string(l.rows_y) + " groups (ITEMS " + std::to_string(l.items) + ")",
+                   Param::Chunks, "give more row chunks (--chunks), ROWS_Y or ITEMS");
   l.rows_per_chunk = (m + l.chunks - 1) / l.chunks;
   l.chunks = (m + l.rows_per_chunk - 1) / l.rows_per_chunk;
   const std::uint64_t depth = (l.rows_per_chunk + l.rows_y - 1) / l.rows_y + l.items + log2_floor(l.rows_y) +

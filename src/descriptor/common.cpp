@@ -115,6 +115,20 @@ bool cpu_shapes(const DeviceInfo& dev) { return !dev.is_gpu && !dev.loop_trip_li
 
 unsigned cpu_vec(const Reduction& r) { return static_cast<unsigned>(std::min<std::size_t>(16, 64 / widest_input_bytes(r))); }
 
+std::uint64_t loop_trips_allowed(const DeviceInfo& dev) {
+  return dev.loop_trip_limit ? dev.loop_trip_limit - dev.loop_trip_limit / 8 : ~std::uint64_t{0};
+}
+
+void check_loop_trips(const DeviceInfo& dev, std::uint64_t trips, const std::string& launch, Param param,
+                      const std::string& fix) {
+  if (trips <= loop_trips_allowed(dev)) return;
+  throw ConfigError(param,
+                    launch + " would loop about " + std::to_string(trips) + " times in a work-item, and " + dev.name +
+                        " ends a kernel's loops after " + std::to_string(dev.loop_trip_limit) + " iterations; " + fix,
+                    "a launch whose work-items loop at most " + std::to_string(loop_trips_allowed(dev)) + " times",
+                    dev.name);
+}
+
 void check_fp64(const Reduction& r, const DeviceInfo& dev) {
   if (r.needs_fp64() && !dev.fp64)
     throw ConfigError(Param::Type,

@@ -48,6 +48,17 @@ std::size_t widest_input_bytes(const Reduction& r);
 bool cpu_shapes(const DeviceInfo& dev);
 // VEC in the CPU shapes: 64 bytes (a cache line) of the widest input, at most 16 elements.
 unsigned cpu_vec(const Reduction& r);
+
+// A device that ends a kernel's loops (llvmpipe: DeviceInfo::loop_trip_limit, 65535 iterations in
+// all) returns wrong values from a work-item that loops longer: on Rusticl a column of 200000 ones
+// summed to 65536. loop_trips_allowed: the most a planner's estimate of a work-item's loop trips
+// may reach (an eighth of the limit kept for what the estimate leaves out, as the axis planner
+// does); no limit: the largest uint64. check_loop_trips throws ConfigError (`param`) naming the
+// launch, the trips, the device and its limit, and `fix` (what to give instead), when `trips` is
+// over it.
+std::uint64_t loop_trips_allowed(const DeviceInfo& dev);
+void check_loop_trips(const DeviceInfo& dev, std::uint64_t trips, const std::string& launch, Param param,
+                      const std::string& fix);
 // The work-group of the CPU shapes that give each work-item one contiguous run (the whole array's
 // BLOCKED, the lines' BLOCKED): contiguous_blocks' best on PoCL.
 inline constexpr std::size_t kCpuRunWg = 8;

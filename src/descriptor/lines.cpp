@@ -144,6 +144,30 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   const std::uint64_t slots = l.wg / l.row_width;
   l.groups = blocked ? std::min<std::uint64_t>((shape.lines + l.wg - 1) / l.wg, cus * kCpuGroupsPerCu)
                      : std::min((shape.lines + slots - 1) / slots, cus * kMaxGroupsPerCu);
+  // A work-item's loop trips: the elements of its lines (rows: its share of the rows, each whole;
+  // segments: at most all n) over ROW_WIDTH x VEC x ITEMS a trip and the parts, and per line its
+  // tail, chains and tree. Where the device ends long loops (llvmpipe), groups enough for one line
+  // per work-item (or run) first, then parts.
+  const auto trips = [&] {
+    const std::uint64_t concurrent = blocked ? l.groups * l.wg : l.groups * slots;
+    const std::uint64_t per_slot = (shape.lines + concurrent - 1) / concurrent;
+    const std::uint64_t elements =
+        shape.kind == LineKind::Rows ? per_slot * shape.longest : std::min(per_slot * shape.longest, shape.longest);
+    const std::uint64_t per_trip = std::uint64_t{l.row_width} * l.vec * l.items * l.chunks;
+    return elements / per_trip + per_slot * (l.items + 2 * l.vec + log2_floor(l.row_width) + 2) + l.chunks;
+  };
+  const std::uint64_t one_each = blocked ? (shape.lines + l.wg - 1) / l.wg : (shape.lines + slots - 1) / slots;
+  while (trips() > loop_trips_allowed(dev) && l.groups < one_each) l.groups = std::min(one_each, 2 * l.groups);
+  // Then (a group a line, as the planner cuts few long lines) more parts a line.
+  while (trips() > loop_trips_allowed(dev) && !params.chunks && !blocked && l.row_width == l.wg && l.chunks < kMaxParts)
+    l.chunks = std::min<std::uint64_t>(kMaxParts, 2 * l.chunks);
+  check_loop_trips(dev, trips(),
+                   "reduction '" + r.name + "' over " + std::to_string(shape.lines) +
+                       (shape.kind == LineKind::Rows ? " rows of " + std::to_string(shape.longest)
+                                                     : " segments of " + std::to_string(shape.longest) + " elements") +
+                       " (row width " + std::to_string(l.row_width) + ", VEC " + std::to_string(l.vec) + ", ITEMS " +
+                       std::to_string(l.items) + ", " + std::to_string(l.chunks) + " parts a line)",
+                   Param::Chunks, "give more parts a line (--chunks), a larger row width, VEC or ITEMS");
   l.depth = l.depth_of(shape.longest);
   const ParamValues values = {{"WG_SIZE", l.wg},
                                {"ROW_WIDTH", l.row_width},

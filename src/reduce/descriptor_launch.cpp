@@ -105,6 +105,22 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   const std::uint64_t per_group = static_cast<std::uint64_t>(l.wg) * l.items * l.vec;
   const std::uint64_t wanted = (n + per_group - 1) / per_group;
   l.groups = std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, std::uint64_t{std::max(1u, dev.compute_units)} * per_cu));
+  // A work-item's loop trips: its share of the trips of ITEMS vectors, its tail, its ITEMS chains,
+  // the tree, and the last group's loop over the partials and its tree.
+  const auto trips = [&] {
+    const std::uint64_t global = l.groups * l.wg;
+    return (n + global * per_group / l.wg - 1) / (global * per_group / l.wg) + l.vec + l.items + 2 * log2_floor(l.wg) +
+           (l.groups + l.wg - 1) / l.wg;
+  };
+  // Where the device ends long loops (llvmpipe), more groups (up to one trip each) unless the
+  // caller chose how many.
+  while (!params.groups_per_cu && trips() > loop_trips_allowed(dev) && l.groups < wanted)
+    l.groups = std::min(wanted, 2 * l.groups);
+  check_loop_trips(dev, trips(),
+                   "reduction '" + r.name + "' over " + std::to_string(n) + " elements in " + std::to_string(l.groups) +
+                       " groups of " + std::to_string(l.wg) + " (VEC " + std::to_string(l.vec) + ", ITEMS " +
+                       std::to_string(l.items) + ")",
+                   Param::GroupsPerCu, "give more groups (--groups-per-cu), a larger work-group, VEC or ITEMS");
   // A work-item folds at most ceil(n / VEC / global) vectors of VEC elements and one tail element
   // through its chains and then its ITEMS accumulators together, the tree log2(wg) levels, the
   // last group ceil(groups / wg) partials and its tree again.
