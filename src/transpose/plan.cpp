@@ -121,7 +121,8 @@ std::vector<TransposeVariant> build_registry() {
         "each work-item reads VEC neighbouring elements of an input row as one vector and writes VEC "
         "neighbouring elements of an output row as one vector, gathered from VEC rows of the tile: "
         "4-byte elements move 8 or 16 bytes per access, as 8-byte ones already did (double's "
-        "local_tile_multi was the closest to the copy)"}},
+        "local_tile_multi was the closest to the copy). BAND (8-byte elements) has the groups take the "
+        "tiles in bands of tile columns, so that a wave's writes share pages where rows are 128 KB apart"}},
       {"register_tile2",
        {"naive",
         "register blocking: vector loads and stores, the transpose in registers",
