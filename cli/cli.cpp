@@ -492,8 +492,8 @@ void refuse_bench_options(CLI::App* bench, const std::string& sub) {
 namespace {
 const char* const kDescriptorsRun =
     " runs on the reduction descriptor kernels: `clreduce reduce` runs it once, `clreduce bench descriptors` "
-    "measures it (and sweeps their launch parameters with --grid NAME=V1,V2); this command runs the "
-    "families' own kernels";
+    "measures it (and sweeps their launch parameters with --grid NAME=V1,V2), `clreduce tune descriptors` tunes "
+    "their launches; this command runs the families' own kernels";
 }  // namespace
 
 void refuse_descriptor_file(const std::optional<std::string>& op_file) {

@@ -11,6 +11,7 @@
 #include "parse.hpp"
 #include "data/host_data.hpp"
 #include "data/output_file.hpp"
+#include "benchmarks/descriptor_bench.hpp"
 #include "measure/engine.hpp"
 #include "measure/estimate.hpp"
 #include "measure/session.hpp"
@@ -76,6 +77,7 @@ void register_explore_commands(Cli& cli);    // sweep, tune
 void register_transpose_commands(Cli& cli);  // transpose, bench transpose, bench access
 void register_axis_bench_command(Cli& cli);  // bench axis
 void register_descriptor_bench_command(Cli& cli);  // bench descriptors
+void register_descriptor_tune_command(Cli& cli);   // tune descriptors (after register_explore_commands)
 void register_multi_bench_command(Cli& cli); // bench multi
 void register_soak_command(Cli& cli);        // soak
 void register_explain_command(Cli& cli);     // explain, explain transpose
@@ -241,6 +243,22 @@ void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help);
 void refuse_extra_inputs(const RunTexts& r);
 // The files a reduction run reads, for check_outputs: --op-file, every --input, --db.
 std::vector<NamedPath> inputs_of(const RunTexts& r);
+// The descriptor commands' lists (bench descriptors, tune descriptors): a comma-separated list as
+// typed (the option may be repeated), every item, none empty, none twice; else Error naming `option`.
+std::vector<std::string> list_of(const std::string& option, const std::vector<std::string>& texts);
+// "NAME=V1,V2,...": one axis of a launch grid (--grid), its values whole numbers (their validity
+// is the grid's to check). Throws Error naming --grid.
+LaunchAxis grid_axis_of(const std::string& text);
+// `f()` with its Error said as this command's option `option` (the library names --op, --type,
+// -D: the descriptor commands' options are --ops, --types, --grid).
+template <class F>
+auto as_option(const std::string& option, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw Error(Param::None, option + ": " + e.what(), e.valid(), e.device());
+  }
+}
 // Options given to `bench` itself (the reduction benchmark) before one of its subcommands (`sub`:
 // "axis", "descriptors", ...): refused, naming the option and the subcommand's help.
 void refuse_bench_options(CLI::App* bench, const std::string& sub);

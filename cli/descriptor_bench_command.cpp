@@ -13,18 +13,6 @@
 
 namespace clreduce::cli {
 
-namespace {
-// `f(text)` with its Error said as this command's option `option` (the library names --op,
-// --type, -D: this command's options are --ops, --types, --grid).
-template <class F>
-auto as_option(const std::string& option, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    throw Error(Param::None, option + ": " + e.what(), e.valid(), e.device());
-  }
-}
-
 // A comma-separated list as typed (the option may be repeated): every item, none empty, none twice.
 std::vector<std::string> list_of(const std::string& option, const std::vector<std::string>& texts) {
   std::vector<std::string> items;
@@ -44,6 +32,30 @@ std::vector<std::string> list_of(const std::string& option, const std::vector<st
   return items;
 }
 
+// "NAME=V1,V2,...": one axis of the launch grid (its values checked by launch_grid).
+LaunchAxis grid_axis_of(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw Error(Param::None, "--grid '" + printable(text) + "': expected NAME=V1,V2,... (e.g. TILE_X=32,64 or chunks=4,8)",
+                "NAME=V1,V2,...");
+  LaunchAxis a;
+  a.name = text.substr(0, eq);
+  std::string rest = text.substr(eq + 1);
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = rest.find(',', start);
+    const std::string item = rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    try {
+      a.values.push_back(parse_size(item));
+    } catch (const Error& e) {
+      throw Error(Param::None, "--grid " + a.name + ": " + e.what(), "whole numbers");
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return a;
+}
+
+namespace {
 struct DescriptorBenchTexts {
   std::vector<std::string> ops, types, families, shapes, grid;
   std::optional<std::string> op_file, accumulate, bytes;
@@ -70,29 +82,6 @@ std::vector<DescriptorJob::Family> families_of(const std::vector<std::string>& t
   }
   if (out.empty()) out = {F::Whole, F::Rows, F::Cols};
   return out;
-}
-
-// "NAME=V1,V2,...": one axis of the launch grid (its values checked by launch_grid).
-LaunchAxis grid_axis_of(const std::string& text) {
-  const std::size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    throw Error(Param::None, "--grid '" + printable(text) + "': expected NAME=V1,V2,... (e.g. TILE_X=32,64 or chunks=4,8)",
-                "NAME=V1,V2,...");
-  LaunchAxis a;
-  a.name = text.substr(0, eq);
-  std::string rest = text.substr(eq + 1);
-  for (std::size_t start = 0;;) {
-    const std::size_t comma = rest.find(',', start);
-    const std::string item = rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    try {
-      a.values.push_back(parse_size(item));
-    } catch (const Error& e) {
-      throw Error(Param::None, "--grid " + a.name + ": " + e.what(), "whole numbers");
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return a;
 }
 
 DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   clreduce::cli::register_descriptor_bench_command(cli);
   clreduce::cli::register_multi_bench_command(cli);
   clreduce::cli::register_explore_commands(cli);
+  clreduce::cli::register_descriptor_tune_command(cli);
   clreduce::cli::register_soak_command(cli);
   clreduce::cli::register_explain_command(cli);
   clreduce::cli::register_compare_command(cli);

@@ -301,7 +301,6 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   for (const auto& [given, name, takes] :
        {std::tuple{o.launch.params.times.has_value(), "--times",
                    "the uint/int/float/double variants (naive ... single_pass); the descriptor kernels take no TIMES"},
-        {o.tuning.db.has_value(), "--db", "the uint/int/float/double variants; the descriptor kernels have no tuning database yet"},
         {o.row_width.has_value() && whole, "--row-width", "rows (--axis rows) and segments (--segments)"},
         {o.row_width.has_value() && job.family == F::Cols, "--row-width", "rows (--axis rows) and segments (--segments)"},
         {o.chunks.has_value() && whole, "--chunks", "rows, columns and segments"},
@@ -348,6 +347,8 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   job.segmented.slice = o.row_width;
   job.segmented.parts = o.chunks;
   job.segmented.defines = defines;
+  // The tuning database's descriptor entries fill what the options leave unset (--no-tuning: none).
+  job.tuning = tuning_of(o.tuning);
   const TimingOptions timing = timing_of(o.timing);
   std::vector<NamedPath> outputs = named("--output", o.values_out);
   for (const NamedPath& b : named("--binary", o.binary)) outputs.push_back(b);
@@ -465,6 +466,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     data.push_back(o.inputs.empty() ? generate_scalar_data(r.inputs[j], *n, parse_data_kind(o.data.data), o.data.seed, j)
                                     : read_scalar_file(o.inputs[j], r.inputs[j], *n));
   const DescriptorReport rep = run_descriptor(session, r, data, job, timing);
+  warn_once(rep.launch.warnings);
   emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
   if (o.values_out) write_results(*o.values_out, r.out, rep.results, o.output.force);
   if (o.binary) {

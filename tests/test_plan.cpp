@@ -32,10 +32,15 @@ ReduceConfig cfg_of(const std::string& variant, std::size_t wg = 0, ElemType t =
 TEST_SUITE("unit") {
   TEST_CASE("a parameter marked tunable is one the family's tune searches, and only those") {
     // clreduce tune: WG_SIZE, TIMES (or groups per compute unit), VEC (tools/benchmarks/tune.cpp);
-    // tune axis: WG_SIZE, ROW_WIDTH, and chunks, which no -D names (axis_tune_candidates). The
-    // other families have no tune.
-    const std::map<std::string, std::set<std::string>> searched = {{"whole_array", {"WG_SIZE", "TIMES", "VEC"}},
-                                                                   {"axis", {"WG_SIZE", "ROW_WIDTH"}}};
+    // tune axis: WG_SIZE, ROW_WIDTH, and chunks, which no -D names (axis_tune_candidates); tune
+    // descriptors: the descriptor kernels' launch shape (descriptor_tune_axis). The other families
+    // have no tune.
+    const std::map<std::string, std::set<std::string>> searched = {
+        {"whole_array", {"WG_SIZE", "TIMES", "VEC"}},
+        {"axis", {"WG_SIZE", "ROW_WIDTH"}},
+        {"whole", {"WG_SIZE", "ITEMS", "VEC"}},
+        {"lines", {"WG_SIZE", "ROW_WIDTH", "ITEMS", "VEC"}},
+        {"columns", {"TILE_X", "ROWS_Y", "ITEMS", "BLOCK"}}};
     for (const NamedKernelSpec& k : named_kernel_specs())
       for (const KernelParam& p : k.spec->params) {
         CAPTURE(k.name);

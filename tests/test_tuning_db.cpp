@@ -109,6 +109,31 @@ std::string db_with_entries(const std::string& entries) {
 std::string db_with_variant(const std::string& variant) {
   return db_with_entries(R"({"type": "uint", "op": "sum", "variants": {"vector": )" + variant + "}}");
 }
+// A file of one device whose descriptor_entries are `entries`.
+std::string db_with_descriptor_entries(const std::string& entries) {
+  return db_with_devices(R"({"platform": "P", "device": "D", "driver": "1", "entries": [], "descriptor_entries": [)" +
+                         entries + "]}");
+}
+// A valid rows entry of sum over f32, with `extra` fields spliced in after its params.
+std::string rows_entry(const std::string& params = R"({"WG_SIZE": 64, "ROW_WIDTH": 8})", const std::string& extra = "") {
+  return R"({"reduction": "sum", "inputs": ["f32"], "family": "rows", "class": "rows.short.many", "params": )" + params +
+         extra + "}";
+}
+TunedDescriptorEntry descriptor_entry(const std::string& reduction, std::vector<Scalar> inputs, DescriptorFamily family,
+                                      const std::string& cls,
+                                      std::vector<std::pair<std::string, std::uint64_t>> params,
+                                      std::optional<std::uint64_t> chunks = std::nullopt) {
+  TunedDescriptorEntry e;
+  e.reduction = reduction;
+  e.inputs = std::move(inputs);
+  e.family = family;
+  e.shape_class = cls;
+  e.date = "2026-12-01T10:00:00Z";
+  e.params = std::move(params);
+  e.chunks = chunks;
+  return e;
+}
+
 // `n` copies of `item`, comma-separated.
 std::string repeated(const std::string& item, std::size_t n) {
   std::string out;
@@ -665,5 +690,218 @@ TEST_SUITE("unit") {
     CHECK(tuning_db_path(std::nullopt) == "/home/u/.config/clreduce/tuning.json");
     ScopedEnv no_home("HOME", std::nullopt);
     CHECK(tuning_db_path(std::nullopt) == "clreduce-tuning.json");
+  }
+
+  TEST_CASE("tuning database: descriptor entries round-trip; a file without them is byte for byte what it was") {
+    TuningDb db;
+    DeviceTuning dev{kPocl, {sample_entry(ElemType::Uint, Op::Sum, 256)}, {}, {}};
+    TunedDescriptorEntry whole =
+        descriptor_entry("sum", {Scalar::F16}, DescriptorFamily::Whole, "whole", {{"WG_SIZE", 64}, {"ITEMS", 8}, {"VEC", 16}});
+    whole.measurements = {{0, 1u << 20, 30.5, 41.25, 68.75}, {0, 1u << 24, 400.125, 512.5, 83.5}};
+    whole.gain_over_default = 1.31;
+    dev.descriptor_entries.push_back(whole);
+    TunedDescriptorEntry rows = descriptor_entry("argmax", {Scalar::BF16}, DescriptorFamily::Rows, "rows.long.few",
+                                                 {{"WG_SIZE", 128}, {"ROW_WIDTH", 128}}, 4);
+    rows.measurements = {{8, 131072, 90.5, 120.0, 23.25}};
+    dev.descriptor_entries.push_back(rows);
+    dev.descriptor_entries.push_back(descriptor_entry("dot", {Scalar::F32, Scalar::F32}, DescriptorFamily::Cols,
+                                                      "cols.thin", {{"TILE_X", 8}, {"ROWS_Y", 4}, {"BLOCK", 0}}, 16));
+    db.devices.push_back(dev);
+    const std::string text = tuning_db_json(db);
+    CHECK(text.find("\n  \"version\": 1,") != std::string::npos);
+    CHECK(text.find("\"descriptor_entries\": [") != std::string::npos);
+    const TuningDb back = parse_tuning_db(text);
+    REQUIRE(back.devices.size() == 1);
+    REQUIRE(back.devices[0].descriptor_entries.size() == 3);
+    const TunedDescriptorEntry& w = back.devices[0].descriptor_entries[0];
+    CHECK(w.reduction == "sum");
+    CHECK(w.inputs == std::vector<Scalar>{Scalar::F16});
+    CHECK(w.family == DescriptorFamily::Whole);
+    CHECK(w.shape_class == "whole");
+    CHECK(w.date == "2026-12-01T10:00:00Z");
+    CHECK(w.params == std::vector<std::pair<std::string, std::uint64_t>>{{"WG_SIZE", 64}, {"ITEMS", 8}, {"VEC", 16}});
+    CHECK(!w.chunks);
+    REQUIRE(w.measurements.size() == 2);
+    CHECK(w.measurements[0].m == 0);
+    CHECK(w.measurements[1].n == (1u << 24));
+    CHECK(w.measurements[1].tuned_us == 400.125);
+    CHECK(w.gain_over_default == 1.31);
+    CHECK(w.launch_label() == "WG_SIZE=64 ITEMS=8 VEC=16");
+    const TunedDescriptorEntry& r = back.devices[0].descriptor_entries[1];
+    CHECK(r.family == DescriptorFamily::Rows);
+    CHECK(r.chunks == std::optional<std::uint64_t>(4));
+    CHECK(r.measurements[0].m == 8);
+    CHECK(r.launch_label() == "WG_SIZE=128 ROW_WIDTH=128 chunks=4");
+    const TunedDescriptorEntry& c = back.devices[0].descriptor_entries[2];
+    CHECK(c.inputs == std::vector<Scalar>{Scalar::F32, Scalar::F32});
+    CHECK(describe(key_of(c)) == "dot f32 x f32 cols cols.thin");
+    CHECK(tuning_db_json(back) == text);
+    // The whole-array entries beside them are untouched; without descriptor entries the key is not
+    // written, and such a file reads and writes back byte for byte.
+    CHECK(back.devices[0].entries.size() == 1);
+    TuningDb plain;
+    plain.devices.push_back({kPocl, {sample_entry(ElemType::Uint, Op::Sum, 256)}, {}, {}});
+    const std::string plain_text = tuning_db_json(plain);
+    CHECK(plain_text.find("descriptor_entries") == std::string::npos);
+    CHECK(tuning_db_json(parse_tuning_db(plain_text)) == plain_text);
+    // By hand: the key and one parameter are enough; a NumPy name is read as its type.
+    const TuningDb hand = parse_tuning_db(db_with_descriptor_entries(
+        R"({"reduction": "l2", "inputs": ["float16"], "family": "cols", "class": "cols.square", "params": {"ITEMS": 2}})"));
+    CHECK(hand.devices[0].descriptor_entries[0].inputs == std::vector<Scalar>{Scalar::F16});
+    CHECK(hand.devices[0].descriptor_entries[0].measurements.empty());
+    CHECK(parse_tuning_db(db_with_descriptor_entries(rows_entry("{}", R"(, "chunks": 8)")))
+              .devices[0].descriptor_entries[0].chunks == std::optional<std::uint64_t>(8));
+  }
+
+  TEST_CASE("tuning database: every malformed descriptor entry is refused with its JSON path") {
+    const std::string at = "devices[0].descriptor_entries[0]";
+    struct Case {
+      std::string text, message;
+    };
+    const std::vector<Case> cases{
+        {db_with_descriptor_entries(rows_entry(R"({"WG_SIZE": 64})", R"(, "colour": 1)")),
+         at + ".colour: unknown field; valid fields: reduction, inputs, family, class, date, params, chunks, "
+              "measurements, gain_over_default"},
+        {db_with_descriptor_entries(R"({"inputs": ["f32"], "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ": missing field \"reduction\""},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ": missing field \"inputs\""},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ": missing field \"family\""},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "family": "rows", "params": {"ITEMS": 2}})"),
+         at + ": missing field \"class\""},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "family": "rows", "class": "rows.short.many"})"),
+         at + ": missing field \"params\""},
+        {db_with_descriptor_entries(R"({"reduction": "summ", "inputs": ["f32"], "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".reduction: unknown operator 'summ'; valid operators: sum, sum_wrap"},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f17"], "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".inputs[0]: unknown type 'f17'"},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": [], "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".inputs: expected the built-in's input types, got an empty array"},
+        {db_with_descriptor_entries(R"({"reduction": "dot", "inputs": ["f32"], "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".inputs: dot of f32 reads [f32, f32], not these 1 input(s)"},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32", "f32"], "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".inputs: sum of f32 reads [f32], not these 2 input(s)"},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "family": "segments", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".family: unknown descriptor family 'segments'; valid: whole, rows, cols"},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "family": "cols", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".class: unknown shape class 'rows.short.many' for cols; valid: cols.thin, cols.square, cols.wide"},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "family": "whole", "class": "rows.short.many", "params": {"ITEMS": 2}})"),
+         at + ".class: the whole family has one class, \"whole\"; got 'rows.short.many'"},
+        {db_with_descriptor_entries(rows_entry(R"({"TILE_X": 32})")),
+         at + ".params.TILE_X: not a tunable parameter of reduce_descriptor_lines.cl (the rows family); valid: WG_SIZE, "
+              "ROW_WIDTH, ITEMS, VEC"},
+        {db_with_descriptor_entries(rows_entry(R"({"SPLIT": 1})")),
+         at + ".params.SPLIT: not a tunable parameter of reduce_descriptor_lines.cl (the rows family)"},
+        {db_with_descriptor_entries(rows_entry(R"({"ITEMS": 3})")),
+         at + ".params.ITEMS: expected one of 1, 2, 4, 8, got 3"},
+        {db_with_descriptor_entries(rows_entry(R"({"VEC": "4"})")),
+         at + ".params.VEC: expected one of 1, 2, 4, 8, 16, got the string \"4\""},
+        {db_with_descriptor_entries(rows_entry(R"([64])")),
+         at + ".params: expected an object, got an array"},
+        {db_with_descriptor_entries(rows_entry(R"({})")),
+         at + ".params: expected at least one parameter"},
+        {db_with_descriptor_entries(rows_entry(R"({"WG_SIZE": 64, "ROW_WIDTH": 128})")),
+         at + ".params: ROW_WIDTH 128 is more than WG_SIZE 64; it must divide the work-group"},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "family": "whole", "class": "whole", "params": {"ITEMS": 2}, "chunks": 2})"),
+         at + ".chunks: the whole family is not cut into chunks"},
+        {db_with_descriptor_entries(rows_entry(R"({"ITEMS": 2})", R"(, "chunks": 0)")),
+         at + ".chunks: expected an integer from 1 to 1024, got 0"},
+        {db_with_descriptor_entries(rows_entry(R"({"ITEMS": 2})", R"(, "chunks": 1025)")),
+         at + ".chunks: expected an integer from 1 to 1024, got 1025"},
+        {db_with_descriptor_entries(rows_entry(R"({"ITEMS": 2})", R"(, "measurements": [{"n": 1, "tuned_us": 1, "default_us": 1, "gbps": 0}])")),
+         at + ".measurements[0]: missing field \"m\""},
+        {db_with_descriptor_entries(R"({"reduction": "sum", "inputs": ["f32"], "family": "whole", "class": "whole", "params": {"ITEMS": 2}, "measurements": [{"m": 1, "n": 1, "tuned_us": 1, "default_us": 1, "gbps": 0}]})"),
+         at + ".measurements[0].m: unknown field"},
+        {db_with_descriptor_entries(rows_entry(R"({"ITEMS": 2})", R"(, "gain_over_default": -1)")),
+         at + ".gain_over_default: expected a number > 0, got -1"},
+        {db_with_descriptor_entries(rows_entry() + "," + rows_entry(R"({"ITEMS": 4})")),
+         "devices[0].descriptor_entries[1]: a second descriptor entry for sum f32 rows rows.short.many (the first is "
+         "devices[0].descriptor_entries[0])"},
+        {R"({"format": "clreduce-tuning-db", "version": 1, "devices": [{"platform": "P", "device": "D", "driver": "1", "entries": [], "descriptor_entries": {}}]})",
+         "devices[0].descriptor_entries: expected an array, got an object"},
+    };
+    for (const Case& c : cases) {
+      INFO(c.text);
+      std::string message;
+      try {
+        parse_tuning_db(c.text);
+      } catch (const Error& e) {
+        message = e.what();
+      }
+      CHECK(message.rfind(c.message, 0) == 0);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+    // The limits: descriptor entries of a device, parameters of an entry.
+    std::string many;
+    for (std::size_t i = 0; i <= kTuningDbMaxDescriptorEntries; ++i)
+      many += std::string(i ? "," : "") + R"({"reduction": "sum", "inputs": ["f32"], "family": "rows", "class": "rows.short.many", "params": {"ITEMS": 2}})";
+    std::string message;
+    try {
+      parse_tuning_db(db_with_descriptor_entries(many));
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    CHECK(message == "devices[0].descriptor_entries: " + std::to_string(kTuningDbMaxDescriptorEntries + 1) +
+                         " descriptor entries, more than the " + std::to_string(kTuningDbMaxDescriptorEntries) +
+                         " a tuning database may hold");
+    std::string params = "{";
+    for (std::size_t i = 0; i <= kTuningDbMaxDescriptorParams; ++i) params += std::string(i ? "," : "") + "\"P" + std::to_string(i) + "\": 1";
+    message.clear();
+    try {
+      parse_tuning_db(db_with_descriptor_entries(rows_entry(params + "}")));
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    CHECK(message == at + ".params: 17 parameters, more than the 16 a tuning database may hold");
+  }
+
+  TEST_CASE("save_tuning_descriptor_entries merges, replaces and clears by key; find_tuned_descriptor keeps the device rules") {
+    TempDir tmp("descriptor");
+    const std::string path = tmp.file("tuning.json");
+    std::vector<std::string> warnings;
+    save_tuning_entry(path, kPocl, sample_entry(ElemType::Float, Op::Sum, 256), warnings);
+    const TunedDescriptorEntry a =
+        descriptor_entry("sum", {Scalar::F32}, DescriptorFamily::Rows, "rows.short.many", {{"ITEMS", 4}});
+    const TunedDescriptorEntry b =
+        descriptor_entry("sum", {Scalar::F32}, DescriptorFamily::Cols, "cols.thin", {{"TILE_X", 8}}, 4);
+    save_tuning_descriptor_entries(path, kPocl, {a, b}, {}, warnings);
+    TunedDescriptorEntry a2 = a;
+    a2.params = {{"ITEMS", 8}};
+    const TunedDescriptorEntry h = descriptor_entry("argmax", {Scalar::F16}, DescriptorFamily::Whole, "whole", {{"VEC", 8}});
+    // a replaced, b cleared (tune kept its default), h added for another device.
+    save_tuning_descriptor_entries(path, kPocl, {a2}, {key_of(b)}, warnings);
+    save_tuning_descriptor_entries(path, kH100, {h}, {}, warnings);
+    CHECK(warnings.empty());
+    const LoadedTuningDb db = load_tuning_db(path, true);
+    REQUIRE(db.db);
+    CHECK(db.warnings.empty());
+    REQUIRE(db.db->devices.size() == 2);
+    CHECK(db.db->devices[0].entries.size() == 1);  // the whole-array entry is kept
+    REQUIRE(db.db->devices[0].descriptor_entries.size() == 1);
+    CHECK(db.db->devices[0].descriptor_entries[0].params == std::vector<std::pair<std::string, std::uint64_t>>{{"ITEMS", 8}});
+    const TunedDescriptorLookup found = find_tuned_descriptor(db, kPocl, key_of(a));
+    REQUIRE(found.entry);
+    CHECK(found.entry->launch_label() == "ITEMS=8");
+    CHECK(found.warnings.empty());
+    CHECK(!find_tuned_descriptor(db, kPocl, key_of(b)).entry);
+    CHECK(!find_tuned_descriptor(db, kPocl, key_of(h)).entry);  // another device's
+    const TunedDescriptorLookup stale = find_tuned_descriptor(db, {kPocl.platform, kPocl.device, "7.0"}, key_of(a));
+    CHECK(!stale.entry);
+    REQUIRE(stale.warnings.size() == 1);
+    CHECK(stale.warnings[0].find("with driver 6.0+debian, this device runs driver 7.0") != std::string::npos);
+    const TunedDescriptorLookup foreign = find_tuned_descriptor(db, {"P", "Another", "1"}, key_of(a));
+    CHECK(!foreign.entry);
+    REQUIRE(foreign.warnings.size() == 1);
+    CHECK(foreign.warnings[0].find("has no entry for Another") != std::string::npos);
+    // An entry that would not read back is refused before the file is touched.
+    const std::string before = read_text(path);
+    TunedDescriptorEntry bad = a;
+    bad.params = {{"ITEMS", 3}};
+    CHECK_THROWS_WITH_AS(save_tuning_descriptor_entries(path, kPocl, {bad}, {}, warnings),
+                         doctest::Contains("the new entry would not read back (devices[0].descriptor_entries[0].params.ITEMS: "
+                                           "expected one of 1, 2, 4, 8, got 3)"),
+                         Error);
+    CHECK(read_text(path) == before);
   }
 }

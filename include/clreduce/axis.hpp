@@ -240,7 +240,9 @@ struct AxisReducerOptions {
   std::optional<DeviceInfo> device;   // the queue's device facts, if the caller holds them
   std::shared_ptr<const UserOperator> user_op;  // what Op::User means (clreduce/user_operator.hpp)
   // Where tuned launches come from (as the Reducer's): the database's axis entry for (device,
-  // type, op, axis, shape class) when no variant is named; `enabled = false`: the rules alone.
+  // type, op, axis, shape class) when no variant is named; for a reduction descriptor, its
+  // descriptor entry for (device, built-in, inputs, rows|cols, shape class) for the parameters
+  // `params` leaves unset; `enabled = false`: the rules alone.
   TuningSource tuning;
 };
 

@@ -120,7 +120,11 @@ class Reducer {
   // launch takes the reducer's params.wg where set (else 256, or the most the kernel allows),
   // params.groups_per_cu (else 8 per compute unit, fewer where n is small), params.vec (else 16
   // bytes of the widest input per load) and a -D ITEMS=1|2|4|8 in params.defines (else 4); a
-  // params.variant other than "descriptor" and params.times are refused. The program is built once per descriptor, type and option string;
+  // params.variant other than "descriptor" and params.times are refused. With tuning enabled, the
+  // tuning database's descriptor entry for (device, built-in with its default accumulator,
+  // inputs, "whole") fills WG_SIZE, ITEMS and VEC where these leave them unset (a refused tuned
+  // launch: one warning in the launch, the defaults; clreduce/tuning.hpp, descriptor_entries).
+  // The program is built once per descriptor, type and option string;
   // scalars are kernel arguments. Throws Error naming the parameter: n = 0, an input count or
   // scalar count other than the descriptor's, a buffer too small for offset + n elements,
   // f64 on a device without cl_khr_fp64 (Param::Type), a descriptor whose text does not build

@@ -116,6 +116,11 @@ struct SegmentedReducerOptions {
   ProgramCache* programs = nullptr;   // null: ProgramCache::shared()
   std::optional<DeviceInfo> device;   // the queue's device facts, if the caller holds them
   std::shared_ptr<const UserOperator> user_op;  // what Op::User means (clreduce/user_operator.hpp)
+  // Where a reduction descriptor's tuned launch comes from (as the Reducer's): the database's
+  // descriptor entry for (device, built-in, inputs, "rows", the rows class of (segments, average
+  // segment length)) fills the parameters `params` leaves unset; `enabled = false`: the planner
+  // alone. The Op path's segmented kernels take no tuning.
+  TuningSource tuning;
 };
 
 class SegmentedReducer {

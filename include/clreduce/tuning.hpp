@@ -36,9 +36,34 @@
 // (rows_split and cols_tile: row chunks given as groups per compute unit, 1..4096, so that one
 // value transfers across the shapes of a class and across devices of other sizes; the planner
 // turns it into chunks with axis_chunks_for). An absent parameter is the planner's default.
+//
+// Descriptor entries (`clreduce tune descriptors`): a device may also hold an optional
+// "descriptor_entries" array (still version 1, as axis_entries: a file without it is byte for
+// byte what it was; a clreduce older than descriptor tuning rejects a file with it as an unknown
+// field, warns and uses its defaults):
+//     "descriptor_entries": [
+//       {"reduction": "sum", "inputs": ["f16"], "family": "rows", "class": "rows.short.many",
+//        "date": "2026-12-01T10:00:00Z", "params": {"WG_SIZE": 64, "ROW_WIDTH": 8, "ITEMS": 4, "VEC": 8},
+//        "chunks": 2,
+//        "measurements": [{"m": 4096, "n": 1024, "tuned_us": 80.1, "default_us": 95.3, "gbps": 104.7}, ...],
+//        "gain_over_default": 1.19}, ...]
+// One per (reduction, inputs, family, class). Required: reduction (a built-in's name,
+// clreduce/reduction.hpp), inputs (its input types: one, or two of one type for dot and sqdist,
+// a type the built-in takes), family ("whole": the whole-array kernel; "rows": the lines kernel,
+// which rows and segments share; "cols": the columns kernel), class ("whole" for the whole
+// family, else a shape class of that axis, shape_class_of; segments take the rows class of
+// (segments, average length)), params (an object of at least one -D parameter the family's
+// kernel marks tunable, src/descriptor/kernel_params.cpp, each a value it declares valid; lines:
+// ROW_WIDTH at most WG_SIZE where both are given). Optional: chunks (rows: parts per line,
+// 1..1024; cols: row chunks, 1..65535; not for whole), date, measurements (each: m (rows and
+// cols only, required there), n, tuned_us, default_us, gbps), gain_over_default. The entry
+// applies to the built-in with its default accumulator (not an --accumulate f64 one), and only to
+// the parameters its caller leaves unset.
 #pragma once
 
 #include "clreduce/device.hpp"
+#include "clreduce/kernel_spec.hpp"
+#include "clreduce/reduction.hpp"
 #include "clreduce/types.hpp"
 
 #include <cstdint>
@@ -61,6 +86,11 @@ constexpr std::size_t kTuningDbMaxAxisEntries = 256;  // axis entries of one dev
 constexpr std::size_t kTuningDbMaxAxisWg = 65536;      // an axis entry's wg
 constexpr unsigned kTuningDbMaxRowWidth = 1024;        // an axis entry's row_width
 constexpr unsigned kTuningDbMaxAxisGroupsPerCu = 4096; // an axis entry's groups_per_cu
+constexpr std::size_t kTuningDbMaxDescriptorEntries = 4096;  // descriptor entries of one device (25 built-ins x
+                                                            // 12 types x 10 classes fit)
+constexpr std::size_t kTuningDbMaxDescriptorParams = 16;    // params of one descriptor entry
+constexpr std::uint64_t kTuningDbMaxLineParts = 1024;       // a rows entry's chunks (parts per line)
+constexpr std::uint64_t kTuningDbMaxColumnChunks = 65535;   // a cols entry's chunks (row chunks)
 constexpr std::size_t kTuningDbMaxDepth = 32;          // nesting of JSON arrays and objects
 // Size of the file: a device tuned for all 12 (type, op) pairs takes about 150 KB; a hostile file
 // of this size still costs nlohmann up to ~150 MB to hold.
@@ -133,10 +163,55 @@ struct AxisEntryKey {
 };
 AxisEntryKey key_of(const TunedAxisEntry& e);
 
+// The launch `clreduce tune descriptors` chose for one (built-in, inputs, family, class).
+enum class DescriptorFamily { Whole, Rows, Cols };
+std::string_view name_of(DescriptorFamily f);  // "whole", "rows", "cols"
+// "whole", "rows" or "cols"; throws Error naming the valid names.
+DescriptorFamily parse_descriptor_family(std::string_view text);
+// The kernel a family's entries parameterize: whole_kernel, lines_kernel (rows and segments),
+// columns_kernel (src/descriptor/kernel_params.hpp).
+const KernelSpec& kernel_of(DescriptorFamily f);
+// The class of a whole-array launch ("whole": one class for every n).
+inline constexpr const char* kWholeClass = "whole";
+struct TunedDescriptorEntry {
+  std::string reduction;           // a built-in's name: "sum", "argmax"
+  std::vector<Scalar> inputs;      // its input types: {F16}; dot: {F32, F32}
+  DescriptorFamily family = DescriptorFamily::Whole;
+  std::string shape_class = kWholeClass;  // "whole", "rows.short.many", "cols.square"
+  std::string date;                // when tune ran, ISO 8601 UTC
+  // The chosen -D parameters, by name (each tunable in kernel_of(family), a valid value), in the
+  // order of the kernel's table (as tune writes them and the reader orders them).
+  std::vector<std::pair<std::string, std::uint64_t>> params;
+  std::optional<std::uint64_t> chunks;          // rows: parts per line; cols: row chunks
+  std::vector<TunedAxisMeasurement> measurements;  // m 0 for the whole array
+  double gain_over_default = 1;    // geometric mean of default_us / tuned_us
+  // "WG_SIZE=64 ITEMS=8 VEC=16", "TILE_X=8 ROWS_Y=4 ITEMS=4 BLOCK=0 chunks=4"
+  std::string launch_label() const;
+};
+// The class of a descriptor launch: "whole" for the whole family; else shape_class_of (clreduce/axis.hpp)
+// of the M x N matrix (rows: M lines of N elements; segments: M segments of N elements on average)
+// along rows or columns, with the bytes of the widest input. Never throws.
+std::string descriptor_shape_class(DescriptorFamily f, std::uint64_t m, std::uint64_t n, std::size_t widest_input_bytes,
+                                   unsigned compute_units);
+// What identifies a descriptor entry within a device.
+struct DescriptorEntryKey {
+  std::string reduction;
+  std::vector<Scalar> inputs;
+  DescriptorFamily family = DescriptorFamily::Whole;
+  std::string shape_class;
+  bool operator==(const DescriptorEntryKey& o) const {
+    return reduction == o.reduction && inputs == o.inputs && family == o.family && shape_class == o.shape_class;
+  }
+};
+DescriptorEntryKey key_of(const TunedDescriptorEntry& e);
+// "sum f16 rows rows.short.many", "dot f32 x f32 whole whole"
+std::string describe(const DescriptorEntryKey& k);
+
 struct DeviceTuning {
   DeviceKey key;
   std::vector<TuningEntry> entries;  // at most one per (type, op)
   std::vector<TunedAxisEntry> axis_entries = {};  // at most one per (type, op, axis, class)
+  std::vector<TunedDescriptorEntry> descriptor_entries = {};  // at most one per DescriptorEntryKey
 };
 struct TuningDb {
   std::vector<DeviceTuning> devices;  // at most one per device key
@@ -151,8 +226,10 @@ struct TuningDb {
 // groups_per_cu in one variant, two
 // devices with the same key, two entries of a device with the same (type, op), two axis entries
 // with the same (type, op, axis, class), an axis entry's class or variant not of its axis, a
-// parameter its variant does not take, and more than the kTuningDbMax* limits (bytes, nesting,
-// devices, entries, axis entries, variants, measurements and sizes).
+// parameter its variant does not take, a descriptor entry against the rules of its layout above
+// (e.g. "devices[0].descriptor_entries[2].params.TILE_X: ..."), two descriptor entries with the
+// same key, and more than the kTuningDbMax* limits (bytes, nesting, devices, entries, axis
+// entries, descriptor entries and their params, variants, measurements and sizes).
 TuningDb parse_tuning_db(std::string_view json_text);
 // Pretty JSON (indent 2, fields in the layout's order); round-trips through parse_tuning_db.
 std::string tuning_db_json(const TuningDb& db);
@@ -203,6 +280,15 @@ struct TunedAxisLookup {
 };
 TunedAxisLookup find_tuned_axis(const LoadedTuningDb& db, const DeviceKey& key, const AxisEntryKey& what);
 
+// The descriptor entry for `what` on the device, with find_tuned's device rules and warnings
+// (foreign device, stale driver); `entry` null when there is none. Points into `db`.
+struct TunedDescriptorLookup {
+  const TunedDescriptorEntry* entry = nullptr;
+  std::vector<std::string> warnings;
+};
+TunedDescriptorLookup find_tuned_descriptor(const LoadedTuningDb& db, const DeviceKey& key,
+                                            const DescriptorEntryKey& what);
+
 // Before a long `tune`: throws the Error a save would throw where it can be known now ("cannot
 // write tuning database '<path>': <reason>"): a file there that is not a tuning database or
 // cannot be read, a directory that does not exist (outside the default location) or cannot be
@@ -231,5 +317,12 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
 // Throws as save_tuning_entry (also for more than kTuningDbMaxAxisEntries).
 void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, const std::vector<TunedAxisEntry>& entries,
                               const std::vector<AxisEntryKey>& cleared, std::vector<std::string>& warnings);
+// The same for descriptor entries: each of `entries` replaces the device's descriptor entry with
+// its key or is added; each key of `cleared` (a class where tune kept the default launch) removes
+// that entry if present. Throws as save_tuning_entry (also for more than
+// kTuningDbMaxDescriptorEntries, or an entry that would not read back).
+void save_tuning_descriptor_entries(const std::string& path, const DeviceKey& key,
+                                    const std::vector<TunedDescriptorEntry>& entries,
+                                    const std::vector<DescriptorEntryKey>& cleared, std::vector<std::string>& warnings);
 
 }  // namespace clreduce

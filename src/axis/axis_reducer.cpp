@@ -29,7 +29,7 @@ struct AxisReducer::State : BoundQueue {
   std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first prepare, when enabled
 
   FamilyReducer& family() {
-    if (!families) families = std::make_unique<FamilyReducer>(*this);
+    if (!families) families = std::make_unique<FamilyReducer>(*this, [this] { return tuning_db(); });
     return *families;
   }
   // The descriptor kernels' parameters from the reducer's AxisParams.

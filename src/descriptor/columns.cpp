@@ -153,9 +153,9 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   return l;
 }
 
-DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols,
-                                                std::uint64_t ld, const FamilyParams& params,
-                                                const std::vector<Input>* inputs, cl::Kernel* kernel) {
+DescriptorLaunch FamilyReducer::columns_with(const Reduction& r, std::uint64_t m, std::uint64_t ncols,
+                                             std::uint64_t ld, const FamilyParams& params,
+                                             const std::vector<Input>* inputs, cl::Kernel* kernel) {
   const std::shared_ptr<const std::string> held = sources_.of(r);
   const std::string& source = *held;
   const KernelSpec& k = columns_kernel();

@@ -9,8 +9,10 @@
 #include "clreduce/reduction.hpp"
 #include "core/bound_queue.hpp"
 #include "descriptor/common.hpp"
+#include "descriptor/tuned.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -57,7 +59,11 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
 
 class FamilyReducer {
  public:
-  explicit FamilyReducer(BoundQueue& bound) : bound_(bound), programs_(bound) {}
+  // `tuning`: the owner's tuning database (null or empty: none), whose descriptor entries fill the
+  // parameters a call's FamilyParams leave unset (src/descriptor/tuned.hpp): rows and segments by
+  // the rows class of (lines, average length), columns by the columns class of the matrix.
+  explicit FamilyReducer(BoundQueue& bound, std::function<const LoadedTuningDb*()> tuning = {})
+      : bound_(bound), programs_(bound), tuning_(std::move(tuning)) {}
 
   // (Both: on `on`, null for the bound queue; another in-order queue of its context and device.)
   // Rows of a matrix (LineKind::Rows: `lines` rows of `len` elements, `ld` apart) or segments
@@ -80,6 +86,10 @@ class FamilyReducer {
                                    const FamilyParams& params, const std::vector<Input>* inputs = nullptr,
                                    cl::Kernel* kernel = nullptr);
 
+  // (prepare_lines and prepare_columns: the tuning database's entry first, where it fills anything
+  // and has not been refused here; a refusal is said in the launch's warnings, once per reducer,
+  // and the planner's defaults are used.)
+
   // Blocking: reads `count` results from `out` (after the last enqueue on the bound queue).
   std::vector<Result> read(const Reduction& r, const cl::Buffer& out, std::uint64_t count);
   // A buffer the reducer keeps for blocking calls' results (at least `count` results of r).
@@ -87,8 +97,18 @@ class FamilyReducer {
   std::size_t allocations() const { return allocations_; }
 
  private:
+  DescriptorLaunch lines_with(const Reduction& r, const LineShape& shape, const FamilyParams& params,
+                              const std::vector<Input>* inputs, cl::Kernel* kernel);
+  DescriptorLaunch columns_with(const Reduction& r, std::uint64_t m, std::uint64_t ncols, std::uint64_t ld,
+                                const FamilyParams& params, const std::vector<Input>* inputs, cl::Kernel* kernel);
+  // The launch of `with(params)`, tuned first where the cache's entry fills anything.
+  template <class With>
+  DescriptorLaunch tuned_or_default(const Reduction& r, DescriptorFamily family, const std::string& shape_class,
+                                    const FamilyParams& params, With with);
+
   BoundQueue& bound_;
   DescriptorPrograms programs_;
+  DescriptorTuningCache tuning_;
   SourceCache sources_;
   Scratch partials_, tickets_, results_;
   std::size_t allocations_ = 0;

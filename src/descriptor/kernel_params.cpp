@@ -17,6 +17,13 @@ KernelParam aligned_param() {
   return {"ALIGNED", "every input's element offset is a multiple of VEC (loads through vector pointers)", kFlag,
           "from the inputs' offsets", false, false};
 }
+// `p` marked tunable: `clreduce tune descriptors` searches it (its values:
+// tools/benchmarks/descriptor_tune.cpp, descriptor_tune_axis) and the tuning database's
+// descriptor entries may set it.
+KernelParam tunable(KernelParam p) {
+  p.tunable = true;
+  return p;
+}
 KernelParam partial_param() {
   return {"PARTIAL", "the launch writes its accumulator unfinished: a part of a larger reduction", kFlag,
           "1 for the parts of a several-device reduction (MultiReducer), else 0", false, false};
@@ -27,8 +34,8 @@ KernelParam partial_param() {
 const KernelSpec& whole_kernel() {
   static const KernelSpec k{
       "whole", "reduce_descriptor.cl", "reduce_descriptor", "one result over n elements, in one launch (a ticket)",
-      {wg_param(), items_param("4; 2 for accumulators over 8 bytes and vector lifts"),
-       vec_param("16 bytes of the widest input"), aligned_param(), partial_param(),
+      {tunable(wg_param()), tunable(items_param("4; 2 for accumulators over 8 bytes and vector lifts")),
+       tunable(vec_param("16 bytes of the widest input")), aligned_param(), partial_param(),
        {"BLOCKED", "each work-item reads one contiguous run of vectors, not grid-strided ones", kFlag,
         "1 where the device is not a GPU (nor llvmpipe)", false, true},
        nv_ptx_param()}};
@@ -39,10 +46,10 @@ const KernelSpec& lines_kernel() {
   static const KernelSpec k{
       "lines", "reduce_descriptor_lines.cl", "reduce_descriptor_lines",
       "one result per row of a matrix or per segment (offsets, begin/end)",
-      {wg_param(),
+      {tunable(wg_param()),
        {"ROW_WIDTH", "work-items per line (a power of two dividing WG_SIZE)", kPow2Wg,
-        "about ITEMS vectors per work-item of an average line, up to WG_SIZE", false, true, "--row-width"},
-       items_param("2"), vec_param("16 bytes of the widest input, less for lines under 4 such vectors"),
+        "about ITEMS vectors per work-item of an average line, up to WG_SIZE", true, true, "--row-width"},
+       tunable(items_param("2")), tunable(vec_param("16 bytes of the widest input, less for lines under 4 such vectors")),
        aligned_param(),
        {"LINES", "what a line is: 0 rows (s * ld, len), 1 CSR offsets, 2 begin/end arrays", {0, 1, 2},
         "from the call", false, false},
@@ -62,15 +69,15 @@ const KernelSpec& columns_kernel() {
       {{"TILE_X", "work-items along the columns per group (a power of two)", kPow2Wg,
         "the work-group where the columns alone fill the device (2048 work-items per compute unit), else 32, or "
         "the columns / VEC rounded up to a power of two where fewer",
-        false, true},
-       {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", false, true},
-       items_param("8 under BLOCK; else 4, 2 for accumulators over 8 bytes"),
+        true, true},
+       {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", true, true},
+       tunable(items_param("8 under BLOCK; else 4, 2 for accumulators over 8 bytes")),
        vec_param("1 (a column per work-item); a caller's VEC at most the columns"),
        aligned_param(),
        {"BLOCK", "each trip's ITEMS consecutive rows lifted at once (desc_lift_vector), one chain; VEC 1", kFlag,
         "1 where the descriptor has a lift_vector (argmin/argmax, var/std, l2, 8- and 16-bit sums) and VEC is 1 "
         "(then ITEMS 8 unless given); 0 for ITEMS 1",
-        false, true},
+        true, true},
        nv_ptx_param()}};
   return k;
 }

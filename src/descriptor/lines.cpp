@@ -183,8 +183,54 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   return l;
 }
 
+template <class With>
+DescriptorLaunch FamilyReducer::tuned_or_default(const Reduction& r, DescriptorFamily family,
+                                                 const std::string& shape_class, const FamilyParams& params, With with) {
+  std::optional<std::uint64_t> wg_value;
+  if (params.wg) wg_value = *params.wg;
+  const DescriptorCallerSet caller{params.defines, params.wg.has_value(), false, params.row_width.has_value(),
+                                   params.chunks.has_value(), wg_value};
+  DescriptorTuning& t = tuning_.of(bound_.device, r, family, shape_class, caller);
+  if (t.any() && !t.refused) {
+    FamilyParams tuned = params;
+    tuned.defines.insert(tuned.defines.end(), t.defines.begin(), t.defines.end());
+    if (t.chunks) tuned.chunks = t.chunks;
+    try {
+      DescriptorLaunch l = with(tuned);
+      note_tuning(t, l);
+      return l;
+    } catch (const ConfigError& e) {  // LimitError too: the device or the built kernel refuses it
+      t.refused = true;
+      t.refusal = "the tuned launch of " + r.name + " (" + t.label + ", class " + shape_class + ", tuning database " +
+                  t.from + ") does not plan here (" + e.what() + "); the defaults are used";
+    }
+  }
+  DescriptorLaunch l = with(params);
+  note_tuning(t, l);
+  return l;
+}
+
 DescriptorLaunch FamilyReducer::prepare_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
                                               const std::vector<Input>* inputs, cl::Kernel* kernel) {
+  const std::string cls = descriptor_shape_class(DescriptorFamily::Rows, shape.lines, shape.average,
+                                                 widest_input_bytes(r), bound_.device.compute_units);
+  return tuned_or_default(r, DescriptorFamily::Rows, cls, params, [&](const FamilyParams& p) {
+    return lines_with(r, shape, p, inputs, kernel);
+  });
+}
+
+DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols,
+                                                std::uint64_t ld, const FamilyParams& params,
+                                                const std::vector<Input>* inputs, cl::Kernel* kernel) {
+  const std::string cls =
+      descriptor_shape_class(DescriptorFamily::Cols, m, ncols, widest_input_bytes(r), bound_.device.compute_units);
+  return tuned_or_default(r, DescriptorFamily::Cols, cls, params, [&](const FamilyParams& p) {
+    return columns_with(r, m, ncols, ld, p, inputs, kernel);
+  });
+}
+
+DescriptorLaunch FamilyReducer::lines_with(const Reduction& r, const LineShape& shape, const FamilyParams& params,
+                                           const std::vector<Input>* inputs, cl::Kernel* kernel) {
   const std::shared_ptr<const std::string> held = sources_.of(r);  // refuses a malformed descriptor first
   const std::string& source = *held;
   const KernelSpec& k = lines_kernel();

@@ -148,6 +148,30 @@ cl::Buffer DescriptorReducer::allocate(std::uint64_t bytes, const std::string& w
 
 DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
                                               const std::vector<std::uint64_t>& offsets, bool partial) {
+  const DescriptorCallerSet caller{params_.defines, params_.wg != 0, params_.vec.has_value(), false, false,
+                                   params_.wg ? std::optional<std::uint64_t>(params_.wg) : std::nullopt};
+  DescriptorTuning& t = tuning_.of(bound_.device, r, DescriptorFamily::Whole, kWholeClass, caller);
+  if (t.any() && !t.refused) {
+    ReduceParams tuned = params_;
+    tuned.defines.insert(tuned.defines.end(), t.defines.begin(), t.defines.end());
+    try {
+      DescriptorLaunch l = launch_with(tuned, r, n, kernel, offsets, partial);
+      note_tuning(t, l);
+      return l;
+    } catch (const ConfigError& e) {  // LimitError too: the device or the built kernel refuses it
+      t.refused = true;
+      t.refusal = "the tuned launch of " + r.name + " (" + t.label + ", class whole, tuning database " + t.from +
+                  ") does not plan here (" + e.what() + "); the defaults are used";
+    }
+  }
+  DescriptorLaunch l = launch_with(params_, r, n, kernel, offsets, partial);
+  note_tuning(t, l);
+  return l;
+}
+
+DescriptorLaunch DescriptorReducer::launch_with(const ReduceParams& params, const Reduction& r, std::uint64_t n,
+                                                cl::Kernel* kernel, const std::vector<std::uint64_t>& offsets,
+                                                bool partial) {
   const std::shared_ptr<const std::string> held = sources_.of(r);  // refuses a malformed descriptor first
   const std::string& source = *held;
   std::size_t max_wg = 0;
@@ -156,8 +180,8 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
   const auto aligned_for = [&](unsigned vec) {
     return std::all_of(offsets.begin(), offsets.end(), [&](std::uint64_t o) { return o % vec == 0; });
   };
-  DescriptorLaunch l = plan_descriptor(r, n, params_, bound_.device, max_wg, true, partial);
-  if (!aligned_for(l.vec)) l = plan_descriptor(r, n, params_, bound_.device, max_wg, false, partial);
+  DescriptorLaunch l = plan_descriptor(r, n, params, bound_.device, max_wg, true, partial);
+  if (!aligned_for(l.vec)) l = plan_descriptor(r, n, params, bound_.device, max_wg, false, partial);
   const UserOperator text{r.name, {}, source, std::nullopt};
   for (;;) {
     auto key = std::make_pair(source, l.options);
@@ -167,8 +191,8 @@ DescriptorLaunch DescriptorReducer::launch_for(const Reduction& r, std::uint64_t
                                              "reduce_descriptor.cl", "reduce_descriptor", l.options, &text);
       const KernelLimits lim = kernel_limits(k, bound_.device.device);
       kernel_max_wg_[source] = lim.max_work_group_size;
-      if (l.wg > lim.max_work_group_size && !params_.wg) {
-        l = plan_descriptor(r, n, params_, bound_.device, lim.max_work_group_size, aligned_for(l.vec),
+      if (l.wg > lim.max_work_group_size && !params.wg) {
+        l = plan_descriptor(r, n, params, bound_.device, lim.max_work_group_size, aligned_for(l.vec),
                             partial);  // a narrower group
         continue;
       }

@@ -7,7 +7,9 @@
 #include "clreduce/introspect/reduce.hpp"
 #include "core/bound_queue.hpp"
 #include "descriptor/common.hpp"
+#include "descriptor/tuned.hpp"
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -31,7 +33,11 @@ struct DescriptorPart {
 
 class DescriptorReducer {
  public:
-  DescriptorReducer(BoundQueue& bound, const ReduceParams& params) : bound_(bound), params_(params) {}
+  // `tuning`: the owner's tuning database (null or empty: none), whose descriptor entries fill the
+  // parameters `params` leaves unset (src/descriptor/tuned.hpp).
+  DescriptorReducer(BoundQueue& bound, const ReduceParams& params,
+                    std::function<const LoadedTuningDb*()> tuning = {})
+      : bound_(bound), params_(params), tuning_(std::move(tuning)) {}
 
   // The launch for n elements, its kernel built; `part`: as a part of a larger reduction
   // (enqueue_part's launch, PARTIAL 1).
@@ -62,8 +68,12 @@ class DescriptorReducer {
  private:
   // The launch for (r, n) and its kernel, built once per (descriptor source, option string).
   // `offsets`: the inputs' element offsets (empty: all 0), which decide ALIGNED.
+  // The tuning database's entry first (where it fills anything and has not been refused here),
+  // then `params_` alone.
   DescriptorLaunch launch_for(const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
                               const std::vector<std::uint64_t>& offsets, bool partial = false);
+  DescriptorLaunch launch_with(const ReduceParams& params, const Reduction& r, std::uint64_t n, cl::Kernel* kernel,
+                               const std::vector<std::uint64_t>& offsets, bool partial);
   cl::Event launch(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
                    std::uint64_t out_index, const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                    const cl::CommandQueue* on, const DescriptorPart* part, DescriptorLaunch* used);
@@ -71,6 +81,7 @@ class DescriptorReducer {
 
   BoundQueue& bound_;
   const ReduceParams& params_;
+  DescriptorTuningCache tuning_;
   struct Built {
     cl::Kernel kernel;
     cl::Program program;

@@ -68,7 +68,8 @@ struct Reducer::State : BoundQueue {
   std::unique_ptr<DescriptorReducer> descriptors;  // the descriptor path, made on its first use
 
   DescriptorReducer& descriptor_reducer() {
-    if (!descriptors) descriptors = std::make_unique<DescriptorReducer>(*this, options.params);
+    if (!descriptors)
+      descriptors = std::make_unique<DescriptorReducer>(*this, options.params, [this] { return tuning_db(); });
     return *descriptors;
   }
 

@@ -236,9 +236,26 @@ struct SegmentedReducer::State : BoundQueue {
   std::uint64_t partials_bytes = 0;
   std::unique_ptr<FamilyReducer> families;  // the descriptor path, made on its first use
 
+  std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first descriptor launch, when enabled
+  bool tuning_looked_up = false;
+
   FamilyReducer& family() {
-    if (!families) families = std::make_unique<FamilyReducer>(*this);
+    if (!families) families = std::make_unique<FamilyReducer>(*this, [this] { return tuning_db(); });
     return *families;
+  }
+  // As the Reducer's: the shared database when the caller gave one, else read once.
+  const LoadedTuningDb* tuning_db() {
+    if (!options.tuning.enabled) return nullptr;
+    if (!tuning_looked_up) {
+      tuning_looked_up = true;
+      if (options.tuning.loaded) {
+        tuning = options.tuning.loaded;
+      } else {
+        const std::string path = tuning_db_path(options.tuning.path);
+        tuning = std::make_shared<LoadedTuningDb>(load_tuning_db(path, tuning_db_path_is_explicit(options.tuning.path)));
+      }
+    }
+    return tuning.get();
   }
   // The lines kernel's parameters from the reducer's SegmentedParams (slice: ROW_WIDTH, parts).
   FamilyParams family_params() const {

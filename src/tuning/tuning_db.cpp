@@ -5,6 +5,7 @@
 #include "clreduce/axis.hpp"
 #include "clreduce/error.hpp"
 #include "clreduce/variants.hpp"
+#include "descriptor/kernel_params.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -356,13 +357,130 @@ TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
   return e;
 }
 
+// A descriptor entry: every name checked against the built-ins, the family's kernel table and the
+// shape classes, so a hand-edited entry fails here with its path, not later as a launch refused.
+TunedDescriptorEntry read_descriptor_entry(const json& v, const std::string& path) {
+  const Fields f(v, path,
+                 {"reduction", "inputs", "family", "class", "date", "params", "chunks", "measurements",
+                  "gain_over_default"});
+  TunedDescriptorEntry e;
+  e.reduction = read_string(f.need("reduction"), f.at("reduction"));
+  Builtin b{};
+  try {
+    b = parse_builtin(printable(e.reduction));
+  } catch (const Error& err) {
+    fail(f.at("reduction"), err.what());
+  }
+  e.reduction = std::string(name_of(b));  // the canonical name
+  const json& ins = *read_array(f.need("inputs"), f.at("inputs"), 4, "inputs");
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    const std::string at = index_path(f.at("inputs"), i);
+    try {
+      e.inputs.push_back(parse_scalar(printable(read_string(ins[i], at))));
+    } catch (const Error& err) {
+      fail(at, err.what());
+    }
+  }
+  if (e.inputs.empty()) fail(f.at("inputs"), "expected the built-in's input types, got an empty array");
+  std::vector<Scalar> reads;
+  try {
+    reads = builtin(b, e.inputs.front()).inputs;
+  } catch (const Error& err) {  // a type the built-in does not take
+    fail(f.at("inputs"), err.what());
+  }
+  if (reads != e.inputs) {
+    std::vector<std::string> want;
+    for (Scalar s : reads) want.emplace_back(name_of(s));
+    fail(f.at("inputs"), e.reduction + " of " + std::string(name_of(e.inputs.front())) + " reads [" + join(want) +
+                             "], not these " + std::to_string(e.inputs.size()) + " input(s)");
+  }
+  const std::string family = read_string(f.need("family"), f.at("family"));
+  try {
+    e.family = parse_descriptor_family(printable(family));
+  } catch (const Error& err) {
+    fail(f.at("family"), err.what());
+  }
+  e.shape_class = read_string(f.need("class"), f.at("class"));
+  if (e.family == DescriptorFamily::Whole) {
+    if (e.shape_class != kWholeClass)
+      fail(f.at("class"), "the whole family has one class, \"whole\"; got '" + printable(e.shape_class, 40) + "'");
+  } else {
+    const Axis axis = e.family == DescriptorFamily::Rows ? Axis::Rows : Axis::Cols;
+    if (!is_axis_shape_class(axis, e.shape_class))
+      fail(f.at("class"), "unknown shape class '" + printable(e.shape_class, 40) + "' for " + family +
+                              "; valid: " + axis_shape_class_names(axis));
+  }
+  const KernelSpec& k = kernel_of(e.family);
+  const json& ps = f.need("params");
+  if (!ps.is_object()) fail(f.at("params"), "expected an object, got " + got(ps));
+  if (ps.size() > kTuningDbMaxDescriptorParams)
+    fail(f.at("params"), std::to_string(ps.size()) + " parameters, more than the " +
+                             std::to_string(kTuningDbMaxDescriptorParams) + " a tuning database may hold");
+  std::vector<std::string> tunables;
+  for (const KernelParam& p : k.params)
+    if (p.tunable) tunables.push_back(p.define);
+  for (const auto& item : ps.items()) {
+    const std::string at = member_path(f.at("params"), item.key());
+    const KernelParam* p = k.find(item.key());
+    if (!p || !p->tunable)
+      fail(at, "not a tunable parameter of " + k.file + " (the " + family + " family); valid: " + join(tunables));
+    const auto u = as_u64(item.value());
+    if (!u || !p->valid_value(*u))
+      fail(at, "expected one of " + p->valid_text() + ", got " + got(item.value()));
+    e.params.emplace_back(item.key(), *u);
+  }
+  // In the kernel table's order (the reader's objects sort their keys): as tune writes them.
+  const auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < k.params.size(); ++i)
+      if (k.params[i].define == name) return i;
+    return k.params.size();
+  };
+  std::stable_sort(e.params.begin(), e.params.end(),
+                   [&](const auto& x, const auto& y) { return index(x.first) < index(y.first); });
+  const auto param = [&](const char* name) -> std::optional<std::uint64_t> {
+    for (const auto& [n, x] : e.params)
+      if (n == name) return x;
+    return std::nullopt;
+  };
+  if (e.family == DescriptorFamily::Rows && param("ROW_WIDTH") && param("WG_SIZE") && *param("ROW_WIDTH") > *param("WG_SIZE"))
+    fail(f.at("params"), "ROW_WIDTH " + std::to_string(*param("ROW_WIDTH")) + " is more than WG_SIZE " +
+                             std::to_string(*param("WG_SIZE")) + "; it must divide the work-group");
+  if (const json* x = f.find("chunks")) {
+    if (e.family == DescriptorFamily::Whole)
+      fail(f.at("chunks"), "the whole family is not cut into chunks; rows and cols take chunks");
+    const std::uint64_t most = e.family == DescriptorFamily::Rows ? kTuningDbMaxLineParts : kTuningDbMaxColumnChunks;
+    const auto u = as_u64(*x);
+    if (!u || *u == 0 || *u > most)
+      fail(f.at("chunks"), "expected an integer from 1 to " + std::to_string(most) + ", got " + got(*x));
+    e.chunks = *u;
+  }
+  if (e.params.empty() && !e.chunks)
+    fail(f.at("params"), "expected at least one parameter (an entry that sets nothing is the default launch)");
+  if (const json* x = f.find("date")) e.date = read_string(*x, f.at("date"));
+  if (const json* x = f.find("measurements")) {
+    const json& a = *read_array(*x, f.at("measurements"), kTuningDbMaxMeasurements, "measurements");
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string at = index_path(f.at("measurements"), i);
+      if (e.family == DescriptorFamily::Whole) {
+        const TunedMeasurement m = read_measurement(a[i], at);
+        e.measurements.push_back(TunedAxisMeasurement{0, m.n, m.tuned_us, m.default_us, m.gbps});
+      } else {
+        e.measurements.push_back(read_axis_measurement(a[i], at));
+      }
+    }
+  }
+  if (const json* x = f.find("gain_over_default"))
+    e.gain_over_default = read_number(*x, f.at("gain_over_default"), false);
+  return e;
+}
+
 std::string describe_axis_key(const AxisEntryKey& k) {
   return std::string(name_of(k.type)) + " " + std::string(name_of(k.op)) + " " + std::string(name_of(k.axis)) + " " +
          k.shape_class;
 }
 
 DeviceTuning read_device(const json& v, const std::string& path) {
-  const Fields f(v, path, {"platform", "device", "driver", "entries", "axis_entries"});
+  const Fields f(v, path, {"platform", "device", "driver", "entries", "axis_entries", "descriptor_entries"});
   DeviceTuning d;
   d.key.platform = read_string(f.need("platform"), f.at("platform"));
   d.key.device = read_string(f.need("device"), f.at("device"));
@@ -387,6 +505,18 @@ DeviceTuning read_device(const json& v, const std::string& path) {
           fail(at, "a second axis entry for " + describe_axis_key(key_of(e)) + " (the first is " +
                        index_path(f.at("axis_entries"), j) + ")");
       d.axis_entries.push_back(std::move(e));
+    }
+  }
+  if (const json* x = f.find("descriptor_entries")) {
+    const json& de = *read_array(*x, f.at("descriptor_entries"), kTuningDbMaxDescriptorEntries, "descriptor entries");
+    for (std::size_t i = 0; i < de.size(); ++i) {
+      const std::string at = index_path(f.at("descriptor_entries"), i);
+      TunedDescriptorEntry e = read_descriptor_entry(de[i], at);
+      for (std::size_t j = 0; j < d.descriptor_entries.size(); ++j)
+        if (key_of(d.descriptor_entries[j]) == key_of(e))
+          fail(at, "a second descriptor entry for " + describe(key_of(e)) + " (the first is " +
+                       index_path(f.at("descriptor_entries"), j) + ")");
+      d.descriptor_entries.push_back(std::move(e));
     }
   }
   return d;
@@ -470,6 +600,31 @@ ordered_json axis_entry_json(const TunedAxisEntry& e) {
   for (const auto& m : e.measurements) {
     ordered_json mj = ordered_json::object();
     mj["m"] = m.m;
+    mj["n"] = m.n;
+    mj["tuned_us"] = m.tuned_us;
+    mj["default_us"] = m.default_us;
+    mj["gbps"] = m.gbps;
+    j["measurements"].push_back(std::move(mj));
+  }
+  j["gain_over_default"] = e.gain_over_default;
+  return j;
+}
+
+ordered_json descriptor_entry_json(const TunedDescriptorEntry& e) {
+  ordered_json j = ordered_json::object();
+  j["reduction"] = e.reduction;
+  j["inputs"] = ordered_json::array();
+  for (Scalar s : e.inputs) j["inputs"].push_back(std::string(name_of(s)));
+  j["family"] = std::string(name_of(e.family));
+  j["class"] = e.shape_class;
+  j["date"] = e.date;
+  j["params"] = ordered_json::object();
+  for (const auto& [name, value] : e.params) j["params"][name] = value;
+  if (e.chunks) j["chunks"] = *e.chunks;
+  j["measurements"] = ordered_json::array();
+  for (const auto& m : e.measurements) {
+    ordered_json mj = ordered_json::object();
+    if (e.family != DescriptorFamily::Whole) mj["m"] = m.m;
     mj["n"] = m.n;
     mj["tuned_us"] = m.tuned_us;
     mj["default_us"] = m.default_us;
@@ -726,6 +881,10 @@ std::string tuning_db_json(const TuningDb& db) {
       dj["axis_entries"] = ordered_json::array();
       for (const auto& e : d.axis_entries) dj["axis_entries"].push_back(axis_entry_json(e));
     }
+    if (!d.descriptor_entries.empty()) {  // absent when empty, as axis_entries
+      dj["descriptor_entries"] = ordered_json::array();
+      for (const auto& e : d.descriptor_entries) dj["descriptor_entries"].push_back(descriptor_entry_json(e));
+    }
     j["devices"].push_back(std::move(dj));
   }
   // Invalid UTF-8 in a name (from a driver) becomes U+FFFD rather than an exception.
@@ -864,6 +1023,60 @@ TunedAxisLookup find_tuned_axis(const LoadedTuningDb& db, const DeviceKey& key, 
   return out;
 }
 
+std::string_view name_of(DescriptorFamily f) {
+  switch (f) {
+    case DescriptorFamily::Whole: return "whole";
+    case DescriptorFamily::Rows: return "rows";
+    case DescriptorFamily::Cols: return "cols";
+  }
+  return "?";
+}
+
+DescriptorFamily parse_descriptor_family(std::string_view text) {
+  if (text == "whole") return DescriptorFamily::Whole;
+  if (text == "rows") return DescriptorFamily::Rows;
+  if (text == "cols") return DescriptorFamily::Cols;
+  throw Error("unknown descriptor family '" + printable(text, 40) + "'; valid: whole, rows, cols");
+}
+
+const KernelSpec& kernel_of(DescriptorFamily f) {
+  return f == DescriptorFamily::Whole ? whole_kernel() : f == DescriptorFamily::Rows ? lines_kernel() : columns_kernel();
+}
+
+std::string TunedDescriptorEntry::launch_label() const {
+  std::string s;
+  for (const auto& [name, value] : params) s += (s.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  if (chunks) s += (s.empty() ? "" : " ") + std::string("chunks=") + std::to_string(*chunks);
+  return s;
+}
+
+std::string descriptor_shape_class(DescriptorFamily f, std::uint64_t m, std::uint64_t n, std::size_t widest_input_bytes,
+                                   unsigned compute_units) {
+  if (f == DescriptorFamily::Whole) return kWholeClass;
+  return shape_class_of(f == DescriptorFamily::Rows ? Axis::Rows : Axis::Cols, m, n, widest_input_bytes, compute_units);
+}
+
+DescriptorEntryKey key_of(const TunedDescriptorEntry& e) { return {e.reduction, e.inputs, e.family, e.shape_class}; }
+
+std::string describe(const DescriptorEntryKey& k) {
+  std::vector<std::string> types;
+  for (Scalar s : k.inputs) types.emplace_back(name_of(s));
+  return k.reduction + " " + join(types, " x ") + " " + std::string(name_of(k.family)) + " " + k.shape_class;
+}
+
+TunedDescriptorLookup find_tuned_descriptor(const LoadedTuningDb& db, const DeviceKey& key,
+                                            const DescriptorEntryKey& what) {
+  TunedDescriptorLookup out;
+  const DeviceTuning* d = matching_device(db, key, out.warnings);
+  if (!d) return out;
+  for (const auto& e : d->descriptor_entries)
+    if (key_of(e) == what) {
+      out.entry = &e;
+      break;
+    }
+  return out;
+}
+
 namespace {
 // Where the user named the file ($CLREDUCE_TUNING_DB or a flag) its directory must exist: tune
 // creates directories only for the default location (~/.config/clreduce), never a path elsewhere
@@ -957,7 +1170,7 @@ void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuni
     if (db.devices.size() >= kTuningDbMaxDevices)
       throw cannot("it already holds " + std::to_string(kTuningDbMaxDevices) +
                    " devices, the most a tuning database may hold");
-    db.devices.push_back({key, {}, {}});
+    db.devices.push_back({key, {}, {}, {}});
     dev = db.devices.end() - 1;
   }
   merge(*dev, cannot);
@@ -973,7 +1186,7 @@ void save_merged(const std::string& path, const DeviceKey& key, const DeviceTuni
 
 void save_tuning_entry(const std::string& path, const DeviceKey& key, const TuningEntry& entry,
                        std::vector<std::string>& /*warnings*/) {
-  DeviceTuning alone{key, {entry}, {}};
+  DeviceTuning alone{key, {entry}, {}, {}};
   save_merged(
       path, key, alone,
       [&](DeviceTuning& dev, const std::function<Error(const std::string&)>& cannot) {
@@ -993,7 +1206,7 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
 
 void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, const std::vector<TunedAxisEntry>& entries,
                               const std::vector<AxisEntryKey>& cleared, std::vector<std::string>& /*warnings*/) {
-  DeviceTuning alone{key, {}, entries};
+  DeviceTuning alone{key, {}, entries, {}};
   save_merged(
       path, key, alone,
       [&](DeviceTuning& dev, const std::function<Error(const std::string&)>& cannot) {
@@ -1012,6 +1225,32 @@ void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, con
             throw cannot("the device already has " + std::to_string(kTuningDbMaxAxisEntries) +
                          " axis entries, the most a tuning database may hold");
           dev.axis_entries.push_back(entry);
+        }
+      });
+}
+
+void save_tuning_descriptor_entries(const std::string& path, const DeviceKey& key,
+                                    const std::vector<TunedDescriptorEntry>& entries,
+                                    const std::vector<DescriptorEntryKey>& cleared, std::vector<std::string>& /*warnings*/) {
+  DeviceTuning alone{key, {}, {}, entries};
+  save_merged(
+      path, key, alone,
+      [&](DeviceTuning& dev, const std::function<Error(const std::string&)>& cannot) {
+        for (const DescriptorEntryKey& k : cleared)
+          dev.descriptor_entries.erase(std::remove_if(dev.descriptor_entries.begin(), dev.descriptor_entries.end(),
+                                                      [&](const TunedDescriptorEntry& e) { return key_of(e) == k; }),
+                                       dev.descriptor_entries.end());
+        for (const TunedDescriptorEntry& entry : entries) {
+          auto same = std::find_if(dev.descriptor_entries.begin(), dev.descriptor_entries.end(),
+                                   [&](const TunedDescriptorEntry& e) { return key_of(e) == key_of(entry); });
+          if (same != dev.descriptor_entries.end()) {
+            *same = entry;
+            continue;
+          }
+          if (dev.descriptor_entries.size() >= kTuningDbMaxDescriptorEntries)
+            throw cannot("the device already has " + std::to_string(kTuningDbMaxDescriptorEntries) +
+                         " descriptor entries, the most a tuning database may hold");
+          dev.descriptor_entries.push_back(entry);
         }
       });
 }

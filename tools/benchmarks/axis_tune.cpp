@@ -66,7 +66,12 @@ TuningSource no_tuning() {
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> axis_tune_default_shapes(const DeviceInfo& dev, ElemType type,
                                                                                Axis axis) {
-  const std::uint64_t e = size_of(type);
+  return axis_tune_default_shapes(dev, size_of(type), axis);
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> axis_tune_default_shapes(const DeviceInfo& dev,
+                                                                               std::size_t elem_bytes, Axis axis) {
+  const std::uint64_t e = std::max<std::size_t>(elem_bytes, 1);
   const std::uint64_t cu = std::max(dev.compute_units, 1u);
   std::uint64_t total = dev.is_gpu ? (1ULL << 24) : (1ULL << 20);
   if (dev.max_alloc_bytes) total = std::min<std::uint64_t>(total, floor_pow2(std::max<std::uint64_t>(dev.max_alloc_bytes / e / 4, 1)));

@@ -49,6 +49,9 @@ struct AxisTuneDesign {
 // of that size reaches on this device is left out).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> axis_tune_default_shapes(const DeviceInfo& dev, ElemType type,
                                                                                Axis axis);
+// The same for elements of `elem_bytes` bytes (the descriptor types: u8 .. f64, f16, bf16).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> axis_tune_default_shapes(const DeviceInfo& dev,
+                                                                               std::size_t elem_bytes, Axis axis);
 
 // A candidate launch: an axis variant and the parameters it takes (unset: the planner's default).
 struct AxisCandidate {

@@ -247,6 +247,7 @@ DescriptorBenchRun measure_descriptor_bench(const Session& session, const Descri
           job.axis.defines = l.defines;
           job.axis.wg = l.wg;
           job.axis.chunks = l.chunks;
+          job.read_peak = design.read_peak;
           try {
             row.report = run_descriptor(session, r, inputs, job, design.timing);
           } catch (const ConfigError& e) {

@@ -62,6 +62,7 @@ struct DescriptorBenchDesign {
   DataKind data = DataKind::Random;
   std::uint64_t seed = 42;
   TimingOptions timing;
+  bool read_peak = true;                // each point's read peak beside it (tune leaves it out)
 };
 
 // The whole array's bytes per input when none are given: 256 MiB on a GPU, 16 MiB elsewhere.

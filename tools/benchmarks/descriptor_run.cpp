@@ -78,9 +78,9 @@ ScalarData transposed(const ScalarData& d, std::uint64_t m, std::uint64_t n, std
 
 // After the timed runs: the clock, the read peak, and any sample that left other bits.
 void finish_report(const Session& session, const std::vector<ScalarData>& inputs, const std::vector<Input>& in,
-                   const TimingOptions& timing, unsigned changed, DescriptorReport& rep) {
+                   const TimingOptions& timing, unsigned changed, DescriptorReport& rep, bool read_peak) {
   rep.clock = rep.timing.clock;
-  measure_peak(session, inputs, in, timing, rep);
+  if (read_peak) measure_peak(session, inputs, in, timing, rep);
   if (changed) {
     rep.check.ok = false;
     rep.check.detail += "; and " + std::to_string(changed) + " timed sample(s) left other bits than the first run";
@@ -91,7 +91,8 @@ void finish_report(const Session& session, const std::vector<ScalarData>& inputs
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
                                 const DescriptorJob& job, const TimingOptions& timing) {
   using F = DescriptorJob::Family;
-  if (job.family == F::Whole) return run_descriptor(session, r, inputs, job.whole, timing, job.scalars);
+  if (job.family == F::Whole)
+    return run_descriptor(session, r, inputs, job.whole, timing, job.scalars, job.tuning, job.read_peak);
   DescriptorReport rep;
   rep.reduction = r;
   rep.family = job.family;
@@ -107,12 +108,13 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     o.params = job.segmented;
     o.device = session.device();
     o.kernel_dir = session.kernel_dir();
+    o.tuning = job.tuning;
     sr.emplace(session.queue(), o);
     rep.launch = introspect::prepare(*sr, r, rep.n, count, Scalar::U64);
   } else {
     AxisReducerOptions o;
     o.params = job.axis;
-    o.tuning.enabled = false;
+    o.tuning = job.tuning;
     o.device = session.device();
     o.kernel_dir = session.kernel_dir();
     ar.emplace(session.queue(), o);
@@ -211,19 +213,21 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
                     [&] { session.queue().enqueueReadBuffer(out, CL_TRUE, 0, again.size(), again.data()); });
     if (again != first) ++changed;
   });
-  finish_report(session, inputs, in, timing, changed, rep);
+  finish_report(session, inputs, in, timing, changed, rep, job.read_peak);
   return rep;
 }
 
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
                                 const ReduceParams& params, const TimingOptions& timing,
-                                const std::vector<ScalarArg>& scalars) {
+                                const std::vector<ScalarArg>& scalars, const std::optional<TuningSource>& tuning,
+                                bool read_peak) {
   DescriptorReport rep;
   rep.reduction = r;
   rep.n = inputs.empty() ? 0 : inputs.front().n;
   ReducerOptions opt;
   opt.params = params;
-  opt.tuning.enabled = false;  // the descriptor launch takes no tuning database yet
+  opt.tuning.enabled = false;  // the planner's own launch unless the caller enables tuning
+  if (tuning) opt.tuning = *tuning;
   Reducer reducer = session.reducer(opt);
   rep.launch = introspect::prepare(reducer, r, rep.n);  // refusals before any upload
   std::vector<const ScalarData*> refs;
@@ -258,7 +262,7 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   rep.timing = session.time(unit, timing, [&] {
     if (std::memcmp(read().bytes.data(), rep.result.bytes.data(), r.out.bytes()) != 0) ++changed;
   });
-  finish_report(session, inputs, in, timing, changed, rep);
+  finish_report(session, inputs, in, timing, changed, rep, read_peak);
   return rep;
 }
 

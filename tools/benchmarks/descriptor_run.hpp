@@ -12,6 +12,7 @@
 #include "measure/session.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,16 @@ struct DescriptorJob {
   AxisParams axis;                      // Rows, Cols: the AxisReducer's
   SegmentedParams segmented;            // Segments: the SegmentedReducer's
   std::vector<ScalarArg> scalars;       // the descriptor's run-time scalars, one per Reduction::scalars
+  // Where tuned launches come from (the tuning database's descriptor entries). Disabled unless a
+  // caller enables it (`reduce` does; bench and tune measure the planner's own launches).
+  TuningSource tuning = [] {
+    TuningSource t;
+    t.enabled = false;
+    return t;
+  }();
+  // Whether the report measures the device's read peak beside the reduction (tune leaves it out:
+  // it compares launches with each other, not with the peak).
+  bool read_peak = true;
 };
 std::string_view name_of(DescriptorJob::Family f);  // "whole", "rows", "cols", "segments"
 
@@ -65,8 +76,10 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
                                 const DescriptorJob& job, const TimingOptions& timing);
 
 // Throws Error as Reducer::reduce(Reduction, ...) and descriptor_reference do.
+// `tuning` (empty: disabled) and `read_peak` as DescriptorJob's.
 DescriptorReport run_descriptor(const Session& session, const Reduction& r, const std::vector<ScalarData>& inputs,
                                 const ReduceParams& params, const TimingOptions& timing,
-                                const std::vector<ScalarArg>& scalars = {});
+                                const std::vector<ScalarArg>& scalars = {}, const std::optional<TuningSource>& tuning = {},
+                                bool read_peak = true);
 
 }  // namespace clreduce

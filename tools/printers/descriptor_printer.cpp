@@ -56,7 +56,11 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
                               {"items", r.launch.items},
                               {"depth", r.launch.depth},
                               {"private_bytes", r.launch.private_bytes},
-                              {"options", r.launch.options}}},
+                              {"options", r.launch.options},
+                              {"tuned", r.launch.tuned},
+                              {"tuning_db", r.launch.tuned_from.empty() ? json() : json(r.launch.tuned_from)},
+                              {"tuned_date", r.launch.tuned_date},
+                              {"shape_class", r.launch.shape_class}}},
               {"check", json{{"ok", r.check.ok},
                              {"tolerance", r.check.tolerance},
                              {"error", r.check.error},
@@ -81,6 +85,10 @@ std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
     << "launch      " << r.launch.kernel << ": " << r.launch.label() << ", depth " << r.launch.depth << " (one launch)"
     << (r.launch.private_bytes ? ", " + std::to_string(r.launch.private_bytes) + " bytes of private memory per work-item (CL_KERNEL_PRIVATE_MEM_SIZE)" : std::string())
     << "\n"
+    << (r.launch.tuned.empty() ? std::string()
+                               : "tuned       " + join(r.launch.tuned) + " from the tuning database " +
+                                     r.launch.tuned_from + " (class " + r.launch.shape_class +
+                                     (r.launch.tuned_date.empty() ? std::string() : ", " + r.launch.tuned_date) + ")\n")
     << (r.results.size() > 1 ? "results     " : "result      ") << results_of(r) << "\n"
     << "check       " << (r.check.ok ? "" : "FAILED ") << r.check.detail << "\n"
     << "time        " << stats_cell(r.timing.whole_us.median) << " us back to back (median of "

@@ -78,6 +78,13 @@ struct DescriptorLaunch {
   // memory per work-item (KernelLimits::private_mem_bytes: on NVIDIA, what is not in registers).
   cl::Program program;
   std::uint64_t private_bytes = 0;
+  // The tuning database's part (clreduce/tuning.hpp, descriptor_entries): the parameters its
+  // entry filled ("WG_SIZE=64", "chunks=4"; empty: none), the file, the entry's date, the shape
+  // class looked up ("whole", "rows.short.many"; empty where tuning was disabled), and warnings
+  // (a foreign device, a stale driver, a tuned launch refused here and the defaults used).
+  std::vector<std::string> tuned;
+  std::string tuned_from, tuned_date, shape_class;
+  std::vector<std::string> warnings;
 };
 
 // A resolved launch: what the reducer runs for one (type, op, n, offset class).
