@@ -17,7 +17,7 @@ namespace {
 struct TransposeTexts {  // shared by transpose and bench transpose
   std::string type = "float";
   std::optional<std::size_t> wg_x, wg_y;
-  std::optional<unsigned> tile, rows, vec;
+  std::optional<unsigned> tile, rows, vec, band;
   std::vector<std::string> defines;
   DataTexts data;
   TimingTexts timing;
@@ -36,6 +36,8 @@ void add_transpose_options(CLI::App* c, TransposeTexts& o) {
       ->check(whole_number(kMaxU32, "a divisor of TILE"));
   c->add_option("--vec", o.vec, "elements per access VEC of local_tile_vector: 1, 2, 4 (divides TILE)")
       ->check(whole_number(kMaxU32, "1, 2 or 4"));
+  c->add_option("--band", o.band, "local_tile_vector: groups take the tiles in bands of BAND tile columns (0: launch order)")
+      ->check(whole_number(kMaxU32, "0, 1, 2, 4, 8, 16, 32 or 64"));
   c->add_option("-D,--define", o.defines, "NAME[=VALUE] passed to the kernel compiler");
   add_data_options(c, o.data);
   add_timing_options(c, o.timing);
@@ -50,6 +52,7 @@ TransposeConfig transpose_config_of(const TransposeTexts& o) {
   cfg.tile = o.tile;
   cfg.rows = o.rows;
   cfg.vec = o.vec;
+  cfg.band = o.band;
   cfg.defines = transpose_defines_of(o.defines);
   return cfg;
 }

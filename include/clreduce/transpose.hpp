@@ -68,6 +68,7 @@ struct TransposeParams {
   std::optional<std::size_t> wg_x, wg_y;  // work-group shape (Free variants)
   std::optional<unsigned> tile, rows;     // TILE and ROWS (tiled variants)
   std::optional<unsigned> vec;            // VEC: 1, 2 or 4 (local_tile_vector)
+  std::optional<unsigned> band;           // BAND: tiles taken in bands of 0 (off), 1, 2, 4, ..., 64 tile columns (local_tile_vector)
   std::vector<Define> defines;            // -D NAME[=VALUE] for the kernel compiler, untouched
 };
 

@@ -180,7 +180,7 @@ KernelSpec spec_of(const TransposeVariant& v) {
       k.params.push_back({"ALIGNED", "1 where VEC divides M and N: whole tiles move by vector pointers, else by vloadn/vstoren",
                           {0, 1}, "from M, N and VEC", false, false});
       k.params.push_back({"BAND", "groups take the tiles in bands of BAND tile columns (0: in launch order)",
-                          {0, 1, 2, 4, 8, 16, 32, 64}, "16 for 8-byte elements, 0 for 4-byte", false, true});
+                          {0, 1, 2, 4, 8, 16, 32, 64}, "16 for 8-byte elements, 0 for 4-byte", false, true, "--band"});
     }
   }
   return k;
@@ -242,6 +242,11 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
   const std::optional<std::uint64_t> wg_x = given("WG_X", opt(cfg.wg_x)), wg_y = given("WG_Y", opt(cfg.wg_y));
   const std::optional<std::uint64_t> tile = given("TILE", opt(cfg.tile)), rows = given("ROWS", opt(cfg.rows));
   const std::optional<std::uint64_t> vec = given("VEC", opt(cfg.vec));
+  if (cfg.band && !v.default_vec) {
+    const std::string with_band = join(names_where([](const TransposeVariant& x) { return x.default_vec != 0; }));
+    throw ConfigError(Param::Define, "transpose variant " + v.name + " takes no BAND; variants that do: " + with_band,
+                      with_band);
+  }
   if (cfg.vec && !v.default_vec) {
     const std::string with_vec = join(names_where([](const TransposeVariant& x) { return x.default_vec != 0; }));
     throw ConfigError(Param::Vec, "transpose variant " + v.name + " takes no VEC (one element per access); variants that do: " + with_vec,
@@ -330,7 +335,11 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
       // (bench/results/2026-11-28_h200_columns_block, call 4). A wave's groups then share the pages
       // of BAND tile rows on both sides, where launch order spreads its writes over a whole tile
       // row's worth of output rows.
-      p.band = static_cast<unsigned>(given_value(spec, "BAND", cfg.defines).value_or(es == 8 ? 16 : 0));
+      const std::optional<std::uint64_t> band = given("BAND", opt(cfg.band));
+      if (band && ((*band & (*band - 1)) != 0 || *band > 64))
+        throw ConfigError(Param::Define, "BAND " + std::to_string(*band) + " for " + v.name + "; valid: 0, 1, 2, 4, 8, 16, 32, 64",
+                          "0, 1, 2, 4, 8, 16, 32, 64");
+      p.band = static_cast<unsigned>(band.value_or(es == 8 ? 16 : 0));
       values.push_back({"BAND", p.band});
     }
   }

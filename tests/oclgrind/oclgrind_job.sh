@@ -78,7 +78,7 @@ else
   cases+=("matrix: transpose --variant local_tile_vector --type float --shape 66x70 --tile 16 --rows 4")
   cases+=("matrix: transpose --variant local_tile_vector --type float --shape 66x70 --tile 16 --rows 4 --vec 2")
   # Tiles taken in bands (BAND; double's default is 16): a band of 2 over 9 tile columns.
-  cases+=("matrix: transpose --variant local_tile_vector --type float --shape 68x132 --tile 16 --rows 4 -D BAND=2")
+  cases+=("matrix: transpose --variant local_tile_vector --type float --shape 68x132 --tile 16 --rows 4 --band 2")
   # The axis reductions (rows and columns of a matrix), each variant at a shape that leaves every
   # tile, slice and chunk partial, and cols_tile split into chunks (its second pass included);
   # argmax's (value, index) pairs through every tree and second pass.

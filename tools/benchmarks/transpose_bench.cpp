@@ -179,6 +179,7 @@ TransposeBenchReport run_transpose_bench(const Session& rt, const TransposeBench
         cfg.tile = opt.given.tile;
         if (v->shape == TransposeShape::TileRows) cfg.rows = opt.given.rows;
         if (v->default_vec) cfg.vec = opt.given.vec;
+        if (v->default_vec) cfg.band = opt.given.band;
       }
       try {
         TransposerOptions topt;
