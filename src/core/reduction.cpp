@@ -522,7 +522,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       // The right one of a pair replaces the left only when strictly before it: the left (lower
       // index) keeps equals and a NaN; a NaN on the right takes a number's place.
       const std::string cmp = is_min ? "<" : ">";
-      const std::string take = fl ? "(!isnan(b[c_]) & (isnan(b[c_ + w_]) | (b[c_ + w_] " + cmp + " b[c_])))"
+      const std::string take = fl ? "((isnan(b[c_]) == 0) & (isnan(b[c_ + w_]) | (b[c_ + w_] " + cmp + " b[c_])))"
                                   : "(b[c_ + w_] " + cmp + " b[c_])";
       p << "#if VEC > 1\n"
         << "// A vector's best element by value alone (the first of equals, the first NaN), one pair: a\n"
