@@ -2,6 +2,7 @@
 // then the tuning database's launch for the shape's class, then the planner's rules), cached, and
 // enqueued on the queue; cols_tile's partial rows live in a scratch buffer the reducer keeps and
 // reuses.
+#include "reduce/tuning_source.hpp"
 #include "clreduce/axis.hpp"
 #include "clreduce/introspect/axis.hpp"
 
@@ -26,7 +27,7 @@ struct AxisReducer::State : BoundQueue {
   cl::Buffer tickets;  // cols_fused's counters, one per column tile: zeroed when allocated
   std::uint64_t tickets_bytes = 0;
   std::unique_ptr<FamilyReducer> families;  // the descriptor path, made on its first use
-  std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first prepare, when enabled
+  TuningLookup tuning;  // the database, read on first use when enabled (reduce/tuning_source.hpp)
 
   FamilyReducer& family() {
     if (!families) families = std::make_unique<FamilyReducer>(*this, [this] { return tuning_db(); });
@@ -41,22 +42,9 @@ struct AxisReducer::State : BoundQueue {
                         "descriptor");
     return FamilyParams{p.wg, p.row_width, p.chunks, p.defines};
   }
-  bool tuning_looked_up = false;
 
   // As the Reducer's: the shared database when the caller gave one, else read once.
-  const LoadedTuningDb* tuning_db() {
-    if (!options.tuning.enabled) return nullptr;
-    if (!tuning_looked_up) {
-      tuning_looked_up = true;
-      if (options.tuning.loaded) {
-        tuning = options.tuning.loaded;
-      } else {
-        const std::string path = tuning_db_path(options.tuning.path);
-        tuning = std::make_shared<LoadedTuningDb>(load_tuning_db(path, tuning_db_path_is_explicit(options.tuning.path)));
-      }
-    }
-    return tuning.get();
-  }
+  const LoadedTuningDb* tuning_db() { return tuning.get(options.tuning); }
 
   // Plans `cfg` and builds its passes into `l`. A work-group nobody chose (`wg_chosen` false)
   // follows the built kernels: where one allows fewer work-items than the plan's largest group

@@ -1,6 +1,7 @@
 // The Reducer: the one place a launch is resolved (given parameters, then the tuning database,
 // then the device's default policy, then the device's and the kernel's limits), the cache of
 // resolved launches, the scratch buffers they share, and the enqueueing of their passes.
+#include "reduce/tuning_source.hpp"
 #include "clreduce/reduce.hpp"
 #include "clreduce/introspect/reduce.hpp"
 #include "core/introspect_access.hpp"
@@ -49,8 +50,7 @@ struct Reducer::State : BoundQueue {
   using Key = std::tuple<ElemType, Op, std::uint64_t, std::uint64_t>;  // type, op, n, offset class
 
   ReducerOptions options;
-  std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first prepare, when enabled
-  bool tuning_looked_up = false;
+  TuningLookup tuning;  // the database, read on first use when enabled (reduce/tuning_source.hpp)
 
   // Scratch shared by every launch: the two partial-result buffers passes alternate between; the
   // ticket counter of single_pass (one word, zeroed once; every launch leaves it at 0); the epoch
@@ -73,20 +73,7 @@ struct Reducer::State : BoundQueue {
     return *descriptors;
   }
 
-  const LoadedTuningDb* tuning_db() {
-    if (!options.tuning.enabled) return nullptr;
-    if (!tuning_looked_up) {
-      tuning_looked_up = true;
-      if (options.tuning.loaded) {
-        tuning = options.tuning.loaded;
-      } else {
-        const std::string path = tuning_db_path(options.tuning.path);
-        tuning = std::make_shared<LoadedTuningDb>(
-            load_tuning_db(path, tuning_db_path_is_explicit(options.tuning.path)));
-      }
-    }
-    return tuning.get();
-  }
+  const LoadedTuningDb* tuning_db() { return tuning.get(options.tuning); }
 
   cl::Buffer allocate(std::uint64_t bytes, const std::string& what) {
     ++allocations;

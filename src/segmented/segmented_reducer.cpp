@@ -1,6 +1,7 @@
 // The SegmentedReducer: the offsets' validation, the plan of segments_group (work-group, groups,
 // option string), launches resolved once per (type, op, n, S) and cached, enqueued on the queue;
 // host offsets go through a buffer the reducer keeps and reuses.
+#include "reduce/tuning_source.hpp"
 #include "clreduce/segmented.hpp"
 #include "clreduce/introspect/segmented.hpp"
 
@@ -236,27 +237,14 @@ struct SegmentedReducer::State : BoundQueue {
   std::uint64_t partials_bytes = 0;
   std::unique_ptr<FamilyReducer> families;  // the descriptor path, made on its first use
 
-  std::shared_ptr<const LoadedTuningDb> tuning;  // loaded on the first descriptor launch, when enabled
-  bool tuning_looked_up = false;
+  TuningLookup tuning;  // the database, read on first use when enabled (reduce/tuning_source.hpp)
 
   FamilyReducer& family() {
     if (!families) families = std::make_unique<FamilyReducer>(*this, [this] { return tuning_db(); });
     return *families;
   }
   // As the Reducer's: the shared database when the caller gave one, else read once.
-  const LoadedTuningDb* tuning_db() {
-    if (!options.tuning.enabled) return nullptr;
-    if (!tuning_looked_up) {
-      tuning_looked_up = true;
-      if (options.tuning.loaded) {
-        tuning = options.tuning.loaded;
-      } else {
-        const std::string path = tuning_db_path(options.tuning.path);
-        tuning = std::make_shared<LoadedTuningDb>(load_tuning_db(path, tuning_db_path_is_explicit(options.tuning.path)));
-      }
-    }
-    return tuning.get();
-  }
+  const LoadedTuningDb* tuning_db() { return tuning.get(options.tuning); }
   // The lines kernel's parameters from the reducer's SegmentedParams (slice: ROW_WIDTH, parts).
   FamilyParams family_params() const {
     const SegmentedParams& p = options.params;

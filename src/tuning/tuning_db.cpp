@@ -1204,28 +1204,34 @@ void save_tuning_entry(const std::string& path, const DeviceKey& key, const Tuni
       });
 }
 
+// Merges `entries` into `have` by key_of: the entries of `cleared` keys removed first, then each
+// entry replacing the one of its key, or added while `have` holds fewer than `limit` (else
+// cannot(...), naming `what`). The axis and the descriptor entries of a device merge alike.
+template <typename Entry, typename Key>
+void merge_keyed(std::vector<Entry>& have, const std::vector<Entry>& entries, const std::vector<Key>& cleared,
+                 std::size_t limit, const std::string& what, const std::function<Error(const std::string&)>& cannot) {
+  for (const Key& k : cleared)
+    have.erase(std::remove_if(have.begin(), have.end(), [&](const Entry& e) { return key_of(e) == k; }), have.end());
+  for (const Entry& entry : entries) {
+    auto same = std::find_if(have.begin(), have.end(), [&](const Entry& e) { return key_of(e) == key_of(entry); });
+    if (same != have.end()) {
+      *same = entry;
+      continue;
+    }
+    if (have.size() >= limit)
+      throw cannot("the device already has " + std::to_string(limit) + " " + what +
+                   ", the most a tuning database may hold");
+    have.push_back(entry);
+  }
+}
+
 void save_tuning_axis_entries(const std::string& path, const DeviceKey& key, const std::vector<TunedAxisEntry>& entries,
                               const std::vector<AxisEntryKey>& cleared, std::vector<std::string>& /*warnings*/) {
   DeviceTuning alone{key, {}, entries, {}};
   save_merged(
       path, key, alone,
       [&](DeviceTuning& dev, const std::function<Error(const std::string&)>& cannot) {
-        for (const AxisEntryKey& k : cleared)
-          dev.axis_entries.erase(std::remove_if(dev.axis_entries.begin(), dev.axis_entries.end(),
-                                                [&](const TunedAxisEntry& e) { return key_of(e) == k; }),
-                                 dev.axis_entries.end());
-        for (const TunedAxisEntry& entry : entries) {
-          auto same = std::find_if(dev.axis_entries.begin(), dev.axis_entries.end(),
-                                   [&](const TunedAxisEntry& e) { return key_of(e) == key_of(entry); });
-          if (same != dev.axis_entries.end()) {
-            *same = entry;
-            continue;
-          }
-          if (dev.axis_entries.size() >= kTuningDbMaxAxisEntries)
-            throw cannot("the device already has " + std::to_string(kTuningDbMaxAxisEntries) +
-                         " axis entries, the most a tuning database may hold");
-          dev.axis_entries.push_back(entry);
-        }
+        merge_keyed(dev.axis_entries, entries, cleared, kTuningDbMaxAxisEntries, "axis entries", cannot);
       });
 }
 
@@ -1236,22 +1242,8 @@ void save_tuning_descriptor_entries(const std::string& path, const DeviceKey& ke
   save_merged(
       path, key, alone,
       [&](DeviceTuning& dev, const std::function<Error(const std::string&)>& cannot) {
-        for (const DescriptorEntryKey& k : cleared)
-          dev.descriptor_entries.erase(std::remove_if(dev.descriptor_entries.begin(), dev.descriptor_entries.end(),
-                                                      [&](const TunedDescriptorEntry& e) { return key_of(e) == k; }),
-                                       dev.descriptor_entries.end());
-        for (const TunedDescriptorEntry& entry : entries) {
-          auto same = std::find_if(dev.descriptor_entries.begin(), dev.descriptor_entries.end(),
-                                   [&](const TunedDescriptorEntry& e) { return key_of(e) == key_of(entry); });
-          if (same != dev.descriptor_entries.end()) {
-            *same = entry;
-            continue;
-          }
-          if (dev.descriptor_entries.size() >= kTuningDbMaxDescriptorEntries)
-            throw cannot("the device already has " + std::to_string(kTuningDbMaxDescriptorEntries) +
-                         " descriptor entries, the most a tuning database may hold");
-          dev.descriptor_entries.push_back(entry);
-        }
+        merge_keyed(dev.descriptor_entries, entries, cleared, kTuningDbMaxDescriptorEntries, "descriptor entries",
+                    cannot);
       });
 }
 
