@@ -2,6 +2,7 @@
 // launches tuned per (built-in, input type, family, shape class) into the tuning database that
 // reduce then uses for descriptors. Every option is checked, and every size and shape against the
 // device, before anything is generated or measured.
+#include "benchmarks/tune.hpp"
 #include "cli.hpp"
 
 #include "benchmarks/descriptor_tune.hpp"
@@ -151,15 +152,6 @@ RunEstimate estimate_of(const Session& session, const DescriptorTuneDesign& d) {
     }
   e.seconds += static_cast<double>(e.builds) * e.calibration.build_s + e.calibration.seconds;
   return e;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 int tune_descriptors(const GlobalOptions& g, const DescriptorTuneTexts& o) {

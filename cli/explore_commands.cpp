@@ -223,15 +223,6 @@ AxisTuneDesign axis_tune_design_of(const TuneAxisTexts& o) {
   return d;  // the outputs are checked by the caller, against --db too
 }
 
-std::string utc_now_text() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 int tune_axis(const GlobalOptions& g, const TuneAxisTexts& o) {
   const AxisTuneDesign d = axis_tune_design_of(o);
   const std::string path = tuning_db_path(o.db);
@@ -262,7 +253,7 @@ int tune_axis(const GlobalOptions& g, const TuneAxisTexts& o) {
     ProgressReporter progress(o.long_run.quiet);
     return measure_axis_tune(session, d, std::ref(progress));
   }();
-  choose_axis_tuning(run, d, utc_now_text());
+  choose_axis_tuning(run, d, utc_now());
   emit(axis_tune_text(run, dev), axis_tune_csv(run), axis_tune_json(run, dev), o.output);
   if (!run.all_ok()) {
     std::cerr << "clreduce: some launches failed their check or did not run; the tuning database is not written\n";

@@ -17,6 +17,15 @@ std::vector<std::uint64_t> default_tune_sizes(const DeviceInfo& dev) {
 
 bool TuneReport::all_ok() const { return run.all_ok(); }
 
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
 namespace {
 // Geometric mean of us[i] / best[i]; 0 when some size has no measurement.
 double relative_score(const std::vector<double>& us, const std::vector<double>& best) {
@@ -26,15 +35,6 @@ double relative_score(const std::vector<double>& us, const std::vector<double>& 
     log_sum += std::log(us[i] / best[i]);
   }
   return us.empty() ? 0 : std::exp(log_sum / static_cast<double>(us.size()));
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 TunedParams params_of(const ReduceParams& c) {

@@ -46,4 +46,7 @@ struct TuneReport {
 // The choice from a run of the grid (grid_points, every size): one row per variant.
 TuneReport choose_tuning(Run run);
 
+// Now, in ISO 8601 UTC ("2026-11-28T22:00:00Z"): when a tune ran, as the tuning database keeps it.
+std::string utc_now();
+
 }  // namespace clreduce
