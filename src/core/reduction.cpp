@@ -493,8 +493,11 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
           << "v, i);\n}\n"
           << "// Whether a goes before b: the " << (is_min ? "lower" : "higher")
           << " value, equal values by the lower index. Bitwise, without branches.\n"
-          << "int desc_arg_before(const desc_arg a, const desc_arg b) {\n"
-          << "  return (" << lt << "a.x " << (is_min ? "<" : ">") << " " << lt << "b.x) | ((a.x == b.x) & (a.y < b.y));\n}\n";
+          << "int desc_arg_before(const desc_arg a, const desc_arg b) {\n";
+        // A value of 32 bits or fewer compared in 32 bits: the widened bits' low half is the value.
+        const std::string vt = ti.bytes <= 4 ? (ti.is_signed ? "(int)" : "(uint)") : lt;
+        p << "  return (" << vt << "a.x " << (is_min ? "<" : ">") << " " << vt << "b.x) | ((" << vt << "a.x == " << vt
+          << "b.x) & (a.y < b.y));\n}\n";
       } else {
       // The value at offset 0, the index at 8; the bytes between are named fields set to 0, so no
       // byte of a pair in memory is undefined.
@@ -513,19 +516,43 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "// branches: a fold's loads then follow one another, where an early return put a branch\n"
         << "// between each element's load and the next (bench/NOTES.md, descriptor columns).\n"
         << "int desc_arg_before(const desc_arg a, const desc_arg b) {\n";
-      // Both NaN, or equal numbers: the lower index. The comparisons of a NaN are all false, so
-      // `wins` (strictly better) and `tie` (equal) hold for numbers alone.
-      p << "  const int an = isnan(a.v) != 0, bn = isnan(b.v) != 0;\n"
-        << "  const int wins = a.v " << (is_min ? "<" : ">") << " b.v, tie = (a.v == b.v) | (an & bn);\n"
-        << "  return (an & !bn) | ((an == bn) & (wins | (tie & (a.i < b.i))));\n}\n";
+      // `ahead`: a better than b, or either a NaN (the negated comparison is true when unordered);
+      // it counts where b is a number. `tie`: equal numbers, or both NaN: the lower index. Four
+      // comparisons, where an isnan of each side and three more took about twice the instructions
+      // (each column's block pays one combine: bench/NOTES.md, columns of 16-bit structs).
+      p << "  const int b_num = isordered(b.v, b.v) != 0;\n"
+        << "  const int ahead = !(a.v " << (is_min ? ">=" : "<=") << " b.v);\n"
+        << "  const int tie = (a.v == b.v) | ((isunordered(a.v, a.v) != 0) & !b_num);\n"
+        << "  return (ahead & b_num) | (tie & (a.i < b.i));\n}\n";
       }
       // The right one of a pair replaces the left only when strictly before it: the left (lower
-      // index) keeps equals and a NaN; a NaN on the right takes a number's place.
+      // index) keeps equals and a NaN; a NaN on the right takes a number's place. For floats,
+      // !(left >= right) (argmax) holds where the right is better or either is a NaN, and the left
+      // being a number keeps a NaN there: two comparisons, where an isnan of each side and a third
+      // took five.
       const std::string cmp = is_min ? "<" : ">";
-      const std::string take = fl ? "((isnan(b[c_]) == 0) & (isnan(b[c_ + w_]) | (b[c_ + w_] " + cmp + " b[c_])))"
+      const std::string take = fl ? "((isordered(b[c_], b[c_]) != 0) & !(b[c_] " + std::string(is_min ? "<=" : ">=") +
+                                        " b[c_ + w_]))"
                                   : "(b[c_ + w_] " + cmp + " b[c_])";
-      p << "#if VEC > 1\n"
-        << "// A vector's best element by value alone (the first of equals, the first NaN), one pair: a\n"
+      p << "#if VEC > 1\n";
+      if (!fl && ti.bytes <= 2) {
+        // 8- and 16-bit integers: each element and its place as one 32-bit key, the value (offset to
+        // unsigned order) above 4 bits of place, ordered so that the better key is the better pair
+        // (argmax: the place counted down, so equal values keep the first). One max or min per
+        // element, then the value and the place read back out of the best key: about three
+        // instructions an element where the pair's selects took six (VEC <= 16: 4 bits of place).
+        const std::string off = ti.is_signed ? (ti.bytes == 1 ? " + 128" : " + 32768") : "";
+        const std::string undo = ti.is_signed ? (ti.bytes == 1 ? " - 128" : " - 32768") : "";
+        p << "#if VEC > 16\n#error \"argmin/argmax of 8- and 16-bit integers: VEC up to 16\"\n#endif\n"
+          << "desc_arg desc_arg_vector(const DESC_MAPV v, const ulong i) {\n"
+          << "  desc_vec_u u;\n  u.v = v;\n  uint k[VEC];\n"
+          << "  for (uint c = 0; c < VEC; ++c) k[c] = ((uint)((int)u.a[c]" << off << ") << 4) | "
+          << (is_min ? "c" : "(15u - c)") << ";\n"
+          << pairwise("k", std::string(is_min ? "min" : "max") + "(k[c_], k[c_ + w_])")
+          << "  return desc_arg_make((" << ct << ")((int)(k[0] >> 4)" << undo << "), i + "
+          << (is_min ? "(k[0] & 15u)" : "(15u - (k[0] & 15u))") << ");\n}\n#endif\n";
+      } else {
+        p << "// A vector's best element by value alone (the first of equals, the first NaN), one pair: a\n"
         << "// tree of selects over the elements and their places.\n"
         << "desc_arg desc_arg_vector(const DESC_MAPV v, const ulong i) {\n"
         << "  desc_vec_u u;\n  u.v = v;\n  " << ct << " b[VEC];\n  uint at[VEC];\n"
@@ -534,6 +561,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "      const int take = " << take << ";\n"
         << "      b[c_] = take ? b[c_ + w_] : b[c_];\n      at[c_] = take ? at[c_ + w_] : at[c_];\n    }\n"
         << "  return desc_arg_make(b[0], i + at[0]);\n}\n#endif\n";
+      }
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
