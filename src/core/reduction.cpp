@@ -628,7 +628,17 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       p << "typedef struct {\n  " << F << " s;\n" << (F == "float" ? "  uint pad; // always 0\n" : "")
         << "  ulong c;\n} desc_nanmean;\n"
         << "desc_nanmean desc_nanmean_make(const " << F << " s, const ulong c) {\n  desc_nanmean m;\n  m.s = s;\n"
-        << (F == "float" ? "  m.pad = 0;\n" : "") << "  m.c = c;\n  return m;\n}\n";
+        << (F == "float" ? "  m.pad = 0;\n" : "") << "  m.c = c;\n  return m;\n}\n"
+        << "#if VEC > 1\n"
+        << "// A vector's numbers and their count, both summed pairwise: one combine (and one 64-bit add)\n"
+        << "// for VEC elements, where each element paid its own (a column of nanmean read 56% of the\n"
+        << "// H200's read peak where the other sums read 93%: bench/NOTES.md).\n"
+        << "desc_nanmean desc_nanmean_vector(const DESC_MAPV v) {\n"
+        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s[VEC];\n  uint k[VEC];\n"
+        << "  for (uint c = 0; c < VEC; ++c) {\n    k[c] = isnan(u.a[c]) == 0;\n    s[c] = k[c] ? u.a[c] : (" << F
+        << ")0;\n  }\n"
+        << pairwise("s", "s[c_] + s[c_ + w_]") << pairwise("k", "k[c_] + k[c_ + w_]")
+        << "  return desc_nanmean_make(s[0], k[0]);\n}\n#endif\n";
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
@@ -639,6 +649,7 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       r.identity = "desc_nanmean_make(0, 0)";
       r.lift = "isnan(v) ? desc_nanmean_make(0, 0) : desc_nanmean_make(v, 1)";
       r.combine = "desc_nanmean_make(a.s + b.s, a.c + b.c)";
+      r.lift_vector = "desc_nanmean_vector(v)";
       r.out_type = F;
       r.finish = "a.s / (" + F + ")a.c";  // 0 / 0: NaN when every element is
       r.out = {ResultLayout::Kind::Value, fa.s};
