@@ -495,3 +495,32 @@ TEST_SUITE("unit") {
     CHECK(plan_descriptor(sum, 1000000, whole, dev, 0, true, false).groups == 4);
   }
 }
+
+TEST_SUITE("unit") {
+  TEST_CASE("descriptor rows on a GPU: about 4 trips of ITEMS vectors a work-item, at least 4 work-items a row") {
+    // The H200's best row width for f32 rows (4-wide vectors, ITEMS 2) was 8 vectors a work-item
+    // at 1024, 2048 and 8192 elements a row, and 4 work-items at 32 (bench/NOTES.md, the built-ins
+    // x families table); structs over 8 bytes stay at 32 work-items up to 1024 vectors a row.
+    DeviceInfo dev = fake_device();
+    dev.is_gpu = true;
+    dev.compute_units = 132;
+    dev.max_work_group_size = 1024;
+    const FamilyParams none;
+    const auto width = [&](Builtin b, std::uint64_t rows, std::uint64_t cols) {
+      const DescriptorLaunch l = plan_lines(builtin(b, Scalar::F32), LineShape{LineKind::Rows, rows, cols, cols, Scalar::U64},
+                                            none, dev, 0, true);
+      CHECK(l.vec == 4u);
+      CHECK(l.items == 2u);
+      return l.row_width;
+    };
+    CHECK(width(Builtin::Sum, 65536, 1024) == 32);
+    CHECK(width(Builtin::Sum, 32768, 2048) == 64);
+    CHECK(width(Builtin::Sum, 8192, 8192) == 256);
+    CHECK(width(Builtin::Sum, 4096, 16384) == 256);  // the group's width caps it
+    CHECK(width(Builtin::Sum, 1048576, 32) == 4);
+    CHECK(width(Builtin::Sum, 1048576, 16) == 2);     // one trip of two vectors: the old width
+    CHECK(width(Builtin::MinMax, 65536, 1024) == 32);
+    CHECK(width(Builtin::VarPop, 32768, 2048) == 32);  // 512 vectors: the cap of structs over 8 bytes
+    CHECK(width(Builtin::ArgMax, 65536, 1024) == 32);
+  }
+}

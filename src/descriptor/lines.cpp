@@ -105,8 +105,17 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   if (!rw && cpu_shape) {
     l.row_width = 1;
   } else if (!rw) {
+    // About 4 trips of ITEMS vectors per work-item of an average line, and no fewer than
+    // min(4, the old ITEMS-vectors-each width) work-items a line. On the H200 (f32, 4-wide vectors,
+    // ITEMS 2), each length read best at 8 vectors a work-item: 1024-wide rows at 32 work-items a
+    // row (sum 70.1% -> 96.6% of the read peak, minmax 62.8% -> 95.6%; 128 before), 2048-wide at 64
+    // (sum 67.7% -> 96.5%; 256 before), 8192-wide at 256 (98.7%, as before); at 32 wide 4 beat 8
+    // (76.4% and 43.0%): one trip a work-item leaves the tree and its barriers as much work as the
+    // loads (bench/NOTES.md, the built-ins x families table).
     const std::uint64_t vectors = std::max<std::uint64_t>(1, shape.average / l.vec);
-    std::uint64_t w = std::min<std::uint64_t>(pow2_floor(std::max<std::uint64_t>(1, vectors / l.items)), l.wg);
+    const std::uint64_t one_trip = pow2_floor(std::max<std::uint64_t>(1, vectors / l.items));
+    const std::uint64_t four_trips = pow2_floor(std::max<std::uint64_t>(1, vectors / (4ull * l.items)));
+    std::uint64_t w = std::min<std::uint64_t>(std::max(four_trips, std::min<std::uint64_t>(one_trip, 4)), l.wg);
     // Accumulators over 8 bytes (argmin's pair, Welford's, the scaled l2's) fold at most 32 work-items
     // per line where there are lines enough (4 per compute unit) and a line is at most 1024
     // vectors: a shallower tree, under one warp's barrier on NVIDIA. On the H100, f32: at 65536 x
