@@ -1,0 +1,52 @@
+# The built-ins x families table of issue 29 from one session's files: `clreduce bench descriptors
+# --format csv` files (any families, shapes and types; a later file's row replaces an earlier one's
+# for the same built-in, types, family and shape, so list the files oldest first) beside torch's
+# back-to-back figures from bench/tools/descriptor_peers.py (its whole-array CSV and its "axis"
+# CSV). One row per built-in, one column per (family, shape, type) seen: the back-to-back median
+# in µs, its % of the read peak measured in the same process, and where torch has the reduction,
+# the ratio torch µs / clreduce µs (over 1: clreduce faster). Only the default launch of each point.
+#   python3 bench/tools/descriptor_table.py --torch torch_whole.csv --torch torch_axis.csv a.csv b.csv > table.md
+import csv, sys
+
+args = sys.argv[1:]
+torch_files, files = [], []
+while args:
+    a = args.pop(0)
+    if a == "--torch":
+        torch_files.append(args.pop(0))
+    else:
+        files.append(a)
+DT = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "u8": "uint8"}
+torch = {}  # (op, dtype, family, shape) -> µs
+for f in torch_files:
+    for r in csv.DictReader(line for line in open(f) if not line.startswith("device")):
+        if "axis" in r:
+            torch[(r["reduction"], r["dtype"], r["axis"], r["shape"])] = float(r["torch_us"])
+        else:
+            torch[(r["reduction"], r["dtype"], "whole", "")] = float(r["torch_us"])
+cells, columns, ops = {}, [], []
+for f in files:
+    for r in csv.DictReader(open(f)):
+        if r.get("launch") != "default" or not r.get("median_us"):
+            continue
+        fam = r["family"]
+        shape = "" if fam == "whole" else f"{r['m']}x{r['n']}"
+        t = r["inputs"].split(" x ")[0]
+        col = (fam, shape, t)
+        if col not in columns:
+            columns.append(col)
+        if r["reduction"] not in ops:
+            ops.append(r["reduction"])
+        us, pct = float(r["median_us"]), float(r["pct_of_read_peak"])
+        tu = torch.get((r["reduction"], DT.get(t, t), fam, shape))
+        cell = f"{us:.1f} ({pct:.1f}%)"
+        if r["check"] not in ("ok", "exact"):
+            cell += f" check {r['check']}"
+        if tu:
+            cell += f" t {tu / us:.2f}"
+        cells[(r["reduction"], col)] = cell
+head = ["built-in"] + [f"{fam} {shape} {t}".replace("  ", " ") for fam, shape, t in columns]
+print("| " + " | ".join(head) + " |")
+print("|" + "---|" * len(head))
+for op in ops:
+    print("| " + " | ".join([op] + [cells.get((op, c), "") for c in columns]) + " |")
