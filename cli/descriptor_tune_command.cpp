@@ -136,12 +136,12 @@ RunEstimate estimate_of(const Session& session, const DescriptorTuneDesign& d) {
         for (std::uint64_t n : descriptor_tune_sizes(d, dev)) bytes.push_back(n * size_of(t));
       else
         for (const auto& [m, n] : descriptor_tune_shapes(d, f, dev, t)) bytes.push_back(m * n * size_of(t));
+      e.sizes += bytes.size();  // the sizes (or shapes) of this family and type, whatever the built-ins
       for (Builtin b : d.ops) {
         const double inputs = builtin_inputs(b);
         e.builds += points;
         for (std::uint64_t by : bytes) {
           e.points += points;
-          e.sizes += 1;
           e.device_bytes += static_cast<double>(points) * point_passes(d.timing, session.clock()) * inputs * static_cast<double>(by);
           e.seconds += static_cast<double>(points) * point_seconds(e.calibration, d.timing, session.clock(),
                                                                      static_cast<std::uint64_t>(inputs * static_cast<double>(by)));

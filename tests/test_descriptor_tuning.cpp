@@ -425,6 +425,19 @@ TEST_SUITE("cli") {
     CHECK(r.stdout_text.find("tuned ") == std::string::npos);
   }
 
+  TEST_CASE("tune descriptors --estimate: launches and sizes counted as the run makes them") {
+    // Three built-ins over one size: their launches at 1 size (the count once said "3 sizes", one per
+    // built-in).
+    const CliRun e = run_cli("tune descriptors --ops sum,argmax,var_pop --families whole --sizes 4096 --grid ITEMS=1,2 --estimate");
+    INFO(e.out);
+    CHECK(e.code == 0);
+    CHECK(e.stdout_text.find(" launches at 1 size reading ") != std::string::npos);
+    const CliRun two = run_cli("tune descriptors --ops sum,argmax --families whole,rows --sizes 4096,8192 --shapes 64x32 --grid ITEMS=1 --estimate");
+    INFO(two.out);
+    CHECK(two.code == 0);
+    CHECK(two.stdout_text.find(" at 3 sizes reading ") != std::string::npos);  // 2 whole sizes and 1 shape
+  }
+
   TEST_CASE("tune descriptors: every bad option refused in one line before any measurement") {
     const auto refused = [](const std::string& args, const std::string& text) {
       const CliRun e = run_cli(args);
