@@ -1928,7 +1928,8 @@ TEST_SUITE("descriptor_families") {
     const std::vector<std::pair<B, S>> cases = {{B::ArgMax, S::F16}, {B::ArgMin, S::I8},  {B::VarPop, S::F16},
                                                 {B::StdSample, S::F32}, {B::L2, S::BF16}, {B::Sum, S::U8},
                                                 {B::VarSample, S::I16}, {B::ArgMax, S::F64},
-                                                {B::NanMean, S::F32}, {B::ArgMin, S::U16}};
+                                                {B::NanMean, S::F32}, {B::ArgMin, S::U16},
+                                                {B::VarPop, S::U8},   {B::L2, S::I16}};
     for (const auto& [b, t] : cases) {
       if (t == S::F64 && !has_fp64()) continue;
       const Reduction d = builtin(b, t);

@@ -355,6 +355,13 @@ std::string pairwise(const std::string& a, const std::string& combine_expr, cons
          "[c_] = " + combine_expr + ";\n";
 }
 
+// The square of an 8- or 16-bit integer `x` in 32 unsigned bits (65535^2 < 2^32; in int it would
+// overflow for u16), widened to 64 for 16-bit types, whose sums of 16 squares pass 2^32.
+std::string narrow_square(const ScalarInfo& ti, const std::string& x) {
+  const std::string sq = ti.is_signed ? "(uint)((int)" + x + " * (int)" + x + ")" : "(uint)" + x + " * (uint)" + x;
+  return ti.bytes == 1 ? sq : "(ulong)(" + sq + ")";
+}
+
 Reduction sum_of(const std::string& name, Scalar t, bool f64, const std::string& x_expr) {
   // x_expr: the mapped term in terms of X (replaced by the converted element)
   Reduction r;
@@ -385,15 +392,19 @@ Reduction sum_of(const std::string& name, Scalar t, bool f64, const std::string&
 // 32 bits (16 x 65535 < 2^32, so nothing wraps), then one 64-bit add, instead of a 64-bit add (two
 // instructions, carried) per element. u8 sums read at 87.6-89.7% of the H100's read peak with the
 // 64-bit adds, where sumsq of u8 (one 64-bit multiply-add per element) read at 94.4%.
-void sum_narrow_in_32_bits(Reduction& r, const ScalarInfo& ti) {
-  const std::string w = ti.is_signed ? "int" : "uint";
-  const std::string widen = ti.is_signed ? "(ulong)(long)" : "(ulong)";
+// The same for any term of at most 16 bits (l1's |x|, count_nonzero's x != 0): `term` in x0 as a
+// 32-bit `w`, widened to the 64-bit accumulator by `widen`.
+void sum_terms_in_32_bits(Reduction& r, const std::string& w, const std::string& term, const std::string& widen) {
   r.map_type = w;
-  r.map = "(" + w + ")x0";
+  r.map = term;
   r.lift = widen + "v";
   r.prelude = "#if VEC > 1\nulong desc_sum32_vector(const DESC_MAPV v) {\n  desc_vec_u u;\n  u.v = v;\n  " + w +
               " s = 0;\n  for (uint c = 0; c < VEC; ++c) s += u.a[c];\n  return " + widen + "s;\n}\n#endif\n";
   r.lift_vector = "desc_sum32_vector(v)";
+}
+void sum_narrow_in_32_bits(Reduction& r, const ScalarInfo& ti) {
+  const std::string w = ti.is_signed ? "int" : "uint";
+  sum_terms_in_32_bits(r, w, "(" + w + ")x0", ti.is_signed ? "(ulong)(long)" : "(ulong)");
 }
 
 // The sum of the elements themselves (sum, nansum, mean): sum_of, with 8- and 16-bit integers
@@ -673,31 +684,51 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "  // d^2 na nb / n as (d nb / n)(d na): no product passes the range where the term does not.\n"
         << "  const desc_welford m = desc_welford_make(n, a.mean + d * fb, a.m2 + b.m2 + (d * fb) * (d * (" << F
         << ")a.n));\n"
-        << "  return a.n == 0 ? b : b.n == 0 ? a : m;\n}\n"
-        << "#if VEC > 1\n"
-        << "// A vector's VEC values as one block: their mean and M2 by two passes in registers, so one\n"
-        << "// combine (and its division) serves VEC elements.\n"
-        << "// The mean sums the elements scaled by 1 / VEC (a power of two: exact), so VEC values near the\n"
-        << "// type's largest do not overflow on the way to their mean.\n"
-        << "// Both sums pairwise (a tree, not a chain of VEC adds).\n"
-        << "desc_welford desc_welford_vector(const DESC_MAPV v) {\n"
-        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s[VEC];\n"
-        << "  for (uint c = 0; c < VEC; ++c) s[c] = u.a[c] * ((" << F << ")1 / VEC);\n"
-        << pairwise("s", "s[c_] + s[c_ + w_]") << "  const " << F << " mean = s[0];\n"
-        << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " d = u.a[c] - mean;\n    s[c] = d * d;\n  }\n"
-        << pairwise("s", "s[c_] + s[c_ + w_]")
-        << "  return desc_welford_make(VEC, mean, s[0]);\n}\n#endif\n";
+        << "  return a.n == 0 ? b : b.n == 0 ? a : m;\n}\n";
+      // 8- and 16-bit integers: the elements stay integers until the block is summed, so no element
+      // is converted to float (a u8 var read 58% of the H200's read peak converting each).
+      const bool narrow = !fl && ti.bytes <= 2;
+      if (narrow) {
+        // The block's sum and sum of squares in integers, exact for VEC <= 16 (8-bit: in 32 bits;
+        // 16-bit: squares in 32, sums in 64), then M2 = (VEC sum(x^2) - sum(x)^2) / VEC: one
+        // rounding, where the float two passes rounded at every element.
+        const std::string it = ti.bytes == 1 ? "int" : "long", ut = ti.bytes == 1 ? "uint" : "ulong";
+        p << "#if VEC > 1\n#if VEC > 16\n#error \"var/std of 8- and 16-bit integers: VEC up to 16\"\n#endif\n"
+          << "// A vector's VEC integers as one block: their sum and sum of squares exact in integers.\n"
+          << "desc_welford desc_welford_vector(const DESC_MAPV v) {\n"
+          << "  desc_vec_u u;\n  u.v = v;\n  " << it << " s[VEC];\n  " << ut << " q[VEC];\n"
+          << "  for (uint c = 0; c < VEC; ++c) {\n    s[c] = u.a[c];\n    q[c] = " << narrow_square(ti, "u.a[c]") << ";\n  }\n"
+          << pairwise("s", "s[c_] + s[c_ + w_]") << pairwise("q", "q[c_] + q[c_ + w_]")
+          << "  const " << ut << " m2 = (" << ut << ")VEC * q[0] - (" << ut << ")(s[0] * s[0]);  // never negative\n"
+          << "  return desc_welford_make(VEC, (" << F << ")s[0] * ((" << F << ")1 / VEC), (" << F << ")m2 * ((" << F
+          << ")1 / VEC));\n}\n#endif\n";
+      } else {
+        p << "#if VEC > 1\n"
+          << "// A vector's VEC values as one block: their mean and M2 by two passes in registers, so one\n"
+          << "// combine (and its division) serves VEC elements.\n"
+          << "// The mean sums the elements scaled by 1 / VEC (a power of two: exact), so VEC values near the\n"
+          << "// type's largest do not overflow on the way to their mean.\n"
+          << "// Both sums pairwise (a tree, not a chain of VEC adds).\n"
+          << "desc_welford desc_welford_vector(const DESC_MAPV v) {\n"
+          << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s[VEC];\n"
+          << "  for (uint c = 0; c < VEC; ++c) s[c] = u.a[c] * ((" << F << ")1 / VEC);\n"
+          << pairwise("s", "s[c_] + s[c_ + w_]") << "  const " << F << " mean = s[0];\n"
+          << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " d = u.a[c] - mean;\n    s[c] = d * d;\n  }\n"
+          << pairwise("s", "s[c_] + s[c_ + w_]")
+          << "  return desc_welford_make(VEC, mean, s[0]);\n}\n#endif\n";
+      }
       const bool sample = b == Builtin::VarSample || b == Builtin::StdSample;
       const bool root = b == Builtin::StdPop || b == Builtin::StdSample;
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
-      r.map_type = F;
-      r.map = "(" + F + ")x0";
+      r.map_type = narrow ? ct : F;
+      r.map = narrow ? std::string("x0") : "(" + F + ")x0";
       r.acc_type = "desc_welford";
       r.acc_bytes = 8 + 2 * size_of(fa.s);
       r.identity = "desc_welford_make(0, 0, 0)";
-      r.lift = "desc_welford_make(1, v, v - v)";  // M2 0, or NaN for a NaN or an infinity
+      r.lift = narrow ? "desc_welford_make(1, (" + F + ")v, 0)"
+                      : "desc_welford_make(1, v, v - v)";  // M2 0, or NaN for a NaN or an infinity
       r.combine = "desc_welford_combine(a, b)";
       r.lift_vector = "desc_welford_vector(v)";
       r.out_type = F;
@@ -720,6 +751,9 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       r.finish = "a";
       r.out = {ResultLayout::Kind::Value, Scalar::U64};
       r.exact = true;
+      // Each vector's count in 32 bits, one 64-bit add (a u8 count read 72% of the H200's read peak
+      // with a 64-bit add an element).
+      sum_terms_in_32_bits(r, "uint", "(uint)(x0 != 0)", "(ulong)");
       break;
     case Builtin::Any:
     case Builtin::All:
@@ -738,6 +772,9 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
       break;
     case Builtin::L1:
       r = sum_of(name, t, f64, fl || f64 ? "fabs((" + F + ")x0)" : "(ulong)abs(x0)");
+      // 8- and 16-bit integers: |x| < 2^16, so 16 of them add in 32 bits (a u8 l1 read 79% of the
+      // H200's read peak with a 64-bit add an element).
+      if (!fl && !f64 && ti.bytes <= 2) sum_terms_in_32_bits(r, "uint", "(uint)abs(x0)", "(ulong)");
       if (!fl && !f64) {
         r.out_type = "ulong";
         r.out = {ResultLayout::Kind::Value, Scalar::U64};
@@ -784,15 +821,31 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " q = divide ? u.a[c] / m : u.a[c] * r;\n"
         << "    ssq += q * q;\n  }\n"
         << "  return desc_l2_make(m, ssq);\n}\n#endif\n";
+      // 8- and 16-bit integers: every nonzero magnitude lies in [DESC_L2_LO, DESC_L2_HI] (scale 1),
+      // so a vector's sum of squares is exact in integers (16 x 65535^2 < 2^36) and converted once:
+      // no element converted, scaled or compared (a u8 l2 read 56% of the H200's read peak).
+      const bool narrow = !fl && ti.bytes <= 2;
+      if (narrow) {
+        std::string prelude = p.str();
+        prelude = prelude.substr(0, prelude.find("#if VEC > 1\n"));
+        const std::string ut = ti.bytes == 1 ? "uint" : "ulong";
+        prelude += "#if VEC > 1\n#if VEC > 16\n#error \"l2 of 8- and 16-bit integers: VEC up to 16\"\n#endif\n"
+                   "// A vector's VEC integers: their squares summed exactly in integers, scale 1 (0 for all zeros).\n"
+                   "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n  desc_vec_u u;\n  u.v = v;\n  " + ut + " q[VEC];\n"
+                   "  for (uint c = 0; c < VEC; ++c) q[c] = " + narrow_square(ti, "u.a[c]") + ";\n" +
+                   pairwise("q", "q[c_] + q[c_ + w_]") + "  return q[0] == 0 ? desc_l2_make(0, 0) : desc_l2_make(1, (" + F +
+                   ")q[0]);\n}\n#endif\n";
+        p.str(prelude);
+      }
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
-      r.map_type = F;
-      r.map = "(" + F + ")x0";
+      r.map_type = narrow ? ct : F;
+      r.map = narrow ? std::string("x0") : "(" + F + ")x0";
       r.acc_type = "desc_l2";
       r.acc_bytes = 2 * size_of(fa.s);
       r.identity = "desc_l2_make(0, 0)";
-      r.lift = "desc_l2_lift(v)";
+      r.lift = narrow ? "desc_l2_lift((" + F + ")v)" : "desc_l2_lift(v)";
       r.combine = "desc_l2_combine(a, b)";
       r.lift_vector = "desc_l2_vector(v)";
       r.out_type = F;

@@ -133,7 +133,7 @@ else
            "minmax --type i16 --groups-per-cu 3" "nanmean --type f32 --vec 1" "sum --type i64" \
            "count_nonzero --type u16" "sum_wrap --type i8" "std_sample --type u32" "linf --type i32" \
            "argmin --type u64" "sum --type u8" "mean --type i16 --vec 2" "sumsq --type f16" \
-           "nanmean --type f16" "argmin --type i8"; do
+           "nanmean --type f16" "argmin --type i8" "var_pop --type i8" "l2 --type u16" "l1 --type i8"; do
     case $c in *--wg*) cases+=("reduce --op $c") ;; *) cases+=("reduce --op $c --wg 64") ;; esac
   done
   # The descriptor's lines and columns: rows (padded, a line of 1, 4 and 32 work-items), rows cut
@@ -153,6 +153,7 @@ else
   cases+=("reduce --op var_pop --type f16 --axis cols --shape 37x13 --wg 64 -D ITEMS=2 --chunks 2")
   cases+=("reduce --op argmax --type u8 --axis cols --shape 19x5 --wg 64")
   cases+=("reduce --op nanmean --type f32 --axis cols --shape 37x13 --wg 64 --chunks 2")
+  cases+=("reduce --op std_sample --type u16 --axis cols --shape 29x6 --wg 64 -D ITEMS=4")
   # The CPU shapes (planned where the device is no GPU; Oclgrind's device takes the GPU ones, so
   # given here): the whole array in contiguous runs (BLOCKED 1), a row per work-item, one work-item
   # per part of a few long rows, eight work-items across the columns.
