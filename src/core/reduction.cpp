@@ -803,39 +803,37 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
         << "  if (a.scale < b.scale) {\n    const desc_l2 t = a;\n    a = b;\n    b = t;\n  }\n"
         << "  if (b.scale == 0) return a;\n"
         << "  const " << F << " q = a.scale == b.scale ? (" << F << ")1 : b.scale / a.scale;  // inf / inf\n"
-        << "  return desc_l2_make(a.scale, a.ssq + b.ssq * q * q);\n}\n"
-        << "#if VEC > 1\n"
-        << "// A vector's VEC values at once: its largest magnitude as the scale, one reciprocal.\n"
-        << "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n"
-        << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s[VEC];\n"
-        << "  for (uint c = 0; c < VEC; ++c) s[c] = fabs(u.a[c]);\n"
-        << pairwise("s", "fmax(s[c_], s[c_ + w_])") << "  const " << F << " m = s[0];  // a NaN passed over here\n"
-        << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) {  // and kept by the sum of squares\n"
-        << "    for (uint c = 0; c < VEC; ++c) s[c] = u.a[c] * u.a[c];\n"
-        << pairwise("s", "s[c_] + s[c_ + w_]", "    ") << "    return desc_l2_make(1, s[0]);\n  }\n"
-        << "  for (uint c = 0; c < VEC; ++c)\n    if (isnan(u.a[c])) return desc_l2_make(NAN, 1);\n"
-        << "  if (m == 0) return desc_l2_make(0, 0);\n"
-        << "  if (isinf(m)) return desc_l2_make(m, 1);\n"
-        << "  // 1 / m overflows for a subnormal m: divide then (the slow, rare path).\n"
-        << "  const " << F << " r = (" << F << ")1 / m;\n  const int divide = isinf(r);\n  " << F << " ssq = 0;\n"
-        << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " q = divide ? u.a[c] / m : u.a[c] * r;\n"
-        << "    ssq += q * q;\n  }\n"
-        << "  return desc_l2_make(m, ssq);\n}\n#endif\n";
+        << "  return desc_l2_make(a.scale, a.ssq + b.ssq * q * q);\n}\n";
       // 8- and 16-bit integers: every nonzero magnitude lies in [DESC_L2_LO, DESC_L2_HI] (scale 1),
       // so a vector's sum of squares is exact in integers (16 x 65535^2 < 2^36) and converted once:
       // no element converted, scaled or compared (a u8 l2 read 56% of the H200's read peak).
       const bool narrow = !fl && ti.bytes <= 2;
       if (narrow) {
-        std::string prelude = p.str();
-        prelude = prelude.substr(0, prelude.find("#if VEC > 1\n"));
         const std::string ut = ti.bytes == 1 ? "uint" : "ulong";
-        prelude += "#if VEC > 1\n#if VEC > 16\n#error \"l2 of 8- and 16-bit integers: VEC up to 16\"\n#endif\n"
-                   "// A vector's VEC integers: their squares summed exactly in integers, scale 1 (0 for all zeros).\n"
-                   "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n  desc_vec_u u;\n  u.v = v;\n  " + ut + " q[VEC];\n"
-                   "  for (uint c = 0; c < VEC; ++c) q[c] = " + narrow_square(ti, "u.a[c]") + ";\n" +
-                   pairwise("q", "q[c_] + q[c_ + w_]") + "  return q[0] == 0 ? desc_l2_make(0, 0) : desc_l2_make(1, (" + F +
-                   ")q[0]);\n}\n#endif\n";
-        p.str(prelude);
+        p << "#if VEC > 1\n#if VEC > 16\n#error \"l2 of 8- and 16-bit integers: VEC up to 16\"\n#endif\n"
+          << "// A vector's VEC integers: their squares summed exactly in integers, scale 1 (0 for all zeros).\n"
+          << "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n  desc_vec_u u;\n  u.v = v;\n  " << ut << " q[VEC];\n"
+          << "  for (uint c = 0; c < VEC; ++c) q[c] = " << narrow_square(ti, "u.a[c]") << ";\n"
+          << pairwise("q", "q[c_] + q[c_ + w_]") << "  return q[0] == 0 ? desc_l2_make(0, 0) : desc_l2_make(1, (" << F
+          << ")q[0]);\n}\n#endif\n";
+      } else {
+        p << "#if VEC > 1\n"
+          << "// A vector's VEC values at once: its largest magnitude as the scale, one reciprocal.\n"
+          << "desc_l2 desc_l2_vector(const DESC_MAPV v) {\n"
+          << "  desc_vec_u u;\n  u.v = v;\n  " << F << " s[VEC];\n"
+          << "  for (uint c = 0; c < VEC; ++c) s[c] = fabs(u.a[c]);\n"
+          << pairwise("s", "fmax(s[c_], s[c_ + w_])") << "  const " << F << " m = s[0];  // a NaN passed over here\n"
+          << "  if (m >= DESC_L2_LO && m <= DESC_L2_HI) {  // and kept by the sum of squares\n"
+          << "    for (uint c = 0; c < VEC; ++c) s[c] = u.a[c] * u.a[c];\n"
+          << pairwise("s", "s[c_] + s[c_ + w_]", "    ") << "    return desc_l2_make(1, s[0]);\n  }\n"
+          << "  for (uint c = 0; c < VEC; ++c)\n    if (isnan(u.a[c])) return desc_l2_make(NAN, 1);\n"
+          << "  if (m == 0) return desc_l2_make(0, 0);\n"
+          << "  if (isinf(m)) return desc_l2_make(m, 1);\n"
+          << "  // 1 / m overflows for a subnormal m: divide then (the slow, rare path).\n"
+          << "  const " << F << " r = (" << F << ")1 / m;\n  const int divide = isinf(r);\n  " << F << " ssq = 0;\n"
+          << "  for (uint c = 0; c < VEC; ++c) {\n    const " << F << " q = divide ? u.a[c] / m : u.a[c] * r;\n"
+          << "    ssq += q * q;\n  }\n"
+          << "  return desc_l2_make(m, ssq);\n}\n#endif\n";
       }
       r.name = name;
       r.inputs = {t};
