@@ -17,9 +17,10 @@
 // partials of its columns (slice y takes chunks y, y + ROWS_Y, ...), finishes and writes them,
 // and resets the ticket to 0 for the next launch.
 //
-// BLOCK 1 (VEC 1, a descriptor with a lift_vector): each trip's ITEMS rows are consecutive and
-// lifted at once, desc_lift_vector of an ITEMS-wide vector (the best of ITEMS by value, a Welford
-// block's mean and M2 in registers), into one chain: one combine per ITEMS elements. Work-item y
+// BLOCK 1 (a descriptor with a lift_vector): each trip's ITEMS rows are consecutive and lifted
+// at once, desc_lift_vector of an ITEMS-wide vector (the best of ITEMS by value, a Welford block's
+// mean and M2 in registers), into one chain per column: one combine per ITEMS elements. With VEC
+// > 1 each row of the block is read VEC columns at once, and each column lifted. Work-item y
 // takes the blocks y, y + ROWS_Y, ... of ITEMS rows from r0; the rows after the last whole block
 // (fewer than ITEMS) go one by one to work-items 0, 1, ... For these accumulators a column costs
 // its combines, not its loads: on the H200 f16 argmax and var_pop columns took as long as f32's
@@ -52,19 +53,35 @@
 #define ALIGNED 0 // 1: ld and every input's element offset are multiples of VEC (vector-pointer loads)
 #endif
 #ifndef BLOCK
-#define BLOCK 0 // 1: each trip's ITEMS consecutive rows lifted at once (desc_lift_vector); VEC 1
+#define BLOCK 0 // 1: each trip's ITEMS consecutive rows lifted at once (desc_lift_vector)
 #endif
 // COLS_VEC: the columns a work-item owns (the VEC above). Under BLOCK the descriptor's header is
 // built with VEC = ITEMS, the width its desc_lift_vector then takes (VEC 1 is not used by it).
 #if BLOCK
-#if VEC != 1 || ITEMS == 1
-#error "BLOCK takes VEC 1 and ITEMS 2, 4 or 8"
+#if ITEMS == 1
+#error "BLOCK takes ITEMS 2, 4 or 8"
 #endif
+// COLS_VEC takes VEC's value here, before VEC is redefined (a macro's body expands where used).
+#if VEC == 1
 #define COLS_VEC 1
+#elif VEC == 2
+#define COLS_VEC 2
+#elif VEC == 4
+#define COLS_VEC 4
+#elif VEC == 8
+#define COLS_VEC 8
+#else
+#define COLS_VEC 16
+#endif
+#define COLS_CHAINS 1 // one chain per column: a block's ITEMS rows are one lift
+#if COLS_VEC > 1
+#define DESC_BLOCK_COLS COLS_VEC // the header's row loads: COLS_VEC columns at once
+#endif
 #undef VEC
 #define VEC ITEMS
 #else
 #define COLS_VEC VEC
+#define COLS_CHAINS ITEMS // a chain per row of the trip
 #endif
 #include "descriptor.clh"
 #if BLOCK && !DESC_HAS_LIFT_VECTOR
@@ -72,16 +89,25 @@
 #endif
 #include "descriptor_ticket.clh"
 
-// The ROWS_Y slices of one column folded in a tree; the column's value is in l[x] after the last
-// barrier, for every work-item.
-void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC acc) {
+// The ROWS_Y slices of one column folded in a tree; the column's value is returned to slice 0
+// (and is in l[x] after the last barrier, for every work-item). One slice (ROWS_Y 1): the
+// work-item's own value, no local memory and no barrier (COLS_DONE neither): a work-item of VEC
+// columns would otherwise pay two barriers a column.
+#if ROWS_Y > 1
+DESC_ACC cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC acc) {
   l[y * TILE_X + x] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint w = ROWS_Y / 2; w > 0; w >>= 1) {
     if (y < w) l[y * TILE_X + x] = desc_combine(l[y * TILE_X + x], l[(y + w) * TILE_X + x]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+  return l[x];
 }
+#define COLS_DONE() barrier(CLK_LOCAL_MEM_FENCE)  // l[] read before the next column's tree writes it
+#else
+#define cols_fold(l, x, y, acc) (acc)
+#define COLS_DONE()
+#endif
 
 // The rows r0 + y, + ROWS_Y, ... < r1 of this work-item's columns folded into acc by FOLD(acc[t],
 // row): ITEMS rows a trip, one chain each, then the rows left over into chain 0.
@@ -123,13 +149,52 @@ void cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_ACC a
     }                                                                                             \
     for (ulong r = whole_end + y; r < r1; r += ROWS_Y) COLS_FOLD_ONE(acc[0], r);                  \
   } while (0)
+#if COLS_VEC > 1
+// BLOCK with COLS_VEC columns a work-item, all of them there: each of the block's ITEMS rows read
+// with one COLS_VEC-wide load per input (a u8 work-item reads 4 or more bytes a row, not 1: on the
+// H200 a u8 column sum at one byte a load read 38% of the peak, f16 at two bytes 70%, f32 93%:
+// bench/NOTES.md), then each column's ITEMS values lifted at once into its own chain acc[0][c].
+// The rows after the last whole block go column by column (COLS_FOLD_PART).
+#define COLS_FOLD_BLOCKS_WHOLE()                                                                  \
+  do {                                                                                            \
+    const ulong whole_end = r0 + (r1 - r0) / ITEMS * ITEMS;                                       \
+    for (ulong r = r0 + (ulong)y * ITEMS; r < whole_end; r += (ulong)ITEMS * ROWS_Y) {            \
+      DESC_BLOCK_ROWS                                                                             \
+      _Pragma("unroll") for (uint t = 0; t < ITEMS; ++t) DESC_BLOCK_LOAD(t, (r + t) * ld + j0);   \
+      _Pragma("unroll") for (uint c = 0; c < COLS_VEC; ++c) {                                     \
+        desc_vec_u u_;                                                                            \
+        _Pragma("unroll") for (uint t = 0; t < ITEMS; ++t) u_.a[t] = DESC_BLOCK_ELEMENT(t, c, r + t); \
+        acc[0][c] = desc_combine(acc[0][c], desc_lift_vector(u_.v, r));                           \
+      }                                                                                           \
+    }                                                                                             \
+    for (ulong r = whole_end + y; r < r1; r += ROWS_Y) COLS_FOLD_PART(acc[0], r);                 \
+  } while (0)
+// The same where the matrix ends inside this work-item's COLS_VEC columns: the columns that
+// exist, each block read element by element.
+#define COLS_FOLD_BLOCKS_PART()                                                                   \
+  do {                                                                                            \
+    const ulong whole_end = r0 + (r1 - r0) / ITEMS * ITEMS;                                       \
+    for (ulong r = r0 + (ulong)y * ITEMS; r < whole_end; r += (ulong)ITEMS * ROWS_Y) {            \
+      _Pragma("unroll") for (uint c = 0; c < COLS_VEC; ++c) {                                     \
+        if (j0 + c < ncols) {                                                                     \
+          desc_vec_u u_;                                                                          \
+          _Pragma("unroll") for (uint t = 0; t < ITEMS; ++t) u_.a[t] = DESC_ELEMENT_AT((r + t) * ld + j0 + c, r + t); \
+          acc[0][c] = desc_combine(acc[0][c], desc_lift_vector(u_.v, r));                         \
+        }                                                                                         \
+      }                                                                                           \
+    }                                                                                             \
+    for (ulong r = whole_end + y; r < r1; r += ROWS_Y) COLS_FOLD_PART(acc[0], r);                 \
+  } while (0)
+#endif
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TILE_X, ROWS_Y, 1)))
 void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols, const ulong ld,
                             const ulong rows_per_chunk, __global DESC_ACC* partials, volatile __global uint* tickets,
                             __global DESC_OUT* out, const ulong out_index DESC_SCALAR_PARAMS) {
+#if ROWS_Y > 1
   __local DESC_ACC l[TILE_X * ROWS_Y];
+#endif
   __local uint is_last;
   const uint x = get_local_id(0), y = get_local_id(1);
   const ulong j0 = get_global_id(0) * COLS_VEC;  // this work-item's first column
@@ -139,11 +204,16 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   const uint chunk = get_group_id(1), chunks = get_num_groups(1);
   const ulong r0 = min(m, (ulong)chunk * rows_per_chunk), r1 = min(m, r0 + rows_per_chunk);
 
-  DESC_ACC acc[ITEMS][COLS_VEC];
-  for (uint t = 0; t < ITEMS; ++t)
+  DESC_ACC acc[COLS_CHAINS][COLS_VEC];
+  for (uint t = 0; t < COLS_CHAINS; ++t)
     for (uint c = 0; c < COLS_VEC; ++c) acc[t][c] = desc_identity();
   if (j0 < ncols) {
-#if BLOCK
+#if BLOCK && COLS_VEC > 1
+    if (whole)
+      COLS_FOLD_BLOCKS_WHOLE();
+    else
+      COLS_FOLD_BLOCKS_PART();
+#elif BLOCK
     COLS_FOLD_BLOCKS();
 #elif COLS_VEC > 1
     if (whole)
@@ -153,23 +223,23 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
 #else
     COLS_FOLD_RUN(COLS_FOLD_ONE);
 #endif
-    for (uint t = 1; t < ITEMS; ++t)
+    for (uint t = 1; t < COLS_CHAINS; ++t)
       for (uint c = 0; c < COLS_VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
   }
   // Each of the VEC columns in turn: the slices folded, then written (one chunk) or published.
 #pragma unroll
   for (uint c = 0; c < COLS_VEC; ++c) {
     const ulong j = j0 + c;
-    cols_fold(l, x, y, acc[0][c]);
+    const DESC_ACC v = cols_fold(l, x, y, acc[0][c]);
     if (y == 0 && j < ncols) {
       if (chunks == 1) {
-        out[out_index + j] = desc_finish(l[x], m);
+        out[out_index + j] = desc_finish(v, m);
       } else {
-        partials[(ulong)chunk * ncols + j] = l[x];
+        partials[(ulong)chunk * ncols + j] = v;
         GLOBAL_FENCE();  // each writer's partial is visible device-wide before the ticket is taken
       }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);  // l[] is read above before the next column's tree writes it
+    COLS_DONE();
   }
   if (chunks == 1) return;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -184,9 +254,9 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
     DESC_ACC mine = desc_identity();
     if (j < ncols)
       for (uint k = y; k < chunks; k += ROWS_Y) mine = desc_combine(mine, desc_load_published(partials + (ulong)k * ncols + j));
-    cols_fold(l, x, y, mine);
-    if (y == 0 && j < ncols) out[out_index + j] = desc_finish(l[x], m);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    const DESC_ACC v = cols_fold(l, x, y, mine);
+    if (y == 0 && j < ncols) out[out_index + j] = desc_finish(v, m);
+    COLS_DONE();
   }
   if (x == 0 && y == 0) atomic_xchg(tickets + get_group_id(0), 0u);  // ready for the next launch
 }

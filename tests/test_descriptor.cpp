@@ -1919,7 +1919,7 @@ TEST_SUITE("descriptor_families") {
 }
 
 TEST_SUITE("descriptor_families") {
-  TEST_CASE("columns lifted a block of ITEMS rows a trip (BLOCK 1): every kind of lift_vector, ITEMS 2, 4, 8, tails") {
+  TEST_CASE("columns lifted a block of ITEMS rows a trip (BLOCK 1): every kind of lift_vector, ITEMS 2, 4, 8, VEC columns, tails") {
     // BLOCK takes each trip's ITEMS consecutive rows as one vector for the descriptor's
     // desc_lift_vector (built at width ITEMS), then the rows after the last whole block one by one.
     // Rows of 1, of fewer than ITEMS, and of whole blocks plus a tail; a padded ld and an offset.
@@ -1930,13 +1930,23 @@ TEST_SUITE("descriptor_families") {
                                                 {B::VarSample, S::I16}, {B::ArgMax, S::F64},
                                                 {B::NanMean, S::F32}, {B::ArgMin, S::U16},
                                                 {B::VarPop, S::U8},   {B::L2, S::I16}};
-    for (const auto& [b, t] : cases) {
+    // Each case also runs once with VEC columns a work-item (each block row read VEC columns at
+    // once): the widths and ITEMS taken in turn over the cases, so every width and every ITEMS
+    // meets a column tail (13 and 33 columns) and unaligned (offset 3) and aligned (ld 40, offset 8)
+    // rows.
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const auto& [b, t] = cases[i];
       if (t == S::F64 && !has_fp64()) continue;
       const Reduction d = builtin(b, t);
       REQUIRE_MESSAGE(!d.lift_vector.empty(), d.name);
-      for (unsigned items : {2u, 4u, 8u}) {
+      const unsigned wide[] = {2, 4, 8, 16}, wide_items[] = {2, 4, 8};
+      const std::vector<std::pair<unsigned, unsigned>> launches = {
+          {1, 2}, {1, 4}, {1, 8}, {wide[i % 4], wide_items[i % 3]}};
+      for (const auto& launch : launches) {
+        const unsigned vec = launch.first, items = launch.second;  // no structured binding: CAPTURE's lambda
+        CAPTURE(vec);
         AxisParams p;
-        p.defines = {Define{"VEC", "1"}, Define{"ITEMS", std::to_string(items)}, Define{"BLOCK", "1"}};
+        p.defines = {Define{"VEC", std::to_string(vec)}, Define{"ITEMS", std::to_string(items)}, Define{"BLOCK", "1"}};
         AxisReducer red = make_axis_reducer(p);
         for (const Shape& sh : {Shape{1, 5, 5, 0}, Shape{7, 3, 3, 1}, Shape{37, 13, 16, 3}, Shape{300, 33, 40, 8}})
           check_axis(red, d, b, t, Axis::Cols, sh, case_seed(b, t, items) + sh.rows, f, &runs);
@@ -1958,7 +1968,6 @@ TEST_SUITE("descriptor_families") {
                            ConfigError);
     };
     refused(builtin(B::Sum, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}}, "which has no lift_vector");
-    refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "4"}}, "with VEC 4");
     refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}, Define{"ITEMS", "1"}},
             "with ITEMS 1");
   }

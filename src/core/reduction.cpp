@@ -929,6 +929,46 @@ std::string read_expr(Scalar s, unsigned j) {
     default: return p + "[(k) + " + off + "]";
   }
 }
+// Per input j: DESC_RAW<tag>j_AT(e) and DESC_LOAD<tag>j_AT(e), the `width` (a macro's name)
+// elements from element e of input j, raw and read into the compute type (a multiple of width
+// where ALIGNED, loaded through a vector pointer; else vloadN, any e); f16 through
+// desc_f16_widen<suffix>. Written for VEC (a vector of one input's consecutive elements) and for
+// the columns kernel's BLOCK (DESC_BLOCK_COLS consecutive columns of one row).
+void write_vector_loads(std::ostream& s, const Reduction& r, const std::string& width, const std::string& tag,
+                        const std::string& suffix) {
+  for (unsigned j = 0; j < r.inputs.size(); ++j) {
+    const ScalarInfo& in = info(r.inputs[j]);
+    const std::string p = "in" + std::to_string(j) + " + off" + std::to_string(j);
+    // The halves are read as one 16-byte ushort vector, then widened (desc_f16_widen): vload_halfN
+    // from global memory reads them one by one on NVIDIA (77% of the H200's read peak, where bf16
+    // read as ushort vectors reached 95%); widening them by their bit layout with selects cost
+    // more (54%). bf16 is read as ushort too.
+    const bool bits16 = r.inputs[j] == Scalar::F16 || r.inputs[j] == Scalar::BF16;
+    const std::string storage = bits16 ? "ushort" : in.storage;
+    const std::string ptr = bits16 ? "(__global const ushort*)(" + p + ")" : "(" + p + ")";
+    const std::string raw = "DESC_RAW" + tag + std::to_string(j) + "_AT", load = "DESC_LOAD" + tag + std::to_string(j) + "_AT";
+    s << "#if ALIGNED\n#define " << raw << "(e) ((__global const DESC_CAT(" << storage << ", " << width << ")*)(" << p
+      << "))[(e) / " << width << "]\n#else\n#define " << raw << "(e) DESC_CAT(vload, " << width << ")(0, " << ptr
+      << " + (e))\n#endif\n";
+    if (r.inputs[j] == Scalar::F16)
+      s << "#define " << load << "(e) desc_f16_widen" << suffix << "(" << raw << "(e))\n";
+    else if (r.inputs[j] == Scalar::BF16)
+      s << "#define " << load << "(e) DESC_CAT(as_float, " << width << ")(DESC_CAT(convert_uint, " << width << ")(" << raw
+        << "(e)) << 16)\n";
+    else
+      s << "#define " << load << "(e) " << raw << "(e)\n";
+  }
+  if (std::find(r.inputs.begin(), r.inputs.end(), Scalar::F16) != r.inputs.end())
+    // NVIDIA: each half converted by the hardware (PTX cvt.f32.f16) from the 16-byte load; elsewhere
+    // vload_halfN from a private copy (exact for every pattern, as vload_half is).
+    s << "DESC_CAT(float, " << width << ") desc_f16_widen" << suffix << "(const DESC_CAT(ushort, " << width << ") h) {\n"
+      << "  union {\n    DESC_CAT(ushort, " << width << ") v;\n    ushort a[" << width << "];\n  } in;\n"
+      << "  union {\n    DESC_CAT(float, " << width << ") v;\n    float a[" << width << "];\n  } out;\n  in.v = h;\n"
+      << "#if NV_PTX\n  for (uint c = 0; c < " << width
+      << "; ++c) __asm__(\"cvt.f32.f16 %0, %1;\" : \"=f\"(out.a[c]) : \"h\"(in.a[c]));\n"
+      << "#else\n  out.v = DESC_CAT(vload_half, " << width << ")(0, (const half*)in.a);\n#endif\n"
+      << "  return out.v;\n}\n";
+}
 }  // namespace
 
 std::string reduction_source(const Reduction& r) {
@@ -1016,38 +1056,10 @@ std::string reduction_source(const Reduction& r) {
   // Per input j: DESC_LOADVj_AT(e), the VEC elements from element e (a multiple of VEC where
   // ALIGNED, loaded through a vector pointer; else vloadN, any e) read into the compute type;
   // DESC_LOADVj(kv), vector kv (elements kv * VEC ..).
-  for (unsigned j = 0; j < r.inputs.size(); ++j) {
-    const ScalarInfo& in = info(r.inputs[j]);
-    const std::string p = "in" + std::to_string(j) + " + off" + std::to_string(j);
-    // The halves are read as one 16-byte ushort vector, then widened (desc_f16_widen): vload_halfN
-    // from global memory reads them one by one on NVIDIA (77% of the H200's read peak, where bf16
-    // read as ushort vectors reached 95%); widening them by their bit layout with selects cost
-    // more (54%). bf16 is read as ushort too.
-    const bool bits16 = r.inputs[j] == Scalar::F16 || r.inputs[j] == Scalar::BF16;
-    const std::string storage = bits16 ? "ushort" : in.storage;
-    const std::string ptr = bits16 ? "(__global const ushort*)(" + p + ")" : "(" + p + ")";
-    s << "#define DESC_V" << j << " DESC_CAT(" << in.compute << ", VEC)\n";
-    s << "#if ALIGNED\n#define DESC_RAWV" << j << "_AT(e) ((__global const DESC_CAT(" << storage << ", VEC)*)(" << p
-      << "))[(e) / VEC]\n#else\n#define DESC_RAWV" << j << "_AT(e) DESC_CAT(vload, VEC)(0, " << ptr
-      << " + (e))\n#endif\n";
-    if (r.inputs[j] == Scalar::F16)
-      s << "#define DESC_LOADV" << j << "_AT(e) desc_f16_widen(DESC_RAWV" << j << "_AT(e))\n";
-    else if (r.inputs[j] == Scalar::BF16)
-      s << "#define DESC_LOADV" << j << "_AT(e) DESC_CAT(as_float, VEC)(DESC_CAT(convert_uint, VEC)(DESC_RAWV" << j
-        << "_AT(e)) << 16)\n";
-    else
-      s << "#define DESC_LOADV" << j << "_AT(e) DESC_RAWV" << j << "_AT(e)\n";
-    s << "#define DESC_LOADV" << j << "(kv) DESC_LOADV" << j << "_AT((ulong)(kv) * VEC)\n";
-  }
-  if (std::find(r.inputs.begin(), r.inputs.end(), Scalar::F16) != r.inputs.end())
-    // NVIDIA: each half converted by the hardware (PTX cvt.f32.f16) from the 16-byte load; elsewhere
-    // vload_halfN from a private copy (exact for every pattern, as vload_half is).
-    s << "DESC_CAT(float, VEC) desc_f16_widen(const DESC_CAT(ushort, VEC) h) {\n"
-      << "  union {\n    DESC_CAT(ushort, VEC) v;\n    ushort a[VEC];\n  } in;\n"
-      << "  union {\n    DESC_CAT(float, VEC) v;\n    float a[VEC];\n  } out;\n  in.v = h;\n"
-      << "#if NV_PTX\n  for (uint c = 0; c < VEC; ++c) __asm__(\"cvt.f32.f16 %0, %1;\" : \"=f\"(out.a[c]) : \"h\"(in.a[c]));\n"
-      << "#else\n  out.v = DESC_CAT(vload_half, VEC)(0, (const half*)in.a);\n#endif\n"
-      << "  return out.v;\n}\n";
+  write_vector_loads(s, r, "VEC", "V", "");
+  for (unsigned j = 0; j < r.inputs.size(); ++j)
+    s << "#define DESC_V" << j << " DESC_CAT(" << info(r.inputs[j]).compute << ", VEC)\n"
+      << "#define DESC_LOADV" << j << "(kv) DESC_LOADV" << j << "_AT((ulong)(kv) * VEC)\n";
   // One component c (named sc) mapped, at index i_ + c.
   s << "#define DESC_MAPC(sc, c) desc_map(";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "v" << j << "_.sc, ";
@@ -1088,6 +1100,26 @@ std::string reduction_source(const Reduction& r) {
   s << "#endif\n#define DESC_FOLD_COLUMNS(acc, e, idx) do { \\\n";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "_AT(e); \\\n";
   s << "  DESC_COLUMN_COMPONENTS(acc, idx) \\\n} while (0)\n#endif\n";
+  // The columns kernel's BLOCK with DESC_BLOCK_COLS columns a work-item (it defines the macro):
+  // each of a trip's ITEMS rows loaded DESC_BLOCK_COLS columns at once into desc_row<j>_u
+  // w<j>_[t] (DESC_BLOCK_ROWS declares them, DESC_BLOCK_LOAD(t, e) fills row t from element e);
+  // DESC_BLOCK_ELEMENT(t, c, idx), column c of row t mapped at index idx.
+  s << "#if defined(DESC_BLOCK_COLS) && DESC_BLOCK_COLS > 1\n";
+  write_vector_loads(s, r, "DESC_BLOCK_COLS", "ROW", "_row");
+  for (unsigned j = 0; j < r.inputs.size(); ++j) {
+    const std::string& c = info(r.inputs[j]).compute;
+    s << "typedef union {\n  DESC_CAT(" << c << ", DESC_BLOCK_COLS) v;\n  " << c << " a[DESC_BLOCK_COLS];\n} desc_row"
+      << j << "_u;\n";
+  }
+  s << "#define DESC_BLOCK_ROWS";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << " desc_row" << j << "_u w" << j << "_[ITEMS];";
+  s << "\n#define DESC_BLOCK_LOAD(t, e) do {";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << " w" << j << "_[t].v = DESC_LOADROW" << j << "_AT(e);";
+  s << " } while (0)\n#define DESC_BLOCK_ELEMENT(t, c, idx) desc_map(";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "w" << j << "_[t].a[c], ";
+  s << "(idx)";
+  for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", s" << j;
+  s << ")\n#endif\n";
   return s.str();
 }
 

@@ -43,7 +43,9 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // f16 sums 84 us against 73, Welford's struct 322 us against 128 (bench/NOTES.md, descriptor
   // families).
   l.vec = static_cast<unsigned>(given_value(k, "VEC", params.defines).value_or(cpu_shape ? cpu_vec(r) : 1));
-  if (l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));
+  // Narrowed to the matrix where the caller left VEC (a caller's wider VEC runs: its columns
+  // past the matrix are never read).
+  if (!given_value(k, "VEC", params.defines) && l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));
   // TILE_X: the whole work-group along the columns where they alone give every compute unit 2048
   // work-items (each walks its columns down every row: no tree, no chunks); else 32 work-items (a
   // warp's loads along a row), or the columns' work-items rounded up to a power of two (a narrow
@@ -58,22 +60,23 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // at 8192 x 8192 (bench/results/2026-11-28_h200_columns_block): f16 argmax 112.1 -> 72.8 us,
   // f16 var_pop 98.0 -> 51.6, f32 var_pop 87.5 -> 68.5 (92.8% of the read peak), l2 f16 124.6 ->
   // 52.9 (ITEMS 4). ITEMS 8: var_pop 1.4-5 points over ITEMS 4, argmax within 1 point of its best.
+  // Under BLOCK a work-item may still own VEC columns (-D BLOCK=1 -D VEC=...): each row of a block
+  // is then read VEC columns at once and each column lifted.
   const std::optional<std::uint64_t> block_given = given_value(k, "BLOCK", params.defines);
-  const bool can_block = !r.lift_vector.empty() && l.vec == 1;
-  if (!block_given && can_block && !items_given) l.items = 8;
-  l.block = block_given ? *block_given != 0 : can_block && l.items > 1;
+  const bool can_block = !r.lift_vector.empty();
+  if (!block_given && can_block && l.vec == 1 && !items_given) l.items = 8;
+  l.block = block_given ? *block_given != 0 : can_block && l.vec == 1 && l.items > 1;
   if (l.block && (!can_block || l.items == 1))
     throw ConfigError(Param::Define,
                       "-D BLOCK=1 for reduction '" + r.name + "'" +
-                          (r.lift_vector.empty() ? ", which has no lift_vector"
-                           : l.vec > 1         ? " with VEC " + std::to_string(l.vec)
-                                               : " with ITEMS 1") +
-                          ": BLOCK=1 takes VEC 1, ITEMS 2, 4 or 8 and a descriptor with a lift_vector (argmin, argmax, "
-                          "var, std, l2, 8- and 16-bit sums); else BLOCK=0",
-                      "BLOCK=1 with VEC 1, ITEMS 2, 4 or 8 and a descriptor with a lift_vector; else BLOCK=0");
-  // One accumulator per work-item under BLOCK; else ITEMS x VEC of them.
-  while (!items_given && !l.block && l.items > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.items /= 2;
-  while (!vec_given && l.vec > 1 && std::uint64_t{l.items} * l.vec * r.acc_bytes > 256) l.vec /= 2;
+                          (r.lift_vector.empty() ? ", which has no lift_vector" : " with ITEMS 1") +
+                          ": BLOCK=1 takes ITEMS 2, 4 or 8 and a descriptor with a lift_vector (argmin, argmax, "
+                          "var, std, l2, nanmean, 8- and 16-bit sums); else BLOCK=0",
+                      "BLOCK=1 with ITEMS 2, 4 or 8 and a descriptor with a lift_vector; else BLOCK=0");
+  // One accumulator per column under BLOCK (VEC of them); else ITEMS x VEC.
+  const auto acc_bytes = [&] { return std::uint64_t{l.block ? 1 : l.items} * l.vec * r.acc_bytes; };
+  while (!items_given && !l.block && l.items > 1 && acc_bytes() > 256) l.items /= 2;
+  while (!vec_given && l.vec > 1 && acc_bytes() > 256) l.vec /= 2;
   const std::uint64_t col_items = (ncols + l.vec - 1) / l.vec;
   const std::uint64_t cus = std::max(1u, dev.compute_units);
   // 32 columns, not cols_fused's 64 x 4 on NVIDIA: on the H100 64 x 4 won only at 8192 x 8192

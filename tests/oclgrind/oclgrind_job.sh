@@ -154,6 +154,10 @@ else
   cases+=("reduce --op argmax --type u8 --axis cols --shape 19x5 --wg 64")
   cases+=("reduce --op nanmean --type f32 --axis cols --shape 37x13 --wg 64 --chunks 2")
   cases+=("reduce --op std_sample --type u16 --axis cols --shape 29x6 --wg 64 -D ITEMS=4")
+  # BLOCK with VEC columns a work-item (each block row one VEC-wide load, a column tail element by
+  # element), and one row slice (ROWS_Y 1: no tree, no barrier) in chunks.
+  cases+=("reduce --op sum --type u8 --axis cols --shape 29x37 --wg 64 -D BLOCK=1 --vec 4 -D ITEMS=4")
+  cases+=("reduce --op argmax --type f16 --axis cols --shape 23x19 -D TILE_X=8 -D ROWS_Y=1 --chunks 3 -D BLOCK=1 --vec 2 -D ITEMS=2")
   # The CPU shapes (planned where the device is no GPU; Oclgrind's device takes the GPU ones, so
   # given here): the whole array in contiguous runs (BLOCKED 1), a row per work-item, one work-item
   # per part of a few long rows, eight work-items across the columns.
