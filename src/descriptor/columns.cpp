@@ -43,9 +43,6 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // f16 sums 84 us against 73, Welford's struct 322 us against 128 (bench/NOTES.md, descriptor
   // families).
   l.vec = static_cast<unsigned>(given_value(k, "VEC", params.defines).value_or(cpu_shape ? cpu_vec(r) : 1));
-  // Narrowed to the matrix where the caller left VEC (a caller's wider VEC runs: its columns
-  // past the matrix are never read).
-  if (!given_value(k, "VEC", params.defines) && l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));
   // TILE_X: the whole work-group along the columns where they alone give every compute unit 2048
   // work-items (each walks its columns down every row: no tree, no chunks); else 32 work-items (a
   // warp's loads along a row), or the columns' work-items rounded up to a power of two (a narrow
@@ -73,6 +70,17 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                           ": BLOCK=1 takes ITEMS 2, 4 or 8 and a descriptor with a lift_vector (argmin, argmax, "
                           "var, std, l2, nanmean, 8- and 16-bit sums); else BLOCK=0",
                       "BLOCK=1 with ITEMS 2, 4 or 8 and a descriptor with a lift_vector; else BLOCK=0");
+  // Under BLOCK on a GPU, inputs narrower than 4 bytes: VEC columns a work-item, 4 bytes of a row
+  // (u8 VEC 4, 16-bit VEC 2), as a float column reads. On the H200 at 8192 x 8192, ITEMS 8
+  // (bench/results/2026-11-29_h200_narrow_columns): u8 sum 50.0 -> 32.5 us (37.9% -> 58.3% of the
+  // read peak), l1 the same, count_nonzero 41.3 -> 35.3, l2 42.9 -> 36.8, var_pop 43.7 -> 41.1,
+  // argmax 42.9 -> 41.7; f16 count_nonzero 50.7 -> 48.1, l2 51.6 -> 48.0. Wider: u8 VEC 16 took
+  // 94-186 us, f16 VEC 8 77-85 (a row of 16 or more columns' accumulators a work-item).
+  if (l.block && !vec_given && !cpu_shape)
+    l.vec = static_cast<unsigned>(std::max<std::size_t>(1, 4 / widest_input_bytes(r)));
+  // Narrowed to the matrix where the caller left VEC (a caller's wider VEC runs: its columns
+  // past the matrix are never read).
+  if (!vec_given && l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));
   // One accumulator per column under BLOCK (VEC of them); else ITEMS x VEC.
   const auto acc_bytes = [&] { return std::uint64_t{l.block ? 1 : l.items} * l.vec * r.acc_bytes; };
   while (!items_given && !l.block && l.items > 1 && acc_bytes() > 256) l.items /= 2;

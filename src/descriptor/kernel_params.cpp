@@ -72,11 +72,12 @@ const KernelSpec& columns_kernel() {
         true, true},
        {"ROWS_Y", "row slices per group (TILE_X x ROWS_Y = the work-group)", kPow2Wg, "WG_SIZE / TILE_X", true, true},
        tunable(items_param("8 under BLOCK; else 4, 2 for accumulators over 8 bytes")),
-       vec_param("1 (a column per work-item); a caller's VEC at most the columns"),
+       vec_param("1 (a column per work-item); under BLOCK on a GPU 4 bytes of the widest input (u8 4, 16-bit 2); "
+                 "at most the columns"),
        aligned_param(),
-       {"BLOCK", "each trip's ITEMS consecutive rows lifted at once (desc_lift_vector), one chain; VEC 1", kFlag,
-        "1 where the descriptor has a lift_vector (argmin/argmax, var/std, l2, 8- and 16-bit sums) and VEC is 1 "
-        "(then ITEMS 8 unless given); 0 for ITEMS 1",
+       {"BLOCK", "each trip's ITEMS consecutive rows lifted at once (desc_lift_vector), one chain per column", kFlag,
+        "1 where the descriptor has a lift_vector (argmin/argmax, var/std, l1, l2, nanmean, count_nonzero, 8- and "
+        "16-bit sums) and the planner's VEC is 1 (then ITEMS 8 unless given); 0 for ITEMS 1",
         true, true},
        nv_ptx_param()}};
   return k;
