@@ -1104,6 +1104,7 @@ std::string reduction_source(const Reduction& r) {
   // each of a trip's ITEMS rows loaded DESC_BLOCK_COLS columns at once into desc_row<j>_u
   // w<j>_[t] (DESC_BLOCK_ROWS declares them, DESC_BLOCK_LOAD(t, e) fills row t from element e);
   // DESC_BLOCK_ELEMENT(t, c, idx), column c of row t mapped at index idx.
+  if (r.lift_vector.empty()) return s.str();  // BLOCK lifts a block: no lift_vector, no BLOCK
   s << "#if defined(DESC_BLOCK_COLS) && DESC_BLOCK_COLS > 1\n";
   write_vector_loads(s, r, "DESC_BLOCK_COLS", "ROW", "_row");
   for (unsigned j = 0; j < r.inputs.size(); ++j) {
