@@ -549,6 +549,8 @@ TEST_SUITE("unit") {
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 3)) == "1 2 8");     // no wider than the matrix
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192, {Define{"VEC", "1"}})) == "1 1 8");
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192, {Define{"BLOCK", "0"}})) == "0 1 4");
+    CHECK(shape(plan(Builtin::ArgMax, Scalar::F32, 8192, {Define{"BLOCK", "1"}})) == "1 1 8");  // ITEMS 8 under BLOCK
+    CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192, {Define{"BLOCK", "1"}, Define{"VEC", "2"}})) == "1 2 8");
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192, {Define{"VEC", "2"}})) == "0 2 4");  // a caller's VEC: no BLOCK unless asked
     dev.is_gpu = false;  // CPU shapes: 64-byte loads, no BLOCK
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192)) == "0 16 2");  // 256 bytes of u64 accumulators

@@ -61,7 +61,9 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // is then read VEC columns at once and each column lifted.
   const std::optional<std::uint64_t> block_given = given_value(k, "BLOCK", params.defines);
   const bool can_block = !r.lift_vector.empty();
-  if (!block_given && can_block && l.vec == 1 && !items_given) l.items = 8;
+  // ITEMS 8 under BLOCK, the caller's or the planner's (a given BLOCK=1 kept ITEMS 4 or 2 before,
+  // against this parameter's declared default).
+  if ((block_given ? *block_given != 0 : can_block && l.vec == 1) && !items_given) l.items = 8;
   l.block = block_given ? *block_given != 0 : can_block && l.vec == 1 && l.items > 1;
   if (l.block && (!can_block || l.items == 1))
     throw ConfigError(Param::Define,
