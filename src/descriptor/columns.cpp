@@ -70,7 +70,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                       "-D BLOCK=1 for reduction '" + r.name + "'" +
                           (r.lift_vector.empty() ? ", which has no lift_vector" : " with ITEMS 1") +
                           ": BLOCK=1 takes ITEMS 2, 4 or 8 and a descriptor with a lift_vector (argmin, argmax, "
-                          "var, std, l2, nanmean, 8- and 16-bit sums); else BLOCK=0",
+                          "var, std, l1, l2, nanmean, count_nonzero, 8- and 16-bit sums); else BLOCK=0",
                       "BLOCK=1 with ITEMS 2, 4 or 8 and a descriptor with a lift_vector; else BLOCK=0");
   // Under BLOCK on a GPU, inputs narrower than 4 bytes: VEC columns a work-item, 4 bytes of a row
   // (u8 VEC 4, 16-bit VEC 2), as a float column reads. On the H200 at 8192 x 8192, ITEMS 8
