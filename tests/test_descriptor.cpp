@@ -965,6 +965,12 @@ TEST_SUITE("unit") {
     Reduction empty_map = d;
     empty_map.map.clear();
     CHECK_THROWS_AS(reduction_source(empty_map), Error);
+    // A lift of the loaded input vector reads one input: with two it is refused, naming why.
+    Reduction two_inputs = builtin(B::Dot, S::U8);
+    two_inputs.lift_input_vector = builtin(B::CountNonzero, S::U8).lift_input_vector;
+    REQUIRE_FALSE(two_inputs.lift_input_vector.empty());
+    CHECK_THROWS_WITH_AS(reduction_source(two_inputs), doctest::Contains("lift_input_vector reads one input's vector"),
+                         Error);
   }
 }
 
@@ -1982,6 +1988,73 @@ TEST_SUITE("descriptor_families") {
     refused(builtin(B::Sum, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}}, "which has no lift_vector");
     refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}, Define{"ITEMS", "1"}},
             "with ITEMS 1");
+  }
+}
+
+TEST_SUITE("descriptor") {
+  TEST_CASE("count_nonzero of 8- and 16-bit integers reads 32-bit words: the lane values at the edges, VEC 2 to 16, whole arrays and rows") {
+    // count_nonzero_in_words: a lane counts when its top bit or any low bit is set, the low bits'
+    // carry never leaving the lane. Lanes of 0 beside the edge values (top bit alone, lowest bit
+    // alone, every low bit, every bit), in every position of a word; lengths that end inside a
+    // vector, an odd offset (vloadN) and none (vector pointers). Each of the generator's word
+    // layouts: u8 at VEC 2 (one 16-bit word), 4, 8 and 16; 16-bit lanes at every VEC; i8 and i16
+    // (signed compute types) at two. The count is checked against this host loop's.
+    Failures f;
+    std::size_t runs = 0;
+    const std::vector<std::pair<S, std::vector<unsigned>>> layouts = {
+        {S::U8, {2, 4, 8, 16}}, {S::U16, {2, 4, 8, 16}}, {S::I8, {2, 16}}, {S::I16, {4, 8}}};
+    for (const auto& layout : layouts) {
+      const S t = layout.first;
+      const Reduction d = builtin(B::CountNonzero, t);
+      REQUIRE_MESSAGE(reduction_source(d).find("desc_lift_input_vector(v0_, i_)") != std::string::npos, d.name);
+      const std::uint64_t top = std::uint64_t{1} << (8 * width_of(t) - 1);
+      const std::uint64_t edges[] = {0, 0, 0, 1, top, top - 1, 2 * top - 1, top | 1, 2};
+      for (std::size_t k = 0; k < layout.second.size(); ++k) {
+        const unsigned vec = layout.second[k];
+        CAPTURE(vec);
+        std::mt19937_64 g(case_seed(B::CountNonzero, t, vec));
+        const auto edge_column = [&](std::size_t n) {
+          Column c(t, n);
+          for (std::size_t i = 0; i < n; ++i) c.set_bits(i, edges[g() % 9]);
+          return c;
+        };
+        const std::size_t offset = k % 2 ? 3 : 0;
+        ReducerOptions o;
+        o.tuning.enabled = false;
+        o.params.defines = {Define{"VEC", std::to_string(vec)}};
+        Reducer red = session().reducer(o);
+        for (std::size_t n : {std::size_t{1}, std::size_t{vec + 1}, std::size_t{4099}}) {
+          const Column c = edge_column(offset + n);
+          std::uint64_t want = 0;
+          for (std::size_t i = offset; i < offset + n; ++i) want += c.bits(i) != 0;
+          const Result r = red.reduce(d, {Input{upload(c), offset}}, n);
+          ++runs;
+          if (load<std::uint64_t>(r.bytes.data()) != want)
+            f.add(d.name + "<" + sname(t) + "> VEC " + std::to_string(vec) + " n " + std::to_string(n) + " offset " +
+                  std::to_string(offset) + ": " + std::to_string(load<std::uint64_t>(r.bytes.data())) + ", want " +
+                  std::to_string(want));
+        }
+        if (k != 0) continue;
+        // Rows (the rows kernel's VEC-wide reads), a padded ld and an odd offset: each row's count.
+        AxisParams p;
+        p.defines = {Define{"VEC", std::to_string(vec)}};
+        AxisReducer rows = make_axis_reducer(p);
+        const MatrixShape ms{7, 301, 305};
+        const Column c = edge_column(1 + ms.span());
+        const std::vector<Result> got = rows.reduce(d, {Input{upload(c), 1}}, Axis::Rows, ms);
+        ++runs;
+        REQUIRE(got.size() == 7);
+        for (std::size_t row = 0; row < 7; ++row) {
+          std::uint64_t want = 0;
+          for (std::size_t j = 0; j < 301; ++j) want += c.bits(1 + row * 305 + j) != 0;
+          if (load<std::uint64_t>(got[row].bytes.data()) != want)
+            f.add(d.name + "<" + sname(t) + "> rows VEC " + std::to_string(vec) + " row " + std::to_string(row) + ": " +
+                  std::to_string(load<std::uint64_t>(got[row].bytes.data())) + ", want " + std::to_string(want));
+        }
+      }
+    }
+    MESSAGE(runs << " launches");
+    CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
   }
 }
 

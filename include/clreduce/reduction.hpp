@@ -167,6 +167,14 @@ struct Reduction {
   // (a union of v and map_type a[VEC]) and must hold for VEC 2, 4, 8 and 16; map_type must be a
   // scalar type. Empty: each element is lifted and combined.
   std::string lift_vector;
+  // Optional, for one input: lift_input_vector (x, i) -> acc, the accumulator of VEC elements read
+  // straight from the input (x: elements i .. i + VEC - 1 as loaded, a vector of the input's
+  // compute type), map and lift skipped, where the elements' bits give a cheaper reading than
+  // VEC maps (count_nonzero of 8- and 16-bit integers: the zero tests of a 32-bit word's bytes
+  // in five operations). It must equal the fold of map, lift and combine over those elements for
+  // VEC 2, 4, 8 and 16. The whole-array and row kernels' vector reads use it; columns map each
+  // element (and use lift_vector, if any). Empty: the elements are mapped.
+  std::string lift_input_vector;
   // finish: an expression of a (the accumulated value) and n (ulong: the elements reduced), of
   // out_type: the OpenCL C type laid out as `out` says (a scalar, or a struct of the prelude).
   std::string finish;

@@ -128,12 +128,14 @@ else
   cases+=("reduce --segments SEGMENTS_FILE --type float --op-file OPS_DIR/sum_of_squares.clh --wg 64 --chunks 3")
   # The reduction descriptors' one kernel: every accumulator kind (scalar, pair, Welford, scaled
   # l2, the struct of a nanmean), every input type, two inputs, VEC 1 and the default VEC, the
-  # 8- and 16-bit sums' vectors added in 32 bits.
+  # 8- and 16-bit sums' vectors added in 32 bits, count_nonzero's 32-bit words (u8 at the default
+  # VEC and at 2, one 16-bit word).
   for c in "var_pop --type f16" "argmax --type u8 --wg 32" "dot --type bf16" "l2 --type f64" \
            "minmax --type i16 --groups-per-cu 3" "nanmean --type f32 --vec 1" "sum --type i64" \
            "count_nonzero --type u16" "sum_wrap --type i8" "std_sample --type u32" "linf --type i32" \
            "argmin --type u64" "sum --type u8" "mean --type i16 --vec 2" "sumsq --type f16" \
-           "nanmean --type f16" "argmin --type i8" "var_pop --type i8" "l2 --type u16" "l1 --type i8"; do
+           "nanmean --type f16" "argmin --type i8" "var_pop --type i8" "l2 --type u16" "l1 --type i8" \
+           "count_nonzero --type u8" "count_nonzero --type i8 --vec 2"; do
     case $c in *--wg*) cases+=("reduce --op $c") ;; *) cases+=("reduce --op $c --wg 64") ;; esac
   done
   # The descriptor's lines and columns: rows (padded, a line of 1, 4 and 32 work-items), rows cut
@@ -141,6 +143,7 @@ else
   # VEC-wide column loads with a tail, segments (empty ones included) with parts.
   cases+=("reduce --op var_pop --type f16 --axis rows --shape 37x45 --ld 48 --wg 64")
   cases+=("reduce --op argmax --type i16 --axis rows --shape 5x301 --wg 64 --row-width 32")
+  cases+=("reduce --op count_nonzero --type u8 --axis rows --shape 5x301 --ld 305 --wg 64")
   cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 64 --chunks 3")
   cases+=("reduce --op mean --type u8 --axis cols --shape 33x7 --wg 64")
   cases+=("reduce --op argmin --type f32 --axis cols --shape 301x37 --wg 64 --chunks 3")
