@@ -97,6 +97,17 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
       throw ConfigError(Param::Vec, "VEC " + std::to_string(*vec) + " for the descriptor kernel; valid: 1, 2, 4, 8, 16",
                         "1, 2, 4, 8, 16");
     l.vec = *vec;
+  } else if (!cpu_shape && widest == 2 && r.acc_bytes > 8 &&
+             std::none_of(r.inputs.begin(), r.inputs.end(), [](Scalar t) { return is_floating(t); })) {
+    // 16-bit integers into a struct (argmin/argmax's pair, Welford's triple from exact integer
+    // blocks): 32 bytes a load, VEC 16, one load in flight (ITEMS 1) unless the caller gives
+    // ITEMS: the bytes in flight of VEC 8 ITEMS 2, half the struct combines. H200, 256 MiB, two
+    // rounds against VEC 8 ITEMS 2: i16 var_pop 75.3% -> 89.4% of the read peak, u16 78.9% ->
+    // 90.2%, argmin/argmax of both +0.6 to +1.1 points. Not f16/bf16: their float Welford lift
+    // fell 87% -> 78% there (their argmax rose 1.4 points); at VEC 16 ITEMS 2 i16 var_pop read
+    // 78.6% (bench/NOTES.md, 16-bit structs over the whole array).
+    l.vec = 16;
+    if (!items) l.items = 1;
   }
   const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape ? kCpuGroupsPerCu : kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
