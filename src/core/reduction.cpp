@@ -408,6 +408,10 @@ void sum_narrow_in_32_bits(Reduction& r, const ScalarInfo& ti) {
   sum_terms_in_32_bits(r, w, "(" + w + ")x0", ti.is_signed ? "(ulong)(long)" : "(ulong)");
 }
 
+// The names of an OpenCL vector's components 0..15 (v.s0 .. v.sf), for generated code.
+const char* const kComponents[16] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
+                                     "s8", "s9", "sa", "sb", "sc", "sd", "se", "sf"};
+
 // count_nonzero of 8- and 16-bit integers read as 32-bit words: a lane (byte or half-word) of w is
 // nonzero exactly when its top bit is set in w | ((w & low) + low), where low is each lane's 7 or
 // 15 low bits (their sum with 0x7F or 0x7FFF carries into the top bit when any is set, and never
@@ -429,9 +433,8 @@ void count_nonzero_in_words(Reduction& r, const ScalarInfo& ti) {
     }
     const std::string n = words > 1 ? std::to_string(words) : "";
     p << "  const uint" << n << " w = as_uint" << n << "(x);\n  return (ulong)(";
-    static const char* const lane[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"};
     for (unsigned k = 0; k < words; ++k)
-      p << (k ? " + " : "") << "desc_nonzero_lanes(w" << (words > 1 ? std::string(".") + lane[k] : "") << ")";
+      p << (k ? " + " : "") << "desc_nonzero_lanes(w" << (words > 1 ? std::string(".") + kComponents[k] : "") << ")";
     p << ");\n";
   }
   p << "#endif\n}\n#endif\n";
@@ -1107,8 +1110,6 @@ std::string reduction_source(const Reduction& r) {
   s << "i_ + (c)";
   for (unsigned j = 0; j < r.scalars.size(); ++j) s << ", s" << j;
   s << ")\n";
-  static const char* const names[] = {"s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
-                                      "s8", "s9", "sa", "sb", "sc", "sd", "se", "sf"};
   for (unsigned vec : {2u, 4u, 8u, 16u}) {
     s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n";
     if (!r.lift_input_vector.empty()) {
@@ -1116,10 +1117,10 @@ std::string reduction_source(const Reduction& r) {
     } else if (r.lift_vector.empty()) {
       s << "#define DESC_COMPONENTS(acc)";
       for (unsigned c = 0; c < vec; ++c)
-        s << " (acc) = desc_combine((acc), desc_lift(DESC_MAPC(" << names[c] << ", " << c << "), i_ + " << c << "));";
+        s << " (acc) = desc_combine((acc), desc_lift(DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << "));";
     } else {
       s << "#define DESC_COMPONENTS(acc) (acc) = desc_combine((acc), desc_lift_vector((DESC_MAPV)(";
-      for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPC(" << names[c] << ", " << c << ")";
+      for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPC(" << kComponents[c] << ", " << c << ")";
       s << "), i_));";
     }
     s << "\n";
@@ -1137,7 +1138,7 @@ std::string reduction_source(const Reduction& r) {
   for (unsigned vec : {2u, 4u, 8u, 16u}) {
     s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_COLUMN_COMPONENTS(acc, idx)";
     for (unsigned c = 0; c < vec; ++c)
-      s << " (acc)[" << c << "] = desc_combine((acc)[" << c << "], desc_lift(DESC_MAPCOL(" << names[c] << ", (idx)), (idx)));";
+      s << " (acc)[" << c << "] = desc_combine((acc)[" << c << "], desc_lift(DESC_MAPCOL(" << kComponents[c] << ", (idx)), (idx)));";
     s << "\n";
   }
   s << "#endif\n#define DESC_FOLD_COLUMNS(acc, e, idx) do { \\\n";
