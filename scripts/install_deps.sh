@@ -3,7 +3,8 @@
 # root), plus any package names given as arguments. CLREDUCE_SKIP_APT=1 skips it all.
 set -euo pipefail
 packages=(cmake g++ make ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd
-          doctest-dev libcli11-dev nlohmann-json3-dev libexpat1-dev clinfo pkgconf "$@")
+          doctest-dev libcli11-dev nlohmann-json3-dev libexpat1-dev clinfo pkgconf
+          pybind11-dev python3-dev python3-numpy "$@")
 [ "${CLREDUCE_SKIP_APT:-0}" = 1 ] && exit 0
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 # Mesa's OpenCL ICD beside PoCL, as on a desktop: the suite must pass with both installed (the
 # ICD loader loads both; doctor probes both). scripts/test_rusticl.sh runs it on Rusticl itself.
 # Open MPI: clreduce-mpi and its mpirun tests (built and registered only where CMake finds MPI).
-scripts/install_deps.sh mesa-opencl-icd openmpi-bin libopenmpi-dev
+# pytest, hypothesis and PyOpenCL: the Python module's tests (python/tests/), on /usr/bin/python3.
+scripts/install_deps.sh mesa-opencl-icd openmpi-bin libopenmpi-dev python3-pytest python3-hypothesis python3-pyopencl
 scripts/setup.sh
 cd build
 ctest -j"$(nproc)" -LE full --output-on-failure "$@"

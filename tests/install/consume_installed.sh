@@ -42,3 +42,16 @@ echo "pkg-config: ok"
 # The installed command line finds its library and kernels in the prefix too.
 "$prefix/bin/clreduce" reduce --n 1000 --variant vector --iterations 1 --no-tuning | grep -q "check      ok"
 echo "installed clreduce: ok"
+# The Python module, where it was built: imported from the prefix alone, reading the prefix's kernels.
+module=$(find "$prefix" -name "_clreduce*.so" | head -1)
+if [ -n "$module" ]; then
+  site=$(dirname "$(dirname "$module")")
+  out=$(cd "$work" && env -u LD_LIBRARY_PATH PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c '
+import clreduce, numpy as np
+print(clreduce.kernel_dir()[1], clreduce.__file__)
+assert clreduce.sum(np.arange(1000, dtype=np.int32)) == 499500
+')
+  echo "$out"
+  echo "$out" | grep -q "^installed $prefix/"
+  echo "installed Python module: ok"
+fi

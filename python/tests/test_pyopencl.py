@@ -1,0 +1,91 @@
+"""PyOpenCL arrays read in place: on their own queue, no host copy, results as NumPy would return
+them (a value) or as PyOpenCL arrays on that queue (an axis), views with offsets and row strides."""
+import numpy as np
+import pytest
+
+import clreduce
+from conftest import SEED, rng_for
+
+cl = pytest.importorskip("pyopencl", reason="python3-pyopencl is not installed")
+cla = pytest.importorskip("pyopencl.array")
+
+
+def device_only(queue, host):
+    """A PyOpenCL array whose values were written on the device (a kernel of PyOpenCL's), never held
+    by the host under that buffer: a right answer then proves it was read in place."""
+    a = cla.to_device(queue, np.zeros_like(host))
+    src = cla.to_device(queue, host)
+    a[...] = src  # a device-to-device copy
+    del src
+    return a
+
+
+def test_in_place_on_the_arrays_queue(cl_queue):
+    host = (rng_for("inplace").integers(-40, 41, size=(64, 48)) / 4.0).astype(np.float32)
+    a = device_only(cl_queue, host)
+    s = clreduce._session_of_queue(cl_queue)
+    assert s.context_int_ptr == cl_queue.context.int_ptr and s.queue_int_ptr == cl_queue.int_ptr
+    assert clreduce.sum(a) == host.sum()
+    cols = clreduce.max(a, axis=0)
+    assert isinstance(cols, cla.Array) and cols.queue is cl_queue and cols.dtype == np.float32
+    assert np.array_equal(cols.get(), host.max(axis=0))
+    rows = clreduce.argmax(a, axis=1)
+    assert isinstance(rows, cla.Array) and rows.dtype == np.int64
+    assert np.array_equal(rows.get(), host.argmax(axis=1))
+    # an event-ordered chain on the same queue: the result feeds PyOpenCL's next operation
+    assert float(cla.sum(clreduce.sum(a, axis=1)).get()) == host.sum()
+
+
+def test_views_offsets_and_strides(cl_queue):
+    host = rng_for("views", SEED).integers(-1000, 1000, size=(30, 20)).astype(np.int32)
+    a = cla.to_device(cl_queue, host)
+    sub = a[5:25]  # an offset into the buffer
+    assert clreduce.sum(sub) == host[5:25].sum()
+    assert np.array_equal(clreduce.min(sub, axis=0).get(), host[5:25].min(axis=0))
+    view = a[:, 3:17]  # a row stride of 20
+    assert np.array_equal(clreduce.sum(view, axis=1).get(), host[:, 3:17].sum(axis=1))
+    assert clreduce.sum(view) == host[:, 3:17].sum()  # whole: a dense copy made on the device
+    t = a.T  # Fortran-ordered
+    assert np.array_equal(clreduce.max(t, axis=0).get(), host.T.max(axis=0))
+    assert np.array_equal(clreduce.max(t, axis=1).get(), host.T.max(axis=1))
+    v = cla.to_device(cl_queue, np.arange(100, dtype=np.int64))
+    assert clreduce.sum(v[7:93]) == np.arange(7, 93).sum()
+    with pytest.raises(clreduce.Error, match="stride"):
+        clreduce.sum(v[::2])
+
+
+def test_functions_and_types(cl_queue, fp64):
+    for k, dtype in enumerate([np.uint8, np.int16, np.uint32, np.int64, np.float16, np.float32, np.float64]):
+        if np.dtype(dtype) == np.float64 and not fp64:
+            continue
+        rng = rng_for("types", k)
+        host = rng.integers(0, 50, size=(17, 23)).astype(dtype)
+        a = cla.to_device(cl_queue, host)
+        for name, f, g in [("mean", clreduce.mean, np.mean), ("var", clreduce.var, np.var),
+                           ("count_nonzero", clreduce.count_nonzero, np.count_nonzero),
+                           ("nanmax", clreduce.nanmax, np.nanmax)]:
+            for axis in (None, (SEED + k) % 2):
+                got = f(a, axis=axis)
+                got = got.get() if isinstance(got, cla.Array) else got
+                want = g(host.astype(np.float64) if host.dtype.kind == "f" else host, axis=axis)
+                assert np.allclose(np.asarray(got, dtype=np.float64), want, rtol=2e-3), (name, dtype, axis, got, want)
+
+
+def test_dot_and_segments_on_device(cl_queue):
+    x = rng_for("dot").integers(-8, 9, size=5000).astype(np.float32)
+    y = rng_for("dot y").integers(-8, 9, size=5000).astype(np.float32)
+    assert clreduce.dot(cla.to_device(cl_queue, x), cla.to_device(cl_queue, y)) == np.dot(x, y)
+    offsets = np.array([0, 1000, 1000, 4999, 5000], dtype=np.uint32)
+    res = clreduce.segment_reduce(cla.to_device(cl_queue, x), cla.to_device(cl_queue, offsets), "sum")
+    assert isinstance(res, cla.Array)
+    assert np.array_equal(res.get(), np.array([x[a:b].sum() for a, b in zip(offsets[:-1], offsets[1:])], np.float32))
+    with pytest.raises(clreduce.Error, match="host and on a device"):
+        clreduce.dot(cla.to_device(cl_queue, x), y)
+
+
+def test_out_on_device(cl_queue):
+    host = np.arange(60, dtype=np.float32).reshape(6, 10)
+    a = cla.to_device(cl_queue, host)
+    out = cla.empty(cl_queue, (10,), np.float32)
+    assert clreduce.sum(a, axis=0, out=out) is out
+    assert np.array_equal(out.get(), host.sum(axis=0))
