@@ -378,6 +378,11 @@ _half_kernels = {}
 def _device_cast(x, dtype):
     """x.astype(dtype) on the device; to float16 through vstore_half_rte (core OpenCL C: PyOpenCL's
     astype needs cl_khr_fp16 for half, which few devices report)."""
+    if dtype == np.dtype(np.float64) and not x.queue.device.double_fp_config:
+        # No fp64 on the device: the few results (one a row or column) converted on the host.
+        import pyopencl.array as cla
+
+        return cla.to_device(x.queue, x.get().astype(np.float64))
     if dtype != np.dtype(np.float16):
         return x.astype(dtype)
     import pyopencl.array as cla
