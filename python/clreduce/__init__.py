@@ -477,6 +477,8 @@ def _is_empty(op, axis):
 # ---- result types, as NumPy's -------------------------------------------------------------------
 
 def _sum_dtype(op):
+    if op.type == "bf16":
+        return _BF16 if _BF16 is not None and op.dtype == _BF16 else np.dtype(np.float32)
     if op.is_bool:
         return np.dtype(np.int64)
     k = op.dtype.kind
@@ -484,8 +486,6 @@ def _sum_dtype(op):
         return np.dtype(np.uint64)
     if k == "i":
         return np.dtype(np.int64)
-    if op.type == "bf16":
-        return _BF16 if _BF16 is not None and op.dtype == _BF16 else np.dtype(np.float32)
     return op.dtype
 
 

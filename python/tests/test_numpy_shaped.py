@@ -348,3 +348,60 @@ def test_property_against_numpy(name, dtype, rows, cols, axis, nans, layout):
         got = FUNCS[name][0](a, axis=axis)
         want = reference(name, a, axis)
     check(name, a, axis, got, want)
+
+
+def bf16_bits(values):
+    """bfloat16 bits of float32 values that bfloat16 holds exactly (the upper half of their bits)."""
+    return (np.asarray(values, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def test_bfloat16():
+    """bfloat16 as a uint16 array of its bits marked with clreduce.bfloat16 (and as ml_dtypes'
+    dtype where installed): read into float32, results float32 (ml_dtypes: NumPy's bfloat16)."""
+    m = make_data(np.float32, (19, 23), "matrix", ("bf16",))  # quarters up to 16: exact in bfloat16
+    b = clreduce.bfloat16(bf16_bits(m))
+    assert clreduce.sum(b) == m.sum() and clreduce.sum(b).dtype == np.float32
+    assert np.array_equal(clreduce.max(b, axis=0), m.max(axis=0))
+    assert np.array_equal(clreduce.argmin(b, axis=1), m.argmin(axis=1))
+    assert np.allclose(clreduce.mean(b, axis=0), m.astype(np.float64).mean(axis=0), rtol=1e-6)
+    with pytest.raises(clreduce.Error, match="uint16"):
+        clreduce.bfloat16(m)
+    try:
+        import ml_dtypes
+    except ImportError:
+        return
+    a = m.astype(ml_dtypes.bfloat16)
+    assert clreduce.sum(a).dtype == np.dtype(ml_dtypes.bfloat16)
+    assert float(clreduce.sum(a)) == float(np.float32(m.sum()).astype(ml_dtypes.bfloat16))
+    assert np.array_equal(clreduce.max(a, axis=1).astype(np.float32), m.max(axis=1))
+
+
+def test_gil_released_while_the_device_works():
+    """Another Python thread runs while a reduction works (the GIL is released): a counting thread's
+    ticks never leave a gap of half a call. With the GIL held through the call, the call is one gap."""
+    import threading
+    import time
+
+    x = np.ones(1 << 25, dtype=np.float32)  # 128 MiB: copied and reduced, tens of milliseconds or more
+    clreduce.sum(x[:1000])  # the program built beforehand
+    ticks = []
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0)
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        time.sleep(0.01)
+        start = time.perf_counter()
+        assert clreduce.sum(x) == 1 << 25
+        end = time.perf_counter()
+    finally:
+        done.set()
+        t.join()
+    inside = [start] + [v for v in ticks if start < v < end] + [end]
+    gap = max(b - a for a, b in zip(inside, inside[1:]))
+    assert gap < 0.5 * (end - start), "a gap of %.4f s in a call of %.4f s" % (gap, end - start)
