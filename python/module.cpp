@@ -17,6 +17,7 @@
 
 #include "clreduce/clreduce.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -238,12 +239,14 @@ PYBIND11_MODULE(_clreduce, m) {
 
   // clreduce::Error as clreduce.Error (a ValueError), carrying the parameter, its valid values and
   // the device; OpenCL's own failures come through the library as Error too.
-  static py::exception<Error> error(m, "Error", PyExc_ValueError);
-  py::register_exception_translator([](std::exception_ptr p) {
+  // The class is kept in an object never destroyed: a static py::object would be released after
+  // the interpreter has finalised (pybind11 #4897). The translator is this module's own.
+  static const py::object* error = new py::object(py::exception<Error>(m, "Error", PyExc_ValueError));
+  py::register_local_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      const py::object type = error;  // the exception class
+      const py::object type = *error;  // the exception class
       py::object value = type(e.what());
       value.attr("param") = py::str(std::string(name_of(e.param())));
       value.attr("valid") = py::str(e.valid());
@@ -374,6 +377,27 @@ PYBIND11_MODULE(_clreduce, m) {
                              [](const Session& s) { return reinterpret_cast<std::uintptr_t>(s.context()()); })
       .def_property_readonly("queue_int_ptr",
                              [](const Session& s) { return reinterpret_cast<std::uintptr_t>(s.queue()()); })
+      .def(
+          "_time_whole",
+          [](Session& s, const Reduction& r, const std::vector<DeviceInput>& inputs, std::uint64_t n, unsigned reps,
+             const std::vector<ScalarArg>& scalars) {
+            // The C++ library's own time for one blocking whole-array call (Reducer::reduce: the
+            // launch and the read-back of the value), by the host clock, `reps` times: what the
+            // Python call costs beyond it is the module's overhead (bench/python_bench.py).
+            std::vector<double> seconds;
+            py::gil_scoped_release nogil;
+            std::lock_guard<std::mutex> lock(s.mutex());
+            std::vector<Input> dev;
+            for (const DeviceInput& d : inputs) dev.push_back({buffer_of(d.handle, "an input buffer"), d.offset});
+            for (unsigned k = 0; k < reps; ++k) {
+              const auto t0 = std::chrono::steady_clock::now();
+              (void)s.whole().reduce(r, dev, n, scalars);
+              seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            }
+            return seconds;
+          },
+          py::arg("reduction"), py::arg("inputs"), py::arg("n"), py::arg("reps"), py::arg("scalars") = std::vector<ScalarArg>{},
+          "Measuring hook: seconds of each of `reps` blocking whole-array calls made from C++.")
       .def("run", &run, py::arg("reduction"), py::arg("inputs"), py::arg("family"), py::arg("scalars") = std::vector<ScalarArg>{},
            py::arg("out_handle") = py::none(), py::arg("out_index") = 0);
 }

@@ -158,7 +158,7 @@ class _Operand:
             a = a.reshape(1)
         self.shape = shape
         self.transposed = False  # a Fortran-ordered matrix read as its C-ordered transpose
-        self.size = int(np.prod(shape)) if shape else 1
+        self.size = math.prod(shape)
         self.queue = a.queue if self.device else None
         if self.device:
             self._place_device(a)
@@ -265,8 +265,19 @@ def _family(op, axis):
     return ("cols", op.cols) if cols_of_user else ("rows", op.rows)
 
 
+_layout_cache = {}
+
+
 def _layout_dtype(r):
     """The NumPy dtype of one result of descriptor r as its bytes lie."""
+    key = r.layout
+    dt = _layout_cache.get(key)
+    if dt is None:
+        dt = _layout_cache[key] = _make_layout_dtype(r)
+    return dt
+
+
+def _make_layout_dtype(r):
     t = np.dtype(_NUMPY_OF[r.out_scalar])
     if r.out_kind == _c.LayoutKind.Value:
         return t
@@ -275,7 +286,7 @@ def _layout_dtype(r):
     return np.dtype({"names": ["min", "max"], "formats": [t, t], "offsets": [0, t.itemsize], "itemsize": 2 * t.itemsize})
 
 
-def _run(r, ops, axis, scalars=()):
+def _run(r, ops, axis, scalars=(), session=None):
     """Runs descriptor r over the operands (all of one shape) along NumPy's axis. Returns the raw
     results: a NumPy array of _layout_dtype(r) (host inputs, or axis None), or a PyOpenCL array of
     it (device inputs with an axis). The caller has handled empty arrays."""
@@ -287,7 +298,7 @@ def _run(r, ops, axis, scalars=()):
             raise Error("inputs of the same shape laid out differently (row strides %d and %d): pass them alike"
                         % (first.ld, o.ld))
     kind, count = _family(first, axis)
-    s = _session_for(ops)
+    s = session or _session_for(ops)
     fam = _c.Family()
     if kind == "whole" and not first.dense():
         kind, fam_rows = "rows", True  # a strided matrix as a whole: its rows, folded below
@@ -352,7 +363,7 @@ def _field(raw, name, dtype=None):
     """A field of raw results (value, index, min, max) as a plain array, on the host or the device."""
     if not hasattr(raw, "queue"):
         f = raw[name] if name else raw
-        return np.array(f, dtype=dtype if dtype is not None else f.dtype)
+        return f if dtype is None or f.dtype == dtype else f.astype(dtype)
     import pyopencl as cl
     import pyopencl.array as cla
 
@@ -403,7 +414,7 @@ def _device_cast(x, dtype):
 def _finish(result, axis, out, scalar_type=None):
     """NumPy's return: a NumPy scalar for axis None, else the array; written into `out` if given."""
     if axis is None and not hasattr(result, "queue"):
-        value = np.asarray(result).reshape(-1)[0]
+        value = result[0]
         if scalar_type is not None:
             value = scalar_type(value)
         if out is not None:
@@ -514,8 +525,18 @@ def _accumulate(s, op, dtype, float_result):
     return None
 
 
+_builtin_cache = {}
+
+
 def _builtin(name, op, accumulate=None):
-    return _c.builtin(name, op.type, accumulate)
+    """The built-in descriptor, made once per (name, type, accumulator) and reused: a call then
+    costs a dictionary lookup, not the descriptor's construction (the functions' calls at small n
+    are mostly such overheads)."""
+    key = (name, op.type, accumulate)
+    r = _builtin_cache.get(key)
+    if r is None:
+        r = _builtin_cache[key] = _c.builtin(name, op.type, accumulate)
+    return r
 
 
 def _session_of_ops(ops):
@@ -533,12 +554,8 @@ def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_fl
     s = _session_of_ops([op])
     acc = _accumulate(s, op, dtype, accumulate_float)
     r = _builtin(builtin_name or name, op, acc)
-    raw = _run(r, [op], ax)
-    return _finish(_field(raw, None, _cast_ok(rdt)), ax, out)
-
-
-def _cast_ok(dtype):
-    return np.dtype(dtype)
+    raw = _run(r, [op], ax, session=s)
+    return _finish(_field(raw, None, rdt), ax, out)
 
 
 def sum(a, axis=None, dtype=None, out=None):
