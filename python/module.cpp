@@ -363,6 +363,60 @@ PYBIND11_MODULE(_clreduce, m) {
       .def_readwrite("offsets_type", &Family::offsets_type)
       .def_readwrite("segments", &Family::segments);
 
+  // Several devices (clreduce/multi_device.hpp): host arrays split among them in proportion to
+  // their measured bandwidth, each part copied and reduced on its device, the parts' accumulators
+  // folded in device order.
+  py::class_<MultiReducer, std::shared_ptr<MultiReducer>>(m, "MultiReducer")
+      .def(py::init([](std::optional<std::size_t> platform, std::optional<std::vector<std::size_t>> indices) {
+             py::gil_scoped_release nogil;
+             std::vector<DeviceInfo> devs;
+             if (indices) {
+               devs = devices_at(platform.value_or(select_device({}).platform_index), *indices);
+             } else {
+               DeviceSelector sel;
+               sel.platform = platform;
+               devs = default_devices(sel);
+             }
+             return std::make_shared<MultiReducer>(std::move(devs));
+           }),
+           py::arg("platform") = py::none(), py::arg("indices") = py::none())
+      .def_property_readonly("devices",
+                             [](const MultiReducer& mr) {
+                               py::list out;
+                               for (const DeviceInfo& d : mr.devices()) out.append(device_dict(d));
+                               return out;
+                             })
+      .def(
+          "reduce",
+          [](MultiReducer& mr, const Reduction& r, const std::vector<py::array>& inputs, std::uint64_t n,
+             const std::vector<ScalarArg>& scalars) {
+            std::vector<const void*> ptrs;
+            for (const py::array& a : inputs) {
+              if (!(a.flags() & py::array::c_style) || static_cast<std::uint64_t>(a.size()) != n)
+                throw Error(Param::Buffer, "each input of a multi-device reduction is a C-contiguous array of n elements");
+              ptrs.push_back(a.data());
+            }
+            MultiResult res;
+            {
+              py::gil_scoped_release nogil;
+              res = mr.reduce(r, ptrs, n, scalars);
+            }
+            py::array_t<std::uint8_t> bytes(static_cast<py::ssize_t>(r.out.bytes()));
+            std::memcpy(bytes.mutable_data(), res.result.bytes.data(), r.out.bytes());
+            py::list shares;
+            for (const DeviceShare& sh : res.shares) {
+              py::dict d;
+              d["device"] = sh.device;
+              d["name"] = sh.name;
+              d["offset"] = sh.offset;
+              d["n"] = sh.n;
+              d["us"] = sh.us;
+              shares.append(d);
+            }
+            return py::make_tuple(bytes, shares);
+          },
+          py::arg("reduction"), py::arg("inputs"), py::arg("n"), py::arg("scalars") = std::vector<ScalarArg>{});
+
   py::class_<Session, std::shared_ptr<Session>>(m, "Session")
       .def(py::init([](const std::string& spec) {
              py::gil_scoped_release nogil;

@@ -41,7 +41,7 @@ from ._clreduce import Error, Reduction, builtins, kernel_dir, load_reduction, r
 Error.param, Error.valid, Error.device = "none", "", ""
 
 __all__ = [
-    "Error", "Reduction", "ReductionKernel", "all", "any", "argmax", "argmin", "bfloat16", "builtin",
+    "Error", "MultiDevice", "Reduction", "ReductionKernel", "all", "any", "argmax", "argmin", "bfloat16", "builtin",
     "builtins", "count_nonzero", "devices", "dot", "kernel_dir", "load_reduction", "max", "mean", "min", "nanmax",
     "nanmean", "nanmin", "nansum", "norm", "reduce", "reduction_from_text", "segment_reduce", "std",
     "sum", "use_device", "var",
@@ -841,6 +841,48 @@ def reduce(r, *arrays, axis=None, scalars=()):
     if ax is None and not hasattr(raw, "queue"):
         return raw[0]
     return raw
+
+
+class MultiDevice:
+    """One reduction over several devices of one platform (the C++ MultiReducer): a NumPy array
+    split among them in proportion to each device's measured bandwidth, each part copied and reduced
+    on its device, the parts' accumulators folded in device order.
+
+        md = clreduce.MultiDevice()                 # every GPU of the default device's platform
+        md = clreduce.MultiDevice(indices=[0, 1])   # devices 0 and 1 of that platform
+        md.reduce("sum", x)                         # any built-in's name, or a Reduction
+
+    `platform`: a platform index (clreduce.devices() lists them). reduce() returns the result in the
+    descriptor's layout, as clreduce.reduce does (whole arrays: 1-D, or a C-contiguous matrix read
+    as one vector); `last_shares` then says what each device took (offset, n) and how long it took."""
+
+    def __init__(self, indices=None, platform=None):
+        self._m = _c.MultiReducer(platform, None if indices is None else [int(i) for i in indices])
+        self.last_shares = []
+
+    @property
+    def devices(self):
+        return self._m.devices
+
+    def reduce(self, op, *arrays, scalars=()):
+        if not arrays:
+            raise Error("MultiDevice.reduce needs at least one array")
+        hosts = []
+        for a in arrays:
+            if _is_pyopencl(a):
+                raise Error("MultiDevice reduces NumPy arrays (each device copies its part): PyOpenCL arrays "
+                            "live on one device; reduce them with clreduce's functions")
+            hosts.append(_Operand(a))
+        n = hosts[0].size
+        if [h.size for h in hosts] != [n] * len(hosts):
+            raise Error("MultiDevice.reduce of arrays of sizes %s: every input has the same size" % [h.size for h in hosts])
+        if n == 0:
+            raise Error("a reduction of an empty array: the library reduces at least one element")
+        r = _builtin(op, hosts[0]) if isinstance(op, str) else op
+        data = [np.ascontiguousarray(h.original).reshape(-1) for h in hosts]
+        raw, shares = self._m.reduce(r, data, n, [float(v) if isinstance(v, float) else int(v) for v in scalars])
+        self.last_shares = shares
+        return raw.view(_layout_dtype(r))[0]
 
 
 # ---- a user reduction, as PyOpenCL's ReductionKernel ---------------------------------------------

@@ -405,3 +405,31 @@ def test_gil_released_while_the_device_works():
     inside = [start] + [v for v in ticks if start < v < end] + [end]
     gap = max(b - a for a, b in zip(inside, inside[1:]))
     assert gap < 0.5 * (end - start), "a gap of %.4f s in a call of %.4f s" % (gap, end - start)
+
+
+def test_multi_device_over_three_pocl_devices():
+    """Several devices: three PoCL CPU devices (POCL_DEVICES) in a child process, every part
+    counted, the result NumPy's."""
+    import subprocess
+    import sys
+
+    script = r"""
+import numpy as np, clreduce
+x = (np.arange(100003) % 1000).astype(np.int32)
+md = clreduce.MultiDevice(indices=[0, 1, 2])
+assert len(md.devices) == 3, md.devices
+assert md.reduce("sum", x) == x.sum()
+assert sum(s["n"] for s in md.last_shares) == x.size
+y = (np.arange(100003) % 7).astype(np.float32)
+assert md.reduce("dot", y, y) == np.dot(y.astype(np.float64), y)
+a = md.reduce("argmax", x)
+assert a["index"] == np.argmax(x) and a["value"] == x.max()
+print("ok", [s["n"] for s in md.last_shares])
+"""
+    env = dict(os.environ, POCL_DEVICES="pthread pthread pthread", CLREDUCE_DEVICE="pthread")
+    probe = subprocess.run([sys.executable, "-c", "import clreduce; print([d['platform'] for d in clreduce.devices()])"],
+                           env=env, capture_output=True, text=True)
+    if "Portable Computing Language" not in probe.stdout:
+        pytest.skip("PoCL is not installed here: %s" % (probe.stdout + probe.stderr).strip()[-200:])
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.startswith("ok"), out.stdout + out.stderr
