@@ -452,6 +452,36 @@ PYBIND11_MODULE(_clreduce, m) {
           },
           py::arg("reduction"), py::arg("inputs"), py::arg("n"), py::arg("reps"), py::arg("scalars") = std::vector<ScalarArg>{},
           "Measuring hook: seconds of each of `reps` blocking whole-array calls made from C++.")
+      .def(
+          "whole_value",
+          [](Session& s, const Reduction& r, std::uintptr_t handle, std::uintptr_t handle2, std::uint64_t offset,
+             std::uint64_t n) -> py::object {
+            // The short path of a whole-array call on device buffers (one input, or two at the same
+            // offset): no Family, no list of inputs, and the result as Python numbers (a Value as
+            // int or float; argvalue and pair as a tuple), the call's overhead over the C++ call
+            // being the point (bench/python_bench.py, bench/NOTES.md session 18).
+            Result res;
+            {
+              py::gil_scoped_release nogil;
+              std::lock_guard<std::mutex> lock(s.mutex());
+              std::vector<Input> dev{{buffer_of(handle, "an input buffer"), offset}};
+              if (handle2) dev.push_back({buffer_of(handle2, "an input buffer"), offset});
+              res = s.whole().reduce(r, dev, n);
+            }
+            const Scalar t = res.layout.type;
+            switch (res.layout.kind) {
+              case ResultLayout::Kind::Value:
+                if (is_floating(t)) return py::float_(res.value());
+                if (is_signed(t)) return py::int_(res.as_i64());
+                return py::int_(res.as_u64());
+              case ResultLayout::Kind::Arg:  // the fast paths read the index (and a float's value)
+                return py::make_tuple(py::float_(res.value()), py::int_(res.index()));
+              case ResultLayout::Kind::Pair:
+                return py::make_tuple(py::float_(res.value()), py::float_(res.second()));
+            }
+            return py::none();
+          },
+          py::arg("reduction"), py::arg("handle"), py::arg("handle2"), py::arg("offset"), py::arg("n"))
       .def("run", &run, py::arg("reduction"), py::arg("inputs"), py::arg("family"), py::arg("scalars") = std::vector<ScalarArg>{},
            py::arg("out_handle") = py::none(), py::arg("out_index") = 0);
 }

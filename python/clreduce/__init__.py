@@ -122,8 +122,19 @@ class bfloat16:
         return len(self.array.shape)
 
 
+_CL_ARRAY = None  # pyopencl.array.Array, once an array of it is seen (the fast path's type test)
+
+
 def _is_pyopencl(a):
-    return type(a).__module__.startswith("pyopencl") and hasattr(a, "base_data") and hasattr(a, "queue")
+    global _CL_ARRAY
+    t = type(a)
+    if t is _CL_ARRAY:
+        return True
+    if t.__module__.startswith("pyopencl") and hasattr(a, "base_data") and hasattr(a, "queue"):
+        if t.__name__ == "Array":
+            _CL_ARRAY = t
+        return True
+    return False
 
 
 def _type_name(dtype):
@@ -543,6 +554,95 @@ def _session_of_ops(ops):
     return _session_for(ops)
 
 
+# ---- the short path: a whole-array call on a contiguous PyOpenCL array -------------------------
+#
+# A Python call costs its checks and conversions on top of the C++ call; on the H200 the general
+# path added about 17 us to the C++ call's 26 us at one element (bench/NOTES.md, session 18). For
+# the common call (a C-contiguous PyOpenCL array, axis, dtype and out left alone) the decisions the
+# general path makes per call (the descriptor, the accumulator, the result's type and field)
+# depend on the function, the element type and the device only: they are made once, by the
+# general path's own helpers, and kept as a plan; a call then checks the array, looks the plan up
+# and makes one C++ call (Session.whole_value) that returns Python numbers.
+
+_MISS = object()
+_plans = {}          # (function, dtype, fp64) -> (Reduction, convert)
+_fast_sessions = {}  # id(queue) -> (queue, Session, fp64)
+
+
+def _fast_session(queue):
+    hit = _fast_sessions.get(id(queue))
+    if hit is None or hit[0] is not queue:
+        s = _session_of_queue(queue)
+        hit = _fast_sessions[id(queue)] = (queue, s, s.fp64)
+    return hit
+
+
+def _make_plan(name, a, fp64):
+    """The descriptor and the conversion of its value for function `name` over arrays like `a`,
+    decided as the general path decides them."""
+    op = _Operand(a)
+    acc_float = "f64" if fp64 and op.dtype.kind in "biu" else None  # _accumulate's rule, float results
+    if name in ("sum", "nansum"):
+        t = _sum_dtype(op)
+        return _builtin(name, op), t.type
+    if name in ("mean", "nanmean", "norm"):
+        t = _float_dtype(op)
+        return _builtin("l2" if name == "norm" else name, op, acc_float), t.type
+    if name in ("var_pop", "var_sample", "std_pop", "std_sample"):
+        return _builtin(name, op, acc_float), _float_dtype(op).type
+    if name in ("min", "max"):
+        t = _value_dtype(op).type
+        if op.dtype.kind == "f":
+            return _builtin("arg" + name, op), lambda v: t(v[0])
+        return _builtin(name, op), t
+    if name in ("nanmin", "nanmax"):
+        return _builtin(name, op), _value_dtype(op).type
+    if name in ("argmin", "argmax"):
+        return _builtin(name, op), lambda v: np.int64(v[1])
+    if name == "count_nonzero":
+        return _builtin(name, op), int
+    if name in ("any", "all"):
+        return _builtin(name, op), np.bool_
+    if name == "dot":
+        t = (np.dtype(np.bool_) if op.is_bool else op.dtype).type
+        if op.dtype.kind in "iu":  # NumPy's integer dot wraps in its type: the 64-bit value's low bits
+            wide = np.int64 if op.dtype.kind == "i" else np.uint64
+            return _builtin("dot", op), lambda v: wide(v).astype(t)
+        return _builtin("dot", op), t
+    raise AssertionError(name)
+
+
+def _fast(name, a, b=None):
+    """The function's value for a whole C-contiguous PyOpenCL array (and b, for dot, alike), or
+    _MISS where the general path must decide (any other array, an empty one, a view that starts
+    inside an element)."""
+    if type(a) is not _CL_ARRAY or _CL_ARRAY is None:
+        return _MISS
+    n = a.size
+    if not n or not a.flags.c_contiguous:
+        return _MISS
+    dtype = a.dtype
+    off = a.offset
+    size = dtype.itemsize
+    if off % size:
+        return _MISS
+    handle2 = 0
+    if b is not None:
+        if type(b) is not _CL_ARRAY or b.dtype != dtype or b.size != n or b.offset != off or not b.flags.c_contiguous \
+                or b.queue is not a.queue:
+            return _MISS
+        handle2 = b.base_data.int_ptr
+    queue, s, fp64 = _fast_session(a.queue)
+    key = (name, dtype, fp64)
+    plan = _plans.get(key)
+    if plan is None:
+        if dtype not in _TYPE_NAMES and dtype != np.dtype(np.bool_):
+            return _MISS
+        plan = _plans[key] = _make_plan(name, a, fp64)
+    r, convert = plan
+    return convert(s.whole_value(r, a.base_data.int_ptr, handle2, off // size, n))
+
+
 # ---- NumPy's functions --------------------------------------------------------------------------
 
 def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_float=False, dtype=None, nan_name=None):
@@ -561,27 +661,47 @@ def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_fl
 def sum(a, axis=None, dtype=None, out=None):
     """np.sum: integers exact in 64 bits (then NumPy's result type, or `dtype`, modulo its width),
     float16/bfloat16 in float32, float32 in float32 (dtype=np.float64: in double)."""
+    if axis is None and dtype is None and out is None:
+        v = _fast("sum", a)
+        if v is not _MISS:
+            return v
     return _simple("sum", a, axis, out, _sum_dtype, 0, dtype=dtype, nan_name="add")
 
 
 def nansum(a, axis=None, dtype=None, out=None):
     """np.nansum: the sum with NaN elements skipped (0 where all are NaN)."""
+    if axis is None and dtype is None and out is None:
+        v = _fast("nansum", a)
+        if v is not _MISS:
+            return v
     return _simple("nansum", a, axis, out, _sum_dtype, 0, dtype=dtype)
 
 
 def mean(a, axis=None, dtype=None, out=None):
     """np.mean: the sum (exact for integers) over the count; float64 for integers (computed in
     double where the device has fp64, else float32), the float type for floats."""
+    if axis is None and dtype is None and out is None:
+        v = _fast("mean", a)
+        if v is not _MISS:
+            return v
     return _simple("mean", a, axis, out, _float_dtype, float("nan"), accumulate_float=True, dtype=dtype)
 
 
 def nanmean(a, axis=None, dtype=None, out=None):
     """np.nanmean: the mean of the elements that are not NaN (NaN where all are)."""
+    if axis is None and dtype is None and out is None:
+        v = _fast("nanmean", a)
+        if v is not _MISS:
+            return v
     return _simple("nanmean", a, axis, out, _float_dtype, float("nan"), accumulate_float=True, dtype=dtype)
 
 
 def count_nonzero(a, axis=None):
     """np.count_nonzero: a Python int for axis None, else an int64 array (NaN counts as nonzero)."""
+    if axis is None:
+        v = _fast("count_nonzero", a)
+        if v is not _MISS:
+            return v
     op = _Operand(a)
     ax = _axis_of(op, axis)
     if _is_empty(op, ax):
@@ -594,11 +714,19 @@ def count_nonzero(a, axis=None):
 
 def any(a, axis=None, out=None):
     """np.any: True where any element is nonzero (NaN counts)."""
+    if axis is None and out is None:
+        v = _fast("any", a)
+        if v is not _MISS:
+            return v
     return _simple("any", a, axis, out, lambda op: np.dtype(np.bool_), False)
 
 
 def all(a, axis=None, out=None):
     """np.all: True where every element is nonzero (NaN counts)."""
+    if axis is None and out is None:
+        v = _fast("all", a)
+        if v is not _MISS:
+            return v
     return _simple("all", a, axis, out, lambda op: np.dtype(np.bool_), True)
 
 
@@ -619,11 +747,19 @@ def _minmax(name, a, axis, out):
 
 def min(a, axis=None, out=None):
     """np.min (np.amin): the least element; NaN where a NaN is present, as NumPy."""
+    if axis is None and out is None:
+        v = _fast("min", a)
+        if v is not _MISS:
+            return v
     return _minmax("min", a, axis, out)
 
 
 def max(a, axis=None, out=None):
     """np.max (np.amax): the greatest element; NaN where a NaN is present, as NumPy."""
+    if axis is None and out is None:
+        v = _fast("max", a)
+        if v is not _MISS:
+            return v
     return _minmax("max", a, axis, out)
 
 
@@ -639,11 +775,19 @@ def _nanminmax(name, a, axis, out):
 
 def nanmin(a, axis=None, out=None):
     """np.nanmin: the least element that is not NaN (NaN where all are)."""
+    if axis is None and out is None:
+        v = _fast("nanmin", a)
+        if v is not _MISS:
+            return v
     return _nanminmax("nanmin", a, axis, out)
 
 
 def nanmax(a, axis=None, out=None):
     """np.nanmax: the greatest element that is not NaN (NaN where all are)."""
+    if axis is None and out is None:
+        v = _fast("nanmax", a)
+        if v is not _MISS:
+            return v
     return _nanminmax("nanmax", a, axis, out)
 
 
@@ -667,11 +811,19 @@ def _flat_copy(a):
 
 def argmin(a, axis=None, out=None):
     """np.argmin: the index of the first least element (of the first NaN where one is present)."""
+    if axis is None and out is None:
+        v = _fast("argmin", a)
+        if v is not _MISS:
+            return v
     return _arg("argmin", a, axis, out)
 
 
 def argmax(a, axis=None, out=None):
     """np.argmax: the index of the first greatest element (of the first NaN where one is present)."""
+    if axis is None and out is None:
+        v = _fast("argmax", a)
+        if v is not _MISS:
+            return v
     return _arg("argmax", a, axis, out)
 
 
@@ -696,7 +848,8 @@ def _var(kind, a, axis, dtype, out, ddof):
         raw = _run(_builtin("var_pop", op, acc), [op], ax)
         res = _field(raw, None, None)
         factor = n / (n - ddof) if n > ddof else float("inf")
-        res = res * np.float64(factor).astype(res.dtype)
+        with np.errstate(invalid="ignore"):  # 0 x inf where n <= ddof: NaN, after the warning above
+            res = res * np.float64(factor).astype(res.dtype)
         if kind == "std":
             res = np.sqrt(res) if not hasattr(res, "queue") else _device_sqrt(res)
     return _finish(_field(res, None, rdt), ax, out)
@@ -711,17 +864,31 @@ def _device_sqrt(x):
 def var(a, axis=None, dtype=None, out=None, ddof=0):
     """np.var in one pass (Welford's count, mean and M2 per work-item, combined by Chan's formula):
     ddof 0 the population's, 1 the sample's, any other from the population's times n / (n - ddof)."""
+    if axis is None and dtype is None and out is None and ddof in (0, 1) and not isinstance(ddof, bool) \
+            and getattr(a, "size", 0) > ddof:
+        v = _fast("var_pop" if ddof == 0 else "var_sample", a)
+        if v is not _MISS:
+            return v
     return _var("var", a, axis, dtype, out, ddof)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0):
     """np.std: the square root of var(a, axis, ddof=ddof)."""
+    if axis is None and dtype is None and out is None and ddof in (0, 1) and not isinstance(ddof, bool) \
+            and getattr(a, "size", 0) > ddof:
+        v = _fast("std_pop" if ddof == 0 else "std_sample", a)
+        if v is not _MISS:
+            return v
     return _var("std", a, axis, dtype, out, ddof)
 
 
 def dot(a, b, out=None):
     """np.dot of two 1-D arrays of one length: the sum of a[i] * b[i] (integers modulo 2^64, then
     NumPy's result type; floats in their type, float16 in float32)."""
+    if out is None:
+        v = _fast("dot", a, b)
+        if v is not _MISS:
+            return v
     x, y = _Operand(a, allow_2d=False), _Operand(b, allow_2d=False)
     if x.shape != y.shape:
         raise Error("dot of arrays of lengths %d and %d: the lengths must be equal" % (x.size, y.size))
@@ -745,6 +912,10 @@ def norm(x, ord=None, axis=None):
     """np.linalg.norm of a vector (or of each row or column with `axis`, or of a whole matrix, the
     Frobenius norm): ord None or 2 the Euclidean norm (overflow-safe, as LAPACK's nrm2), 1 the sum of
     magnitudes, inf the largest magnitude. Float types keep their type, integers give float64."""
+    if ord is None and axis is None:  # a vector's 2-norm, or a whole matrix's Frobenius norm: one sum
+        v = _fast("norm", x)
+        if v is not _MISS:
+            return v
     op = _Operand(x)
     ax = _axis_of(op, axis)
     if ax is None and len(op.shape) == 2 and ord not in (None, "fro"):

@@ -416,7 +416,8 @@ def test_multi_device_over_three_pocl_devices():
     script = r"""
 import numpy as np, clreduce
 x = (np.arange(100003) % 1000).astype(np.int32)
-md = clreduce.MultiDevice(indices=[0, 1, 2])
+pocl = [d["platform_index"] for d in clreduce.devices() if d["platform"] == "Portable Computing Language"][0]
+md = clreduce.MultiDevice(indices=[0, 1, 2], platform=pocl)
 assert len(md.devices) == 3, md.devices
 assert md.reduce("sum", x) == x.sum()
 assert sum(s["n"] for s in md.last_shares) == x.size
@@ -426,7 +427,9 @@ a = md.reduce("argmax", x)
 assert a["index"] == np.argmax(x) and a["value"] == x.max()
 print("ok", [s["n"] for s in md.last_shares])
 """
-    env = dict(os.environ, POCL_DEVICES="pthread pthread pthread", CLREDUCE_DEVICE="pthread")
+    # PoCL names its CPU devices "pthread-..." (3.x) or "cpu-..." (5.x): the platform is chosen by name.
+    env = dict(os.environ, POCL_DEVICES="pthread pthread pthread")
+    env.pop("CLREDUCE_DEVICE", None)
     probe = subprocess.run([sys.executable, "-c", "import clreduce; print([d['platform'] for d in clreduce.devices()])"],
                            env=env, capture_output=True, text=True)
     if "Portable Computing Language" not in probe.stdout:

@@ -89,3 +89,42 @@ def test_out_on_device(cl_queue):
     out = cla.empty(cl_queue, (10,), np.float32)
     assert clreduce.sum(a, axis=0, out=out) is out
     assert np.array_equal(out.get(), host.sum(axis=0))
+
+
+FAST = ["sum", "nansum", "mean", "nanmean", "min", "max", "nanmin", "nanmax", "argmin", "argmax", "var", "std",
+        "count_nonzero", "any", "all", "norm"]
+
+
+def test_short_path_equals_the_general_path(cl_queue, fp64):
+    """A whole C-contiguous PyOpenCL array takes the short path (a plan per function, type and
+    device); its value and type must be the general path's for the same data (a NumPy copy)."""
+    types = [np.bool_, np.uint8, np.int16, np.uint32, np.int64, np.float16, np.float32] + ([np.float64] if fp64 else [])
+    for k, dtype in enumerate(types):
+        host = make_values(dtype, 1000 + k, ("short", k))
+        a = cla.to_device(cl_queue, host)
+        for name in FAST:
+            f = getattr(clreduce, name)
+            fast, general = f(a), f(host)
+            assert type(fast) is type(general), (name, dtype, type(fast), type(general))
+            assert np.array_equal(np.asarray(fast), np.asarray(general), equal_nan=np.dtype(dtype).kind == "f"), \
+                (name, dtype, fast, general)
+        for ddof in (0, 1):
+            got, want = clreduce.var(a, ddof=ddof), clreduce.var(host, ddof=ddof)
+            assert type(got) is type(want) and np.array_equal(got, want, equal_nan=True), (dtype, ddof, got, want)
+        got, want = clreduce.dot(a, a), clreduce.dot(host, host)
+        assert type(got) is type(want) and np.array_equal(got, want, equal_nan=np.dtype(dtype).kind == "f"), \
+            (dtype, got, want)
+    # the short path's plan is made once per function, type and device
+    assert ("sum", np.dtype(np.float32), fp64) in clreduce._plans
+
+
+def make_values(dtype, n, key):
+    rng = rng_for(*key)
+    if np.dtype(dtype).kind == "b":
+        return rng.random(n) < 0.5
+    if np.dtype(dtype).kind == "f":
+        v = (rng.integers(-64, 65, size=n) / 4.0).astype(dtype)
+        v[n // 3] = np.nan if n % 2 else v[n // 3]
+        return v
+    info = np.iinfo(dtype)
+    return rng.integers(max(info.min, -1000), min(info.max, 1000) + 1, size=n).astype(dtype)
