@@ -9,7 +9,9 @@
 # unpacked under /tmp/gpu-py (never over /). Sets PY311 (the interpreter, with PYTHONHOME at the
 # unpacked tree) and defines py311_module LIBDIR DEST: the module compiled by hand for it (its
 # headers, Debian's pybind11) against LIBDIR's libclreduce, with the package's files, into
-# DEST/clreduce (import it with PYTHONPATH=DEST). By hand, not by CMake: FindPython, configured
+# DEST/clreduce (import it with PYTHONPATH=DEST). LIBDIR's library must be configured with
+# -DCLREDUCE_PRIVATE_RUNTIME=ON: the machine's libstdc++ is an archive, and a library exporting
+# its copy crashed in a Python process (CMakeLists.txt says why that is not the default). By hand, not by CMake: FindPython, configured
 # for this interpreter on that machine, ran the machine's own venv python under PYTHONHOME and
 # failed (session 18, call 2). Source after .gpu/env.sh (the ICD loader and the NVIDIA vendor file).
 _p=/tmp/gpu-py

@@ -10,7 +10,11 @@ Suites, each run where its modules import (run the script once per interpreter):
 What is measured: the host clock around one call that returns its value to Python (clreduce's
 functions return a NumPy value; PyOpenCL's results are read with .get(), torch's with .item()),
 the median of --reps calls after --warmup calls, the device idle before none of them (calls back
-to back, each waiting for its value). GB/s is the bytes the call must read (4 n, dot 8 n) over that
+to back, each waiting for its value). At each size the implementations take turns, one call each
+per round (the first of a round rotating), so that a drift of the device or the host over the run
+falls on all of them alike rather than on whichever was measured first; clreduce's calls and the
+C++ calls share rounds, PyOpenCL's have their own (their temporaries are freed when Python
+collects them, inside whichever call comes next). GB/s is the bytes the call must read (4 n, dot 8 n) over that
 median. Every implementation's value is checked against NumPy's in float64 on the host: sums and
 dots within 4 ceil(log2 n) float32 epsilons of the sum of magnitudes, var within 1e-4 relative,
 max and argmax exactly.
@@ -42,15 +46,26 @@ def parse_sizes(text):
     return out
 
 
-def median_seconds(call, reps, warmup):
-    for _ in range(warmup):
-        call()
-    samples = []
-    for _ in range(reps):
+def interleaved(timers, reps, warmup):
+    """Each timer (a function returning the seconds of one call) run `warmup` times, then `reps`
+    rounds of one call each, the first of a round rotating. Returns each timer's samples."""
+    for t in timers:
+        for _ in range(warmup):
+            t()
+    samples = [[] for _ in timers]
+    for k in range(reps):
+        for j in range(len(timers)):
+            i = (j + k) % len(timers)
+            samples[i].append(timers[i]())
+    return samples
+
+
+def timed(call):
+    def t():
         t0 = time.perf_counter()
         call()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples), samples
+        return time.perf_counter() - t0
+    return t
 
 
 class Checker:
@@ -119,30 +134,38 @@ def suite_clreduce(args):
             ("dot", "pyopencl.array.dot"): lambda: cla.dot(a, b).get(),
             ("dot", "pyopencl ReductionKernel"): lambda: rk_dot(a, b).get(),
         }
+        entries = []  # (func, impl, timer, check)
         for (func, impl), call in impls.items():
             if func not in args.funcs:
                 continue
             value = call()
-            ok = chk.check(func, value)
-            med, samples = median_seconds(call, args.reps, args.warmup)
-            rows.append(dict(n=n, func=func, impl=impl, median_us=med * 1e6, samples_us=[s * 1e6 for s in samples],
-                             bytes=(8 if func == "dot" else 4) * n, check="ok" if ok else "MISMATCH %r" % (value,)))
+            entries.append((func, impl, timed(call), "ok" if chk.check(func, value) else "MISMATCH %r" % (value,)))
         # The C++ library's own blocking call of the same descriptor: the hook times it in C++.
         for func in args.funcs:
             r = clreduce.builtin(cpp_builtin[func], np.float32)
             ins = [_c.DeviceInput(a.base_data.int_ptr, 0)] + ([_c.DeviceInput(b.base_data.int_ptr, 0)] if func == "dot" else [])
-            session._time_whole(r, ins, n, args.warmup)
-            samples = session._time_whole(r, ins, n, args.reps)
-            rows.append(dict(n=n, func=func, impl="C++ Reducer::reduce", median_us=statistics.median(samples) * 1e6,
-                             samples_us=[s * 1e6 for s in samples], bytes=(8 if func == "dot" else 4) * n,
-                             check="(the same launch as clreduce's)"))
+            entries.append((func, "C++ Reducer::reduce", lambda r=r, ins=ins: session._time_whole(r, ins, n, 1)[0],
+                            "(the same launch as clreduce's)"))
+        # Two sets of rounds: clreduce's calls with the C++ calls, then PyOpenCL's. PyOpenCL's
+        # temporaries are released when Python collects them, possibly inside the next timed call:
+        # in rounds shared with them (session 18, call 7) clreduce's and the C++ calls' medians at
+        # 2^24 rose by up to 22 us, more in one than the other.
+        ours = [e for e in entries if not e[1].startswith("pyopencl")]
+        peers = [e for e in entries if e[1].startswith("pyopencl")]
+        entries = ours + peers
+        samples = (interleaved([e[2] for e in ours], args.reps, args.warmup) +
+                   interleaved([e[2] for e in peers], args.reps, args.warmup))
+        for (func, impl, _, check), smp in zip(entries, samples):
+            rows.append(dict(n=n, func=func, impl=impl, median_us=statistics.median(smp) * 1e6,
+                             samples_us=[v * 1e6 for v in smp], bytes=(8 if func == "dot" else 4) * n, check=check))
         del a, b
     # The call overhead: one element, Python against C++.
     one = cla.to_device(q, np.ones(1, dtype=np.float32))
-    med_py, s_py = median_seconds(lambda: clreduce.sum(one), args.reps * 4, args.warmup)
-    s_cpp = session._time_whole(clreduce.builtin("sum", np.float32), [_c.DeviceInput(one.base_data.int_ptr, 0)], 1, args.reps * 4)
-    rows.append(dict(n=1, func="sum", impl="clreduce", median_us=med_py * 1e6, samples_us=[v * 1e6 for v in s_py], bytes=4,
-                     check="ok" if clreduce.sum(one) == 1 else "MISMATCH"))
+    r1, in1 = clreduce.builtin("sum", np.float32), [_c.DeviceInput(one.base_data.int_ptr, 0)]
+    s_py, s_cpp = interleaved([timed(lambda: clreduce.sum(one)), lambda: session._time_whole(r1, in1, 1, 1)[0]],
+                              args.reps * 4, args.warmup)
+    rows.append(dict(n=1, func="sum", impl="clreduce", median_us=statistics.median(s_py) * 1e6,
+                     samples_us=[v * 1e6 for v in s_py], bytes=4, check="ok" if clreduce.sum(one) == 1 else "MISMATCH"))
     rows.append(dict(n=1, func="sum", impl="C++ Reducer::reduce", median_us=statistics.median(s_cpp) * 1e6,
                      samples_us=[v * 1e6 for v in s_cpp], bytes=4, check="(the same launch)"))
     return rows
@@ -162,14 +185,15 @@ def suite_torch(args):
         impls = {"sum": lambda: torch.sum(a).item(), "max": lambda: torch.amax(a).item(),
                  "argmax": lambda: torch.argmax(a).item(), "var": lambda: torch.var(a, correction=0).item(),
                  "dot": lambda: torch.dot(a, b).item()}
+        entries = []
         for func, call in impls.items():
             if func not in args.funcs:
                 continue
             value = call()
-            ok = chk.check(func, value)
-            med, samples = median_seconds(call, args.reps, args.warmup)
-            rows.append(dict(n=n, func=func, impl="torch", median_us=med * 1e6, samples_us=[s * 1e6 for s in samples],
-                             bytes=(8 if func == "dot" else 4) * n, check="ok" if ok else "MISMATCH %r" % (value,)))
+            entries.append((func, timed(call), "ok" if chk.check(func, value) else "MISMATCH %r" % (value,)))
+        for (func, _, check), smp in zip(entries, interleaved([e[1] for e in entries], args.reps, args.warmup)):
+            rows.append(dict(n=n, func=func, impl="torch", median_us=statistics.median(smp) * 1e6,
+                             samples_us=[v * 1e6 for v in smp], bytes=(8 if func == "dot" else 4) * n, check=check))
         del a, b
         torch.cuda.empty_cache()
     return rows
