@@ -646,6 +646,10 @@ def _fast(name, a, b=None):
 # ---- NumPy's functions --------------------------------------------------------------------------
 
 def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_float=False, dtype=None, nan_name=None):
+    if axis is None and dtype is None and out is None:
+        v = _fast(name, a)
+        if v is not _MISS:
+            return v
     op = _Operand(a)
     ax = _axis_of(op, axis)
     rdt = np.dtype(dtype) if dtype is not None else dtype_of(op)
@@ -661,38 +665,22 @@ def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_fl
 def sum(a, axis=None, dtype=None, out=None):
     """np.sum: integers exact in 64 bits (then NumPy's result type, or `dtype`, modulo its width),
     float16/bfloat16 in float32, float32 in float32 (dtype=np.float64: in double)."""
-    if axis is None and dtype is None and out is None:
-        v = _fast("sum", a)
-        if v is not _MISS:
-            return v
     return _simple("sum", a, axis, out, _sum_dtype, 0, dtype=dtype, nan_name="add")
 
 
 def nansum(a, axis=None, dtype=None, out=None):
     """np.nansum: the sum with NaN elements skipped (0 where all are NaN)."""
-    if axis is None and dtype is None and out is None:
-        v = _fast("nansum", a)
-        if v is not _MISS:
-            return v
     return _simple("nansum", a, axis, out, _sum_dtype, 0, dtype=dtype)
 
 
 def mean(a, axis=None, dtype=None, out=None):
     """np.mean: the sum (exact for integers) over the count; float64 for integers (computed in
     double where the device has fp64, else float32), the float type for floats."""
-    if axis is None and dtype is None and out is None:
-        v = _fast("mean", a)
-        if v is not _MISS:
-            return v
     return _simple("mean", a, axis, out, _float_dtype, float("nan"), accumulate_float=True, dtype=dtype)
 
 
 def nanmean(a, axis=None, dtype=None, out=None):
     """np.nanmean: the mean of the elements that are not NaN (NaN where all are)."""
-    if axis is None and dtype is None and out is None:
-        v = _fast("nanmean", a)
-        if v is not _MISS:
-            return v
     return _simple("nanmean", a, axis, out, _float_dtype, float("nan"), accumulate_float=True, dtype=dtype)
 
 
@@ -714,23 +702,19 @@ def count_nonzero(a, axis=None):
 
 def any(a, axis=None, out=None):
     """np.any: True where any element is nonzero (NaN counts)."""
-    if axis is None and out is None:
-        v = _fast("any", a)
-        if v is not _MISS:
-            return v
     return _simple("any", a, axis, out, lambda op: np.dtype(np.bool_), False)
 
 
 def all(a, axis=None, out=None):
     """np.all: True where every element is nonzero (NaN counts)."""
-    if axis is None and out is None:
-        v = _fast("all", a)
-        if v is not _MISS:
-            return v
     return _simple("all", a, axis, out, lambda op: np.dtype(np.bool_), True)
 
 
 def _minmax(name, a, axis, out):
+    if axis is None and out is None:
+        v = _fast(name, a)
+        if v is not _MISS:
+            return v
     op = _Operand(a)
     ax = _axis_of(op, axis)
     rdt = _value_dtype(op)
@@ -747,23 +731,19 @@ def _minmax(name, a, axis, out):
 
 def min(a, axis=None, out=None):
     """np.min (np.amin): the least element; NaN where a NaN is present, as NumPy."""
-    if axis is None and out is None:
-        v = _fast("min", a)
-        if v is not _MISS:
-            return v
     return _minmax("min", a, axis, out)
 
 
 def max(a, axis=None, out=None):
     """np.max (np.amax): the greatest element; NaN where a NaN is present, as NumPy."""
-    if axis is None and out is None:
-        v = _fast("max", a)
-        if v is not _MISS:
-            return v
     return _minmax("max", a, axis, out)
 
 
 def _nanminmax(name, a, axis, out):
+    if axis is None and out is None:
+        v = _fast(name, a)
+        if v is not _MISS:
+            return v
     op = _Operand(a)
     ax = _axis_of(op, axis)
     rdt = _value_dtype(op)
@@ -775,23 +755,19 @@ def _nanminmax(name, a, axis, out):
 
 def nanmin(a, axis=None, out=None):
     """np.nanmin: the least element that is not NaN (NaN where all are)."""
-    if axis is None and out is None:
-        v = _fast("nanmin", a)
-        if v is not _MISS:
-            return v
     return _nanminmax("nanmin", a, axis, out)
 
 
 def nanmax(a, axis=None, out=None):
     """np.nanmax: the greatest element that is not NaN (NaN where all are)."""
-    if axis is None and out is None:
-        v = _fast("nanmax", a)
-        if v is not _MISS:
-            return v
     return _nanminmax("nanmax", a, axis, out)
 
 
 def _arg(name, a, axis, out):
+    if axis is None and out is None:
+        v = _fast(name, a)
+        if v is not _MISS:
+            return v
     op = _Operand(a)
     ax = _axis_of(op, axis)
     if _is_empty(op, ax):
@@ -811,23 +787,20 @@ def _flat_copy(a):
 
 def argmin(a, axis=None, out=None):
     """np.argmin: the index of the first least element (of the first NaN where one is present)."""
-    if axis is None and out is None:
-        v = _fast("argmin", a)
-        if v is not _MISS:
-            return v
     return _arg("argmin", a, axis, out)
 
 
 def argmax(a, axis=None, out=None):
     """np.argmax: the index of the first greatest element (of the first NaN where one is present)."""
-    if axis is None and out is None:
-        v = _fast("argmax", a)
-        if v is not _MISS:
-            return v
     return _arg("argmax", a, axis, out)
 
 
 def _var(kind, a, axis, dtype, out, ddof):
+    if axis is None and dtype is None and out is None and ddof in (0, 1) and not isinstance(ddof, bool) \
+            and getattr(a, "size", 0) > ddof:
+        v = _fast("%s_%s" % (kind, "pop" if ddof == 0 else "sample"), a)
+        if v is not _MISS:
+            return v
     op = _Operand(a)
     ax = _axis_of(op, axis)
     rdt = np.dtype(dtype) if dtype is not None else _float_dtype(op)
@@ -864,21 +837,11 @@ def _device_sqrt(x):
 def var(a, axis=None, dtype=None, out=None, ddof=0):
     """np.var in one pass (Welford's count, mean and M2 per work-item, combined by Chan's formula):
     ddof 0 the population's, 1 the sample's, any other from the population's times n / (n - ddof)."""
-    if axis is None and dtype is None and out is None and ddof in (0, 1) and not isinstance(ddof, bool) \
-            and getattr(a, "size", 0) > ddof:
-        v = _fast("var_pop" if ddof == 0 else "var_sample", a)
-        if v is not _MISS:
-            return v
     return _var("var", a, axis, dtype, out, ddof)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0):
     """np.std: the square root of var(a, axis, ddof=ddof)."""
-    if axis is None and dtype is None and out is None and ddof in (0, 1) and not isinstance(ddof, bool) \
-            and getattr(a, "size", 0) > ddof:
-        v = _fast("std_pop" if ddof == 0 else "std_sample", a)
-        if v is not _MISS:
-            return v
     return _var("std", a, axis, dtype, out, ddof)
 
 
