@@ -136,12 +136,22 @@ struct Family {
   std::string kind;  // "whole", "rows", "cols", "segments"
   std::uint64_t n = 0;                       // whole, segments: elements of each input
   std::uint64_t rows = 0, cols = 0, ld = 0;  // rows, cols: the matrix (ld 0: cols)
-  // segments: CSR offsets (S + 1) on the host, or a device buffer of `offsets_type` with `segments` results
+  // segments: CSR offsets (S + 1) on the host, or a device buffer of `offsets_type` with `segments`
+  // results; with begin_end, those are the S begins and host_ends / ends_handle the S ends (CUB's
+  // begin and end arrays: segments may overlap, leave gaps or come in any order)
   std::vector<std::uint64_t> host_offsets;
   std::uintptr_t offsets_handle = 0;
   std::string offsets_type;
   std::uint64_t segments = 0;
+  bool begin_end = false;
+  std::vector<std::uint64_t> host_ends;
+  std::uintptr_t ends_handle = 0;
 };
+
+cl::Buffer host_u64_buffer(Session& s, const std::vector<std::uint64_t>& v) {
+  return cl::Buffer(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(std::uint64_t),
+                    const_cast<std::uint64_t*>(v.data()));
+}
 
 // The one entry point: see the file comment. Returns the results' bytes (a uint8 array of
 // count x r.out.bytes()), or, with `out_handle`, enqueues the results into that buffer from result
@@ -185,18 +195,24 @@ py::object run(Session& s, const Reduction& r, const py::list& inputs, const Fam
         results = s.axis().reduce(r, dev, axis, shape, scalars);
     } else if (f.kind == "segments") {
       Segments seg;
-      cl::Buffer host_offsets;
+      const Segments::Kind kind = f.begin_end ? Segments::Kind::BeginEnd : Segments::Kind::Offsets;
       if (f.offsets_handle) {
         const Scalar t = parse_scalar(f.offsets_type);
-        seg = {Segments::Kind::Offsets, buffer_of(f.offsets_handle, "the offsets buffer"), cl::Buffer(), t, f.segments};
         if (t != Scalar::U32 && t != Scalar::U64 && t != Scalar::I32 && t != Scalar::I64)
           throw Error(Param::Segments, "segment offsets of type " + f.offsets_type + ": they are uint32, uint64, int32 or int64",
                       "uint32, uint64, int32, int64");
+        seg = {kind, buffer_of(f.offsets_handle, "the offsets buffer"),
+               f.begin_end ? buffer_of(f.ends_handle, "the ends buffer") : cl::Buffer(), t, f.segments};
+      } else if (f.begin_end) {
+        // The kernel clamps each begin and end into [0, n] (an end below its begin: empty); the
+        // Python side refuses values past n before this, so that a host mistake is named.
+        if (f.host_offsets.empty() || f.host_offsets.size() != f.host_ends.size())
+          throw Error(Param::Segments, "segment begins and ends: one of each per segment, at least one segment");
+        seg = Segments::begin_end<std::uint64_t>(host_u64_buffer(s, f.host_offsets), host_u64_buffer(s, f.host_ends),
+                                                 f.host_offsets.size());
       } else {
         validate_segment_offsets(f.host_offsets, f.n);
-        host_offsets = cl::Buffer(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                  f.host_offsets.size() * sizeof(std::uint64_t), const_cast<std::uint64_t*>(f.host_offsets.data()));
-        seg = Segments::offsets<std::uint64_t>(host_offsets, f.host_offsets.size() - 1);
+        seg = Segments::offsets<std::uint64_t>(host_u64_buffer(s, f.host_offsets), f.host_offsets.size() - 1);
       }
       if (out)
         event = s.segments().reduce_to(r, dev, f.n, seg, *out, out_index, scalars);
@@ -361,7 +377,10 @@ PYBIND11_MODULE(_clreduce, m) {
       .def_readwrite("host_offsets", &Family::host_offsets)
       .def_readwrite("offsets_handle", &Family::offsets_handle)
       .def_readwrite("offsets_type", &Family::offsets_type)
-      .def_readwrite("segments", &Family::segments);
+      .def_readwrite("segments", &Family::segments)
+      .def_readwrite("begin_end", &Family::begin_end)
+      .def_readwrite("host_ends", &Family::host_ends)
+      .def_readwrite("ends_handle", &Family::ends_handle);
 
   // Several devices (clreduce/multi_device.hpp): host arrays split among them in proportion to
   // their measured bandwidth, each part copied and reduced on its device, the parts' accumulators

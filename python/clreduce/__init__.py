@@ -897,47 +897,73 @@ def norm(x, ord=None, axis=None):
     return _finish(_field(raw, None, rdt), ax, None)
 
 
-def segment_reduce(a, offsets, op="sum"):
-    """One result per segment of the 1-D array `a`: segment s is a[offsets[s]:offsets[s + 1]] (CSR
-    offsets: S + 1 of them, 0 first, never decreasing, len(a) last). `op` is a built-in's name
-    (clreduce.builtins()) or a Reduction. A NumPy array of the results in the descriptor's layout
-    (argmin/argmax: fields value and index, the index counted from the segment's start) for NumPy
-    input; a PyOpenCL array for PyOpenCL input, whose offsets may then be a PyOpenCL array of
-    uint32, uint64, int32 or int64 (read in place, not checked on the host: the kernel clamps each
-    offset into the array). An empty segment's result is the reduction's identity, finished."""
+def _segment_bounds(values, what, count_extra, n, device):
+    """One array of segment bounds (CSR offsets: S + 1 values; begins or ends: S) as the library
+    takes it: a PyOpenCL array in place, as (handle, clreduce type, length); a host one checked
+    (integers, 0..n) and as a list. Raises Error naming `what`."""
+    if _is_pyopencl(values):
+        if not device:
+            raise Error("PyOpenCL %s for a NumPy array: pass both on the host or both on the device" % what)
+        t = _TYPE_NAMES.get(np.dtype(values.dtype))
+        if t not in ("u32", "u64", "i32", "i64") or len(values.shape) != 1 or values.size < 1 + count_extra:
+            raise Error("segment %s: a 1-D array of uint32, uint64, int32 or int64 values, not %s of %s"
+                        % (what, tuple(values.shape), values.dtype))
+        if values.offset:
+            raise Error("segment %s at an offset into their buffer: pass an array that starts its buffer" % what)
+        return values.base_data.int_ptr, t, values.size
+    v = np.asarray(values)
+    if v.ndim != 1 or v.size < 1 + count_extra or v.dtype.kind not in "iu":
+        raise Error("segment %s: a 1-D integer array of %s, not %s of %s"
+                    % (what, "S + 1 values (0 first, len(a) last)" if count_extra else "S values", v.shape, v.dtype))
+    if v.size and v.dtype.kind == "i" and v.min() < 0:
+        raise Error("segment %s: %d is negative; they count elements from 0" % (what, int(v.min())))
+    if v.size and int(v.max()) > n:
+        raise Error("segment %s: %d is past the array's %d elements" % (what, int(v.max()), n))
+    return [int(k) for k in v.astype(np.uint64)]
+
+
+def segment_reduce(a, offsets=None, op="sum", begin=None, end=None):
+    """One result per segment of the 1-D array `a`, given either CSR `offsets` (segment s is
+    a[offsets[s]:offsets[s + 1]]: S + 1 of them, 0 first, never decreasing, len(a) last) or
+    `begin` and `end` arrays (segment s is a[begin[s]:end[s]], as CUB's segmented reductions: the
+    segments may overlap, leave gaps or come in any order; an end below its begin is empty). `op`
+    is a built-in's name (clreduce.builtins()) or a Reduction. A NumPy array of the results in the
+    descriptor's layout (argmin/argmax: fields value and index, the index counted from the
+    segment's start) for NumPy input, the bounds checked on the host; a PyOpenCL array for
+    PyOpenCL input, whose bounds may then be PyOpenCL arrays of uint32, uint64, int32 or int64
+    (read in place, not checked on the host: the kernel clamps each into the array). An empty
+    segment's result is the reduction's identity, finished."""
     x = _Operand(a, allow_2d=False)
+    if x.size == 0:
+        raise Error("segment_reduce of an empty array: the library reduces at least one element")
+    if (offsets is None) == (begin is None and end is None) or (begin is None) != (end is None):
+        raise Error("segment_reduce takes offsets, or begin and end: one of the two forms")
     r = op if isinstance(op, Reduction) else _builtin(op, x)
     s = _session_for([x])
     fam = _c.Family()
     fam.kind = "segments"
     fam.n = x.size
-    dt = _layout_dtype(r)
-    if _is_pyopencl(offsets):
-        if not x.device:
-            raise Error("PyOpenCL offsets for a NumPy array: pass both on the host or both on the device")
-        t = _type_name(offsets.dtype)
-        if t not in ("u32", "u64", "i32", "i64") or len(offsets.shape) != 1 or offsets.size < 2:
-            raise Error("segment offsets: a 1-D array of S + 1 uint32, uint64, int32 or int64 values, not %s of %s"
-                        % (tuple(offsets.shape), offsets.dtype))
-        if offsets.offset % offsets.dtype.itemsize:
-            raise Error("segment offsets starting inside an element")
-        if offsets.offset:
-            raise Error("segment offsets at an offset into their buffer: pass an array that starts its buffer")
-        fam.offsets_handle = offsets.base_data.int_ptr
-        fam.offsets_type = t
-        fam.segments = offsets.size - 1
-        count = offsets.size - 1
+    if offsets is not None:
+        b = _segment_bounds(offsets, "offsets", 1, x.size, x.device)
+        e = None
     else:
-        o = np.asarray(offsets)
-        if o.ndim != 1 or o.size < 2 or o.dtype.kind not in "iu":
-            raise Error("segment offsets: a 1-D integer array of S + 1 values (0 first, len(a) last), not %s of %s"
-                        % (o.shape, o.dtype))
-        if o.dtype.kind == "i" and o.size and o.min() < 0:
-            raise Error("segment offsets: %d is negative; they count elements from 0" % int(o.min()))
-        fam.host_offsets = [int(v) for v in o.astype(np.uint64)]
-        count = o.size - 1
-    if x.size == 0:
-        raise Error("segment_reduce of an empty array: the library reduces at least one element")
+        fam.begin_end = True
+        b = _segment_bounds(begin, "begins", 0, x.size, x.device)
+        e = _segment_bounds(end, "ends", 0, x.size, x.device)
+        if type(b) is not type(e) or (isinstance(b, tuple) and b[1:] != e[1:]) or (isinstance(b, list) and len(b) != len(e)):
+            raise Error("segment begins and ends: one of each per segment, of one type and place")
+    if isinstance(b, tuple):
+        fam.offsets_handle, fam.offsets_type, length = b
+        if e is not None:
+            fam.ends_handle = e[0]
+        count = length - (0 if fam.begin_end else 1)
+        fam.segments = count
+    else:
+        fam.host_offsets = b
+        if e is not None:
+            fam.host_ends = e
+        count = len(b) - (0 if fam.begin_end else 1)
+    dt = _layout_dtype(r)
     if x.device:
         import pyopencl.array as cla
 

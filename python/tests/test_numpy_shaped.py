@@ -295,6 +295,19 @@ def test_segment_reduce():
         clreduce.segment_reduce(x, np.array([0, 50, 40, 100]), "sum")
     with pytest.raises(clreduce.Error, match="negative"):
         clreduce.segment_reduce(x, np.array([0, -1, 100]), "sum")
+    # begin and end arrays, as CUB's: overlapping, out of order, a gap, an empty one
+    begin = np.array([50, 0, 10, 95, 7], dtype=np.uint32)
+    end = np.array([100, 60, 20, 95, 3], dtype=np.uint32)
+    got = clreduce.segment_reduce(x, begin=begin, end=end, op="sum")
+    assert list(got) == [x[b:e].sum() if e > b else 0 for b, e in zip(begin, end)]
+    mx = clreduce.segment_reduce(x, begin=begin[:3], end=end[:3], op="max")
+    assert list(mx) == [x[b:e].max() for b, e in zip(begin[:3], end[:3])]
+    with pytest.raises(clreduce.Error, match="past the array's 100 elements"):
+        clreduce.segment_reduce(x, begin=[0], end=[101])
+    with pytest.raises(clreduce.Error, match="one of the two forms"):
+        clreduce.segment_reduce(x, offsets, begin=begin, end=end)
+    with pytest.raises(clreduce.Error, match="one of each per segment"):
+        clreduce.segment_reduce(x, begin=[0, 1], end=[5])
 
 
 def test_reduce_any_descriptor():

@@ -79,6 +79,10 @@ def test_dot_and_segments_on_device(cl_queue):
     res = clreduce.segment_reduce(cla.to_device(cl_queue, x), cla.to_device(cl_queue, offsets), "sum")
     assert isinstance(res, cla.Array)
     assert np.array_equal(res.get(), np.array([x[a:b].sum() for a, b in zip(offsets[:-1], offsets[1:])], np.float32))
+    begin = cla.to_device(cl_queue, np.array([4000, 0, 10], dtype=np.int64))
+    end = cla.to_device(cl_queue, np.array([5000, 4500, 5], dtype=np.int64))
+    res = clreduce.segment_reduce(cla.to_device(cl_queue, x), begin=begin, end=end, op="sum")
+    assert np.array_equal(res.get(), np.array([x[4000:5000].sum(), x[0:4500].sum(), 0], np.float32))
     with pytest.raises(clreduce.Error, match="host and on a device"):
         clreduce.dot(cla.to_device(cl_queue, x), y)
 
