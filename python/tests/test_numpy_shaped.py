@@ -50,9 +50,11 @@ def covering_cases():
                 if FULL:
                     cases += [(name, t, layout, axis) for t in TYPES]
                     continue
-                # One in two (function, layout, axis) items, rotating with the seed (CI's time: every
-                # item is a kernel build on PoCL); each with one type, rotating too.
-                if (SEED + i + j + k) % 2:
+                # One in four (function, layout, axis) items, rotating with the seed (CI's time: every
+                # item is a kernel build on PoCL, one in two took 316 s of CI's PoCL stage with the
+                # rest of this suite); each with one type, rotating too. Every function still meets
+                # every axis (six layouts a residue) and every type (18 functions, 12 types).
+                if (SEED + i + j + k) % 4:
                     continue
                 cases.append((name, TYPES[(SEED + i * 7 + j * 3 + k) % len(TYPES)], layout, axis))
     return cases
@@ -168,7 +170,7 @@ NAN_FUNCS = ["sum", "nansum", "mean", "nanmean", "min", "max", "nanmin", "nanmax
 def test_nan_placements(name, placement):
     """NumPy's NaN rules: min, max, sum, mean and var give NaN where one is present; argmin/argmax
     the first NaN's index; the nan* functions skip them (NaN where all are); NaN counts as nonzero."""
-    dtype = [np.float32, np.float16][(SEED + len(name) + len(placement)) % 2]
+    dtype = [np.float32, np.float16][(SEED + len(name)) % 2]  # one per function: its kernels serve every placement
     a = make_data(dtype, (37, 12), "matrix", (name, placement))
     if placement == "some":
         a[a > 10] = np.nan
