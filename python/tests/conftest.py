@@ -2,8 +2,8 @@
 
 The product of functions x types x axes x layouts is large and every new (reduction, type,
 family) is a kernel build (about 2.5 s from cold on PoCL's CPU device), so by default the tests take
-a seeded covering sample: every function at every axis and every layout, every type several times,
-the types rotating with the seed. CLREDUCE_PY_FULL=1 runs the whole product (ctest's python_full,
+a seeded covering sample: every function at every axis, every type and layout in several items,
+rotating with the seed. CLREDUCE_PY_FULL=1 runs the whole product (ctest's python_full,
 label full, and the GPU run). The seed is CLREDUCE_TEST_SAMPLE_SEED, else the day (days since 1970,
 UTC), as the C++ tests' samples; pytest's header prints it and the line that repeats the run.
 """
