@@ -719,14 +719,18 @@ def _minmax(name, a, axis, out):
     ax = _axis_of(op, axis)
     rdt = _value_dtype(op)
     if _is_empty(op, ax):
-        return _empty(op, ax, None, rdt, "minimum" if name == "min" else "maximum", out)
+        return _empty(op, ax, None, rdt, _EMPTY_NAMES[name], out)
     # NumPy's min and max return NaN where a NaN is present; the library's min and max skip NaN
-    # (fmin/fmax), and its argmin/argmax take the first NaN: their value is NumPy's answer.
-    if op.dtype.kind == "f" or op.type == "bf16":
+    # (fmin/fmax, which is what nanmin and nanmax are), and its argmin/argmax take the first NaN:
+    # their value is NumPy's min and max.
+    if name in ("min", "max") and (op.dtype.kind == "f" or op.type == "bf16"):
         raw = _run(_builtin("arg" + name, op), [op], ax)
         return _finish(_field(raw, "value", rdt), ax, out)
     raw = _run(_builtin(name, op), [op], ax)
     return _finish(_field(raw, None, rdt), ax, out)
+
+
+_EMPTY_NAMES = {"min": "minimum", "max": "maximum", "nanmin": "fmin", "nanmax": "fmax"}  # NumPy's words
 
 
 def min(a, axis=None, out=None):
@@ -739,28 +743,14 @@ def max(a, axis=None, out=None):
     return _minmax("max", a, axis, out)
 
 
-def _nanminmax(name, a, axis, out):
-    if axis is None and out is None:
-        v = _fast(name, a)
-        if v is not _MISS:
-            return v
-    op = _Operand(a)
-    ax = _axis_of(op, axis)
-    rdt = _value_dtype(op)
-    if _is_empty(op, ax):
-        return _empty(op, ax, None, rdt, "fmin" if name == "nanmin" else "fmax", out)
-    raw = _run(_builtin(name, op), [op], ax)
-    return _finish(_field(raw, None, rdt), ax, out)
-
-
 def nanmin(a, axis=None, out=None):
     """np.nanmin: the least element that is not NaN (NaN where all are)."""
-    return _nanminmax("nanmin", a, axis, out)
+    return _minmax("nanmin", a, axis, out)
 
 
 def nanmax(a, axis=None, out=None):
     """np.nanmax: the greatest element that is not NaN (NaN where all are)."""
-    return _nanminmax("nanmax", a, axis, out)
+    return _minmax("nanmax", a, axis, out)
 
 
 def _arg(name, a, axis, out):
