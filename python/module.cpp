@@ -56,30 +56,9 @@ class Session {
   const cl::Context& context() const { return context_; }
   std::mutex& mutex() { return mutex_; }
 
-  Reducer& whole() {
-    if (!whole_) {
-      ReducerOptions o;
-      o.device = info_;
-      whole_ = std::make_unique<Reducer>(queue_, o);
-    }
-    return *whole_;
-  }
-  AxisReducer& axis() {
-    if (!axis_) {
-      AxisReducerOptions o;
-      o.device = info_;
-      axis_ = std::make_unique<AxisReducer>(queue_, o);
-    }
-    return *axis_;
-  }
-  SegmentedReducer& segments() {
-    if (!segments_) {
-      SegmentedReducerOptions o;
-      o.device = info_;
-      segments_ = std::make_unique<SegmentedReducer>(queue_, o);
-    }
-    return *segments_;
-  }
+  Reducer& whole() { return made(whole_, ReducerOptions{}); }
+  AxisReducer& axis() { return made(axis_, AxisReducerOptions{}); }
+  SegmentedReducer& segments() { return made(segments_, SegmentedReducerOptions{}); }
   const cl::CommandQueue& queue() const { return queue_; }
 
  private:
@@ -90,6 +69,16 @@ class Session {
   std::unique_ptr<AxisReducer> axis_;
   std::unique_ptr<SegmentedReducer> segments_;
   std::mutex mutex_;
+
+  // The reducer of `slot`, made on first use on this queue with the device's facts.
+  template <class R, class Options>
+  R& made(std::unique_ptr<R>& slot, Options o) {
+    if (!slot) {
+      o.device = info_;
+      slot = std::make_unique<R>(queue_, o);
+    }
+    return *slot;
+  }
 };
 
 // An OpenCL buffer given by its handle (PyOpenCL's Buffer.int_ptr) and the element the input starts at.
@@ -102,6 +91,8 @@ cl::Buffer buffer_of(std::uintptr_t handle, const char* what) {
   if (handle == 0) throw Error(Param::Buffer, std::string(what) + " handle is 0: pass a live buffer's int_ptr");
   return cl::Buffer(reinterpret_cast<cl_mem>(handle), /*retainObject=*/true);
 }
+
+Input input_of(const DeviceInput& d) { return {buffer_of(d.handle, "an input buffer"), d.offset}; }
 
 // The host inputs' bytes (C-contiguous arrays the Python side prepared) copied to the device; the
 // device inputs wrapped. Called without the GIL: `host` holds the pointers and sizes only.
@@ -118,7 +109,7 @@ std::vector<Input> device_inputs(Session& s, const std::vector<std::variant<Host
       out.push_back({cl::Buffer(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, h->bytes, const_cast<void*>(h->data)), 0});
     } else {
       const auto& d = std::get<DeviceInput>(in);
-      out.push_back({buffer_of(d.handle, "an input buffer"), d.offset});
+      out.push_back(input_of(d));
     }
   }
   return out;
@@ -461,7 +452,7 @@ PYBIND11_MODULE(_clreduce, m) {
             py::gil_scoped_release nogil;
             std::lock_guard<std::mutex> lock(s.mutex());
             std::vector<Input> dev;
-            for (const DeviceInput& d : inputs) dev.push_back({buffer_of(d.handle, "an input buffer"), d.offset});
+            for (const DeviceInput& d : inputs) dev.push_back(input_of(d));
             for (unsigned k = 0; k < reps; ++k) {
               const auto t0 = std::chrono::steady_clock::now();
               (void)s.whole().reduce(r, dev, n, scalars);
@@ -483,8 +474,8 @@ PYBIND11_MODULE(_clreduce, m) {
             {
               py::gil_scoped_release nogil;
               std::lock_guard<std::mutex> lock(s.mutex());
-              std::vector<Input> dev{{buffer_of(handle, "an input buffer"), offset}};
-              if (handle2) dev.push_back({buffer_of(handle2, "an input buffer"), offset});
+              std::vector<Input> dev{input_of({handle, offset})};
+              if (handle2) dev.push_back(input_of({handle2, offset}));
               res = s.whole().reduce(r, dev, n);
             }
             const Scalar t = res.layout.type;

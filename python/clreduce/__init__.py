@@ -476,11 +476,11 @@ def _reduced_extent(op, axis):
 def _empty(op, axis, fill, dtype, name, out):
     """The result where a reduction sees no elements, or makes no results."""
     shape = _result_shape(op, axis)
-    if _reduced_extent(op, axis) == 0 and int(np.prod(shape)) != 0 and fill is None:
+    nothing_reduced = _reduced_extent(op, axis) == 0
+    results = math.prod(shape)
+    if fill is None and nothing_reduced and (results or axis is None):
         raise ValueError("zero-size array to reduction operation %s which has no identity" % name)
-    if _reduced_extent(op, axis) == 0 and axis is None and fill is None:
-        raise ValueError("zero-size array to reduction operation %s which has no identity" % name)
-    if isinstance(fill, float) and math.isnan(fill) and _reduced_extent(op, axis) == 0 and int(np.prod(shape)):
+    if isinstance(fill, float) and math.isnan(fill) and nothing_reduced and results:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
     host = np.full(shape, fill if fill is not None else 0, dtype=dtype)
     if op.device and axis is not None:
@@ -548,10 +548,6 @@ def _builtin(name, op, accumulate=None):
     if r is None:
         r = _builtin_cache[key] = _c.builtin(name, op.type, accumulate)
     return r
-
-
-def _session_of_ops(ops):
-    return _session_for(ops)
 
 
 # ---- the short path: a whole-array call on a contiguous PyOpenCL array -------------------------
@@ -655,7 +651,7 @@ def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_fl
     rdt = np.dtype(dtype) if dtype is not None else dtype_of(op)
     if _is_empty(op, ax):
         return _empty(op, ax, fill, rdt, nan_name or name, out)
-    s = _session_of_ops([op])
+    s = _session_for([op])
     acc = _accumulate(s, op, dtype, accumulate_float)
     r = _builtin(builtin_name or name, op, acc)
     raw = _run(r, [op], ax, session=s)
@@ -798,7 +794,7 @@ def _var(kind, a, axis, dtype, out, ddof):
         raise Error("ddof=%r: a whole number (0: population, 1: sample)" % (ddof,))
     if _is_empty(op, ax):
         return _empty(op, ax, float("nan"), rdt, kind, out)
-    s = _session_of_ops([op])
+    s = _session_for([op])
     acc = _accumulate(s, op, dtype, True)
     n = _reduced_extent(op, ax)
     if n <= ddof:
@@ -880,7 +876,7 @@ def norm(x, ord=None, axis=None):
     rdt = _float_dtype(op)
     if _is_empty(op, ax):
         return _empty(op, ax, 0.0, rdt, "norm", None)
-    s = _session_of_ops([op])
+    s = _session_for([op])
     name = names[ord]
     acc = _accumulate(s, op, None, True) if name == "l2" else None
     raw = _run(_builtin(name, op, acc), [op], ax)
