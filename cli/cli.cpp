@@ -599,6 +599,9 @@ void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help) {
   c->add_option("--accumulate", r.accumulate,
                 "reduce: the accumulator of a descriptor built-in that has a choice (f64: sums, means, variances, "
                 "norms, dot in double precision)");
+  c->add_flag("--exact", r.exact,
+              "reduce: exact summation of a descriptor built-in (sum, mean, dot, sumsq, l2 of f16, bf16, f32, f64): "
+              "the exact sum rounded once, the same bits on every launch and device");
   add_launch_options(c, r.launch);
   add_data_options(c, r.data);
   add_timing_options(c, r.timing);
@@ -616,6 +619,10 @@ void refuse_extra_inputs(const RunTexts& r) {
     throw Error(Param::Op, "--accumulate is for the reduction descriptors' built-ins (clreduce reduce --op mean --type "
                            "f32 --accumulate f64); this reduction's accumulator is its element type",
                 "no --accumulate");
+  if (r.exact)
+    throw Error(Param::Op, "--exact is for the reduction descriptors' built-ins (clreduce reduce --op sum --type f32 "
+                           "--exact); this command sums in the element type",
+                "no --exact");
 }
 
 void warn(const std::string& text) { std::cerr << "clreduce: warning: " << text << "\n"; }
@@ -793,8 +800,9 @@ std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, con
   return out;
 }
 
-void refuse_beside_descriptor_file(const std::string& file, bool op, bool type, bool accumulate) {
-  for (const auto& [given, name] : {std::pair{op, "--op"}, {type, "--type"}, {accumulate, "--accumulate"}})
+void refuse_beside_descriptor_file(const std::string& file, bool op, bool type, bool accumulate, bool exact) {
+  for (const auto& [given, name] :
+       {std::pair{op, "--op"}, {type, "--type"}, {accumulate, "--accumulate"}, {exact, "--exact"}})
     if (given)
       throw Error(Param::OpFile, std::string(name) + " and the descriptor file " + file +
                                      " both say what is reduced: the file names its inputs' types (INPUTS), "

@@ -196,7 +196,7 @@ std::vector<Define> descriptor_defines_of(const std::vector<std::string>& texts)
 std::vector<ScalarArg> scalar_args_of(const std::vector<std::string>& texts, const Reduction& r);
 // --op, --type or --accumulate given beside a descriptor file (which says what is reduced itself):
 // Error (Param::OpFile) naming the first of them.
-void refuse_beside_descriptor_file(const std::string& file, bool op, bool type, bool accumulate);
+void refuse_beside_descriptor_file(const std::string& file, bool op, bool type, bool accumulate, bool exact = false);
 // -D texts checked against a family's kernel tables (clreduce/kernel_spec.hpp). defines_of and
 // transpose_defines_of serve commands that set the options themselves (bench, sweep, tune,
 // transpose): a -D of a parameter an option or the host sets is refused, naming the option. The
@@ -231,6 +231,7 @@ struct RunTexts {
   std::optional<std::string> n, input;  // input: the first --input
   std::vector<std::string> inputs;       // every --input in order (a descriptor may take up to 4)
   std::optional<std::string> accumulate;  // --accumulate: a descriptor's accumulator (f64)
+  bool exact = false;                     // --exact: a descriptor built-in's exact summation
   LaunchTexts launch;
   DataTexts data;
   TimingTexts timing;

@@ -59,6 +59,7 @@ namespace {
 struct DescriptorBenchTexts {
   std::vector<std::string> ops, types, families, shapes, grid;
   std::optional<std::string> op_file, accumulate, bytes;
+  bool exact = false;
   DataTexts data;
   TimingTexts timing;
   OutputTexts output;
@@ -87,9 +88,12 @@ std::vector<DescriptorJob::Family> families_of(const std::vector<std::string>& t
 DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
   DescriptorBenchDesign d;
   if (o.op_file) {
-    if (!o.ops.empty() || !o.types.empty() || o.accumulate)
+    if (!o.ops.empty() || !o.types.empty() || o.accumulate || o.exact)
       throw Error(Param::None, "--op-file " + *o.op_file + " says what is reduced itself: leave out " +
-                                     std::string(!o.ops.empty() ? "--ops" : !o.types.empty() ? "--types" : "--accumulate"),
+                                     std::string(!o.ops.empty()     ? "--ops"
+                                                 : !o.types.empty() ? "--types"
+                                                 : o.accumulate     ? "--accumulate"
+                                                                    : "--exact"),
                   "--op-file alone, or --ops/--types");
     if (!is_reduction_file(*o.op_file))
       throw Error(Param::None, "--op-file " + *o.op_file + " is not a reduction descriptor (a descriptor file "
@@ -115,6 +119,7 @@ DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
     }
     if (d.types.empty()) d.types = {Scalar::F32};
     if (o.accumulate) d.accumulate = as_option("--accumulate", [&] { return parse_scalar(*o.accumulate); });
+    if (o.exact) d.summation = Summation::Exact;
   }
   d.families = families_of(o.families);
   const bool matrices = std::any_of(d.families.begin(), d.families.end(),
@@ -166,7 +171,7 @@ void check_sizes(const DescriptorBenchDesign& d, const DeviceInfo& dev) {
   if (!d.user)
     for (Builtin b : d.ops)
       for (Scalar s : d.types) try {
-          for (Scalar in : builtin(b, s, d.accumulate).inputs) widest = std::max<std::uint64_t>(widest, size_of(in));
+          for (Scalar in : builtin(b, s, d.accumulate, exact_available(b, s) ? d.summation : Summation::Default).inputs) widest = std::max<std::uint64_t>(widest, size_of(in));
         } catch (const Error&) {
           // refused at its point, with the reason
         }
@@ -233,6 +238,9 @@ void register_descriptor_bench_command(Cli& cli) {
                 "input types, comma-separated: u8, i8, u16, i16, u32, i32, u64, i64, f16, bf16, f32, f64 (default f32)")
       ->allow_extra_args(false);
   c->add_option("--accumulate", o->accumulate, "the built-ins' accumulator where they have a choice (f64)");
+  c->add_flag("--exact", o->exact,
+              "exact summation of the built-ins that take it (sum, mean, dot, sumsq, l2 of f16, bf16, f32, f64; the "
+              "others are refused in the table)");
   c->add_option("--op-file", o->op_file, "FILE.clh: a reduction descriptor instead of --ops and --types");
   c->add_option("--families", o->families, "whole, rows, cols, comma-separated (default all three)")->allow_extra_args(false);
   c->add_option("--shapes", o->shapes,

@@ -22,6 +22,7 @@ struct MultiTexts {
   CLI::Option* type_option = nullptr;
   CLI::Option* op_option = nullptr;
   std::optional<std::string> n, chunk, op_file, accumulate;
+  bool exact = false;
   std::vector<std::string> scalars;
   std::vector<std::size_t> devices;
   CLI::Option* devices_option = nullptr;
@@ -38,18 +39,18 @@ struct MultiTexts {
 Reduction descriptor_of(const MultiTexts& o) {
   if (o.op_file) {
     refuse_beside_descriptor_file(*o.op_file, o.op_option && o.op_option->count() > 0,
-                                  o.type_option && o.type_option->count() > 0, o.accumulate.has_value());
+                                  o.type_option && o.type_option->count() > 0, o.accumulate.has_value(), o.exact);
     return load_reduction(*o.op_file);
   }
   const Scalar type = parse_scalar(o.type);
   std::optional<Scalar> acc;
   if (o.accumulate) acc = parse_scalar(*o.accumulate);
-  return builtin(parse_builtin(o.op), type, acc);
+  return builtin(parse_builtin(o.op), type, acc, o.exact ? Summation::Exact : Summation::Default);
 }
 
 // Whether the texts name a reduction descriptor rather than a type and operator of the Op path.
 bool names_descriptor(const MultiTexts& o) {
-  if (o.accumulate || !o.scalars.empty()) return true;
+  if (o.accumulate || o.exact || !o.scalars.empty()) return true;
   if (o.op_file) {
     if (is_reduction_file(*o.op_file)) return true;
     throw Error(Param::OpFile, "--op-file " + *o.op_file + " is a user operator (it #defines OP and IDENTITY); the "
@@ -210,6 +211,7 @@ void register_multi_bench_command(Cli& cli) {
   c->add_option("--op-file", o->op_file, "a reduction descriptor file (.clh: INPUTS, RESULT, ACC_TYPE, IDENTITY, "
                                          "COMBINE; see kernels_cl/examples)");
   c->add_option("--accumulate", o->accumulate, "a built-in's accumulator type (e.g. f64 for an f32 sum)");
+  c->add_flag("--exact", o->exact, "a built-in's exact summation (sum, mean, dot, sumsq, l2 of f16, bf16, f32, f64)");
   c->add_option("--scalar", o->scalars, "with --op-file: the value of s0, s1, ... in order (repeat it)");
   c->add_option("--iterations", o->iterations, "timed runs per device count")
       ->capture_default_str()

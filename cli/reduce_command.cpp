@@ -237,6 +237,7 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
 std::string descriptor_option(const ReduceTexts& o) {
   if (o.inputs.size() > 1) return "a second --input";
   if (o.accumulate) return "--accumulate";
+  if (o.exact) return "--exact";
   if (o.values_out) return "--output";
   if (o.binary) return "--binary";
   if (!o.scalars.empty()) return "--scalar";
@@ -246,7 +247,9 @@ std::string descriptor_option(const ReduceTexts& o) {
 bool names_descriptor(const ReduceTexts& o) {
   // --output writes a descriptor's results: the old names then run as their built-ins (sum of
   // uint accumulates in u64, as the output's layout says).
-  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.values_out || o.binary || !o.scalars.empty()) return true;
+  if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.exact || o.values_out || o.binary ||
+      !o.scalars.empty())
+    return true;
   if (o.op_file && is_reduction_file(*o.op_file)) return true;
   try {
     parse_type(o.type);
@@ -270,6 +273,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     else if (o.values_out) why = "--output";
     else if (o.binary) why = "--binary";
     else if (o.accumulate) why = "--accumulate";
+    else if (o.exact) why = "--exact";
     else if (o.inputs.size() > 1) why = "a second --input";
     else if (o.variant == "descriptor") why = "--variant descriptor";
     else why = "--type " + o.type + " --op " + o.op;
@@ -281,7 +285,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   }
   if (user_file)
     refuse_beside_descriptor_file(*o.op_file, o.op_option && o.op_option->count() > 0,
-                                  o.type_option && o.type_option->count() > 0, o.accumulate.has_value());
+                                  o.type_option && o.type_option->count() > 0, o.accumulate.has_value(), o.exact);
   DescriptorJob job;
   if (o.axis && o.segments)
     throw Error(Param::Segments, "--segments and --axis contradict each other: --segments reduces each segment of a "
@@ -314,7 +318,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     const Scalar type = parse_scalar(o.type);
     std::optional<Scalar> acc;
     if (o.accumulate) acc = parse_scalar(*o.accumulate);
-    r = builtin(parse_builtin(o.op), type, acc);
+    r = builtin(parse_builtin(o.op), type, acc, o.exact ? Summation::Exact : Summation::Default);
   }
   if (!o.variant.empty() && o.variant != "descriptor") {
     const std::string by = descriptor_option(o);

@@ -111,7 +111,7 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
 #endif
   // The n % VEC elements after the last whole vector, one each for the first work-items.
   for (ulong e = vectors * VEC + first; e < n; e += step)
-    acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(e, e + index_base), e + index_base));
+    desc_fold_into(&acc[0], DESC_ELEMENT_AT(e, e + index_base), e + index_base);
   for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
 
   desc_group_fold(l, lid, acc[0]);

@@ -120,7 +120,7 @@ DESC_ACC cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_A
     for (; r < r1; r += ROWS_Y) FOLD(acc[0], r);                                      \
   } while (0)
 // Row `row`'s element of column j0 folded into acc[0] (VEC 1).
-#define COLS_FOLD_ONE(acc, row) (acc)[0] = desc_combine((acc)[0], desc_lift(DESC_ELEMENT_AT((row) * ld + j0, (row)), (row)))
+#define COLS_FOLD_ONE(acc, row) desc_fold_into(&(acc)[0], DESC_ELEMENT_AT((row) * ld + j0, (row)), (row))
 #if COLS_VEC > 1
 // Row `row`'s elements of columns j0 .. j0 + VEC - 1 folded into acc[0 .. VEC - 1]: one VEC-wide
 // load where all VEC columns exist (COLS_FOLD_WHOLE), else those that do, one by one
@@ -132,7 +132,7 @@ DESC_ACC cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_A
   do {                                                                                                \
     const ulong e_ = (row) * ld + j0;                                                                 \
     _Pragma("unroll") for (uint c_ = 0; c_ < COLS_VEC; ++c_) /* constant indices: acc in registers */     \
-      if (j0 + c_ < ncols) (acc)[c_] = desc_combine((acc)[c_], desc_lift(DESC_ELEMENT_AT(e_ + c_, (row)), (row))); \
+      if (j0 + c_ < ncols) desc_fold_into(&(acc)[c_], DESC_ELEMENT_AT(e_ + c_, (row)), (row)); \
   } while (0)
 #endif
 #if BLOCK

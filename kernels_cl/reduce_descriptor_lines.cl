@@ -151,8 +151,8 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
     for (; k < ce; k += ROW_WIDTH) DESC_FOLD_VECTOR_AT(acc[0], k, b);
     if (chunk == 0) {
       // Before the first whole vector and after the last: one element per work-item.
-      for (ulong x = b + lane; x < hv; x += ROW_WIDTH) acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(x, x - b), x - b));
-      for (ulong x = tv + lane; x < e; x += ROW_WIDTH) acc[0] = desc_combine(acc[0], desc_lift(DESC_ELEMENT_AT(x, x - b), x - b));
+      for (ulong x = b + lane; x < hv; x += ROW_WIDTH) desc_fold_into(&acc[0], DESC_ELEMENT_AT(x, x - b), x - b);
+      for (ulong x = tv + lane; x < e; x += ROW_WIDTH) desc_fold_into(&acc[0], DESC_ELEMENT_AT(x, x - b), x - b);
     }
     for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
 

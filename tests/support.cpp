@@ -210,10 +210,15 @@ Sample sample_from_env() {
   return s;
 }
 
+const Sample& the_sample() {
+  static const Sample sample = sample_from_env();
+  return sample;
+}
+
 }  // namespace
 
 bool in_shard(std::size_t k) {
-  static const Sample sample = sample_from_env();
+  const Sample& sample = the_sample();
   // Each loop over a matrix counts its items from 0; counting the loops keeps one loop's sample
   // apart from the next one's (the order of the loops is fixed, so the sample repeats).
   static std::uint64_t loop = 0;
@@ -225,6 +230,13 @@ bool in_shard(std::size_t k) {
   unsigned i = 0, count = 1;
   if (std::sscanf(env, "%u/%u", &i, &count) != 2 || count == 0) return true;
   return k % count == i;
+}
+
+bool in_diagonal(std::size_t i, std::size_t j, std::size_t width) {
+  const Sample& sample = the_sample();
+  const std::uint64_t m = std::min<std::uint64_t>(sample.one_in, width);
+  if (m <= 1) return true;
+  return (i + j + mix64(sample.seed) % m) % m == 0;
 }
 
 std::string source_kernels_text() {

@@ -68,6 +68,10 @@ std::string source_kernels_text();
 // CLREDUCE_TEST_SAMPLE_SEED, else the day (days since 1970, UTC), so CI covers another part of the
 // matrix each day; the first call prints the seed and the line that repeats the sample.
 bool in_shard(std::size_t k);
+// A covering sample of a two-axis matrix (item (i, j), j < width): with CLREDUCE_TEST_SAMPLE=M set,
+// the items whose i + j + an offset of the day's seed is a multiple of min(M, width): every i and
+// every j of a matrix at least that wide on both axes keeps an item. Unset: every item.
+bool in_diagonal(std::size_t i, std::size_t j, std::size_t width);
 
 // The largest power of two the variant's kernel allows on the device under test (its
 // CL_KERNEL_WORK_GROUP_SIZE and the device maximum): 4096 on PoCL, 256 on NVIDIA, 32 on Rusticl.

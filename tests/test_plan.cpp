@@ -531,6 +531,7 @@ TEST_SUITE("unit") {
     dev.is_gpu = true;
     dev.compute_units = 132;
     dev.max_work_group_size = 1024;
+    dev.local_mem_bytes = 48 << 10;  // a GPU's: the fake device's 1 KiB holds no 256-wide tree of floats
     const FamilyParams none;
     const auto width = [&](Builtin b, std::uint64_t rows, std::uint64_t cols) {
       const DescriptorLaunch l = plan_lines(builtin(b, Scalar::F32), LineShape{LineKind::Rows, rows, cols, cols, Scalar::U64},

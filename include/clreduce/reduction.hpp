@@ -127,6 +127,14 @@ struct Result {
   void check_size(std::size_t bytes) const;
 };
 
+// How a descriptor's sum is taken. Default: in the accumulator's float type, in the order the
+// launch folds (so the last bits of a float sum depend on the launch, the device and the split of
+// the input). Exact: the exact mathematical sum of every term (product, square), rounded once to
+// the result's type, round to nearest even: the same bits for every launch, work-group size,
+// device, chunking and number of devices (kernels_cl/exact_sum.clh says how).
+enum class Summation { Default, Exact };
+std::string_view name_of(Summation s);  // "default", "exact"
+
 // A run-time scalar argument of a descriptor (s0..s3 in its map): converted to the declared type
 // when a launch sets its arguments, so changing one never rebuilds a program.
 using ScalarArg = std::variant<std::int64_t, std::uint64_t, double>;
@@ -175,6 +183,11 @@ struct Reduction {
   // VEC 2, 4, 8 and 16. The whole-array and row kernels' vector reads use it; columns map each
   // element (and use lift_vector, if any). Empty: the elements are mapped.
   std::string lift_input_vector;
+  // Optional: fold, statements that add one more mapped value v (index i) to the accumulator *a
+  // in place (a: a private pointer), where that is cheaper than *a = combine(*a, lift(v, i)) (the
+  // exact accumulator adds one term to its digits, copying nothing). It must equal that. Empty:
+  // *a = combine(*a, lift(v, i));
+  std::string fold;
   // finish: an expression of a (the accumulated value) and n (ulong: the elements reduced), of
   // out_type: the OpenCL C type laid out as `out` says (a scalar, or a struct of the prelude).
   std::string finish;
@@ -185,6 +198,8 @@ struct Reduction {
   bool exact = false;
   // For the checks: the built-in this descriptor is, if one.
   std::optional<Builtin> builtin;
+  // Summation::Exact for the exact built-ins (builtin(..., Summation::Exact)).
+  Summation summation = Summation::Default;
   // Where `prelude` came from, for build logs: a user descriptor file's path (each line of a
   // compiler message in the prelude, or in a macro it defines, then names that file and line);
   // empty: the generated header's own lines.
@@ -199,7 +214,22 @@ struct Reduction {
 // overrides the accumulator where the built-in has a choice: F64 for sums, means, variances and
 // norms (of any type; the device then needs fp64). Throws Error (Param::Op) for a built-in that
 // does not take `type` or `accumulate`.
-Reduction builtin(Builtin b, Scalar type, std::optional<Scalar> accumulate = std::nullopt);
+//
+// Summation::Exact (sum, mean, dot, sumsq and l2 of f16, bf16, f32 and f64): the exact sum of the
+// elements (dot: of the exact products; sumsq and l2: of the exact squares), rounded once to the
+// result type (f32 for f16, bf16 and f32, f64 for f64 or with accumulate F64); mean: the exact sum
+// divided by n, rounded once; l2: the square root of the exact sum of squares, rounded once. IEEE
+// 754's rules for infinities, NaN (a NaN result is the quiet NaN without payload) and signed zeros
+// (+0 unless every term is -0), an infinity where the rounded result overflows. Needs no fp64 for
+// f16, bf16 and f32 with an f32 result. Throws Error (Param::Op) for another built-in or an
+// integer type (whose sums are exact already), naming the valid ones.
+Reduction builtin(Builtin b, Scalar type, std::optional<Scalar> accumulate = std::nullopt,
+                  Summation summation = Summation::Default);
+// The built-ins that take Summation::Exact, and whether `b` of `type` does.
+bool exact_available(Builtin b, Scalar type);
+// The accumulator as reports print it: acc_type, or for exact summation "exact (a fixed point of
+// 11 32-bit digits from 2^-149)".
+std::string accumulator_str(const Reduction& r);
 
 // A user's reduction descriptor: a small OpenCL C file (clreduce --op-file FILE) that #defines
 //   INPUTS t0 [t1 ..]      required: 1 to 4 element types (u8 .. f64, or NumPy's names), by spaces

@@ -275,6 +275,8 @@ const std::vector<Builtin>& all_builtins() {
       Builtin::NanMax, Builtin::L1, Builtin::L2, Builtin::LInf, Builtin::Dot, Builtin::SqDist, Builtin::SumSq};
   return v;
 }
+std::string_view name_of(Summation s) { return s == Summation::Exact ? "exact" : "default"; }
+
 std::string_view name_of(Builtin b) {
   switch (b) {
     case Builtin::Sum: return "sum";
@@ -319,8 +321,9 @@ bool Reduction::operator==(const Reduction& o) const {
   return name == o.name && inputs == o.inputs && scalars == o.scalars && map_type == o.map_type && map == o.map &&
          prelude == o.prelude && acc_type == o.acc_type && acc_bytes == o.acc_bytes && identity == o.identity &&
          lift == o.lift && combine == o.combine && lift_vector == o.lift_vector &&
-         lift_input_vector == o.lift_input_vector && finish == o.finish &&
-         out_type == o.out_type && out == o.out && exact == o.exact && builtin == o.builtin && origin == o.origin;
+         lift_input_vector == o.lift_input_vector && fold == o.fold && finish == o.finish &&
+         out_type == o.out_type && out == o.out && exact == o.exact && builtin == o.builtin && origin == o.origin &&
+         summation == o.summation;
 }
 
 bool Reduction::needs_fp64() const {
@@ -452,7 +455,92 @@ Reduction element_sum(const std::string& name, Scalar t, bool f64, const std::st
 }
 }  // namespace
 
-Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
+bool exact_available(Builtin b, Scalar t) {
+  const bool kind = b == Builtin::Sum || b == Builtin::Mean || b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2;
+  return kind && is_floating(t);
+}
+
+std::string accumulator_str(const Reduction& r) {
+  if (r.summation != Summation::Exact) return r.acc_type;
+  // The digits and the lowest bit, read back from the prelude's defines (exact_builtin wrote them).
+  auto define = [&](const std::string& name) {
+    const std::string key = "#define " + name + " ";
+    const auto at = r.prelude.find(key);
+    if (at == std::string::npos) return std::string("?");
+    const auto end = r.prelude.find('\n', at);
+    return r.prelude.substr(at + key.size(), end - at - key.size());
+  };
+  return "exact (a fixed point of " + define("EXACT_DIGITS") + " 32-bit digits from 2^" + define("EXACT_LOW") + ")";
+}
+
+namespace {
+// The exact accumulator (kernels_cl/exact_sum.clh) of one term kind: where its digits start and
+// how many a sum of up to 2^64 terms of the largest magnitude needs (32 x DIGITS - 1 bits above
+// LOW: the top term's bit plus 64 plus the sign), each term's three digits (six for a product of
+// doubles) inside them.
+struct ExactLayout {
+  int term;     // EXACT_TERM
+  int low;      // EXACT_LOW
+  int digits;   // EXACT_DIGITS
+};
+ExactLayout exact_layout(bool product, bool f64) {
+  // float: bits 2^-149 .. 2^128; double: 2^-1074 .. 2^1024; their products twice as wide.
+  if (!product) return f64 ? ExactLayout{2, -1074, 68} : ExactLayout{1, -149, 11};
+  return f64 ? ExactLayout{4, -2148, 134} : ExactLayout{3, -298, 20};
+}
+
+Reduction exact_builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
+  const std::string name(name_of(b));
+  if (!exact_available(b, t)) {
+    if (b == Builtin::Sum || b == Builtin::Mean || b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2)
+      throw Error(Param::Type,
+                  "exact " + name + " of " + std::string(name_of(t)) +
+                      ": exact summation takes floats (an integer sum is exact in 64 bits already); valid: f16, bf16, f32, f64",
+                  "f16, bf16, f32, f64");
+    throw Error(Param::Op, "exact summation does not apply to " + name + "; valid: sum, mean, dot, sumsq, l2",
+                "sum, mean, dot, sumsq, l2");
+  }
+  const bool f64_in = t == Scalar::F64;
+  bool f64_out = f64_in;
+  if (accumulate) {
+    if (*accumulate == Scalar::F64) f64_out = true;
+    else if (!(*accumulate == Scalar::F32 && !f64_in))
+      throw Error(Param::Op, "exact " + name + " of " + std::string(name_of(t)) + " rounds to f64" +
+                                 (f64_in ? "" : " or f32") + ", not " + std::string(name_of(*accumulate)),
+                  f64_in ? "f64" : "f32, f64");
+  }
+  const bool product = b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2;
+  const ExactLayout x = exact_layout(product, f64_in);
+  const int result = b == Builtin::Mean ? 2 : b == Builtin::L2 ? 3 : 1;
+  Reduction r;
+  r.name = name;
+  r.inputs = std::vector<Scalar>(b == Builtin::Dot ? 2 : 1, t);
+  std::ostringstream p;
+  p << "#define EXACT_TERM " << x.term << "\n#define EXACT_LOW " << x.low << "\n#define EXACT_DIGITS " << x.digits
+    << "\n#define EXACT_RESULT " << result << "\n#define EXACT_OUT_F64 " << (f64_out ? 1 : 0)
+    << "\n#include \"exact_sum.clh\"\n";
+  r.prelude = p.str();
+  const std::string s = f64_in ? "double" : "float";
+  r.map_type = product ? s + "2" : s;
+  r.map = b == Builtin::Dot ? "(" + s + "2)(x0, x1)" : product ? "(" + s + "2)(x0, x0)" : "x0";
+  r.acc_type = "exact_acc";
+  r.acc_bytes = 8 * static_cast<std::size_t>(x.digits) + 24;
+  r.identity = "exact_identity()";
+  r.lift = "exact_fold(exact_identity(), v)";
+  r.fold = "exact_fold_in(a, v);";
+  r.combine = "exact_combine(a, b)";
+  r.finish = "exact_finish(a, n)";
+  r.out_type = "exact_out";
+  r.out = {ResultLayout::Kind::Value, f64_out ? Scalar::F64 : Scalar::F32};
+  r.exact = true;  // the same bits from any order: a check compares bits
+  r.builtin = b;
+  r.summation = Summation::Exact;
+  return r;
+}
+}  // namespace
+
+Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summation summation) {
+  if (summation == Summation::Exact) return exact_builtin(b, t, accumulate);
   const ScalarInfo& ti = info(t);
   const std::string ct = ti.compute;
   const bool fl = ti.floating;
@@ -1085,6 +1173,10 @@ std::string reduction_source(const Reduction& r) {
   s << "DESC_ACC desc_lift(const " << r.map_type << " v, const ulong i) {\n  return " << r.lift << ";\n}\n";
   s << "DESC_ACC desc_combine(const DESC_ACC a, const DESC_ACC b) {\n  return " << r.combine << ";\n}\n";
   s << "DESC_OUT desc_finish(const DESC_ACC a, const ulong n) {\n  return " << r.finish << ";\n}\n";
+  // desc_fold_into(a, v, i): one more mapped value into *a in place, the descriptor's fold or
+  // *a = combine(*a, lift(v, i)).
+  s << "void desc_fold_into(__private DESC_ACC* a, const " << r.map_type << " v, const ulong i) {\n  "
+    << (r.fold.empty() ? std::string("*a = desc_combine(*a, desc_lift(v, i));") : r.fold) << "\n}\n";
   if (!r.lift_vector.empty())
     s << "#if VEC > 1\nDESC_ACC desc_lift_vector(const DESC_MAPV v, const ulong i) {\n  return " << r.lift_vector
       << ";\n}\n#endif\n";
@@ -1095,8 +1187,8 @@ std::string reduction_source(const Reduction& r) {
   // acc, in order (element kv * VEC + c has index kv * VEC + c - base), or lifted at once
   // (desc_lift_vector); DESC_FOLD_VECTOR(acc, kv): with base 0.
   s << "#define DESC_FOLD_VECTOR(acc, kv) DESC_FOLD_VECTOR_AT(acc, (kv), 0)\n";
-  s << "#if VEC == 1\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) (acc) = desc_combine((acc), "
-       "desc_lift(DESC_ELEMENT_AT((kv), (kv) - (base)), (kv) - (base)))\n#else\n";
+  s << "#if VEC == 1\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) desc_fold_into(&(acc), "
+       "DESC_ELEMENT_AT((kv), (kv) - (base)), (kv) - (base))\n#else\n";
   // Per input j: DESC_LOADVj_AT(e), the VEC elements from element e (a multiple of VEC where
   // ALIGNED, loaded through a vector pointer; else vloadN, any e) read into the compute type;
   // DESC_LOADVj(kv), vector kv (elements kv * VEC ..).
@@ -1117,7 +1209,7 @@ std::string reduction_source(const Reduction& r) {
     } else if (r.lift_vector.empty()) {
       s << "#define DESC_COMPONENTS(acc)";
       for (unsigned c = 0; c < vec; ++c)
-        s << " (acc) = desc_combine((acc), desc_lift(DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << "));";
+        s << " desc_fold_into(&(acc), DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << ");";
     } else {
       s << "#define DESC_COMPONENTS(acc) (acc) = desc_combine((acc), desc_lift_vector((DESC_MAPV)(";
       for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPC(" << kComponents[c] << ", " << c << ")";
@@ -1138,7 +1230,7 @@ std::string reduction_source(const Reduction& r) {
   for (unsigned vec : {2u, 4u, 8u, 16u}) {
     s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_COLUMN_COMPONENTS(acc, idx)";
     for (unsigned c = 0; c < vec; ++c)
-      s << " (acc)[" << c << "] = desc_combine((acc)[" << c << "], desc_lift(DESC_MAPCOL(" << kComponents[c] << ", (idx)), (idx)));";
+      s << " desc_fold_into(&(acc)[" << c << "], DESC_MAPCOL(" << kComponents[c] << ", (idx)), (idx));";
     s << "\n";
   }
   s << "#endif\n#define DESC_FOLD_COLUMNS(acc, e, idx) do { \\\n";

@@ -5,6 +5,7 @@
 #include "clreduce/watchdog.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace clreduce {
 
@@ -36,8 +37,10 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // row. On PoCL (2 cores) f32 sums went from 1.7-7.2 GB/s (32 x 8 groups, a column each) to 27-55
   // (bench/NOTES.md, the descriptor families on a CPU device).
   const bool cpu_shape = cpu_shapes(dev);
-  l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? 8 : 256);
-  l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(r.acc_bytes > 8 ? 2 : 4));
+  const std::size_t local_cap = local_wg_limit(r, dev, kernel_max_wg ? kernel_max_wg : SIZE_MAX);
+  l.wg = family_wg(k, params, dev, local_cap, cpu_shape ? 8 : 256);
+  l.items = static_cast<unsigned>(
+      given_value(k, "ITEMS", params.defines).value_or(default_items(r, r.acc_bytes > 8 ? 2 : 4)));
   // VEC: 1 (a column per work-item). VEC-wide loads of consecutive columns (-D VEC=...) measured
   // slower on the H100 for every shape of bench axis: f32 sums the same (107 us at 8192 x 8192),
   // f16 sums 84 us against 73, Welford's struct 322 us against 128 (bench/NOTES.md, descriptor
@@ -87,6 +90,14 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   const auto acc_bytes = [&] { return std::uint64_t{l.block ? 1 : l.items} * l.vec * r.acc_bytes; };
   while (!items_given && !l.block && l.items > 1 && acc_bytes() > 256) l.items /= 2;
   while (!vec_given && l.vec > 1 && acc_bytes() > 256) l.vec /= 2;
+  // The exact accumulators on a CPU: a smaller group where its accumulators would not fit the stack
+  // (the tile's choice below follows the group).
+  const bool wg_chosen =
+      params.wg.has_value() || (given_value(k, "TILE_X", params.defines) && given_value(k, "ROWS_Y", params.defines));
+  const std::uint64_t private_copies = std::uint64_t{l.items} * l.vec + l.vec + 4;
+  const std::string private_launch =
+      k.file + " (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")";
+  if (!wg_chosen) fit_private_footprint(r, l.wg, false, private_copies, dev, private_launch);
   const std::uint64_t col_items = (ncols + l.vec - 1) / l.vec;
   const std::uint64_t cus = std::max(1u, dev.compute_units);
   // 32 columns, not cols_fused's 64 x 4 on NVIDIA: on the H100 64 x 4 won only at 8192 x 8192
@@ -115,6 +126,11 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   }
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : 256;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
+  limit = std::min(limit, local_cap);
+  {
+    std::size_t wg = static_cast<std::size_t>(l.wg);
+    fit_private_footprint(r, wg, true, private_copies, dev, private_launch);
+  }
   if (l.wg > limit)
     throw ConfigError(Param::WorkGroupSize,
                       "TILE_X x ROWS_Y = " + std::to_string(l.wg) + " work-items on " + dev.name + "; valid: up to " +

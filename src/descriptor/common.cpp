@@ -105,6 +105,36 @@ void check_accumulators(const Reduction& r, const cl::Buffer& out, std::uint64_t
                 "a buffer of at least out_index + " + std::to_string(count) + " accumulators");
 }
 
+std::size_t local_wg_limit(const Reduction& r, const DeviceInfo& dev, std::size_t cap) {
+  if (!dev.local_mem_bytes || r.acc_bytes == 0) return cap;
+  const std::uint64_t room = dev.local_mem_bytes > 64 ? dev.local_mem_bytes - 64 : 0;  // is_last and the like
+  std::size_t w = 1;
+  while (w * 2 <= cap && (w * 2) * r.acc_bytes <= room) w *= 2;
+  return w;
+}
+
+void fit_private_footprint(const Reduction& r, std::size_t& wg, bool chosen, std::uint64_t copies, const DeviceInfo& dev,
+                           const std::string& launch) {
+  if (r.summation != Summation::Exact || dev.is_gpu) return;
+  const auto fits = [&](std::size_t w) { return std::uint64_t{w} * r.acc_bytes * copies <= kCpuPrivateBudget; };
+  if (fits(wg)) return;
+  std::size_t most = 1;
+  while (fits(most * 2)) most *= 2;
+  if (chosen)
+    throw ConfigError(Param::WorkGroupSize,
+                      "work-group size " + std::to_string(wg) + " for " + launch + " on " + dev.name + ": its " +
+                          std::to_string(r.acc_bytes) + "-byte exact accumulators need more than the " +
+                          std::to_string(kCpuPrivateBudget >> 20) +
+                          " MiB a CPU device's work-group keeps on its stack; valid: a power of two up to " +
+                          std::to_string(most),
+                      "a power of two up to " + std::to_string(most), dev.name);
+  wg = std::max<std::size_t>(1, std::min(wg, most));
+}
+
+unsigned default_items(const Reduction& r, unsigned usual) {
+  return r.summation == Summation::Exact ? 1u : usual;
+}
+
 std::size_t widest_input_bytes(const Reduction& r) {
   std::size_t widest = 1;
   for (Scalar s : r.inputs) widest = std::max(widest, size_of(s));

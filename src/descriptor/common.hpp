@@ -38,6 +38,24 @@ void check_accumulators(const Reduction& r, const cl::Buffer& out, std::uint64_t
 // Throws ConfigError (Param::Type) when r needs fp64 and the device has none.
 void check_fp64(const Reduction& r, const DeviceInfo& dev);
 
+// The largest work-group whose tree of accumulators (one of r.acc_bytes per work-item, plus a
+// few words) fits the device's local memory: a power of two, at most `cap` (no limit known: cap).
+// The exact accumulators are 100 to 1100 bytes (an f64 dot's at most 32 work-items in 48 KiB).
+std::size_t local_wg_limit(const Reduction& r, const DeviceInfo& dev, std::size_t cap);
+// The exact accumulators on a device that is no GPU: PoCL keeps a work-group's private values (each
+// work-item's accumulators, and the copies that folding a vector inlines) on one thread's stack,
+// and a work-group of 256 exact f64 dot accumulators at VEC 16 overflowed it (a crash). So there,
+// wg x acc_bytes x `copies` (a launch's accumulators and folds in flight per work-item) stays
+// within kCpuPrivateBudget: a wg not `chosen` is halved until it does, a chosen one is refused
+// (ConfigError, Param::WorkGroupSize, naming the largest that fits). Other descriptors: unchanged.
+inline constexpr std::uint64_t kCpuPrivateBudget = std::uint64_t{2} << 20;
+void fit_private_footprint(const Reduction& r, std::size_t& wg, bool chosen, std::uint64_t copies, const DeviceInfo& dev,
+                           const std::string& launch);
+
+// The work-items' independent accumulators (ITEMS) where the caller gives none: one for the exact
+// accumulators (each holds its digits in private memory), else `usual`.
+unsigned default_items(const Reduction& r, unsigned usual);
+
 // The bytes of the widest of r's inputs (VEC rules load that many per element).
 std::size_t widest_input_bytes(const Reduction& r);
 

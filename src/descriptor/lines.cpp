@@ -6,6 +6,7 @@
 #include "clreduce/watchdog.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace clreduce {
 
@@ -73,8 +74,9 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
       shape.lines >= 4 * cus
           ? std::min<std::uint64_t>(blocked_given == 1u ? kCpuRunWg : 64, pow2_floor(shape.lines / (4 * cus)))
           : 1;
-  l.wg = family_wg(k, params, dev, kernel_max_wg, cpu_shape ? cpu_wg : kDefaultWg);
-  l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(kLineItems));
+  l.wg = family_wg(k, params, dev, local_wg_limit(r, dev, kernel_max_wg ? kernel_max_wg : SIZE_MAX),
+                   cpu_shape ? cpu_wg : kDefaultWg);
+  l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(default_items(r, kLineItems)));
   const std::size_t widest = widest_input_bytes(r);
   if (const auto v = given_value(k, "VEC", params.defines)) {
     l.vec = static_cast<unsigned>(*v);
@@ -90,6 +92,9 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
       while (l.vec > 1 && shape.average < 4ull * l.vec) l.vec /= 2;
     }
   }
+  fit_private_footprint(r, l.wg, params.wg.has_value() || given_value(k, "WG_SIZE", params.defines).has_value(),
+                        std::uint64_t{l.items} + l.vec + 4, dev,
+                        k.file + " (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")");
   // ROW_WIDTH: about ITEMS vectors per work-item of an average line, 1 .. WG_SIZE.
   const std::optional<std::uint64_t> rw = caller_value(
       k, "ROW_WIDTH", params.row_width ? std::optional<std::uint64_t>(*params.row_width) : std::nullopt, "the row width",

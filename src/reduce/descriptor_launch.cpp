@@ -63,11 +63,12 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   // registers. On the H200 at
   // 2^26 f32: var_pop 81.7% of the read peak at ITEMS 4, 90.9% at 2; argmax 90.6% and 91.8%; l2
   // 87% (VEC 8) and 89.7% (bench/NOTES.md, reduction descriptors).
-  l.items = r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems;
+  l.items = default_items(r, r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems);
   const std::optional<std::uint64_t> items = given_value(whole_kernel(), "ITEMS", params.defines);
   if (items) l.items = static_cast<unsigned>(*items);  // the caller's (-D ITEMS=8): the plan's depth follows it
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
+  limit = local_wg_limit(r, dev, limit);  // the group's tree of accumulators in local memory
   // -D WG_SIZE and -D VEC are the same parameters as --wg and --vec (declared: kernel_params.cpp).
   const std::size_t wg = static_cast<std::size_t>(
       caller_value(whole_kernel(), "WG_SIZE", params.wg ? std::optional<std::uint64_t>(params.wg) : std::nullopt,
@@ -109,6 +110,8 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     l.vec = 16;
     if (!items) l.items = 1;
   }
+  fit_private_footprint(r, l.wg, wg != 0, std::uint64_t{l.items} + l.vec + 4, dev,
+                        "the descriptor kernel (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")");
   const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape ? kCpuGroupsPerCu : kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
     throw ConfigError(Param::GroupsPerCu, "groups per compute unit " + std::to_string(per_cu) + "; valid: 1..1024",

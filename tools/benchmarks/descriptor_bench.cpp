@@ -148,7 +148,7 @@ DescriptorBenchRun measure_descriptor_bench(const Session& session, const Descri
       Planned p;
       p.name = std::string(name_of(b));
       try {
-        p.r = builtin(b, type, design.accumulate);
+        p.r = builtin(b, type, design.accumulate, design.summation);
       } catch (const Error& e) {  // a type or an accumulator this built-in does not take
         p.refused = e.what();
       }

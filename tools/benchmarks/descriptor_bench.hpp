@@ -55,6 +55,7 @@ struct DescriptorBenchDesign {
   std::optional<Reduction> user;        // a user's descriptor instead (its own input types)
   std::vector<Scalar> types;            // the built-ins' input type, each in turn
   std::optional<Scalar> accumulate;     // the built-ins' accumulator where they have a choice
+  Summation summation = Summation::Default;  // exact: the built-ins that take it, summed exactly
   std::vector<DescriptorJob::Family> families;                  // Whole, Rows, Cols
   std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes;  // rows and columns: M x N
   std::uint64_t bytes = 0;              // the whole array: bytes of each input (n = bytes / element)

@@ -3,6 +3,7 @@
 // element of every type, u64 and i64 included, is exact in it) and in 64-bit modular integers,
 // independently of the kernels' order.
 #include "data/descriptor_reference.hpp"
+#include "data/exact_reference.hpp"
 
 #include "clreduce/error.hpp"
 
@@ -275,6 +276,29 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
   const double u = unit_roundoff(r.out.type);
   const double d = static_cast<double>(depth);
   ref.how = "exact";
+  if (r.summation == Summation::Exact) {
+    // The exact sum of the terms, rounded once (data/exact_reference.hpp): the same bits expected
+    // from every launch, +0 and -0 told apart.
+    ExactSum sum;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const double xi = static_cast<double>(x.at(i));  // f16 .. f64: exact in a double
+      if (b == Builtin::Sum || b == Builtin::Mean) sum.add_value(xi);
+      else sum.add_product(xi, b == Builtin::Dot ? static_cast<double>(y->at(i)) : xi);
+    }
+    const bool f64_out = r.out.type == Scalar::F64;
+    const ExactFormat& f = f64_out ? kExactF64 : kExactF32;
+    const double v = b == Builtin::Mean ? sum.mean(f) : b == Builtin::L2 ? sum.sqrt(f) : sum.rounded(f);
+    if (f64_out) {
+      const double q = std::isnan(v) ? std::numeric_limits<double>::quiet_NaN() : v;
+      std::memcpy(out, &q, 8);
+    } else {
+      const float q = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(v);
+      std::memcpy(out, &q, 4);
+    }
+    ref.bits = true;
+    ref.how = "exact: the rational sum rounded once, bit for bit";
+    return ref;
+  }
   if (n == 0) return empty_reference(r, b, ref);
 
   // Integer results: modular 64-bit arithmetic, as the built-ins define it.
@@ -463,6 +487,13 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
 Check check_descriptor(const Result& got, const DescriptorReference& ref) {
   Check c;
   const bool float_result = is_floating(got.layout.type);
+  if (ref.bits) {
+    // Exact summation: the bits themselves (+0 is not -0; NaN the quiet one without payload).
+    c.ok = std::memcmp(got.bytes.data(), ref.exact.bytes.data(), got.layout.bytes()) == 0;
+    c.error = c.ok ? 0 : 1;
+    c.detail = c.ok ? "exact, bit for bit: " + got.str() : "got " + got.str() + ", expected " + ref.exact.str() + " (" + ref.how + ")";
+    return c;
+  }
   if (ref.how == "exact") {
     // By value: +0 equals -0 and NaN equals NaN (a NaN's bits follow the order of operations).
     const std::size_t vb = size_of(got.layout.type);

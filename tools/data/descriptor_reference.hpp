@@ -47,6 +47,7 @@ struct DescriptorReference {
   // Sums (and means) whose sum of |terms| passes the accumulator's range: a partial sum may
   // overflow, so +-inf (or NaN, where two overflowed the other way) is a right result too.
   bool may_overflow = false;
+  bool bits = false;           // exact summation: the expected bytes bit for bit (+0 is not -0)
   std::string how;             // one line: "exact", or the bound and what it comes from
 };
 

@@ -26,7 +26,7 @@ struct Line {
     return status_cell(!row.refused.empty(), ran, ran && report()->ok(), ran && report()->timing.timer_suspect);
   }
   std::string reason() const { return !row.refused.empty() ? row.refused : row.error; }
-  std::string accumulator() const { return report() ? report()->reduction.acc_type : ""; }
+  std::string accumulator() const { return report() ? accumulator_str(report()->reduction) : ""; }
 };
 
 const char* const kHowTime =
@@ -122,7 +122,7 @@ json descriptor_bench_json(const DescriptorBenchRun& r, const DeviceInfo& dev) {
     if (!row.refused.empty()) j["refused"] = row.refused;
     if (!row.error.empty()) j["error"] = row.error;
     if (const DescriptorReport* d = l.report()) {
-      j["accumulator"] = d->reduction.acc_type;
+      j["accumulator"] = accumulator_str(d->reduction);
       j["result_layout"] = d->out_layout_str();
       j["result"] = d->result.str();
       j["results"] = d->results.size();

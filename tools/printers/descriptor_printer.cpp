@@ -4,6 +4,7 @@
 #include "printers/reduce_printer.hpp"
 #include "printers/table.hpp"
 
+#include <cstdio>
 #include <sstream>
 
 namespace clreduce {
@@ -24,7 +25,19 @@ std::string family_of(const DescriptorReport& r) {
 // The first results, then "..." (every value: --output FILE).
 std::string results_of(const DescriptorReport& r) {
   std::string s;
-  for (std::size_t k = 0; k < r.results.size() && k < 4; ++k) s += (k ? ", " : "") + r.results[k].str();
+  // Exact summation: each value's bits in hex beside it (the same on every device, launch and split).
+  const bool bits = r.reduction.summation == Summation::Exact;
+  for (std::size_t k = 0; k < r.results.size() && k < 4; ++k) {
+    s += (k ? ", " : "") + r.results[k].str();
+    if (bits) {
+      char hex[24];
+      if (r.results[k].layout.type == Scalar::F64)
+        std::snprintf(hex, sizeof hex, " (0x%016llx)", static_cast<unsigned long long>(r.results[k].get<std::uint64_t>()));
+      else
+        std::snprintf(hex, sizeof hex, " (0x%08x)", static_cast<unsigned>(r.results[k].get<std::uint32_t>()));
+      s += hex;
+    }
+  }
   if (r.results.size() > 4) s += ", ... (" + std::to_string(r.results.size()) + " results: --output FILE writes them all)";
   return s;
 }
@@ -43,7 +56,7 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
               {"reduction", r.reduction.name},
               {"inputs", inputs},
               {"n", r.n},
-              {"accumulator", r.reduction.acc_type},
+              {"accumulator", accumulator_str(r.reduction)},
               {"result_layout", r.out_layout_str()},
               {"family", name_of(r.family)},
               {"results", r.results.size()},
@@ -81,7 +94,7 @@ std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
   o << "device      " << dev.name << " (" << dev.platform_name << ", driver " << dev.driver_version << ")\n"
     << "reduction   " << r.reduction.name << " of " << types_of(r) << ", " << family_of(r) << ", n = " << r.n << " ("
     << bytes_human(r.bytes_read) << " read)\n"
-    << "accumulator " << r.reduction.acc_type << ", result " << r.out_layout_str() << "\n"
+    << "accumulator " << accumulator_str(r.reduction) << ", result " << r.out_layout_str() << "\n"
     << "launch      " << r.launch.kernel << ": " << r.launch.label() << ", depth " << r.launch.depth << " (one launch)"
     << (r.launch.private_bytes ? ", " + std::to_string(r.launch.private_bytes) + " bytes of private memory per work-item (CL_KERNEL_PRIVATE_MEM_SIZE)" : std::string())
     << "\n"
@@ -106,7 +119,7 @@ std::string descriptor_csv(const DescriptorReport& r) {
   o << "reduction,family,results,inputs,n,accumulator,result_layout,result,check,wg,groups,vec,items,depth,bytes_read,"
        "back_to_back_us,one_call_us,"
     << bandwidth_csv_label() << ",peak_" << bandwidth_csv_label() << ",pct_of_read_peak\n"
-    << r.reduction.name << "," << name_of(r.family) << "," << r.results.size() << "," << types_of(r) << "," << r.n << "," << r.reduction.acc_type << ","
+    << r.reduction.name << "," << name_of(r.family) << "," << r.results.size() << "," << types_of(r) << "," << r.n << "," << accumulator_str(r.reduction) << ","
     << r.out_layout_str() << ",\"" << r.result.str() << "\"," << (r.check.ok ? "ok" : "FAILED") << ","
     << r.launch.wg << "," << r.launch.groups << "," << r.launch.vec << "," << r.launch.items << "," << r.launch.depth << ","
     << r.bytes_read << "," << r.timing.whole_us.median << "," << r.timing.single_us.median << ","

@@ -27,7 +27,7 @@ std::string input_line(const MultiBenchRun& run) {
   const Reduction& r = *d.reduction;
   for (std::size_t j = 0; j < r.inputs.size(); ++j) out << (j ? ", " : "") << name_of(r.inputs[j]);
   out << " (" << bytes_human(run.n * run.element_bytes) << ": " << run.data_origin << "), reduction " << r.name
-      << (r.origin.empty() ? "" : " (" + r.origin + ")") << ", accumulator " << r.acc_type << ", result "
+      << (r.origin.empty() ? "" : " (" + r.origin + ")") << ", accumulator " << accumulator_str(r) << ", result "
       << r.out.str();
   if (!d.scalars.empty()) {
     out << ", scalars";
@@ -144,7 +144,7 @@ json multi_json(const MultiBenchRun& run) {
   if (d.reduction) {
     json inputs = json::array();
     for (Scalar t : d.reduction->inputs) inputs.push_back(std::string(name_of(t)));
-    what = {{"reduction", d.reduction->name}, {"inputs", inputs}, {"accumulator", d.reduction->acc_type},
+    what = {{"reduction", d.reduction->name}, {"inputs", inputs}, {"accumulator", accumulator_str(*d.reduction)},
             {"result_layout", d.reduction->out.str()}};
     if (!d.reduction->origin.empty()) what["file"] = d.reduction->origin;
   } else {
