@@ -18,7 +18,7 @@ TYPES=${TYPES:-f32 f64}
 LOGS=${LOGS:-20 22 24 26 28 30}
 mkdir -p "$OUT/raw"
 source bench/gpu_build.sh
-gpu_build >"$OUT/log.txt" 2>&1
+gpu_build >>"$OUT/log.txt" 2>&1
 if [ -n "${BEFORE:-}" ]; then
   echo "before: $BEFORE ($(cat "$BEFORE/.commit" 2>/dev/null || echo 'commit not recorded'))" >>"$OUT/log.txt"
   (cd "$BEFORE" && cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release >/dev/null &&
