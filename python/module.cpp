@@ -308,6 +308,8 @@ PYBIND11_MODULE(_clreduce, m) {
           [](Reduction& r, const std::string& t) { r.out.type = parse_scalar(t); })
       .def_property_readonly("out_bytes", [](const Reduction& r) { return r.out.bytes(); })
       .def_property_readonly("layout", [](const Reduction& r) { return r.out.str(); })
+      .def_property_readonly("summation", [](const Reduction& r) { return std::string(name_of(r.summation)); },
+                             "'exact' where the sum is exact (Summation::Exact), rounded once; else 'default'.")
       .def_property_readonly("builtin",
                              [](const Reduction& r) -> py::object {
                                if (!r.builtin) return py::none();
@@ -319,14 +321,16 @@ PYBIND11_MODULE(_clreduce, m) {
 
   m.def(
       "builtin",
-      [](const std::string& name, const std::string& type, std::optional<std::string> accumulate) {
+      [](const std::string& name, const std::string& type, std::optional<std::string> accumulate, bool exact) {
         std::optional<Scalar> acc;
         if (accumulate) acc = parse_scalar(*accumulate);
-        return builtin(parse_builtin(name), parse_scalar(type), acc);
+        return builtin(parse_builtin(name), parse_scalar(type), acc, exact ? Summation::Exact : Summation::Default);
       },
-      py::arg("name"), py::arg("type"), py::arg("accumulate") = py::none(),
+      py::arg("name"), py::arg("type"), py::arg("accumulate") = py::none(), py::arg("exact") = false,
       "The built-in reduction `name` over inputs of `type` (NumPy's or clreduce's type names); "
-      "`accumulate` 'f64' takes sums, means, variances and norms in double.");
+      "`accumulate` 'f64' takes sums, means, variances and norms in double; `exact` True sums exactly "
+      "(sum, mean, dot, sumsq, l2 of f16, bf16, f32, f64: the exact sum rounded once, the same bits on "
+      "every launch and device).");
   m.def("builtins", [] {
     std::vector<std::string> v;
     for (Builtin b : all_builtins()) v.emplace_back(name_of(b));

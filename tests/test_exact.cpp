@@ -16,6 +16,7 @@
 #include "clreduce/reduce.hpp"
 #include "clreduce/reduction.hpp"
 #include "clreduce/segmented.hpp"
+#include "clreduce/variants.hpp"
 #include "data/exact_reference.hpp"
 #include "descriptor/families.hpp"
 #include "reduce/descriptor_launch.hpp"
@@ -513,6 +514,60 @@ TEST_SUITE("exact") {
             INFO(name_of(op) << " " << name_of(t) << " on " << k << " devices, chunks of " << chunk);
             CHECK(std::memcmp(m.result.bytes.data(), one.bytes.data(), one.layout.bytes()) == 0);
           }
+      }
+    }
+  }
+
+  TEST_CASE("default summation: repeated runs of one launch give the same bits (every variant, the descriptors, rows, columns)") {
+    // What the README promises of the default mode: the launch fixes the order of every addition
+    // (trees with barriers, the last group folding the partials in their order; no float
+    // atomics), so one launch repeated on one device gives the same bits. Five runs each.
+    const Session& s = session();
+    std::mt19937_64 rng(seed() + 4);
+    const std::size_t n = 300007;
+    std::vector<float> host(n);
+    for (float& x : host) x = static_cast<float>(std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng),
+                                                            std::uniform_int_distribution<int>(-20, 20)(rng)));
+    cl::Buffer in(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, host.data());
+    std::size_t k = 0;
+    for (const Variant& v : variants()) {
+      if (!in_shard(k++)) continue;
+      ReducerOptions o;
+      o.params.variant = v.name;
+      o.tuning.enabled = false;
+      o.kernel_dir = CLREDUCE_SOURCE_KERNEL_DIR;
+      try {
+        Reducer red(s.queue(), o);
+        const float first = red.reduce<float>(in, n, Op::Sum);
+        for (int r = 0; r < 4; ++r) {
+          const float again = red.reduce<float>(in, n, Op::Sum);
+          INFO(v.name << ": " << first << " then " << again);
+          CHECK(std::memcmp(&first, &again, 4) == 0);
+        }
+      } catch (const ConfigError& e) {
+        MESSAGE(v.name << " does not run here: " << std::string(e.what()));
+      }
+    }
+    ReducerOptions o;
+    o.tuning.enabled = false;
+    o.kernel_dir = CLREDUCE_SOURCE_KERNEL_DIR;
+    Reducer red(s.queue(), o);
+    AxisReducerOptions ao;
+    ao.kernel_dir = CLREDUCE_SOURCE_KERNEL_DIR;
+    ao.tuning.enabled = false;
+    AxisReducer axis(s.queue(), ao);
+    for (B b : {B::Sum, B::Mean, B::VarPop, B::L2}) {
+      const Reduction r = builtin(b, S::F32);
+      const Result first = red.reduce(r, {Input{in, 0}}, n);
+      const auto rows = axis.reduce(r, {Input{in, 0}}, Axis::Rows, MatrixShape{307, 977, 977});
+      const auto cols = axis.reduce(r, {Input{in, 0}}, Axis::Cols, MatrixShape{307, 977, 977});
+      for (int k2 = 0; k2 < 4; ++k2) {
+        INFO(name_of(b));
+        CHECK(std::memcmp(red.reduce(r, {Input{in, 0}}, n).bytes.data(), first.bytes.data(), 4) == 0);
+        const auto rows2 = axis.reduce(r, {Input{in, 0}}, Axis::Rows, MatrixShape{307, 977, 977});
+        const auto cols2 = axis.reduce(r, {Input{in, 0}}, Axis::Cols, MatrixShape{307, 977, 977});
+        for (std::size_t i = 0; i < rows.size(); ++i) CHECK(std::memcmp(rows[i].bytes.data(), rows2[i].bytes.data(), 4) == 0);
+        for (std::size_t j = 0; j < cols.size(); ++j) CHECK(std::memcmp(cols[j].bytes.data(), cols2[j].bytes.data(), 4) == 0);
       }
     }
   }

@@ -539,14 +539,14 @@ def _accumulate(s, op, dtype, float_result):
 _builtin_cache = {}
 
 
-def _builtin(name, op, accumulate=None):
-    """The built-in descriptor, made once per (name, type, accumulator) and reused: a call then
-    costs a dictionary lookup, not the descriptor's construction (the functions' calls at small n
-    are mostly such overheads)."""
-    key = (name, op.type, accumulate)
+def _builtin(name, op, accumulate=None, exact=False):
+    """The built-in descriptor, made once per (name, type, accumulator, exact) and reused: a call
+    then costs a dictionary lookup, not the descriptor's construction (the functions' calls at
+    small n are mostly such overheads)."""
+    key = (name, op.type, accumulate, exact)
     r = _builtin_cache.get(key)
     if r is None:
-        r = _builtin_cache[key] = _c.builtin(name, op.type, accumulate)
+        r = _builtin_cache[key] = _c.builtin(name, op.type, accumulate, exact)
     return r
 
 
@@ -641,8 +641,9 @@ def _fast(name, a, b=None):
 
 # ---- NumPy's functions --------------------------------------------------------------------------
 
-def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_float=False, dtype=None, nan_name=None):
-    if axis is None and dtype is None and out is None:
+def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_float=False, dtype=None, nan_name=None,
+            exact=False):
+    if axis is None and dtype is None and out is None and not exact:
         v = _fast(name, a)
         if v is not _MISS:
             return v
@@ -653,15 +654,18 @@ def _simple(name, a, axis, out, dtype_of, fill, builtin_name=None, accumulate_fl
         return _empty(op, ax, fill, rdt, nan_name or name, out)
     s = _session_for([op])
     acc = _accumulate(s, op, dtype, accumulate_float)
-    r = _builtin(builtin_name or name, op, acc)
+    r = _builtin(builtin_name or name, op, acc, exact)
     raw = _run(r, [op], ax, session=s)
     return _finish(_field(raw, None, rdt), ax, out)
 
 
-def sum(a, axis=None, dtype=None, out=None):
+def sum(a, axis=None, dtype=None, out=None, exact=False):
     """np.sum: integers exact in 64 bits (then NumPy's result type, or `dtype`, modulo its width),
-    float16/bfloat16 in float32, float32 in float32 (dtype=np.float64: in double)."""
-    return _simple("sum", a, axis, out, _sum_dtype, 0, dtype=dtype, nan_name="add")
+    float16/bfloat16 in float32, float32 in float32 (dtype=np.float64: in double). exact=True (float
+    types): the exact sum of the elements rounded once to the result type, the same bits on every
+    launch, device and axis split (float16 and bfloat16: rounded once to float32, the library's
+    result, then to NumPy's result type)."""
+    return _simple("sum", a, axis, out, _sum_dtype, 0, dtype=dtype, nan_name="add", exact=exact)
 
 
 def nansum(a, axis=None, dtype=None, out=None):
@@ -669,10 +673,11 @@ def nansum(a, axis=None, dtype=None, out=None):
     return _simple("nansum", a, axis, out, _sum_dtype, 0, dtype=dtype)
 
 
-def mean(a, axis=None, dtype=None, out=None):
+def mean(a, axis=None, dtype=None, out=None, exact=False):
     """np.mean: the sum (exact for integers) over the count; float64 for integers (computed in
-    double where the device has fp64, else float32), the float type for floats."""
-    return _simple("mean", a, axis, out, _float_dtype, float("nan"), accumulate_float=True, dtype=dtype)
+    double where the device has fp64, else float32), the float type for floats. exact=True (float
+    types): the exact sum divided by the count, rounded once."""
+    return _simple("mean", a, axis, out, _float_dtype, float("nan"), accumulate_float=True, dtype=dtype, exact=exact)
 
 
 def nanmean(a, axis=None, dtype=None, out=None):
@@ -831,10 +836,11 @@ def std(a, axis=None, dtype=None, out=None, ddof=0):
     return _var("std", a, axis, dtype, out, ddof)
 
 
-def dot(a, b, out=None):
+def dot(a, b, out=None, exact=False):
     """np.dot of two 1-D arrays of one length: the sum of a[i] * b[i] (integers modulo 2^64, then
-    NumPy's result type; floats in their type, float16 in float32)."""
-    if out is None:
+    NumPy's result type; floats in their type, float16 in float32). exact=True (float types): the
+    exact sum of the exact products, rounded once."""
+    if out is None and not exact:
         v = _fast("dot", a, b)
         if v is not _MISS:
             return v
@@ -853,15 +859,17 @@ def dot(a, b, out=None):
         rdt = _value_dtype(x)
     if x.size == 0:
         return _finish(np.zeros(1, dtype=rdt), None, out)
-    raw = _run(_builtin("dot", x), [x, y], None)
+    raw = _run(_builtin("dot", x, None, exact), [x, y], None)
     return _finish(_field(raw, None, rdt), None, out)
 
 
-def norm(x, ord=None, axis=None):
+def norm(x, ord=None, axis=None, exact=False):
     """np.linalg.norm of a vector (or of each row or column with `axis`, or of a whole matrix, the
     Frobenius norm): ord None or 2 the Euclidean norm (overflow-safe, as LAPACK's nrm2), 1 the sum of
-    magnitudes, inf the largest magnitude. Float types keep their type, integers give float64."""
-    if ord is None and axis is None:  # a vector's 2-norm, or a whole matrix's Frobenius norm: one sum
+    magnitudes, inf the largest magnitude. Float types keep their type, integers give float64.
+    exact=True (the Euclidean norm of float types): the square root of the exact sum of squares,
+    rounded once."""
+    if ord is None and axis is None and not exact:  # a vector's 2-norm, or a whole matrix's Frobenius norm: one sum
         v = _fast("norm", x)
         if v is not _MISS:
             return v
@@ -878,8 +886,11 @@ def norm(x, ord=None, axis=None):
         return _empty(op, ax, 0.0, rdt, "norm", None)
     s = _session_for([op])
     name = names[ord]
+    if exact and name != "l2":
+        raise Error("norm ord=%r with exact=True: exact summation gives the Euclidean norm (ord None, 2 or "
+                    "'fro'); the others take no sum of squares" % (ord,))
     acc = _accumulate(s, op, None, True) if name == "l2" else None
-    raw = _run(_builtin(name, op, acc), [op], ax)
+    raw = _run(_builtin(name, op, acc, exact), [op], ax)
     return _finish(_field(raw, None, rdt), ax, None)
 
 
@@ -960,13 +971,13 @@ def segment_reduce(a, offsets=None, op="sum", begin=None, end=None):
     return s.run(r, [x.input()], fam, []).view(dt)
 
 
-def builtin(name, dtype, accumulate=None):
+def builtin(name, dtype, accumulate=None, exact=False):
     """The built-in descriptor `name` (clreduce.builtins()) over inputs of `dtype` (a NumPy dtype or
     a name: "float32", "f32", "bfloat16"); accumulate="float64" takes sums, means, variances and
-    norms in double."""
+    norms in double; exact=True sums exactly (sum, mean, dot, sumsq, l2 of float types)."""
     t = dtype if isinstance(dtype, str) else _type_name(dtype)
     acc = accumulate if accumulate is None or isinstance(accumulate, str) else _type_name(accumulate)
-    return _c.builtin(name, t, acc)
+    return _c.builtin(name, t, acc, exact)
 
 
 def reduce(r, *arrays, axis=None, scalars=()):
