@@ -174,6 +174,18 @@ else
   cases+=("reduce --op var_pop --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
+  # Exact summation (kernels_cl/exact_sum.clh): the expansion and the integer digits (-D
+  # EXACT_EXPANSION=0), each term kind (float, double, products of each), each finish (sum, mean,
+  # square root), rows, columns, segments and the several-device parts.
+  cases+=("reduce --op sum --type f32 --exact --wg 64")
+  cases+=("reduce --op mean --type f16 --exact --wg 64 -D EXACT_EXPANSION=0")
+  cases+=("reduce --op dot --type f64 --exact --wg 16")
+  cases+=("reduce --op l2 --type bf16 --exact --wg 64 --vec 2")
+  cases+=("reduce --op sum --type f64 --exact --wg 16 -D EXACT_EXPANSION=0")
+  cases+=("reduce --op dot --type f32 --exact --axis rows --shape 5x301 --wg 64")
+  cases+=("reduce --op mean --type f32 --exact --axis cols --shape 37x13 --wg 64 --chunks 2")
+  cases+=("reduce --op sum --type f32 --exact --segments SEGMENTS_FILE --wg 64")
+  cases+=("bench multi --op sum --type f32 --exact --n 1001 --chunk 300")
   # User descriptor files: a struct accumulator over the whole array, two inputs and a run-time
   # scalar over rows; each run's device reference (descriptor_reference.cl) runs with it.
   cases+=("reduce --op-file OPS_DIR/iamax.clh --wg 64")
