@@ -9,14 +9,17 @@
 #   - with BEFORE=.before (an older tree, carried with .gpu; bench/gpu_compare_builds.sh says how
 #     to make one): its plain sum, run just before the working tree's, for the generic kernels'
 #     change that must not move them.
-# Writes $OUT/log.txt, $OUT/tests.txt, $OUT/rows.txt (one line per measurement: what, type, 2^k,
-# µs, the read rate, the result) and $OUT/raw/ (every command's output).
+# Writes $OUT/log.txt, $OUT/tests.txt, $OUT/rows.txt (one line per measurement as it is taken:
+# what, type, 2^k, µs, the read rate, the result), $OUT/cub.txt, and every command's output in
+# $RAW (default $OUT/raw). TEST_SAMPLE=M: the exact suite's sample (CLREDUCE_TEST_SAMPLE; unset:
+# all of it); SUITES="unit descriptor": more test suites after it.
 #   OUT=... [TYPES="f32 f64"] [LOGS="20 22 24 26 28 30"] [DOT=1] [TESTS=1] [BEFORE=.before] bash bench/gpu_exact.sh
 set -uo pipefail
 OUT=${OUT:-bench/out}
 TYPES=${TYPES:-f32 f64}
 LOGS=${LOGS:-20 22 24 26 28 30}
-mkdir -p "$OUT/raw"
+RAW=${RAW:-$OUT/raw}
+mkdir -p "$OUT" "$RAW"
 source bench/gpu_build.sh
 gpu_build >>"$OUT/log.txt" 2>&1
 if [ -n "${BEFORE:-}" ]; then
@@ -30,16 +33,19 @@ nvcc -O3 -std=c++17 -arch=sm_90 -I"$cccl/libcudacxx/include" -I"$cccl/cub" -I"$c
   bench/cub_reduce_modes.cu -o /tmp/cub_reduce_modes >>"$OUT/log.txt" 2>&1 || echo "cub_reduce_modes: build failed" >>"$OUT/log.txt"
 echo "built at ${SECONDS}s" >>"$OUT/log.txt"
 if [ "${TESTS:-1}" = 1 ]; then
-  (cd build-gpu && timeout 400 tests/clreduce_tests --test-suite=exact &&
-     timeout 200 tests/clreduce_tests --test-suite=unit && timeout 300 tests/clreduce_tests --test-suite=descriptor) \
+  (cd build-gpu && CLREDUCE_TEST_SAMPLE=${TEST_SAMPLE:-} timeout 300 tests/clreduce_tests --test-suite=exact) \
     >"$OUT/tests.txt" 2>&1
-  echo "tests exit $? at ${SECONDS}s: $(grep -E 'test cases:' "$OUT/tests.txt" | tr '\n' ' ')" >>"$OUT/log.txt"
+  echo "exact tests exit $? at ${SECONDS}s: $(grep -E 'test cases:' "$OUT/tests.txt" | tr '\n' ' ')" >>"$OUT/log.txt"
+  for suite in ${SUITES:-}; do
+    (cd build-gpu && timeout 300 tests/clreduce_tests --test-suite="$suite") >>"$OUT/tests.txt" 2>&1
+    echo "$suite tests exit $? at ${SECONDS}s" >>"$OUT/log.txt"
+  done
 fi
 # One clreduce measurement: LABEL BINARY TYPE LOG ARGS...
 measure() {
   local label=$1 bin=$2 type=$3 lg=$4
   shift 4
-  local f="$OUT/raw/${label}_${type}_$lg.txt"
+  local f="$RAW/${label}_${type}_$lg.txt"
   timeout 120 "$bin" reduce --type "$type" --n "2^$lg" --iterations 10 "$@" >"$f" 2>&1
   echo "$label | $type | 2^$lg | $(grep -m1 '^time' "$f" | sed 's/^time *\([0-9.]*\) us.*/\1/') us | $(grep -m1 '^read rate' "$f" | sed 's/^read rate *//; s/ back to back.*//') | $(grep -m1 '^result' "$f" | sed 's/^result *//') | $(grep -m1 '^check' "$f" | cut -c13-40)" >>"$OUT/rows.txt"
 }
