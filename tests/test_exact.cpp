@@ -572,3 +572,23 @@ TEST_SUITE("exact") {
     }
   }
 }
+
+TEST_SUITE("cli") {
+  TEST_CASE("exact: clreduce reduce --exact says the mode, prints the bits and checks them; the refusals") {
+    const CliRun r = run_cli("reduce --op sum --type f32 --exact --n 1001 --iterations 2");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("accumulator exact (a fixed point of 11 32-bit digits from 2^-149)") != std::string::npos);
+    CHECK(r.out.find("exact, bit for bit") != std::string::npos);
+    CHECK(r.out.find(" (0x") != std::string::npos);
+    const CliRun rows = run_cli("reduce --op l2 --type f16 --exact --axis cols --shape 9x5 --iterations 2");
+    INFO(rows.out);
+    CHECK(rows.code == 0);
+    CHECK(rows.out.find("all 5 results within their bounds") != std::string::npos);
+    expect_refused("reduce --op sum --type u32 --exact --n 100", "valid: f16, bf16, f32, f64");
+    expect_refused("reduce --op argmax --type f32 --exact --n 100", "valid: sum, mean, dot, sumsq, l2");
+    expect_refused("bench --exact --n 100", "--exact is for the reduction descriptors' built-ins");
+    expect_refused("reduce --op-file " + std::string(CLREDUCE_SOURCE_KERNEL_DIR) + "/examples/iamax.clh --exact --n 100",
+                   "leave --exact out");
+  }
+}
