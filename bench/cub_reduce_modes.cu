@@ -2,9 +2,10 @@
 // determinism modes (CCCL 3.1's environment API): run_to_run (its default, the two-pass reduction)
 // and gpu_to_gpu (the reproducible one, the same bits on every NVIDIA GPU), and not_guaranteed for
 // reference. Inputs uniform in [-1, 1) (a hash of the index), as clreduce's generated data are.
+// n as an int: gpu_to_gpu takes 4-byte offsets (a static assertion of CCCL 3.1), so 2^30 at most.
 // Each size: warm-up calls, then R calls back to back between two CUDA events (the mean per call),
 // and the result's bits in hex. Build against CCCL 3.1 (CuPy's copy on the GPU machine):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I$CCCL/libcudacxx/include -I$CCCL/cub -I$CCCL/thrust \
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I$CCCL/libcudacxx -I$CCCL/cub -I$CCCL/thrust \
 //        bench/cub_reduce_modes.cu -o cub_reduce_modes
 // Usage: cub_reduce_modes f32|f64 LOG2N...
 #include <cub/device/device_reduce.cuh>
@@ -38,14 +39,14 @@ __global__ void fill(T* p, size_t n) {
 
 template <class T, class Env>
 double time_mode(const T* in, T* out, size_t n, Env env) {
-  for (int w = 0; w < 5; ++w) CK(cub::DeviceReduce::Sum(in, out, static_cast<long long>(n), env));
+  for (int w = 0; w < 5; ++w) CK(cub::DeviceReduce::Sum(in, out, static_cast<int>(n), env));
   CK(cudaDeviceSynchronize());
   const int reps = n >= (size_t(1) << 28) ? 50 : 200;
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
   cudaEventRecord(a);
-  for (int r = 0; r < reps; ++r) CK(cub::DeviceReduce::Sum(in, out, static_cast<long long>(n), env));
+  for (int r = 0; r < reps; ++r) CK(cub::DeviceReduce::Sum(in, out, static_cast<int>(n), env));
   cudaEventRecord(b);
   CK(cudaEventSynchronize(b));
   float ms = 0;

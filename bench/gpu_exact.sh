@@ -29,7 +29,7 @@ if [ -n "${BEFORE:-}" ]; then
 fi
 cupy_dir=$(python3 -c 'import cupy, os; print(os.path.dirname(cupy.__file__))' 2>>"$OUT/log.txt")
 cccl="$cupy_dir/_core/include/cupy/_cccl"
-nvcc -O3 -std=c++17 -arch=sm_90 -I"$cccl/libcudacxx/include" -I"$cccl/cub" -I"$cccl/thrust" \
+nvcc -O3 -std=c++17 -arch=sm_90 -I"$cccl/libcudacxx" -I"$cccl/cub" -I"$cccl/thrust" \
   bench/cub_reduce_modes.cu -o /tmp/cub_reduce_modes >>"$OUT/log.txt" 2>&1 || echo "cub_reduce_modes: build failed" >>"$OUT/log.txt"
 echo "built at ${SECONDS}s" >>"$OUT/log.txt"
 if [ "${TESTS:-1}" = 1 ]; then
