@@ -409,6 +409,9 @@ TEST_SUITE("exact") {
         ReduceParams integers;
         integers.defines.push_back({"EXACT_EXPANSION", "0"});  // every term by the integers
         launches.push_back(integers);
+        ReduceParams constant;
+        constant.defines.push_back({"EXACT_STATIC_DIGITS", "1"});  // the digits by constant indices
+        launches.push_back(constant);
         for (const ReduceParams& p : launches) {
           if (!in_shard(k++)) continue;
           try {
