@@ -146,7 +146,9 @@ DescriptorBenchRun measure_descriptor_bench(const Session& session, const Descri
     }
     for (Builtin b : design.ops) {
       Planned p;
-      p.name = std::string(name_of(b));
+      // "sum exact": the table's reduction column says the mode (the accumulator column of CSV and
+      // JSON says it too).
+      p.name = std::string(name_of(b)) + (design.summation == Summation::Exact ? " exact" : "");
       try {
         p.r = builtin(b, type, design.accumulate, design.summation);
       } catch (const Error& e) {  // a type or an accumulator this built-in does not take
