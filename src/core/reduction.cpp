@@ -455,25 +455,12 @@ Reduction element_sum(const std::string& name, Scalar t, bool f64, const std::st
 }
 }  // namespace
 
-bool exact_available(Builtin b, Scalar t) {
-  const bool kind = b == Builtin::Sum || b == Builtin::Mean || b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2;
-  return kind && is_floating(t);
-}
-
-std::string accumulator_str(const Reduction& r) {
-  if (r.summation != Summation::Exact) return r.acc_type;
-  // The digits and the lowest bit, read back from the prelude's defines (exact_builtin wrote them).
-  auto define = [&](const std::string& name) {
-    const std::string key = "#define " + name + " ";
-    const auto at = r.prelude.find(key);
-    if (at == std::string::npos) return std::string("?");
-    const auto end = r.prelude.find('\n', at);
-    return r.prelude.substr(at + key.size(), end - at - key.size());
-  };
-  return "exact (a fixed point of " + define("EXACT_DIGITS") + " 32-bit digits from 2^" + define("EXACT_LOW") + ")";
-}
-
 namespace {
+// The built-ins exact summation applies to, and those of them that sum products (squares count).
+bool sums_exactly(Builtin b) {
+  return b == Builtin::Sum || b == Builtin::Mean || b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2;
+}
+bool sums_products(Builtin b) { return b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2; }
 // The exact accumulator (kernels_cl/exact_sum.clh) of one term kind: where its digits start and
 // how many a sum of up to 2^64 terms of the largest magnitude needs (32 x DIGITS - 1 bits above
 // LOW: the top term's bit plus 64 plus the sign), each term's three digits (six for a product of
@@ -488,11 +475,22 @@ ExactLayout exact_layout(bool product, bool f64) {
   if (!product) return f64 ? ExactLayout{2, -1074, 68} : ExactLayout{1, -149, 11};
   return f64 ? ExactLayout{4, -2148, 134} : ExactLayout{3, -298, 20};
 }
+}  // namespace
+
+bool exact_available(Builtin b, Scalar t) { return sums_exactly(b) && is_floating(t); }
+
+std::string accumulator_str(const Reduction& r) {
+  if (r.summation != Summation::Exact || !r.builtin || r.inputs.empty()) return r.acc_type;
+  const ExactLayout x = exact_layout(sums_products(*r.builtin), r.inputs.front() == Scalar::F64);
+  return "exact (a fixed point of " + std::to_string(x.digits) + " 32-bit digits from 2^" + std::to_string(x.low) + ")";
+}
+
+namespace {
 
 Reduction exact_builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
   const std::string name(name_of(b));
   if (!exact_available(b, t)) {
-    if (b == Builtin::Sum || b == Builtin::Mean || b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2)
+    if (sums_exactly(b))
       throw Error(Param::Type,
                   "exact " + name + " of " + std::string(name_of(t)) +
                       ": exact summation takes floats (an integer sum is exact in 64 bits already); valid: f16, bf16, f32, f64",
@@ -509,7 +507,7 @@ Reduction exact_builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
                                  (f64_in ? "" : " or f32") + ", not " + std::string(name_of(*accumulate)),
                   f64_in ? "f64" : "f32, f64");
   }
-  const bool product = b == Builtin::Dot || b == Builtin::SumSq || b == Builtin::L2;
+  const bool product = sums_products(b);
   const ExactLayout x = exact_layout(product, f64_in);
   const int result = b == Builtin::Mean ? 2 : b == Builtin::L2 ? 3 : 1;
   Reduction r;
