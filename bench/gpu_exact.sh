@@ -4,6 +4,8 @@
 # (TESTS=1); then for each type of TYPES at 2^k elements for each k of LOGS:
 #   - clreduce's exact sum (and exact dot where DOT=1) and its plain sum (and dot), each one
 #     `clreduce reduce ... --iterations 10` (time back to back, device events; the result in hex);
+#     the exact ones also with -D EXACT_GROUP=0 (rows "exact_generic", "dot_exact_generic": the
+#     accumulator per work-item instead of the fast path) where GENERIC=1 (the default);
 #   - CUB's DeviceReduce::Sum in its run_to_run (default) and gpu_to_gpu modes
 #     (bench/cub_reduce_modes.cu, built against CCCL 3.1 from CuPy's site-packages);
 #   - with BEFORE=.before (an older tree, carried with .gpu; bench/gpu_compare_builds.sh says how
@@ -13,7 +15,7 @@
 # what, type, 2^k, µs, the read rate, the result), $OUT/cub.txt, and every command's output in
 # $RAW (default $OUT/raw). TEST_SAMPLE=M: the exact suite's sample (CLREDUCE_TEST_SAMPLE; unset:
 # all of it); SUITES="unit descriptor": more test suites after it.
-#   OUT=... [TYPES="f32 f64"] [LOGS="20 22 24 26 28 30"] [DOT=1] [TESTS=1] [BEFORE=.before] bash bench/gpu_exact.sh
+#   OUT=... [TYPES="f32 f64"] [LOGS="20 22 24 26 28 30"] [DOT=1] [GENERIC=1] [TESTS=1] [BEFORE=.before] bash bench/gpu_exact.sh
 set -uo pipefail
 OUT=${OUT:-bench/out}
 TYPES=${TYPES:-f32 f64}
@@ -54,9 +56,11 @@ for type in $TYPES; do
     [ -n "${BEFORE:-}" ] && measure plain_before "$BEFORE/build-gpu/clreduce" "$type" "$lg" --op sum
     measure plain build-gpu/clreduce "$type" "$lg" --op sum
     measure exact build-gpu/clreduce "$type" "$lg" --op sum --exact
+    [ "${GENERIC:-1}" = 1 ] && measure exact_generic build-gpu/clreduce "$type" "$lg" --op sum --exact -D EXACT_GROUP=0
     if [ "${DOT:-1}" = 1 ]; then
       measure dot_plain build-gpu/clreduce "$type" "$lg" --op dot
       measure dot_exact build-gpu/clreduce "$type" "$lg" --op dot --exact
+      [ "${GENERIC:-1}" = 1 ] && measure dot_exact_generic build-gpu/clreduce "$type" "$lg" --op dot --exact -D EXACT_GROUP=0
     fi
   done
   [ -x /tmp/cub_reduce_modes ] && timeout 300 /tmp/cub_reduce_modes "$type" $LOGS >>"$OUT/cub.txt" 2>&1

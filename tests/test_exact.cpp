@@ -156,6 +156,15 @@ Result run_whole(B op, S t, const std::vector<double>& xs, const std::vector<dou
   return red.reduce(r, in, xs.size());
 }
 
+// The whole array's two paths: the default (EXACT_GROUP where the device can) and the accumulator
+// per work-item (EXACT_GROUP 0; on a device without the fast path the same launch twice).
+std::vector<ReduceParams> whole_paths() {
+  ReduceParams generic;
+  generic.defines.push_back({"EXACT_GROUP", "0"});
+  return {ReduceParams{}, generic};
+}
+std::string path_name(const ReduceParams& p) { return p.defines.empty() ? " (default launch)" : " (EXACT_GROUP 0)"; }
+
 // The adversarial inputs, each a named list (dot pairs them with a second list).
 struct Case {
   std::string name;
@@ -310,6 +319,61 @@ TEST_SUITE("unit") {
     CHECK(plan_descriptor(builtin(B::Dot, S::F64), 1 << 20, plain, cpu).wg == 256);
   }
 
+  TEST_CASE("exact: EXACT_GROUP, the whole array's fast path: where it is planned, the refusals, the group bound") {
+    DeviceInfo gpu = fake_device();
+    gpu.is_gpu = true;
+    gpu.compute_units = 132;
+    gpu.max_work_group_size = 1024;
+    gpu.local_mem_bytes = 48 << 10;
+    gpu.fp64 = true;
+    const Reduction dot64 = builtin(B::Dot, S::F64, std::nullopt, Summation::Exact);
+    const Reduction sum32 = builtin(B::Sum, S::F32, std::nullopt, Summation::Exact);
+    // No 64-bit atomics: the accumulator per work-item; asked for, refused naming what is missing.
+    CHECK_FALSE(exact_group_available(sum32, gpu));
+    CHECK_FALSE(plan_descriptor(sum32, 1 << 20, {}, gpu).exact_group);
+    ReduceParams on;
+    on.defines.push_back({"EXACT_GROUP", "1"});
+    try {
+      plan_descriptor(sum32, 1 << 20, on, gpu);
+      FAIL("EXACT_GROUP 1 was planned without cl_khr_int64_base_atomics");
+    } catch (const ConfigError& e) {
+      CHECK(std::string(e.what()).find("no cl_khr_int64_base_atomics") != std::string::npos);
+    }
+    gpu.extensions = "cl_khr_fp64 cl_khr_int64_base_atomics";
+    CHECK(exact_group_available(sum32, gpu));
+    const DescriptorLaunch fast = plan_descriptor(dot64, 1 << 20, {}, gpu);
+    CHECK(fast.exact_group);
+    CHECK(fast.options.find("-D EXACT_GROUP=1") != std::string::npos);
+    CHECK(fast.wg == 256);  // no tree of 1096-byte accumulators to fit: the plain sums' shape
+    CHECK(fast.items == 4);
+    // Not for a default summation, nor without fp64, nor with the expansion turned off.
+    CHECK_FALSE(exact_group_available(builtin(B::Sum, S::F32), gpu));
+    CHECK_THROWS_AS(plan_descriptor(builtin(B::Sum, S::F32), 1 << 20, on, gpu), ConfigError);
+    ReduceParams ints;
+    ints.defines.push_back({"EXACT_EXPANSION", "0"});
+    CHECK_FALSE(plan_descriptor(sum32, 1 << 20, ints, gpu).exact_group);
+    ints.defines.push_back({"EXACT_GROUP", "1"});
+    CHECK_THROWS_AS(plan_descriptor(sum32, 1 << 20, ints, gpu), ConfigError);
+    ReduceParams off;
+    off.defines.push_back({"EXACT_GROUP", "0"});
+    const DescriptorLaunch generic = plan_descriptor(dot64, 1 << 20, off, gpu);
+    CHECK_FALSE(generic.exact_group);
+    CHECK(generic.wg == 32);
+    DeviceInfo no64 = gpu;
+    no64.fp64 = false;
+    CHECK_FALSE(exact_group_available(sum32, no64));
+    // 2^29 elements a group or more: the group's digits could overflow, so the generic path
+    // (refused where EXACT_GROUP 1 was asked for).
+    ReduceParams one_group;
+    one_group.groups_per_cu = 1;
+    DeviceInfo small = gpu;
+    small.compute_units = 1;
+    CHECK(plan_descriptor(sum32, (std::uint64_t{1} << 29) - 1, one_group, small).exact_group);
+    CHECK_FALSE(plan_descriptor(sum32, std::uint64_t{1} << 29, one_group, small).exact_group);
+    one_group.defines = on.defines;
+    CHECK_THROWS_AS(plan_descriptor(sum32, std::uint64_t{1} << 29, one_group, small), ConfigError);
+  }
+
   TEST_CASE("exact: the reference's own rounding (ties to even, subnormals, overflow, square roots)") {
     auto sum_of = [](std::vector<double> xs, const ExactFormat& f) {
       ExactSum r;
@@ -364,8 +428,8 @@ TEST_SUITE("exact") {
         for (const Case& c : adversarial(t)) {
           // dot pairs the list with its reverse (products of every magnitude with every other).
           std::vector<double> ys(c.xs.rbegin(), c.xs.rend());
-          const Result got = run_whole(op, t, c.xs, ys, {});
-          check_result(op, t, got, c.xs, ys, c.name);
+          for (const ReduceParams& p : whole_paths())
+            check_result(op, t, run_whole(op, t, c.xs, ys, p), c.xs, ys, c.name + path_name(p));
         }
       }
     }
@@ -380,12 +444,13 @@ TEST_SUITE("exact") {
         for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{255}, std::size_t{4097},
                               std::size_t{100003}}) {
           const auto xs = random_values(types[ti], n, rng), ys = random_values(types[ti], n, rng);
-          check_result(kOps[oi], types[ti], run_whole(kOps[oi], types[ti], xs, ys, {}), xs, ys, "random");
+          for (const ReduceParams& p : whole_paths())
+            check_result(kOps[oi], types[ti], run_whole(kOps[oi], types[ti], xs, ys, p), xs, ys, "random" + path_name(p));
         }
       }
   }
 
-  TEST_CASE("exact: the same bits for every launch (work-group, VEC, ITEMS, groups, expansion on and off)") {
+  TEST_CASE("exact: the same bits for every launch (work-group, VEC, ITEMS, groups, expansion on and off, EXACT_GROUP)") {
     std::mt19937_64 rng(seed() + 1);
     const std::size_t max_wg = std::min<std::size_t>(session().device().max_work_group_size, 256);
     std::size_t k = 0;  // the launches' index, for the sample (CLREDUCE_TEST_SAMPLE)
@@ -409,16 +474,23 @@ TEST_SUITE("exact") {
         ReduceParams integers;
         integers.defines.push_back({"EXACT_EXPANSION", "0"});  // every term by the integers
         launches.push_back(integers);
+        for (unsigned vec : {1u, 4u}) {  // an accumulator per work-item (the default where no EXACT_GROUP)
+          ReduceParams generic;
+          generic.vec = vec;
+          generic.defines.push_back({"EXACT_GROUP", "0"});
+          launches.push_back(generic);
+        }
         ReduceParams constant;
         constant.defines.push_back({"EXACT_STATIC_DIGITS", "1"});  // the digits by constant indices
+        constant.defines.push_back({"EXACT_GROUP", "0"});
         launches.push_back(constant);
         for (const ReduceParams& p : launches) {
           if (!in_shard(k++)) continue;
           try {
-            if (std::getenv("EXACT_TRACE")) std::fprintf(stderr, "%s %s wg %zu vec %u %s\n", std::string(name_of(op)).c_str(), std::string(name_of(t)).c_str(), p.wg, p.vec.value_or(0), p.defines.empty() ? "" : p.defines[0].str().c_str());
             const Result again = run_whole(op, t, xs, ys, p);
-            INFO(name_of(op) << " " << name_of(t) << " wg " << p.wg << " vec " << p.vec.value_or(0) << " "
-                             << (p.defines.empty() ? "" : p.defines[0].str()));
+            std::string defines;
+            for (const Define& d : p.defines) defines += " " + d.str();
+            INFO(name_of(op) << " " << name_of(t) << " wg " << p.wg << " vec " << p.vec.value_or(0) << defines);
             CHECK(std::memcmp(again.bytes.data(), first.bytes.data(), first.layout.bytes()) == 0);
           } catch (const ConfigError& e) {
             MESSAGE("not on this device: " << std::string(e.what()));  // a work-group the accumulators' local memory refuses

@@ -1175,6 +1175,11 @@ std::string reduction_source(const Reduction& r) {
   // *a = combine(*a, lift(v, i)).
   s << "void desc_fold_into(__private DESC_ACC* a, const " << r.map_type << " v, const ulong i) {\n  "
     << (r.fold.empty() ? std::string("*a = desc_combine(*a, desc_lift(v, i));") : r.fold) << "\n}\n";
+  // DESC_FOLD_INTO(a, v, i): the fold the whole-array vector macros below use; a kernel whose
+  // work-items hold something else than DESC_ACC (reduce_descriptor.cl's EXACT_GROUP) defines it
+  // before including this header.
+  s << "#ifndef DESC_FOLD_INTO\n#define DESC_FOLD_INTO(a, v, i) desc_fold_into((a), (v), (i)) // a work-item's "
+       "fold: the descriptor's\n#endif\n";
   if (!r.lift_vector.empty())
     s << "#if VEC > 1\nDESC_ACC desc_lift_vector(const DESC_MAPV v, const ulong i) {\n  return " << r.lift_vector
       << ";\n}\n#endif\n";
@@ -1185,7 +1190,7 @@ std::string reduction_source(const Reduction& r) {
   // acc, in order (element kv * VEC + c has index kv * VEC + c - base), or lifted at once
   // (desc_lift_vector); DESC_FOLD_VECTOR(acc, kv): with base 0.
   s << "#define DESC_FOLD_VECTOR(acc, kv) DESC_FOLD_VECTOR_AT(acc, (kv), 0)\n";
-  s << "#if VEC == 1\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) desc_fold_into(&(acc), "
+  s << "#if VEC == 1\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) DESC_FOLD_INTO(&(acc), "
        "DESC_ELEMENT_AT((kv), (kv) - (base)), (kv) - (base))\n#else\n";
   // Per input j: DESC_LOADVj_AT(e), the VEC elements from element e (a multiple of VEC where
   // ALIGNED, loaded through a vector pointer; else vloadN, any e) read into the compute type;
@@ -1207,7 +1212,7 @@ std::string reduction_source(const Reduction& r) {
     } else if (r.lift_vector.empty()) {
       s << "#define DESC_COMPONENTS(acc)";
       for (unsigned c = 0; c < vec; ++c)
-        s << " desc_fold_into(&(acc), DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << ");";
+        s << " DESC_FOLD_INTO(&(acc), DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << ");";
     } else {
       s << "#define DESC_COMPONENTS(acc) (acc) = desc_combine((acc), desc_lift_vector((DESC_MAPV)(";
       for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPC(" << kComponents[c] << ", " << c << ")";

@@ -38,6 +38,11 @@ const KernelSpec& whole_kernel() {
        tunable(vec_param("16 bytes of the widest input")), aligned_param(), partial_param(),
        {"BLOCKED", "each work-item reads one contiguous run of vectors, not grid-strided ones", kFlag,
         "1 where the device is not a GPU (nor llvmpipe)", false, true},
+       {"EXACT_GROUP",
+        "an exact descriptor's work-items keep a two-term expansion in registers and their group's digits live in "
+        "local memory (exact_group.clh), not an accumulator per work-item",
+        kFlag, "1 for an exact descriptor where the device has fp64 and cl_khr_int64_base_atomics, else 0", false,
+        true},
        nv_ptx_param()}};
   return k;
 }

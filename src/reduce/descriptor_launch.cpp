@@ -19,6 +19,7 @@ constexpr unsigned kItems = 4;
 
 std::string DescriptorLaunch::label() const {
   std::string s = "wg " + std::to_string(wg);
+  if (exact_group) s += " (EXACT_GROUP: expansions in registers, the group's digits in local memory)";
   if (kernel == columns_kernel().kernel)
     return s + " (" + std::to_string(tile_x) + " x " + std::to_string(rows_y) + "), " + std::to_string(groups) +
            " column tiles x " + std::to_string(chunks) + " row chunks, " +
@@ -39,6 +40,36 @@ unsigned DescriptorLaunch::depth_of(std::uint64_t length) const {
   return static_cast<unsigned>(std::min<std::uint64_t>(d, 0xffffffffu));
 }
 
+bool exact_group_available(const Reduction& r, const DeviceInfo& dev) {
+  return r.summation == Summation::Exact && dev.fp64 && dev.has_extension("cl_khr_int64_base_atomics");
+}
+
+namespace {
+// EXACT_GROUP: the caller's -D EXACT_GROUP, else on wherever it can run (an exact descriptor, fp64
+// and 64-bit atomics) but where the caller turned the expansion off (-D EXACT_EXPANSION=0: every
+// term through the integers, which this path does not do).
+bool plan_exact_group(const Reduction& r, const DeviceInfo& dev, const std::vector<Define>& defines) {
+  const bool no_expansion = std::any_of(defines.begin(), defines.end(), [](const Define& d) {
+    return d.name == "EXACT_EXPANSION" && d.value.value_or("1") == "0";
+  });
+  const std::optional<std::uint64_t> given = given_value(whole_kernel(), "EXACT_GROUP", defines);
+  if (!given) return exact_group_available(r, dev) && !no_expansion;
+  if (*given == 0) return false;
+  if (!exact_group_available(r, dev))
+    throw ConfigError(Param::Define,
+                      "-D EXACT_GROUP=1: the exact fast path needs an exact descriptor (Summation::Exact; '" + r.name +
+                          "' is " + std::string(name_of(r.summation)) + ") on a device with fp64 and "
+                          "cl_khr_int64_base_atomics (" + dev.name + (dev.fp64 ? "" : ": no fp64") +
+                          (dev.has_extension("cl_khr_int64_base_atomics") ? "" : ": no cl_khr_int64_base_atomics") + ")",
+                      "EXACT_GROUP 0 here", dev.name);
+  if (no_expansion)
+    throw ConfigError(Param::Define,
+                      "-D EXACT_GROUP=1 with -D EXACT_EXPANSION=0: the fast path's work-items hold the expansion",
+                      "one of them");
+  return true;
+}
+}  // namespace
+
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
                                  const DeviceInfo& dev, std::size_t kernel_max_wg, bool aligned, bool partial) {
   if (n == 0) throw ConfigError(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
@@ -52,6 +83,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                       "unset");
   check_fp64(r, dev);
   DescriptorLaunch l;
+  l.exact_group = plan_exact_group(r, dev, params.defines);
   // Not a GPU (PoCL): contiguous_blocks' shape, each work-item one contiguous run of
   // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
   // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
@@ -63,12 +95,13 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   // registers. On the H200 at
   // 2^26 f32: var_pop 81.7% of the read peak at ITEMS 4, 90.9% at 2; argmax 90.6% and 91.8%; l2
   // 87% (VEC 8) and 89.7% (bench/NOTES.md, reduction descriptors).
-  l.items = default_items(r, r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems);
+  // EXACT_GROUP keeps two doubles a chain: the plain sums' 4 chains.
+  l.items = l.exact_group ? kItems : default_items(r, r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems);
   const std::optional<std::uint64_t> items = given_value(whole_kernel(), "ITEMS", params.defines);
   if (items) l.items = static_cast<unsigned>(*items);  // the caller's (-D ITEMS=8): the plan's depth follows it
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
   if (kernel_max_wg) limit = std::min(limit, kernel_max_wg);
-  limit = local_wg_limit(r, dev, limit);  // the group's tree of accumulators in local memory
+  if (!l.exact_group) limit = local_wg_limit(r, dev, limit);  // the group's tree of accumulators in local memory
   // -D WG_SIZE and -D VEC are the same parameters as --wg and --vec (declared: kernel_params.cpp).
   const std::size_t wg = static_cast<std::size_t>(
       caller_value(whole_kernel(), "WG_SIZE", params.wg ? std::optional<std::uint64_t>(params.wg) : std::nullopt,
@@ -110,7 +143,8 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     l.vec = 16;
     if (!items) l.items = 1;
   }
-  fit_private_footprint(r, l.wg, wg != 0, std::uint64_t{l.items} + l.vec + 4, dev,
+  if (!l.exact_group)
+    fit_private_footprint(r, l.wg, wg != 0, std::uint64_t{l.items} + l.vec + 4, dev,
                         "the descriptor kernel (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")");
   const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape ? kCpuGroupsPerCu : kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
@@ -119,6 +153,21 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   const std::uint64_t per_group = static_cast<std::uint64_t>(l.wg) * l.items * l.vec;
   const std::uint64_t wanted = (n + per_group - 1) / per_group;
   l.groups = std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, std::uint64_t{std::max(1u, dev.compute_units)} * per_cu));
+  // EXACT_GROUP's local digits take a group's adds without propagating carries: an element puts at
+  // most 2 pieces into a digit (a product of doubles: TwoProd's two terms, or the 106-bit integer
+  // product), each below 2^32 in magnitude, and a digit holds 2^63: below 2^29 elements a group
+  // (and the tree's few adds). No device holds that many a group today; past it, the accumulator
+  // per work-item (it propagates carries at every combine).
+  if (l.exact_group && (n + l.groups - 1) / l.groups >= (std::uint64_t{1} << 29)) {
+    if (given_value(whole_kernel(), "EXACT_GROUP", params.defines))
+      throw ConfigError(Param::N,
+                        "-D EXACT_GROUP=1 over " + std::to_string(n) + " elements in " + std::to_string(l.groups) +
+                            " groups: a group's local digits take at most 2^29 elements",
+                        "more groups (--groups-per-cu) or EXACT_GROUP 0", dev.name);
+    ReduceParams generic = params;
+    generic.defines.push_back({"EXACT_GROUP", "0"});
+    return plan_descriptor(r, n, generic, dev, kernel_max_wg, aligned, partial);
+  }
   // A work-item's loop trips: its share of the trips of ITEMS vectors, its tail, its ITEMS chains,
   // the tree, and the last group's loop over the partials and its tree.
   const auto trips = [&] {
@@ -148,6 +197,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                {"ALIGNED", aligned ? 1 : 0},
                                {"PARTIAL", partial ? 1 : 0},
                                {"BLOCKED", blocked ? 1 : 0},
+                               {"EXACT_GROUP", l.exact_group ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(whole_kernel(), values, params.defines);
   return l;
@@ -256,10 +306,23 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
   for (const Input& in : inputs) offsets.push_back(in.offset);
   const DescriptorLaunch l = launch_for(r, n, &k, offsets, part != nullptr);
   if (used) *used = l;
-  const std::uint64_t need = l.groups * r.acc_bytes;
-  if (need > partial_bytes_) {
-    partials_ = allocate(need, "the descriptor kernel's partials");
-    partial_bytes_ = need;
+  if (l.exact_group) {
+    // One accumulator of digits, zero between launches (the last group leaves it so): zeroed once
+    // here when (re)allocated.
+    if (r.acc_bytes > exact_total_bytes_) {
+      exact_total_ = allocate(r.acc_bytes, "the exact launch's digits");
+      exact_total_bytes_ = r.acc_bytes;
+      with_cl_context("zeroing the exact launch's digits", [&] {
+        bound_.queue.enqueueFillBuffer(exact_total_, cl_uchar{0}, 0, std::max<std::uint64_t>(r.acc_bytes, 16));
+        bound_.queue.finish();
+      });
+    }
+  } else {
+    const std::uint64_t need = l.groups * r.acc_bytes;
+    if (need > partial_bytes_) {
+      partials_ = allocate(need, "the descriptor kernel's partials");
+      partial_bytes_ = need;
+    }
   }
   if (!ticket_()) {
     ticket_ = allocate(16, "the descriptor kernel's ticket");
@@ -271,7 +334,7 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
   with_cl_context("enqueueing reduction '" + r.name + "'", [&] {
     cl_uint a = set_input_args(k, inputs);
     k.setArg(a++, static_cast<cl_ulong>(n));
-    k.setArg(a++, partials_);
+    k.setArg(a++, l.exact_group ? exact_total_ : partials_);
     k.setArg(a++, ticket_);
     k.setArg(a++, out);
     k.setArg(a++, static_cast<cl_ulong>(out_index));

@@ -25,6 +25,11 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                  const DeviceInfo& dev, std::size_t kernel_max_wg = 0, bool aligned = true,
                                  bool partial = false);
 
+// Whether the whole-array launch can take EXACT_GROUP (exact_group.clh) for r on dev: an exact
+// descriptor on a device with fp64 and cl_khr_int64_base_atomics. plan_descriptor takes it there
+// by default (-D EXACT_GROUP=0 refuses it; -D EXACT_EXPANSION=0 too).
+bool exact_group_available(const Reduction& r, const DeviceInfo& dev);
+
 // A part of a larger reduction (DescriptorReducer::enqueue_part): where its input starts in the
 // whole input (the index the map and the lift see for its first element).
 struct DescriptorPart {
@@ -93,6 +98,8 @@ class DescriptorReducer {
   SourceCache sources_;
   cl::Buffer partials_, ticket_, result_;
   std::uint64_t partial_bytes_ = 0;
+  cl::Buffer exact_total_;  // EXACT_GROUP launches' digits (zero between launches)
+  std::uint64_t exact_total_bytes_ = 0;
   std::size_t allocations_ = 0;
 };
 

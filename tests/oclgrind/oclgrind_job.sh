@@ -178,8 +178,10 @@ else
   # EXACT_EXPANSION=0), each term kind (float, double, products of each), each finish (sum, mean,
   # square root), rows, columns, segments and the several-device parts.
   cases+=("reduce --op sum --type f32 --exact --wg 64")
+  cases+=("reduce --op sum --type f32 --exact --wg 64 -D EXACT_GROUP=0")
   cases+=("reduce --op mean --type f16 --exact --wg 64 -D EXACT_EXPANSION=0")
   cases+=("reduce --op dot --type f64 --exact --wg 16")
+  cases+=("reduce --op dot --type f64 --exact --wg 16 -D EXACT_GROUP=0")
   cases+=("reduce --op l2 --type bf16 --exact --wg 64 --vec 2")
   cases+=("reduce --op sum --type f64 --exact --wg 16 -D EXACT_EXPANSION=0")
   cases+=("reduce --op dot --type f32 --exact --axis rows --shape 5x301 --wg 64")

@@ -67,6 +67,10 @@ struct DescriptorLaunch {
   // Columns: BLOCK, each trip's ITEMS consecutive rows lifted at once (one chain, a combine per
   // ITEMS elements), for descriptors with a lift_vector at VEC 1.
   bool block = false;
+  // Whole arrays, an exact descriptor: EXACT_GROUP (each work-item's expansion in registers, its
+  // group's digits in local memory; the launch's digits in one zeroed accumulator instead of a
+  // partial per group).
+  bool exact_group = false;
   std::string options;         // the build option string
   // The longest chain of combines from an element to the result: whole arrays for their n,
   // columns for their m rows, lines for the longest line the plan was made for (depth_of for a
