@@ -156,6 +156,18 @@ Result run_whole(B op, S t, const std::vector<double>& xs, const std::vector<dou
   return red.reduce(r, in, xs.size());
 }
 
+// A GPU as the planners see it: an H100's compute units, work-group limit and local memory, fp64
+// (no 64-bit atomics: tests add them where they need EXACT_GROUP).
+DeviceInfo fake_h100() {
+  DeviceInfo gpu = fake_device();
+  gpu.is_gpu = true;
+  gpu.compute_units = 132;
+  gpu.max_work_group_size = 1024;
+  gpu.local_mem_bytes = 48 << 10;
+  gpu.fp64 = true;
+  return gpu;
+}
+
 // The whole array's two paths: the default (EXACT_GROUP where the device can) and the accumulator
 // per work-item (EXACT_GROUP 0; on a device without the fast path the same launch twice).
 std::vector<ReduceParams> whole_paths() {
@@ -273,12 +285,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("exact: the planners fit the accumulators' tree in local memory and, on a CPU, the stack") {
-    DeviceInfo gpu = fake_device();
-    gpu.is_gpu = true;
-    gpu.compute_units = 132;
-    gpu.max_work_group_size = 1024;
-    gpu.local_mem_bytes = 48 << 10;
-    gpu.fp64 = true;
+    DeviceInfo gpu = fake_h100();
     const Reduction dot64 = builtin(B::Dot, S::F64, std::nullopt, Summation::Exact);  // 1096 bytes
     REQUIRE(dot64.acc_bytes == 1096);
     const DescriptorLaunch whole = plan_descriptor(dot64, 1 << 20, {}, gpu);
@@ -320,12 +327,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("exact: EXACT_GROUP, the whole array's fast path: where it is planned, the refusals, the group bound") {
-    DeviceInfo gpu = fake_device();
-    gpu.is_gpu = true;
-    gpu.compute_units = 132;
-    gpu.max_work_group_size = 1024;
-    gpu.local_mem_bytes = 48 << 10;
-    gpu.fp64 = true;
+    DeviceInfo gpu = fake_h100();
     const Reduction dot64 = builtin(B::Dot, S::F64, std::nullopt, Summation::Exact);
     const Reduction sum32 = builtin(B::Sum, S::F32, std::nullopt, Summation::Exact);
     // No 64-bit atomics: the accumulator per work-item; asked for, refused naming what is missing.
