@@ -55,17 +55,26 @@ bool plan_exact_group(const Reduction& r, const DeviceInfo& dev, const std::vect
   const std::optional<std::uint64_t> given = given_value(whole_kernel(), "EXACT_GROUP", defines);
   if (!given) return exact_group_available(r, dev) && !no_expansion;
   if (*given == 0) return false;
-  if (!exact_group_available(r, dev))
+  if (!exact_group_available(r, dev)) {
+    // What is missing, and only that.
+    std::vector<std::string> missing;
+    if (r.summation != Summation::Exact)
+      missing.push_back("an exact descriptor ('" + r.name + "' is " + std::string(name_of(r.summation)) +
+                        " summation; --exact)");
+    if (!dev.fp64) missing.push_back("fp64 (" + dev.name + " has no cl_khr_fp64)");
+    if (!dev.has_extension("cl_khr_int64_base_atomics"))
+      missing.push_back("64-bit atomics (" + dev.name + " has no cl_khr_int64_base_atomics)");
+    std::string what;
+    for (const std::string& m : missing) what += (what.empty() ? "" : ", ") + m;
     throw ConfigError(Param::Define,
-                      "-D EXACT_GROUP=1: the exact fast path needs an exact descriptor (Summation::Exact; '" + r.name +
-                          "' is " + std::string(name_of(r.summation)) + ") on a device with fp64 and "
-                          "cl_khr_int64_base_atomics (" + dev.name + (dev.fp64 ? "" : ": no fp64") +
-                          (dev.has_extension("cl_khr_int64_base_atomics") ? "" : ": no cl_khr_int64_base_atomics") + ")",
-                      "EXACT_GROUP 0 here", dev.name);
+                      "-D EXACT_GROUP=1: the exact fast path needs " + what + "; valid here: -D EXACT_GROUP=0",
+                      "-D EXACT_GROUP=0", dev.name);
+  }
   if (no_expansion)
     throw ConfigError(Param::Define,
-                      "-D EXACT_GROUP=1 with -D EXACT_EXPANSION=0: the fast path's work-items hold the expansion",
-                      "one of them");
+                      "-D EXACT_GROUP=1 with -D EXACT_EXPANSION=0: the fast path's work-items hold the expansion; "
+                      "valid: one of the two",
+                      "-D EXACT_GROUP=1 or -D EXACT_EXPANSION=0, not both");
   return true;
 }
 }  // namespace
@@ -162,8 +171,9 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     if (given_value(whole_kernel(), "EXACT_GROUP", params.defines))
       throw ConfigError(Param::N,
                         "-D EXACT_GROUP=1 over " + std::to_string(n) + " elements in " + std::to_string(l.groups) +
-                            " groups: a group's local digits take at most 2^29 elements",
-                        "more groups (--groups-per-cu) or EXACT_GROUP 0", dev.name);
+                            " groups: a group's local digits take at most 2^29 elements; valid: more groups "
+                            "(--groups-per-cu) or -D EXACT_GROUP=0",
+                        "more groups (--groups-per-cu) or -D EXACT_GROUP=0", dev.name);
     ReduceParams generic = params;
     generic.defines.push_back({"EXACT_GROUP", "0"});
     return plan_descriptor(r, n, generic, dev, kernel_max_wg, aligned, partial);
