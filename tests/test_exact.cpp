@@ -417,6 +417,49 @@ TEST_SUITE("unit") {
     CHECK(huge.sqrt(kExactF64) == std::sqrt(2.0) * 1e200);
     CHECK(std::isinf(huge.sqrt(kExactF32)));
   }
+
+  TEST_CASE("exact: the reference merged from shards (clreduce-mpi's ranks) is the whole's, through its bytes") {
+    // Every cut of each list into three shards, each shard's sum sent through to_bytes/from_bytes,
+    // merged in order: the whole's rounding, count, signed zero, infinities and NaN.
+    const std::vector<std::vector<double>> lists{
+        {1e30, 1.0, -1e30, 0x1p-149, -0x1p-149, 3.0},  // cancellation across shards
+        {-0.0, -0.0, -0.0},                            // -0 only where every term is
+        {-0.0, 0.0, -0.0},
+        {INFINITY, 1.0, -2.0},
+        {INFINITY, 5.0, -INFINITY},                    // inf - inf: NaN
+        {1.0, NAN, 2.0},
+        {0x1.fffffep127, 0x1p103, -1.0}};              // past the largest in one shard only
+    for (const std::vector<double>& xs : lists)
+      for (std::size_t a = 0; a <= xs.size(); ++a)
+        for (std::size_t b = a; b <= xs.size(); ++b) {
+          ExactSum whole, merged;
+          for (double x : xs) whole.add_value(x);
+          for (const auto& [from, to] : {std::pair{std::size_t{0}, a}, {a, b}, {b, xs.size()}}) {
+            ExactSum shard;
+            for (std::size_t i = from; i < to; ++i) shard.add_value(xs[i]);
+            std::vector<unsigned char> bytes(ExactSum::kBytes);
+            shard.to_bytes(bytes.data());
+            merged.merge(ExactSum::from_bytes(bytes.data()));
+          }
+          CAPTURE(a);
+          CAPTURE(b);
+          CHECK(merged.count() == whole.count());
+          for (const ExactFormat* f : {&kExactF32, &kExactF64}) {
+            const double w = whole.rounded(*f), m = merged.rounded(*f);
+            CHECK(((std::isnan(w) && std::isnan(m)) || (w == m && std::signbit(w) == std::signbit(m))));
+            const double wm = whole.mean(*f), mm = merged.mean(*f);
+            CHECK(((std::isnan(wm) && std::isnan(mm)) || (wm == mm && std::signbit(wm) == std::signbit(mm))));
+          }
+        }
+    ExactSum products, left, right;  // products too (dot): a shard's negative sum adds as its complement
+    for (double x : {3.0, -1e200, 0.5}) products.add_product(x, x == 3.0 ? -4.0 : x);
+    left.add_product(3.0, -4.0);
+    right.add_product(-1e200, -1e200);
+    right.add_product(0.5, 0.5);
+    left.merge(right);
+    CHECK(left.rounded(kExactF64) == products.rounded(kExactF64));
+    CHECK(left.sqrt(kExactF64) == products.sqrt(kExactF64));
+  }
 }
 
 TEST_SUITE("exact") {

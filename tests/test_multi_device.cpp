@@ -261,6 +261,25 @@ TEST_SUITE("unit") {
       }
   }
 
+  TEST_CASE("generate_scalar_data_range: a shard is the same slice of the whole, for every type, kind and input") {
+    for (Scalar t : {Scalar::U8, Scalar::I16, Scalar::U32, Scalar::I64, Scalar::F16, Scalar::BF16, Scalar::F32, Scalar::F64})
+      for (DataKind k : all_data_kinds())
+        for (unsigned stream : {0u, 1u}) {
+          const ScalarData whole = generate_scalar_data_range(t, 0, 1000, k, 7, stream);
+          const ScalarData shard = generate_scalar_data_range(t, 333, 667, k, 7, stream);
+          CAPTURE(name_of(t));
+          CAPTURE(name_of(k));
+          REQUIRE(shard.n == 667);
+          CHECK(std::equal(shard.bytes.begin(), shard.bytes.end(),
+                           whole.bytes.begin() + static_cast<std::ptrdiff_t>(333 * size_of(t))));
+          if (k == DataKind::Random) {  // the inputs differ; floats in [-1, 1] (f16, bf16 round up to 1)
+            CHECK(whole.bytes != generate_scalar_data_range(t, 0, 1000, k, 7, stream + 1).bytes);
+            if (is_floating(t))
+              for (std::uint64_t i = 0; i < whole.n; ++i) CHECK((whole.at(i) >= -1 && whole.at(i) <= 1));
+          }
+        }
+  }
+
   TEST_CASE("same_model_means: one mean per model (platform, name, driver, compute units, memory), in device order") {
     const auto dev = [](const std::string& name, unsigned cus, std::uint64_t mem) {
       DeviceInfo d;
@@ -494,6 +513,74 @@ TEST_SUITE("multi_device") {
         }
       }
     }
+  }
+
+  TEST_CASE("descriptors: parts of a larger reduction (accumulate from an index base, then finish) give the whole input's result") {
+    // What clreduce-mpi does with its ranks' shards: pieces reduced apart, each from its first
+    // index, their unfinished parts put side by side and finished once.
+    const std::vector<DeviceInfo> devs = test_devices();
+    MultiReducer mr(devs, options(Split{SplitKind::Even, {}}, 1000));
+    const bool fp64 = std::all_of(devs.begin(), devs.end(), [](const DeviceInfo& d) { return d.fp64; });
+    const std::uint64_t n = 30011;
+    const std::vector<std::uint64_t> cuts{0, 7, 12000, n};  // three pieces, one shorter than the devices' chunks
+    std::vector<Reduction> rs{builtin(Builtin::Sum, Scalar::F32, std::nullopt, Summation::Exact),
+                              builtin(Builtin::Dot, Scalar::BF16, std::nullopt, Summation::Exact),
+                              builtin(Builtin::L2, Scalar::F16, std::nullopt, Summation::Exact),
+                              builtin(Builtin::ArgMax, Scalar::F32), builtin(Builtin::Sum, Scalar::U32),
+                              builtin(Builtin::VarSample, Scalar::F32), builtin(Builtin::Mean, Scalar::I16)};
+    if (fp64) rs.push_back(builtin(Builtin::Mean, Scalar::F64, std::nullopt, Summation::Exact));
+    for (const Reduction& r : rs) {
+      CAPTURE(r.name);
+      CAPTURE(name_of(r.summation));
+      std::vector<ScalarData> data;
+      for (unsigned j = 0; j < r.inputs.size(); ++j)
+        data.push_back(generate_scalar_data(r.inputs[j], n, DataKind::Random, test::seed() + j, j));
+      if (r.builtin == Builtin::ArgMax) {  // the largest in the last piece, far past its start
+        const float big = 7.5f;
+        std::memcpy(data[0].bytes.data() + (n - 3) * 4, &big, 4);
+      }
+      std::vector<unsigned char> parts;
+      std::uint64_t count = 0;
+      unsigned depth = 0;
+      for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+        std::vector<const void*> piece;
+        for (std::size_t j = 0; j < data.size(); ++j)
+          piece.push_back(data[j].bytes.data() + cuts[k] * size_of(r.inputs[j]));
+        const MultiResult m = mr.accumulate(r, piece, cuts[k + 1] - cuts[k], cuts[k]);
+        CHECK(m.n == cuts[k + 1] - cuts[k]);
+        CHECK(m.parts.size() == m.part_count * r.acc_bytes);
+        parts.insert(parts.end(), m.parts.begin(), m.parts.end());
+        count += m.part_count;
+        depth = std::max(depth, m.depth);
+      }
+      const Result got = mr.finish(r, parts.data(), count, n);
+      std::vector<const ScalarData*> in;
+      for (const ScalarData& d : data) in.push_back(&d);
+      const DescriptorReference ref = descriptor_reference(r, in, n, depth + static_cast<unsigned>(count));
+      const Check c = check_descriptor(got, ref);
+      CHECK_MESSAGE(c.ok, c.detail << " (" << ref.how << ")");
+      if (r.summation == Summation::Exact)  // the bits of one call over the whole input
+        CHECK(got.bytes == mr.reduce(r, pointers(data), n).result.bytes);
+      if (r.builtin == Builtin::ArgMax) CHECK(got.index() == n - 3);
+    }
+    const Reduction sum = builtin(Builtin::Sum, Scalar::F32, std::nullopt, Summation::Exact);
+    const std::vector<float> x(10, 1.0f);
+    const MultiResult m = mr.accumulate(sum, {x.data()}, 10, 5);
+    for (const auto& [count, elements, words] :
+         {std::tuple{std::uint64_t{0}, std::uint64_t{10}, "finishing 0 parts; valid: 1 to 2^32 - 1"},
+          {m.part_count, std::uint64_t{0}, "n must be at least 1"}}) {
+      try {
+        mr.finish(sum, m.parts.data(), count, elements);
+        FAIL("accepted: " << words);
+      } catch (const Error& e) {
+        CHECK_MESSAGE(std::string(e.what()).find(words) != std::string::npos, e.what());
+        CHECK(e.param() == Param::N);
+      }
+    }
+    CHECK_THROWS_WITH_AS(mr.finish(sum, nullptr, 1, 10), doctest::Contains("the parts pointer is null"), Error);
+    CHECK_THROWS_WITH_AS(mr.accumulate(sum, {x.data()}, 10, ~std::uint64_t{0} - 3),
+                         doctest::Contains("passes 2^64 - 1"), Error);
+    CHECK(mr.finish(sum, m.parts.data(), m.part_count, 10).value() == 10.0);
   }
 
   TEST_CASE("descriptors: refusals name the problem (inputs, scalars, null pointers, buffers, n = 0, a broken file)") {

@@ -118,6 +118,9 @@ struct MultiResult {
   Op op = Op::Sum;                  // Op calls
   std::string reduction;            // descriptor calls: the descriptor's name; empty for Op calls
   Result result;                    // descriptor calls: the result, in the descriptor's layout
+  // accumulate() calls: the parts, unfinished (see accumulate); empty for every other call.
+  std::vector<unsigned char> parts;
+  std::uint64_t part_count = 0;
   std::uint64_t bytes = 0;          // bytes read: n times the bytes of one element of every input
   std::uint64_t n = 0;
   bool resident = false;            // the input was resident (no host copy timed)
@@ -198,6 +201,27 @@ class MultiReducer {
   // (Param::Buffer) for a list of the wrong size or a buffer too small for its count.
   MultiResult reduce_resident(const Reduction& r, const std::vector<std::vector<Input>>& inputs,
                               const std::vector<std::uint64_t>& counts, const std::vector<ScalarArg>& scalars = {});
+
+  // ---- Parts of a larger reduction: another call's, another process's (an MPI rank's) ----
+  // As reduce(r, inputs, n, scalars) for host data, but the result left unfinished: `parts` holds
+  // the accumulators of every chunk of every device, in device and chunk order (part_count of them,
+  // r.acc_bytes each, as the device lays out r's accumulator: OpenCL C's layout, little-endian),
+  // and `result` stays unset. index_base: the index of this call's first element in the whole
+  // input (the map's i and an arg result's index count from it). The parts of several calls, put
+  // side by side in the whole input's order, go to finish(); the parts of an exact summation
+  // (Summation::Exact) are exact, so the finished result is the bits of one call over the whole
+  // input, whatever the calls, devices and chunks. depth: the calls' own; finish adds one
+  // combine per part after the first. Throws as reduce.
+  MultiResult accumulate(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+                         std::uint64_t index_base, const std::vector<ScalarArg>& scalars = {});
+  // `count` accumulators of r at `parts` (count * r.acc_bytes bytes, as accumulate leaves them,
+  // from any calls of any MultiReducer with the same descriptor), folded in their order by one
+  // work-item on device 0 and finished for `n` elements in all (a mean's count). Throws Error
+  // (Param::N) for count or n 0 or count above 2^32 - 1, (Param::Buffer) for a null pointer,
+  // (Param::Type) for f64 on a device 0 without cl_khr_fp64, a descriptor that does not build.
+  // The bytes are trusted to be r's accumulators: folding other bytes gives a wrong result, never
+  // a read or write outside the buffers.
+  Result finish(const Reduction& r, const void* parts, std::uint64_t count, std::uint64_t n);
 
  private:
   struct State;

@@ -535,38 +535,50 @@ struct MultiReducer::State {
     }
   }
 
-  // The descriptor's parts folded on device 0 in device and chunk order and finished there.
-  MultiResult assemble_descriptor(std::vector<PartOut> outs, const std::vector<std::uint64_t>& counts,
-                                  const Reduction& r, bool resident, Clock::time_point t0) {
+  // The descriptor call's shares, its parts (every chunk's accumulator of every device, in device
+  // and chunk order) in m.parts, m.part_count, and its size and depth; the result left unset.
+  MultiResult collect_descriptor(std::vector<PartOut> outs, const std::vector<std::uint64_t>& counts,
+                                 const Reduction& r, bool resident, Clock::time_point t0) {
     std::uint64_t element_bytes = 0;
     for (Scalar s : r.inputs) element_bytes += size_of(s);
-    std::vector<unsigned char> all;
-    std::uint64_t parts = 0, offset = 0;
     MultiResult m;
     m.reduction = r.name;
     m.resident = resident;
     double last_end = 0;
     m.shares = shares_of(outs, counts, element_bytes, t0, last_end);
     unsigned deepest = 0;
+    std::uint64_t offset = 0;
     for (const DeviceShare& s : m.shares) {
       offset += s.n;
       if (s.n == 0) continue;
       // The share's depth counts its own chunks' fold; the fold of every part is counted below.
       deepest = std::max(deepest, s.depth - static_cast<unsigned>(std::min<std::uint64_t>(s.chunks - 1, s.depth)));
-      all.insert(all.end(), outs[s.device].accumulators.begin(), outs[s.device].accumulators.end());
-      parts += s.chunks;
+      m.parts.insert(m.parts.end(), outs[s.device].accumulators.begin(), outs[s.device].accumulators.end());
+      m.part_count += s.chunks;
     }
+    m.us = us_since(t0);
+    m.tail_us = std::max(0.0, m.us - last_end);
+    m.n = offset;
+    m.bytes = offset * element_bytes;
+    // One work-item folds the parts in order: the first part's elements go through parts - 1 more.
+    m.depth = deepest + static_cast<unsigned>(std::min<std::uint64_t>(m.part_count - 1, 0xffffffffu - deepest));
+    m.gbps = gbps_of(m.bytes, m.us);
+    return m;
+  }
+
+  // `count` parts of r folded on device 0 in their order and finished there, for n elements.
+  Result fold_on_first(const Reduction& r, const unsigned char* parts, std::uint64_t count, std::uint64_t n) {
     Dev& d0 = devs[0];
     try {
-      ensure_parts(d0, r, parts);
+      ensure_parts(d0, r, count);
       if (!d0.result()) d0.result = cl::Buffer(d0.context, CL_MEM_READ_WRITE, 16);
       unsigned char bytes[16] = {};
       with_cl_context("folding the parts on " + device_label(0, devices[0]), [&] {
-        d0.compute.enqueueWriteBuffer(d0.parts, CL_FALSE, 0, all.size(), all.data());
-        descriptors(0).fold_parts(r, d0.parts, parts, offset, d0.result, 0, {});
+        d0.compute.enqueueWriteBuffer(d0.parts, CL_FALSE, 0, count * r.acc_bytes, parts);
+        descriptors(0).fold_parts(r, d0.parts, count, n, d0.result, 0, {});
         d0.compute.enqueueReadBuffer(d0.result, CL_TRUE, 0, r.out.bytes(), bytes);
       });
-      m.result = Result::from_bytes(r.out, bytes);
+      return Result::from_bytes(r.out, bytes);
     } catch (const Error& e) {
       drain(d0);
       throw Error(e.param(), device_label(0, devices[0]) + " failed folding the parts: " + e.what(), "",
@@ -575,12 +587,18 @@ struct MultiReducer::State {
       drain(d0);
       throw;
     }
+  }
+
+  // The descriptor's parts folded on device 0 in device and chunk order and finished there.
+  MultiResult assemble_descriptor(std::vector<PartOut> outs, const std::vector<std::uint64_t>& counts,
+                                  const Reduction& r, bool resident, Clock::time_point t0) {
+    MultiResult m = collect_descriptor(std::move(outs), counts, r, resident, t0);
+    const double parts_end = m.us - m.tail_us;
+    m.result = fold_on_first(r, m.parts.data(), m.part_count, m.n);
+    m.parts.clear();
+    m.part_count = 0;
     m.us = us_since(t0);
-    m.tail_us = std::max(0.0, m.us - last_end);
-    m.n = offset;
-    m.bytes = offset * element_bytes;
-    // One work-item folds the parts in order: the first part's elements go through parts - 1 more.
-    m.depth = deepest + static_cast<unsigned>(std::min<std::uint64_t>(parts - 1, 0xffffffffu - deepest));
+    m.tail_us = std::max(0.0, m.us - parts_end);
     m.gbps = gbps_of(m.bytes, m.us);
     return m;
   }
@@ -617,10 +635,36 @@ struct MultiReducer::State {
     return out;
   }
 
+  // Host data of a descriptor, split by c (counts(n, false)) and copied chunk by chunk (indices from
+  // index_base); finished on device 0 (reduce) or left as parts (accumulate).
+  MultiResult host_descriptor(const Reduction& r, const std::vector<const void*>& inputs,
+                              const std::vector<std::uint64_t>& c, std::uint64_t index_base,
+                              const std::vector<ScalarArg>& scalars, bool finished);
+
   // The probe is split in 4 chunks whatever the options' chunk size, so that it measures the
   // pipeline (not one copy then one reduction) at a cost that does not grow with small chunks.
   static std::uint64_t chunk_of(std::uint64_t n) { return std::max<std::uint64_t>(1, n / 4); }
 };
+
+MultiResult MultiReducer::State::host_descriptor(const Reduction& r, const std::vector<const void*>& inputs,
+                                                 const std::vector<std::uint64_t>& c,
+                                                 std::uint64_t index_base, const std::vector<ScalarArg>& scalars,
+                                                 bool finished) {
+  check_counts(r, inputs.size(), scalars.size());
+  check_descriptor(r, c);
+  std::vector<std::uint64_t> offsets(c.size(), 0);
+  for (std::size_t i = 1; i < c.size(); ++i) offsets[i] = offsets[i - 1] + c[i - 1];
+  const std::uint64_t chunk = options.chunk_elements ? options.chunk_elements : kDefaultChunkElements;
+  const Clock::time_point t0 = Clock::now();
+  std::vector<PartOut> outs = run_all(c, [&](std::size_t i) {
+    std::vector<const unsigned char*> part;
+    for (std::size_t j = 0; j < inputs.size(); ++j)
+      part.push_back(static_cast<const unsigned char*>(inputs[j]) + offsets[i] * size_of(r.inputs[j]));
+    return run_descriptor_host_part(devs[i], r, part, c[i], index_base + offsets[i], chunk, scalars);
+  });
+  return finished ? assemble_descriptor(std::move(outs), c, r, false, t0)
+                  : collect_descriptor(std::move(outs), c, r, false, t0);
+}
 
 MultiReducer::MultiReducer(std::vector<DeviceInfo> devices, MultiDeviceOptions options)
     : s_(std::make_unique<State>()) {
@@ -753,27 +797,44 @@ MultiResult MultiReducer::reduce_resident(const std::vector<cl::Buffer>& buffers
   return s_->assemble(std::move(outs), counts, type, op, true, t0);
 }
 
-MultiResult MultiReducer::reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
-                                 const std::vector<ScalarArg>& scalars) {
+namespace {
+// n >= 1 and no null input pointer: what a host descriptor call checks before it splits n.
+void check_host_inputs(const std::vector<const void*>& inputs, std::uint64_t n) {
   if (n == 0) throw Error(Param::N, "n must be at least 1 (got 0)", ">= 1");
   for (std::size_t j = 0; j < inputs.size(); ++j)
     if (!inputs[j])
       throw Error(Param::Buffer, "the host pointer of input " + std::to_string(j) + " is null",
                   "a pointer to n elements");
-  const std::vector<std::uint64_t> c = counts(n, false);
-  check_counts(r, inputs.size(), scalars.size());
-  s_->check_descriptor(r, c);
-  std::vector<std::uint64_t> offsets(c.size(), 0);
-  for (std::size_t i = 1; i < c.size(); ++i) offsets[i] = offsets[i - 1] + c[i - 1];
-  const std::uint64_t chunk = s_->options.chunk_elements ? s_->options.chunk_elements : kDefaultChunkElements;
-  const Clock::time_point t0 = Clock::now();
-  std::vector<PartOut> outs = s_->run_all(c, [&](std::size_t i) {
-    std::vector<const unsigned char*> part;
-    for (std::size_t j = 0; j < inputs.size(); ++j)
-      part.push_back(static_cast<const unsigned char*>(inputs[j]) + offsets[i] * size_of(r.inputs[j]));
-    return run_descriptor_host_part(s_->devs[i], r, part, c[i], offsets[i], chunk, scalars);
-  });
-  return s_->assemble_descriptor(std::move(outs), c, r, false, t0);
+}
+}  // namespace
+
+MultiResult MultiReducer::reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+                                 const std::vector<ScalarArg>& scalars) {
+  check_host_inputs(inputs, n);
+  return s_->host_descriptor(r, inputs, counts(n, false), 0, scalars, true);
+}
+
+MultiResult MultiReducer::accumulate(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
+                                     std::uint64_t index_base, const std::vector<ScalarArg>& scalars) {
+  if (n > 0 && index_base > ~std::uint64_t{0} - (n - 1))
+    throw Error(Param::N, "index_base " + std::to_string(index_base) + " + n " + std::to_string(n) +
+                              " passes 2^64 - 1, the last index a reduction can have",
+                "index_base + n - 1 <= 2^64 - 1");
+  check_host_inputs(inputs, n);
+  return s_->host_descriptor(r, inputs, counts(n, false), index_base, scalars, false);
+}
+
+Result MultiReducer::finish(const Reduction& r, const void* parts, std::uint64_t count, std::uint64_t n) {
+  if (count == 0 || count > 0xffffffffu)
+    throw Error(Param::N, "finishing " + std::to_string(count) + " parts; valid: 1 to 2^32 - 1", "1 to 2^32 - 1");
+  if (n == 0) throw Error(Param::N, "n must be at least 1 (got 0)", ">= 1");
+  if (!parts) throw Error(Param::Buffer, "the parts pointer is null", "a pointer to count accumulators");
+  try {
+    check_fp64(r, s_->devices[0]);
+  } catch (const Error& e) {
+    throw Error(e.param(), device_label(0, s_->devices[0]) + ": " + e.what(), "", s_->devices[0].name);
+  }
+  return s_->fold_on_first(r, static_cast<const unsigned char*>(parts), count, n);
 }
 
 MultiResult MultiReducer::reduce_resident(const Reduction& r, const std::vector<std::vector<Input>>& inputs,

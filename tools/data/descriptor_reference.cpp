@@ -133,6 +133,38 @@ ScalarData generate_scalar_data(Scalar t, std::uint64_t n, DataKind kind, std::u
   return d;
 }
 
+ScalarData generate_scalar_data_range(Scalar t, std::uint64_t first, std::uint64_t n, DataKind kind,
+                                      std::uint64_t seed, unsigned stream) {
+  ScalarData d;
+  d.type = t;
+  d.n = n;
+  const std::size_t es = size_of(t);
+  d.bytes.resize(n * es);
+  d.origin = std::string(name_of(kind)) + (kind == DataKind::Random ? ", seed " + std::to_string(seed) : "") +
+             (stream ? ", input " + std::to_string(stream) : "") +
+             (first ? ", elements from " + std::to_string(first) : "");
+  const std::uint64_t key = splitmix64(splitmix64(seed) + stream);
+  for (std::uint64_t j = 0; j < n; ++j) {
+    const std::uint64_t i = first + j;
+    unsigned char* p = d.bytes.data() + j * es;
+    switch (kind) {
+      case DataKind::Random: {
+        const std::uint64_t r = splitmix64(key ^ splitmix64(i));
+        if (is_floating(t)) write_value(p, t, static_cast<double>(r >> 11) * 0x1.0p-53 * 2.0 - 1.0);  // [-1, 1)
+        else write_bits(p, es, r);
+        break;
+      }
+      case DataKind::Iota:
+        if (is_floating(t)) write_value(p, t, static_cast<long double>(i));
+        else write_bits(p, es, i);
+        break;
+      case DataKind::Ones: write_value(p, t, 1); break;
+      case DataKind::Max: write_value(p, t, largest(t)); break;
+    }
+  }
+  return d;
+}
+
 std::uint64_t scalar_file_elements(const std::filesystem::path& path, Scalar t, std::optional<std::uint64_t> n) {
   const std::size_t es = size_of(t);
   std::error_code ec;
@@ -277,27 +309,14 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
   const double d = static_cast<double>(depth);
   ref.how = "exact";
   if (r.summation == Summation::Exact) {
-    // The exact sum of the terms, rounded once (data/exact_reference.hpp): the same bits expected
-    // from every launch, +0 and -0 told apart.
     ExactSum sum;
+    const bool products = b != Builtin::Sum && b != Builtin::Mean;
     for (std::uint64_t i = 0; i < n; ++i) {
       const double xi = static_cast<double>(x.at(i));  // f16 .. f64: exact in a double
-      if (b == Builtin::Sum || b == Builtin::Mean) sum.add_value(xi);
+      if (!products) sum.add_value(xi);
       else sum.add_product(xi, b == Builtin::Dot ? static_cast<double>(y->at(i)) : xi);
     }
-    const bool f64_out = r.out.type == Scalar::F64;
-    const ExactFormat& f = f64_out ? kExactF64 : kExactF32;
-    const double v = b == Builtin::Mean ? sum.mean(f) : b == Builtin::L2 ? sum.sqrt(f) : sum.rounded(f);
-    if (f64_out) {
-      const double q = std::isnan(v) ? std::numeric_limits<double>::quiet_NaN() : v;
-      std::memcpy(out, &q, 8);
-    } else {
-      const float q = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(v);
-      std::memcpy(out, &q, 4);
-    }
-    ref.bits = true;
-    ref.how = "exact: the rational sum rounded once, bit for bit";
-    return ref;
+    return exact_descriptor_reference(r, sum);
   }
   if (n == 0) return empty_reference(r, b, ref);
 
@@ -482,6 +501,30 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
     default: break;
   }
   throw Error(Param::Op, "no host reference for " + r.name, "");
+}
+
+DescriptorReference exact_descriptor_reference(const Reduction& r, const ExactSum& sum) {
+  if (r.summation != Summation::Exact || !r.builtin)
+    throw Error(Param::Op, "exact_descriptor_reference: '" + r.name + "' is not an exact built-in", "");
+  // The exact sum of the terms, rounded once (data/exact_reference.hpp): the same bits expected
+  // from every launch, +0 and -0 told apart.
+  DescriptorReference ref;
+  ref.exact = make_result(r.out);
+  unsigned char* out = ref.exact.bytes.data();
+  const Builtin b = *r.builtin;
+  const bool f64_out = r.out.type == Scalar::F64;
+  const ExactFormat& f = f64_out ? kExactF64 : kExactF32;
+  const double v = b == Builtin::Mean ? sum.mean(f) : b == Builtin::L2 ? sum.sqrt(f) : sum.rounded(f);
+  if (f64_out) {
+    const double q = std::isnan(v) ? std::numeric_limits<double>::quiet_NaN() : v;
+    std::memcpy(out, &q, 8);
+  } else {
+    const float q = std::isnan(v) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(v);
+    std::memcpy(out, &q, 4);
+  }
+  ref.bits = true;
+  ref.how = "exact: the rational sum rounded once, bit for bit";
+  return ref;
 }
 
 Check check_descriptor(const Result& got, const DescriptorReference& ref) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "clreduce/reduction.hpp"
+#include "data/exact_reference.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
 
@@ -32,6 +33,13 @@ struct ScalarData {
 // types), ones, max (the largest finite value). `stream` numbers the inputs of one run (a dot's
 // second input differs from its first).
 ScalarData generate_scalar_data(Scalar t, std::uint64_t n, DataKind kind, std::uint64_t seed, unsigned stream = 0);
+// Elements [first, first + n) of a counter-based array: element i depends only on (t, kind, seed,
+// stream, i), so a shard (an MPI rank's) is the same slice of the whole however the whole is cut.
+// Random: floats uniform in [-1, 1) (f16 and bf16 rounded to nearest from a double, so 1 too), integers
+// over the type's whole range; the other kinds as above. Not generate_scalar_data's values (its
+// random stream is sequential).
+ScalarData generate_scalar_data_range(Scalar t, std::uint64_t first, std::uint64_t n, DataKind kind,
+                                      std::uint64_t seed, unsigned stream = 0);
 // Raw little-endian elements of `t` from `path`: n from the file's size unless `n` says fewer.
 // Throws Error as read_data_file does (missing, empty, not whole elements, shorter than n).
 // scalar_file_elements: the same checks and the count, from the file's size alone (no byte read).
@@ -63,6 +71,10 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
 // results index 2^64 - 1, means and variances NaN).
 DescriptorReference descriptor_reference(const Reduction& r, const std::vector<const ScalarData*>& inputs,
                                          std::uint64_t first, std::uint64_t n, std::uint64_t stride, unsigned depth);
+// The reference of an exact built-in (Summation::Exact) from the exact sum of its terms (each
+// element for sum and mean; each product for dot, sumsq and l2), however that sum was gathered
+// (a shard's sums merged: ExactSum::merge). Throws Error (Param::Op) for another descriptor.
+DescriptorReference exact_descriptor_reference(const Reduction& r, const ExactSum& sum);
 // The device's result against it: exact results by value (+0 equals -0, NaN equals NaN), float
 // results within the tolerance.
 Check check_descriptor(const Result& got, const DescriptorReference& ref);

@@ -158,6 +158,42 @@ void ExactSum::add_product(double x, double y) {
   if (!(t.m == 0 && t.neg)) all_negzero_ = false;
 }
 
+void ExactSum::merge(const ExactSum& o) {
+  sum_.add(o.sum_);  // two's complement: a negative shard adds as its complement
+  n_ += o.n_;
+  nan_ = nan_ || o.nan_;
+  pos_inf_ = pos_inf_ || o.pos_inf_;
+  neg_inf_ = neg_inf_ || o.neg_inf_;
+  all_negzero_ = all_negzero_ && o.all_negzero_;  // an empty shard's true changes nothing
+}
+
+void ExactSum::to_bytes(unsigned char* out) const {
+  static_assert(kBytes == 4 * kWords + 8 + 4, "kBytes: the words, the count, the flags");
+  auto put = [&out](std::uint64_t v, int bytes) {
+    for (int b = 0; b < bytes; ++b) *out++ = static_cast<unsigned char>(v >> (8 * b));
+  };
+  for (std::uint32_t w : sum_.w) put(w, 4);
+  put(n_, 8);
+  put((nan_ ? 1u : 0u) | (pos_inf_ ? 2u : 0u) | (neg_inf_ ? 4u : 0u) | (all_negzero_ ? 8u : 0u), 4);
+}
+
+ExactSum ExactSum::from_bytes(const unsigned char* in) {
+  auto get = [&in](int bytes) {
+    std::uint64_t v = 0;
+    for (int b = 0; b < bytes; ++b) v |= static_cast<std::uint64_t>(*in++) << (8 * b);
+    return v;
+  };
+  ExactSum s;
+  for (std::uint32_t& w : s.sum_.w) w = static_cast<std::uint32_t>(get(4));
+  s.n_ = get(8);
+  const std::uint64_t flags = get(4);
+  s.nan_ = flags & 1;
+  s.pos_inf_ = flags & 2;
+  s.neg_inf_ = flags & 4;
+  s.all_negzero_ = flags & 8;
+  return s;
+}
+
 bool ExactSum::special(double& out) const {
   if (nan_ || (pos_inf_ && neg_inf_)) {
     out = NAN;

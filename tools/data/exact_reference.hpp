@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -29,6 +30,14 @@ class ExactSum {
   void add_value(double x);
   void add_product(double x, double y);
   std::uint64_t count() const { return n_; }
+  // Another sum's terms added to this one, as if each had been added here: the sum, the count, the
+  // infinities and NaN, and the -0 rule. A sum of shards (an MPI rank's each) is the whole's.
+  void merge(const ExactSum& o);
+  // The state as kBytes bytes (little-endian words, then the count and the flags) and back: what
+  // a shard's sum travels as between processes. from_bytes takes what to_bytes wrote.
+  static constexpr std::size_t kBytes = 4 * 140 + 8 + 4;
+  void to_bytes(unsigned char* out) const;
+  static ExactSum from_bytes(const unsigned char* in);
 
   // The exact sum rounded once; the exact sum / count rounded once (NaN for no elements); the
   // square root of the exact sum rounded once. NaN is a quiet NaN, -0 where every term was -0.

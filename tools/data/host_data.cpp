@@ -42,14 +42,15 @@ DataKind parse_data_kind(std::string_view text) {
 
 Value HostData::at(std::uint64_t i) const { return Value::from_bytes(type, bytes.data() + i * size_of(type)); }
 
-namespace {
-// splitmix64: a counter-based generator, so element i depends only on (seed, i).
-std::uint64_t mix(std::uint64_t x) {
+std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ULL;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
   return x ^ (x >> 31);
 }
+
+namespace {
+std::uint64_t mix(std::uint64_t x) { return splitmix64(x); }
 
 template <class T>
 void fill(T* out, std::uint64_t first, std::uint64_t n, DataKind kind, std::uint64_t seed) {

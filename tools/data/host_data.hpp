@@ -42,6 +42,10 @@ HostData generate_data(ElemType t, std::uint64_t n, DataKind kind, std::uint64_t
 // depends only on the seed and i): a shard of a larger array, e.g. one MPI rank's.
 HostData generate_data_range(ElemType t, std::uint64_t first, std::uint64_t n, DataKind kind, std::uint64_t seed);
 
+// splitmix64's finaliser (Steele, Lea, Flood 2014): a counter-based generator's step, so generated
+// element i depends only on the seed and i (a shard generates its own slice).
+std::uint64_t splitmix64(std::uint64_t x);
+
 // Raw little-endian elements of type t. n is taken from the file size unless `n` says fewer.
 // Throws Error when the file is missing, empty, not a whole number of elements, or shorter
 // than `n`. data_file_elements: the same checks and the count, from the file's size alone (no
