@@ -109,7 +109,9 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
 #else
   __local DESC_ACC l[WG_SIZE];
 #endif
+#if !EXACT_GROUP
   __local uint is_last;
+#endif
   const uint lid = get_local_id(0);
   const uint group = get_group_id(0);
   const uint groups = get_num_groups(0);
@@ -223,23 +225,8 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
     for (uint k = 0; k < EXACT_DIGITS; ++k)
       if (d[k]) atom_add(&total->d[k], d[k]);
     if (flags) atomic_or(&total->flags, flags);
-    GLOBAL_FENCE();  // the digits are added device-wide before the ticket is taken
-    is_last = atomic_inc(ticket) == groups - 1;
-    GLOBAL_FENCE();
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (!is_last) return;
-  // The last group: the launch's digits read and zeroed in one atomic each, then rounded once.
-  for (uint k = lid; k < EXACT_DIGITS; k += WG_SIZE) group_exact.d[k] = atom_xchg(&total->d[k], 0l);
-  if (lid == 0) group_exact.flags = atomic_xchg(&total->flags, 0u);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {
-    exact_acc a = exact_identity();
-    for (uint k = 0; k < EXACT_DIGITS; ++k) a.d[k] = group_exact.d[k];
-    a.flags = group_exact.flags;
-    out[out_index] = DESC_WHOLE_FINISH(a, n);
-    atomic_xchg(ticket, 0u);  // ready for the next launch
-  }
+  // The rounding is reduce_descriptor_exact_finish's, a launch of its own after this one.
 #else
   for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
 
@@ -261,6 +248,23 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   }
 #endif
 }
+
+#if EXACT_GROUP
+// EXACT_GROUP's finish, one work-item launched after reduce_descriptor on the same queue: the
+// launch's digits read and zeroed (atomic exchanges, so the next launch finds them zero) and
+// rounded once (or, PARTIAL 1, left unfinished as an accumulator). A kernel of its own because
+// the rounding's code inside reduce_descriptor set the register count of the whole kernel: on the
+// H200 an f64 sum took 229 registers a work-item with it and 64 without, so one group of 256 per
+// compute unit (bench/NOTES.md, "EXACT_GROUP's registers").
+__kernel void reduce_descriptor_exact_finish(__global exact_acc* total, __global DESC_WHOLE_OUT* out,
+                                             const ulong out_index, const ulong n) {
+  if (get_global_id(0) != 0) return;
+  exact_acc a = exact_identity();
+  for (uint k = 0; k < EXACT_DIGITS; ++k) a.d[k] = atom_xchg(&total->d[k], 0l);
+  a.flags = atomic_xchg(&total->flags, 0u);
+  out[out_index] = DESC_WHOLE_FINISH(a, n);
+}
+#endif
 
 // The parts of a reduction cut in pieces (PARTIAL launches, e.g. each device's chunks in device
 // then chunk order) folded in that order by one work-item, finished for the whole input's n

@@ -353,7 +353,27 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
     enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
                                       wait.empty() ? nullptr : &wait, &done);
   });
-  return done;
+  if (!l.exact_group) return done;
+  // EXACT_GROUP: the rounding is a launch of its own (one work-item, after the reduction on the
+  // same in-order queue), so that its code does not set the reduction's register count
+  // (kernels_cl/reduce_descriptor.cl says what that cost).
+  auto fk = exact_finish_kernels_.find(l.program());
+  if (fk == exact_finish_kernels_.end())
+    fk = exact_finish_kernels_
+             .emplace(l.program(), with_cl_context("creating reduce_descriptor_exact_finish", [&] {
+                        return cl::Kernel(l.program, "reduce_descriptor_exact_finish");
+                      }))
+             .first;
+  cl::Event finished;
+  with_cl_context("enqueueing the rounding of reduction '" + r.name + "'", [&] {
+    cl::Kernel& f = fk->second;
+    f.setArg(0, exact_total_);
+    f.setArg(1, out);
+    f.setArg(2, static_cast<cl_ulong>(out_index));
+    f.setArg(3, static_cast<cl_ulong>(n));
+    enqueue_kernel(on ? *on : bound_.queue, f, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr, &finished);
+  });
+  return finished;
 }
 
 cl::Event DescriptorReducer::fold_parts(const Reduction& r, const cl::Buffer& parts, std::uint64_t count,

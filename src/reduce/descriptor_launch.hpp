@@ -94,6 +94,7 @@ class DescriptorReducer {
   };
   std::map<std::pair<std::string, std::string>, Built> kernels_;  // (source, options) -> its build
   std::map<std::string, cl::Kernel> fold_kernels_;  // source -> reduce_descriptor_fold_parts
+  std::map<cl_program, cl::Kernel> exact_finish_kernels_;  // a kernels_ program -> its reduce_descriptor_exact_finish
   std::map<std::string, std::size_t> kernel_max_wg_;                // source -> CL_KERNEL_WORK_GROUP_SIZE
   SourceCache sources_;
   cl::Buffer partials_, ticket_, result_;
