@@ -35,3 +35,14 @@ sweep_run() {
   t=$(timeout 60 build-gpu/clreduce reduce --iterations 10 "$@" 2>&1)
   echo "$label | $(grep -m1 '^launch' <<<"$t" | cut -c12-) | $(grep -m1 '^time' <<<"$t" | sed 's/.*median \([0-9.]*\) µs.*/\1/') | $(grep -m1 '^bandwidth' <<<"$t" | cut -c12- | cut -d' ' -f1-2) | $(grep -m1 '^check' <<<"$t" | cut -c12-40)$(grep -m1 -i 'error' <<<"$t")" >>"$R/sweep.txt"
 }
+
+# CUB's whole-array reductions beside the descriptors' (bench/cub_descriptor_peers.cu), built
+# against CCCL 3.1 from CuPy's site-packages (CUDA 13.0's own headers are older): prints its CSV.
+cub_descriptor_peers() {
+  local cccl
+  cccl="$(python3 -c 'import cupy, os; print(os.path.dirname(cupy.__file__))')/_core/include/cupy/_cccl"
+  [ -x /tmp/cub_descriptor_peers ] ||
+    nvcc -O3 -std=c++17 -arch=sm_90 -I"$cccl/libcudacxx" -I"$cccl/cub" -I"$cccl/thrust" \
+      bench/cub_descriptor_peers.cu -o /tmp/cub_descriptor_peers || return
+  timeout 120 /tmp/cub_descriptor_peers "$@"
+}

@@ -118,5 +118,8 @@ done
 } >"$OUT/families.txt" 2>&1
 # Torch's whole-array reductions at the same bytes, back to back (bench/tools/descriptor_peers.py).
 [ "${PEERS:-1}" = 1 ] && timeout 300 python3 bench/tools/descriptor_peers.py "$BYTES" >"$OUT/torch.csv" 2>&1
+# CUB's DeviceReduce at the same bytes (bench/cub_descriptor_peers.cu: Sum, Min, Max, ArgMax, ArgMin,
+# and TransformReduce for the f16 sum into float, sumsq and l1), against CCCL 3.1 from CuPy.
+[ "${PEERS:-1}" = 1 ] && cub_descriptor_peers "$BYTES" >"$OUT/cub.csv" 2>&1
 echo "done at ${SECONDS}s" >>"$OUT/log.txt"
 cut -d, -f1,2,7,14,16,18 "$csv" | head -80
