@@ -4,16 +4,20 @@
 # back-to-back figures from bench/tools/descriptor_peers.py (its whole-array CSV and its "axis"
 # CSV). One row per built-in, one column per (family, shape, type) seen: the back-to-back median
 # in µs, its % of the read peak measured in the same process, and where torch has the reduction,
-# the ratio torch µs / clreduce µs (over 1: clreduce faster). Only the default launch of each point.
-#   python3 bench/tools/descriptor_table.py --torch torch_whole.csv --torch torch_axis.csv a.csv b.csv > table.md
+# the ratio torch µs / clreduce µs (over 1: clreduce faster), and where CUB has it (--cub: the CSV of
+# bench/cub_descriptor_peers.cu, whole arrays) the ratio CUB µs / clreduce µs. Only the default
+# launch of each point.
+#   python3 bench/tools/descriptor_table.py --torch torch_whole.csv --torch torch_axis.csv [--cub cub.csv] a.csv b.csv > table.md
 import csv, sys
 
 args = sys.argv[1:]
-torch_files, files = [], []
+torch_files, cub_files, files = [], [], []
 while args:
     a = args.pop(0)
     if a == "--torch":
         torch_files.append(args.pop(0))
+    elif a == "--cub":
+        cub_files.append(args.pop(0))
     else:
         files.append(a)
 DT = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "u8": "uint8"}
@@ -24,6 +28,10 @@ for f in torch_files:
             torch[(r["reduction"], r["dtype"], r["axis"], r["shape"])] = float(r["torch_us"])
         else:
             torch[(r["reduction"], r["dtype"], "whole", "")] = float(r["torch_us"])
+cub = {}  # (op, dtype) -> µs, whole arrays
+for f in cub_files:
+    for r in csv.DictReader(line for line in open(f) if line.count(",") >= 5):
+        cub[(r["reduction"], r["dtype"])] = float(r["cub_us"])
 cells, columns, ops = {}, [], []
 for f in files:
     for r in csv.DictReader(open(f)):
@@ -44,6 +52,9 @@ for f in files:
             cell += f" check {r['check']}"
         if tu:
             cell += f" t {tu / us:.2f}"
+        cu = cub.get((r["reduction"], DT.get(t, t))) if fam == "whole" else None
+        if cu:
+            cell += f" c {cu / us:.2f}"
         cells[(r["reduction"], col)] = cell
 head = ["built-in"] + [f"{fam} {shape} {t}".replace("  ", " ") for fam, shape, t in columns]
 print("| " + " | ".join(head) + " |")
