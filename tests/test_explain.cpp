@@ -6,6 +6,7 @@
 #include "clreduce/axis.hpp"
 #include "clreduce/transpose.hpp"
 #include "clreduce/variants.hpp"
+#include "explain/explain.hpp"
 #include "explain/unified_diff.hpp"
 
 #include <doctest/doctest.h>
@@ -61,9 +62,12 @@ const std::vector<std::string> kSignature = {"void reduce_", "void transpose_", 
                                              "const ulong n, const ulong offset)", "const uint n)",
                                              "const uint m, const uint n)"};
 
+void check_diff(const std::string& diff, const Step& s);
 void check_step(const fs::path& dir, const std::string& before_file, const std::string& after_file, const Step& s) {
-  const std::string diff = clreduce::unified_diff(before_file, read_text(dir / before_file), after_file,
-                                                  read_text(dir / after_file));
+  check_diff(clreduce::unified_diff(before_file, read_text(dir / before_file), after_file, read_text(dir / after_file)), s);
+}
+// The step's diff adds and removes what it must, and (where `allowed` is given) nothing else.
+void check_diff(const std::string& diff, const Step& s) {
   INFO(s.before << " -> " << s.after << "\n" << diff);
   const std::vector<std::string> code = changed_code(diff);
   for (const std::string& m : s.must) {
@@ -82,6 +86,23 @@ void check_step(const fs::path& dir, const std::string& before_file, const std::
 }  // namespace
 
 TEST_SUITE("unit") {
+  TEST_CASE("as_built: a kernel file as one build's -D values see it") {
+    using clreduce::as_built;
+    const std::string text =
+        "// head\n#ifndef RT\n#define RT 2 // block edge\n#endif\n#ifndef OTHER\n#define OTHER 1\n#endif\n"
+        "#if RT == 2\ntwo\n#elif RT == 4\nfour\n#else\n#error \"RT\"\n#endif\n"
+        "#if OTHER == 1\nother\n#endif\n#if RT == 4\n#ifdef X\nfour x\n#endif\n#endif\nend\n";
+    CHECK(as_built(text, {}) == text);
+    CHECK(as_built(text, {{"RT", 4}}) ==
+          "// head\n#define RT 4 // block edge\n#ifndef OTHER\n#define OTHER 1\n#endif\nfour\n"
+          "#if OTHER == 1\nother\n#endif\n#ifdef X\nfour x\n#endif\nend\n");
+    CHECK(as_built(text, {{"RT", 2}}) ==
+          "// head\n#define RT 2 // block edge\n#ifndef OTHER\n#define OTHER 1\n#endif\ntwo\n"
+          "#if OTHER == 1\nother\n#endif\nend\n");
+    CHECK(as_built(text, {{"RT", 3}}).find("#error \"RT\"") != std::string::npos);  // the #else
+    CHECK_THROWS(as_built("#if RT == 2\n#elif OTHER == 1\n#endif\n", {{"RT", 2}}));
+  }
+
   TEST_CASE("unified diff: hunks as diff -u prints them, fewest changed lines, nothing for equal texts") {
     using clreduce::unified_diff;
     CHECK(unified_diff("a", "x\ny\n", "b", "x\ny\n").empty());
@@ -190,6 +211,7 @@ TEST_SUITE("unit") {
           "+const bool whole = r0 + TILE <= m && c0 + TILE <= n;", "-#define WG_X TILE"},
          {}},
         {"naive", "register_tile2", {"+#define RT 2", "+ROW_TO_REGS(e, i, v)", "+T e[RT][RT];"}, {}},
+        // One kernel file: the step is what -D RT=4 selects in it (as_built).
         {"register_tile2", "register_tile4", {"+#define RT 4", "-#define RT 2", "+(v).s3"},
          {"#define RT", "ROW_TO_REGS", "REGS_COLUMN"}},
     };
@@ -197,7 +219,7 @@ TEST_SUITE("unit") {
     for (const Step& s : transpose) {
       const clreduce::TransposeVariant& v = clreduce::find_transpose_variant(s.after);
       CHECK(v.predecessor == s.before);
-      check_step(dir, clreduce::find_transpose_variant(s.before).file, v.file, s);
+      check_diff(clreduce::explain_variant(clreduce::Family::Transpose, s.after, dir).diff, s);
     }
   }
 }
@@ -248,7 +270,10 @@ TEST_SUITE("cli") {
         CHECK(r.out.find("no diff: " + v.name + " is the first step") != std::string::npos);
       } else {
         CHECK(r.out.find("step after:  " + v.predecessor + "\n") != std::string::npos);
-        CHECK(r.out.find("--- " + clreduce::find_transpose_variant(v.predecessor).file + "\n+++ " + v.file +
+        const auto built = [](const clreduce::TransposeVariant& x) {
+          return x.file + (x.block > 1 ? " -D RT=" + std::to_string(x.block) : std::string());
+        };
+        CHECK(r.out.find("--- " + built(clreduce::find_transpose_variant(v.predecessor)) + "\n+++ " + built(v) +
                          "\n@@ ") != std::string::npos);
       }
     }

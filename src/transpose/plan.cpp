@@ -53,6 +53,9 @@ std::vector<TransposeVariant> build_registry() {
   r.back().block = 2;
   r.back().default_wg_x = 8;
   r.back().default_wg_y = 32;
+  // The two register tiles are one kernel file built with -D RT = the block edge.
+  r.back().file = "transpose_register_tile.cl";
+  r.back().kernel = "transpose_register_tile";
   r.push_back(make("register_tile4", TransposeShape::Free,
                    "4x4 block per work-item with T4 (16-byte) vector loads and stores",
                    "16-byte accesses, 16 elements in flight per work-item; each work-item writes 4 "
@@ -61,6 +64,8 @@ std::vector<TransposeVariant> build_registry() {
   r.back().block = 4;
   r.back().default_wg_x = 8;
   r.back().default_wg_y = 32;
+  r.back().file = "transpose_register_tile.cl";
+  r.back().kernel = "transpose_register_tile";
   r.push_back(make("local_tile_multi", TransposeShape::TileRows,
                    "padded TILE x (TILE+1) tile, TILE x ROWS work-group: TILE/ROWS elements per "
                    "work-item",
@@ -163,6 +168,9 @@ KernelSpec spec_of(const TransposeVariant& v) {
                              " (the variant's default), within the device's work-group limits";
     k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, false, true, "--wg-x"});
     k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, false, true, "--wg-y"});
+    if (v.block > 1)
+      k.params.push_back({"RT", "edge of the block each work-item moves with RT-wide vector loads and stores", {v.block},
+                          std::to_string(v.block) + " (the variant's)", false, false, "the variant"});
   } else {
     k.params.push_back({"TILE", std::string("edge of the square tile staged in local memory; the work-group is TILE") +
                                     (v.default_vec ? " / VEC" : "") + " wide", {},
@@ -272,6 +280,7 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
     if (p.wg_y == 0) throw ConfigError(Param::WgY, "WG_Y must be at least 1", ">= 1");
     values.push_back({"WG_X", p.wg_x});
     values.push_back({"WG_Y", p.wg_y});
+    if (v.block > 1) values.push_back({"RT", v.block});
   } else {
     if (cfg.wg_x || cfg.wg_y)
       throw ConfigError(cfg.wg_x ? Param::WgX : Param::WgY,

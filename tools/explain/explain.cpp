@@ -16,6 +16,7 @@
 #include "printers/table.hpp"
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace clreduce {
@@ -58,15 +59,109 @@ Explanation explain_variant(Family family, const std::string& name, const std::f
     e.name = v.name, e.file = v.file, e.kernel = v.kernel;
     e.summary = v.summary, e.literature = v.literature, e.tradeoff = v.tradeoff;
     e.predecessor = v.predecessor, e.step = v.step;
-    if (!v.predecessor.empty()) e.predecessor_file = find_transpose_variant(v.predecessor).file;
+    // The register tiles' file takes its block edge from the variant (-D RT).
+    const auto fixed = [](const TransposeVariant& x) {
+      return x.block > 1 ? std::vector<std::pair<std::string, std::uint64_t>>{{"RT", x.block}}
+                         : std::vector<std::pair<std::string, std::uint64_t>>{};
+    };
+    e.fixed = fixed(v);
+    if (!v.predecessor.empty()) {
+      e.predecessor_file = find_transpose_variant(v.predecessor).file;
+      e.predecessor_fixed = fixed(find_transpose_variant(v.predecessor));
+    }
   }
-  const std::string text = read_kernel_file(kernel_dir, e.file);
+  const std::string text = as_built(read_kernel_file(kernel_dir, e.file), e.fixed);
   if (!e.predecessor.empty()) {
-    const std::string before = read_kernel_file(kernel_dir, e.predecessor_file);
-    e.diff = unified_diff(e.predecessor_file, before, e.file, text);
+    const std::string before = as_built(read_kernel_file(kernel_dir, e.predecessor_file), e.predecessor_fixed);
+    const auto label = [](const std::string& file, const auto& fixed) {
+      std::string out = file;
+      for (const auto& [define, value] : fixed) out += " -D " + define + "=" + std::to_string(value);
+      return out;
+    };
+    e.diff = unified_diff(label(e.predecessor_file, e.predecessor_fixed), before, label(e.file, e.fixed), text);
     e.counts = diff_counts(before, text);
   }
   return e;
+}
+
+std::string as_built(const std::string& text, const std::vector<std::pair<std::string, std::uint64_t>>& values) {
+  if (values.empty()) return text;
+  const auto value_of = [&](const std::string& name) -> std::optional<std::uint64_t> {
+    for (const auto& [n, v] : values)
+      if (n == name) return v;
+    return std::nullopt;
+  };
+  // A directive's words: "#  elif RT == 4" -> {"elif", "RT", "==", "4"}.
+  const auto words = [](const std::string& line) {
+    std::vector<std::string> w;
+    std::istringstream in(line.substr(line.find('#') + 1));
+    for (std::string x; in >> x;) w.push_back(x);
+    return w;
+  };
+  // `NAME == V` of a given NAME: whether the values select it; not such a test: none.
+  const auto test = [&](const std::vector<std::string>& w) -> std::optional<bool> {
+    if (w.size() != 4 || w[2] != "==") return std::nullopt;
+    const std::optional<std::uint64_t> v = value_of(w[1]);
+    if (!v || w[3].find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return *v == std::stoull(w[3]);
+  };
+  struct Frame {
+    bool resolved;   // a chain the values decide (its directives dropped)
+    bool ifndef;     // `#ifndef NAME` of a given NAME
+    bool taking = true, taken = false;
+    std::string name;
+  };
+  std::vector<Frame> stack;
+  std::ostringstream out;
+  std::istringstream in(text);
+  const bool newline_at_end = !text.empty() && text.back() == '\n';
+  bool first = true;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t lead = line.find_first_not_of(" \t");
+    const bool directive = lead != std::string::npos && line[lead] == '#';
+    const std::vector<std::string> w = directive ? words(line) : std::vector<std::string>{};
+    const std::string d = w.empty() ? "" : w[0];
+    bool emit = true;
+    if (d == "if" && test(w)) {
+      stack.push_back({true, false, *test(w), *test(w), ""});
+      emit = false;
+    } else if (d == "ifndef" && w.size() == 2 && value_of(w[1])) {
+      stack.push_back({true, true, true, true, w[1]});
+      emit = false;
+    } else if ((d == "elif" || d == "else" || d == "endif") && !stack.empty() && stack.back().resolved) {
+      Frame& f = stack.back();
+      if (d == "elif") {
+        const std::optional<bool> t = test(w);
+        if (!t) throw Error("as_built: an #elif that does not test a given value after one that does: " + line);
+        f.taking = !f.taken && *t;
+        f.taken = f.taken || *t;
+      } else if (d == "else") {
+        f.taking = !f.taken;
+        f.taken = true;
+      } else {
+        stack.pop_back();
+      }
+      emit = false;
+    } else if (d == "if" || d == "ifdef" || d == "ifndef") {
+      stack.push_back({false, false, true, false, ""});
+    } else if (d == "endif" && !stack.empty()) {
+      stack.pop_back();
+    }
+    if (!emit) continue;
+    bool on = true;
+    for (const Frame& f : stack) on = on && f.taking;
+    if (!on) continue;
+    // Inside `#ifndef NAME` of a given NAME: its `#define NAME default // meaning` takes the value.
+    if (!stack.empty() && stack.back().ifndef && d == "define" && w.size() >= 3 && w[1] == stack.back().name) {
+      const std::size_t comment = line.find("//");
+      line = "#define " + w[1] + " " + std::to_string(*value_of(w[1])) +
+             (comment == std::string::npos ? "" : " " + line.substr(comment));
+    }
+    out << (first ? "" : "\n") << line;
+    first = false;
+  }
+  if (newline_at_end) out << "\n";
+  return out.str();
 }
 
 DeviceOptions reduction_options(const Session& s, const std::string& name, ElemType type, Op op, std::uint64_t n) {
@@ -304,13 +399,19 @@ std::string explanation_text(const Explanation& e, const DeviceOptions* options,
   if (e.predecessor.empty()) {
     out << "\nno diff: " << e.name << " is the first step of " << (e.family == Family::Axis ? "its axis" : "the family")
         << " (" << (e.kernel_dir / e.file).string() << ")\n";
-  } else if (e.predecessor_file == e.file) {
+  } else if (e.predecessor_file == e.file && e.diff.empty()) {
     out << "\nno diff: " << e.name << " and " << e.predecessor << " are one kernel file, "
         << (e.kernel_dir / e.file).string() << ", built with different options (above): the parts those options "
         << "select are the step\n";
   } else {
-    out << "\ndiff " << (e.kernel_dir / e.predecessor_file).string() << " " << (e.kernel_dir / e.file).string()
-        << " (" << e.counts.removed << " lines removed, " << e.counts.added << " added):\n";
+    const auto built = [](const auto& fixed) {
+      std::string s;
+      for (const auto& [name, value] : fixed) s += " -D " + name + "=" + std::to_string(value);
+      return s.empty() ? s : " as built with" + s;
+    };
+    out << "\ndiff " << (e.kernel_dir / e.predecessor_file).string() << built(e.predecessor_fixed) << " "
+        << (e.kernel_dir / e.file).string() << built(e.fixed) << " (" << e.counts.removed << " lines removed, "
+        << e.counts.added << " added):\n";
     out << (e.diff.empty() ? std::string("  (the files are identical)\n") : e.diff);
   }
   return out.str();

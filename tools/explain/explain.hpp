@@ -28,7 +28,18 @@ struct Explanation {
   std::filesystem::path kernel_dir;        // where both files were read
   std::string diff;                        // unified diff, predecessor -> variant ("" for the first)
   DiffCounts counts;
+  // -D values the variant itself fixes (register_tile4: RT 4) and its predecessor's: where they are
+  // given, each file is diffed as that build sees it (as_built), so two variants of one kernel file
+  // still show their step.
+  std::vector<std::pair<std::string, std::uint64_t>> fixed, predecessor_fixed;
 };
+
+// A kernel file's text as a build with the given -D values sees it: a `#ifndef NAME` block of a
+// given NAME keeps its `#define NAME` with the given value, and an `#if NAME == V` / `#elif NAME ==
+// V` / `#else` / `#endif` chain whose conditions test given names only keeps the branch the values
+// select, its directives dropped. Every other line and directive stays as it is. No values: the
+// text unchanged.
+std::string as_built(const std::string& text, const std::vector<std::pair<std::string, std::uint64_t>>& values);
 
 // Reads both kernel files from `kernel_dir`. Throws Error for an unknown variant (naming the
 // valid ones) or a kernel file that cannot be read.

@@ -1,13 +1,25 @@
-// transpose_register_tile2.cl: each work-item moves a 2 x 2 block with two 2-wide vector loads
-// (T2, e.g. float2) and two 2-wide vector stores, transposing it in registers; no local memory.
-// Reads and writes are each 8 bytes per work-item: half-coalesced on both sides. Blocks that
-// are partial or unaligned (odd M or N) use checked scalar accesses.
-#define RT 2 // block edge
+// transpose_register_tile.cl: each work-item moves an RT x RT block with RT RT-wide vector loads
+// (T2 or T4, e.g. float2 or float4) and RT RT-wide vector stores, transposing it in registers; no
+// local memory. RT 2 (register_tile2): reads and writes are each 8 bytes per work-item and access,
+// half-coalesced on both sides. RT 4 (register_tile4): 16-byte accesses, four times the elements in
+// flight per work-item. Blocks that are partial or unaligned (M or N not a multiple of RT) use
+// checked scalar accesses. The host sets RT from the variant (`clreduce explain register_tile4`
+// shows the step as each variant's build sees this file).
+#ifndef RT
+#define RT 2 // block edge: 2 (register_tile2) or 4 (register_tile4)
+#endif
 #include "transpose_common.clh"
 
-// Row i of the block from one 2-wide vector, and column j of the block as one 2-wide vector.
+// Row i of the block from one RT-wide vector, and column j of the block as one RT-wide vector.
+#if RT == 2
 #define ROW_TO_REGS(e, i, v) { (e)[i][0] = (v).s0; (e)[i][1] = (v).s1; }
 #define REGS_COLUMN(e, j) ((VTYPE(2))((e)[0][j], (e)[1][j]))
+#elif RT == 4
+#define ROW_TO_REGS(e, i, v) { (e)[i][0] = (v).s0; (e)[i][1] = (v).s1; (e)[i][2] = (v).s2; (e)[i][3] = (v).s3; }
+#define REGS_COLUMN(e, j) ((VTYPE(4))((e)[0][j], (e)[1][j], (e)[2][j], (e)[3][j]))
+#else
+#error "RT must be 2 or 4"
+#endif
 
 // One RT x RT block per work-item, no local memory: RT vector loads of RT consecutive input rows,
 // a transpose in registers, RT vector stores of RT consecutive output rows. Vector access needs
@@ -15,8 +27,8 @@
 // stores) and the block to be whole; every other block falls back to checked scalar accesses, so
 // any M x N is right.
 __kernel __attribute__((reqd_work_group_size(WG_X, WG_Y, 1)))
-void transpose_register_tile2(__global const T* restrict in, __global T* restrict out,
-                              const uint m, const uint n) {
+void transpose_register_tile(__global const T* restrict in, __global T* restrict out,
+                             const uint m, const uint n) {
   const ulong c0 = (ulong)get_global_id(0) * RT;  // first input column of the block
   const ulong blocks_y = ((ulong)m + RT - 1) / RT;
   if (c0 >= n) return;
