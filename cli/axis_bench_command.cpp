@@ -1,4 +1,4 @@
-// `clreduce bench axis` (issue 16): the axis reductions at a list of shapes, each launch beside the
+// `clreduce bench axis`: the axis reductions at a list of shapes, each launch beside the
 // read peak and the scalar family's whole-array reduction of the same bytes. Every option is
 // checked before anything is measured.
 #include "cli.hpp"

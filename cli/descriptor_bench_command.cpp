@@ -1,4 +1,4 @@
-// `clreduce bench descriptors` (issue 29): reduction descriptors x types x families x launches in
+// `clreduce bench descriptors`: reduction descriptors x types x families x launches in
 // one process (benchmarks/descriptor_bench.hpp). Every option is checked, and every shape and
 // size against the device, before anything is generated or measured.
 #include "cli.hpp"

@@ -1,8 +1,8 @@
-// `clreduce bench multi` (issue 18): one reduction of the same n over the first 1, 2, ... all
+// `clreduce bench multi`: one reduction of the same n over the first 1, 2, ... all
 // devices of a list, each result checked against the host reference, with time, GB/s and the
 // scaling efficiency over one device. The old names (uint, int, float, double with sum, min, max)
 // run the families' kernels by Op; every other built-in, type or --op-file descriptor runs as a
-// reduction descriptor (issue 29). Every option is checked before any device work.
+// reduction descriptor. Every option is checked before any device work.
 #include "cli.hpp"
 
 #include "benchmarks/family.hpp"

@@ -13,7 +13,7 @@
 // second launch is gone; each group pays the meeting instead (its store, fence and ticket), which
 // outweighs the second launch once the groups are many: on the H100, 32x1048576 floats took 49.7
 // µs at 32-128 parts against 50.6-50.9 in two launches, but 1024x65536 96.1-96.9 at 16 parts
-// against 91.4-92.1 (bench/NOTES.md, issue 16, rounds 21 and 24).
+// against 91.4-92.1 (bench/NOTES.md, long rows and the meeting's cost).
 #include "reduce_common.clh"
 #include "reduce_tree.clh"
 #include "axis_fold.clh"

@@ -126,7 +126,7 @@ DESC_ACC cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_A
 // load where all VEC columns exist (COLS_FOLD_WHOLE), else those that do, one by one
 // (COLS_FOLD_PART). The choice is made once per work-item, outside the loop: inside it, the
 // branch stood between one trip's loads (on the H100 each f16 load waited for the one before:
-// bench/results/2026-11-28_h100_descriptor_columns, round 2's PTX).
+// bench/results/2026-11-28_h100_descriptor_columns, the second call's PTX).
 #define COLS_FOLD_WHOLE(acc, row) DESC_FOLD_COLUMNS(acc, (row) * ld + j0, (row))
 #define COLS_FOLD_PART(acc, row)                                                                      \
   do {                                                                                                \

@@ -29,7 +29,7 @@
 //                per column into a partial row, which cols_tile then adds: for thin matrices
 //   cols_stream_fused  cols_stream in one launch: the last group to finish streams the groups'
 //                partial rows (a ticket and a device-wide fence per group); sums, min and max
-// With no variant named (measured on the H100: bench/NOTES.md, issue 16): rows of at most 1024
+// With no variant named (measured on the H100: bench/NOTES.md, axis reductions): rows of at most 1024
 // elements go to rows_warp on a device with NVIDIA's warp shuffle, else to rows_sliced (a
 // work-item per about 8 elements of the row, a row width of 1 to 32); longer rows, where there
 // are fewer than 4 per compute unit, to rows_split_fused (rows_split for argmin/argmax); rows of

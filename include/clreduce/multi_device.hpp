@@ -71,7 +71,7 @@ bool same_model(const DeviceInfo& a, const DeviceInfo& b);
 // Each device's measurement replaced by the mean over the devices of its model (same_model), in
 // device order. Why: one model's devices differ in a probe by the probe's noise, not by their
 // hardware (two H200s' host-copied probes read 12-14% apart, in opposite directions from run to
-// run: bench/NOTES.md, "Issue 18"), and an uneven split of equal devices makes the call wait for
+// run: bench/NOTES.md, "one reduction over two GPUs"), and an uneven split of equal devices makes the call wait for
 // the one given more. Devices of one model that truly differ (another PCIe or NUMA path) take a
 // weights split. Throws Error (Param::Devices) when the sizes differ.
 std::vector<double> same_model_means(const std::vector<double>& measured, const std::vector<DeviceInfo>& devices);

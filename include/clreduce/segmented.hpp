@@ -15,7 +15,7 @@
 // a second kernel folding each segment's parts); kernels_cl/segments_sliced.cl (a slice of a few
 // work-items per segment, several segments per group) when the caller sets a slice, or when
 // neither slice nor parts is set and the segments average 2048 elements or fewer (measured on the
-// H100: bench/NOTES.md, issue 16, round 10). argmin/argmax give ArgValue<T> per segment, the
+// H100: bench/NOTES.md, axis reductions). argmin/argmax give ArgValue<T> per segment, the
 // index within the segment (kNoIndex for an empty one).
 //
 // Errors: clreduce::Error naming the parameter: ConfigError (Param::Segments) for offsets that

@@ -32,7 +32,7 @@ Stats stats_of(std::vector<double> xs);  // all 0 for no samples; keeps xs as th
 
 // A back-to-back sample spans at least this many timer ticks and this long, so the timer's
 // resolution (NVIDIA: 1 us) and the cost of the two profiled commands that bound a sample (a few
-// us each on NVIDIA's OpenCL; bench/NOTES.md, issue 4) stay under ~0.5% of it.
+// us each on NVIDIA's OpenCL; bench/NOTES.md, "the whole reduction at least as fast as CUB") stay under ~0.5% of it.
 inline constexpr double kSampleTicks = 2000;
 inline constexpr double kSampleMinUs = 1000;
 

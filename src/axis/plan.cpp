@@ -127,7 +127,7 @@ std::vector<AxisVariant> build_registry() {
     AxisVariant v;
     v.name = "rows_tile";
     v.literature = "the transpose lesson (stage through local memory so both sides are coalesced): Ruetsch and Micikevicius, \"Optimizing Matrix Transpose in CUDA\"";
-    v.step = "no tree at all: the group copies its rows' block into local memory with consecutive work-items on consecutive elements, then each work-item folds its own row there; the copy costs what the tree cost (bench/NOTES.md, round 8)";
+    v.step = "no tree at all: the group copies its rows' block into local memory with consecutive work-items on consecutive elements, then each work-item folds its own row there; the copy costs what the tree cost (bench/NOTES.md, axis reductions on the H100)";
     v.axis = Axis::Rows;
     v.predecessor = "rows_sliced";
     v.summary = "one work-item per row: the group's rows staged TILE_N columns at a time in local memory, then each folds its own";
@@ -142,7 +142,7 @@ std::vector<AxisVariant> build_registry() {
     AxisVariant v;
     v.name = "rows_vector";
     v.literature = "vectorized loads (the whole-array vector variant); one thread per row as in CUB's thread-level reduce";
-    v.step = "one work-item per row reading 16-byte vectors into registers: no tree, no barrier, no local memory; a warp's load touches 32 rows, and that costs more than the tree at 32-wide rows (round 9)";
+    v.step = "one work-item per row reading 16-byte vectors into registers: no tree, no barrier, no local memory; a warp's load touches 32 rows, and that costs more than the tree at 32-wide rows on the H100";
     v.axis = Axis::Rows;
     v.predecessor = "rows_sliced";
     v.summary = "one work-item per row, the row read VEC elements (up to 16 bytes) per load and folded in registers";
@@ -156,7 +156,7 @@ std::vector<AxisVariant> build_registry() {
     AxisVariant v;
     v.name = "rows_warp";
     v.literature = "CUB's WarpReduce (a warp's values folded by shuffles); the butterfly form is CUDA's __shfl_xor_sync";
-    v.step = "the row's lanes are consecutive lanes of one warp reading consecutive 16-byte vectors, so a warp's load is one contiguous run, and they meet by shuffles in registers, where rows_sliced met through local memory behind a barrier per level: 1048576x32 floats 53.3 -> 49.1 µs on the H100 (round 10)";
+    v.step = "the row's lanes are consecutive lanes of one warp reading consecutive 16-byte vectors, so a warp's load is one contiguous run, and they meet by shuffles in registers, where rows_sliced met through local memory behind a barrier per level: 1048576x32 floats 53.3 -> 49.1 µs on the H100";
     v.axis = Axis::Rows;
     v.predecessor = "rows_sliced";
     v.summary =
@@ -192,7 +192,7 @@ std::vector<AxisVariant> build_registry() {
     AxisVariant v;
     v.name = "rows_split_fused";
     v.literature = "single_pass's last-block finish (the CUDA samples' threadFenceReduction), per row";
-    v.step = "rows_split in one launch: each group takes its row's ticket and the last folds the row's parts, so the second launch is gone; each group pays the meeting instead, which wins for a few long rows in a few thousand groups (32x1048576 floats 49.7 µs against 50.6-50.9 on the H100) and loses once the groups are many (round 21)";
+    v.step = "rows_split in one launch: each group takes its row's ticket and the last folds the row's parts, so the second launch is gone; each group pays the meeting instead, which wins for a few long rows in a few thousand groups (32x1048576 floats 49.7 µs against 50.6-50.9 on the H100) and loses once the groups are many";
     v.axis = Axis::Rows;
     v.predecessor = "rows_split";
     v.summary = "rows_split in one launch: the last group to finish a row's parts folds their values";
@@ -325,13 +325,13 @@ constexpr unsigned kFewRowsPerCu = 4;
 constexpr std::uint64_t kLongRowBytes = 128 * 1024;
 // Rows half that long fall off the peak by less (4096x16384: 2%), which the second launch's fixed
 // 2-3 µs outweighs in 256 MiB but not in a large matrix: 16384x16384 floats (1 GiB) 345.2 µs at
-// 4 parts against rows_group's 347.8-348.1 (round 24). So they are split from this many bytes.
+// 4 parts against rows_group's 347.8-348.1 (the same run). So they are split from this many bytes.
 constexpr std::uint64_t kHalfLongRowMatrixBytes = 512ULL << 20;
 // The bytes of a row part that rows_split's and rows_split_fused's chunk counts aim at, at most
-// (sums, min and max; a group's tree and its meeting are paid per part, so not smaller). Round 24
+// (sums, min and max; a group's tree and its meeting are paid per part, so not smaller). That run
 // (rows_split, second launch included): 4096 floats per part 91.5-92.1 µs over 1024x65536, 2048
 // 92.1-92.2, 8192 92.1-92.5, 16384 93.4-93.5; 256x262144 92.2 at 2048-8192; 512x131072 91.5-91.7
-// at 4096. rows_split_fused pays a ticket per part, so its parts are twice as long (round 21:
+// at 4096. rows_split_fused pays a ticket per part, so its parts are twice as long (H100:
 // 256x262144 92.2-92.4 at 8192 floats a part, 94.5-94.7 at 4096).
 constexpr std::uint64_t kSplitPartBytes = 16 * 1024;
 // rows_sliced's default row width gives each work-item about this many elements of its row.
@@ -348,11 +348,11 @@ constexpr unsigned kArgItems = 1;
 // cols_stream's (and cols_stream_fused's) loads in flight for sums, min and max: on the H100
 // (bench/results/2026-11-26_h100_issue16_round12) ITEMS 2 against 4 took cols_stream_fused over
 // 1048576x32 floats from 53.31 to 52.28 µs, uint min 53.39 -> 52.52, 2097152x16 float sum 52.34 ->
-// 51.49; ITEMS 8 was no better than 4 (round 11: 53.09).
+// 51.49; ITEMS 8 was no better than 4 (53.09).
 constexpr unsigned kStreamItems = 2;
 // cols_stream's groups per compute unit when no chunk count is given: each group writes a partial
 // row that the second pass folds, so fewer, longer-running groups than cols_tile's chunks (not yet
-// measured on a GPU: bench/NOTES.md, issue 16, round 9's prediction).
+// measured on a GPU: bench/NOTES.md, the prediction for 1048576x32's two variants).
 constexpr std::uint64_t kStreamGroupsPerCu = 4;
 // The work-items of a group when judging whether one work-item per column fills the device.
 constexpr std::uint64_t kFillGroup = 256;
@@ -656,14 +656,14 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // else rows_sliced's tree in local memory.
   if (n <= kShortRow) return find_axis_variant(has_nv_shuffle(dev) ? "rows_warp" : "rows_sliced");
   // Long rows: a group per row, or where there are few, each split over several groups, their
-  // parts meeting in one launch for sums, min and max (H100, round 21: 32x1048576 floats 49.7 µs
+  // parts meeting in one launch for sums, min and max (H100: 32x1048576 floats 49.7 µs
   // at 32 or 128 chunks against rows_split's 50.6-50.9 with its second launch; 256x262144 at 32
   // chunks 92.2-92.4, against 95.3-96.2 by rows_split at 4). argmin/argmax keep rows_split: one
   // launch gained nothing for them (float argmax 32x1048576 53.4 at 64 chunks against 53.5, int
   // argmin 52.7 against 53.0).
   if (m < std::uint64_t{kFewRowsPerCu} * cus) return find_axis_variant(is_arg_op(op) ? "rows_split" : "rows_split_fused");
   // Many rows, long ones: parts of each row read by neighbouring groups, for sums, min and max
-  // (argmin/argmax lost with parts at 1024x65536, round 24: float argmax 99.4-114.4 µs against
+  // (argmin/argmax lost with parts at 1024x65536: float argmax 99.4-114.4 µs against
   // rows_group's 95.8).
   const std::uint64_t row_bytes = n * size_of(type);
   if (!is_arg_op(op) && (row_bytes >= kLongRowBytes ||

@@ -60,7 +60,7 @@ ReduceConfig with_caller_values(const Variant& v, const ReduceConfig& given) {
 namespace {
 
 // single_pass on NVIDIA, 32-bit types: the groups meet through epoch-tagged slots instead of a
-// fence and a ticket each (single_pass.cl; bench/NOTES.md, issue 4). Not when the caller sets
+// fence and a ticket each (single_pass.cl; bench/NOTES.md, "the whole reduction at least as fast as CUB"). Not when the caller sets
 // NV_PTX (the tests' emulated-shuffle runs); a caller's SP_FINISH decides anywhere.
 bool finishes_by_slots(const Variant& v, const ReduceConfig& cfg, const DeviceInfo& dev) {
   if (!v.single_pass) return false;
@@ -223,7 +223,7 @@ Plan plan_reduction(const ReduceConfig& given, const DeviceInfo& dev, std::uint6
     std::uint64_t g = resident_groups_per_cu(dev, wg, wg * es);
     // On a GPU with occupancy facts, at least enough groups that a work-item loads <= 16 vectors:
     // on the H100 grids of many short groups streamed faster than one device-filling wave at
-    // 2^26 and above (bench/NOTES.md, issue 4 runs 3-5).
+    // 2^26 and above (bench/NOTES.md, "the whole reduction at least as fast as CUB", runs 3-5).
     if (dev.resident_items_per_cu > 0 && dev.compute_units > 0)
       g = std::max<std::uint64_t>(g, ceil_div(n, std::uint64_t{wg} * vec * 16 * dev.compute_units));
     groups_per_cu = static_cast<unsigned>(std::min<std::uint64_t>(g, 1u << 30));

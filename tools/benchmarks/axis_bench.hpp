@@ -1,4 +1,4 @@
-// The axis benchmark (`clreduce bench axis`, issue 16): at each M x N shape, every axis launch
+// The axis benchmark (`clreduce bench axis`): at each M x N shape, every axis launch
 // asked for (the planner's default launch first, then each named variant of that axis), each a
 // verified run_axis, beside two figures measured on the same M * N elements: the device's read
 // peak over a buffer of that size, and the scalar family's whole-array reduction of those
@@ -26,7 +26,7 @@
 
 namespace clreduce {
 
-// The shapes of issue 16 on a GPU (8192x8192, 16384x16384, 1048576x32, 32x1048576, 65536x1024,
+// The axis shapes measured on a GPU (8192x8192, 16384x16384, 1048576x32, 32x1048576, 65536x1024,
 // 1024x65536, 4096x4096); on any other device small ones (1024x1024, 65536x32, 32x65536,
 // 4096x256).
 std::vector<std::pair<std::uint64_t, std::uint64_t>> default_axis_bench_shapes(const DeviceInfo& dev);

@@ -1,4 +1,4 @@
-// The descriptor benchmark (`clreduce bench descriptors`, issue 29): reduction descriptors (the
+// The descriptor benchmark (`clreduce bench descriptors`): reduction descriptors (the
 // built-ins, or one user's descriptor file) x element types x families (the whole array, rows,
 // columns) x launches, in one process. Per type and family shape the inputs are generated once;
 // each point is then a verified run_descriptor (benchmarks/descriptor_run.hpp): every result
