@@ -13,27 +13,15 @@
 #include <cub/device/device_reduce.cuh>
 #include <cuda_fp16.h>
 
+#include "cub_common.cuh"
+
 #include <cstdio>
 #include <cstdlib>
-
-#define CK(x)                                                                      \
-  do {                                                                             \
-    cudaError_t e_ = (x);                                                          \
-    if (e_ != cudaSuccess) {                                                       \
-      std::printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                                \
-    }                                                                              \
-  } while (0)
 
 template <class T>
 __global__ void fill(T* p, size_t n) {
   const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (i >= n) return;
-  unsigned long long h = i * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;  // splitmix64
-  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-  h ^= h >> 31;
-  p[i] = T(float(double(h >> 11) * 0x1p-52 - 1.0));  // [-1, 1)
+  if (i < n) p[i] = T(float(uniform_at(i)));
 }
 
 struct HalfToFloat {
