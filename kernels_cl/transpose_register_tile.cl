@@ -3,8 +3,8 @@
 // local memory. RT 2 (register_tile2): reads and writes are each 8 bytes per work-item and access,
 // half-coalesced on both sides. RT 4 (register_tile4): 16-byte accesses, four times the elements in
 // flight per work-item. Blocks that are partial or unaligned (M or N not a multiple of RT) use
-// checked scalar accesses. The host sets RT from the variant (`clreduce explain register_tile4`
-// shows the step as each variant's build sees this file).
+// checked scalar accesses. The host sets RT from the variant (`clreduce explain transpose
+// register_tile4` shows the step as each variant's build sees this file).
 #ifndef RT
 #define RT 2 // block edge: 2 (register_tile2) or 4 (register_tile4)
 #endif

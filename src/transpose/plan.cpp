@@ -170,7 +170,8 @@ KernelSpec spec_of(const TransposeVariant& v) {
     k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, false, true, "--wg-y"});
     if (v.block > 1)
       k.params.push_back({"RT", "edge of the block each work-item moves with RT-wide vector loads and stores", {v.block},
-                          std::to_string(v.block) + " (the variant's)", false, false, "the variant"});
+                          std::to_string(v.block) + " (the variant's)", false, false,
+                          "--variant register_tile2 (RT 2) or register_tile4 (RT 4)"});
   } else {
     k.params.push_back({"TILE", std::string("edge of the square tile staged in local memory; the work-group is TILE") +
                                     (v.default_vec ? " / VEC" : "") + " wide", {},

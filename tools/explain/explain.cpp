@@ -407,7 +407,7 @@ std::string explanation_text(const Explanation& e, const DeviceOptions* options,
     const auto built = [](const auto& fixed) {
       std::string s;
       for (const auto& [name, value] : fixed) s += " -D " + name + "=" + std::to_string(value);
-      return s.empty() ? s : " as built with" + s;
+      return s.empty() ? s : " (" + s.substr(1) + ")";
     };
     out << "\ndiff " << (e.kernel_dir / e.predecessor_file).string() << built(e.predecessor_fixed) << " "
         << (e.kernel_dir / e.file).string() << built(e.fixed) << " (" << e.counts.removed << " lines removed, "
