@@ -20,7 +20,7 @@ while args:
         cub_files.append(args.pop(0))
     else:
         files.append(a)
-DT = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "u8": "uint8"}
+DT = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "u8": "uint8", "f64": "float64"}
 torch = {}  # (op, dtype, family, shape) -> µs
 for f in torch_files:
     for r in csv.DictReader(line for line in open(f) if not line.startswith("device")):
@@ -38,7 +38,9 @@ for f in files:
         if r.get("launch") != "default" or not r.get("median_us"):
             continue
         fam = r["family"]
-        shape = "" if fam == "whole" else f"{r['m']}x{r['n']}"
+        n = int(r["n"])
+        # whole arrays: the element count, as 2^k where it is one (files of several sizes side by side)
+        shape = (f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)) if fam == "whole" else f"{r['m']}x{r['n']}"
         t = r["inputs"].split(" x ")[0]
         col = (fam, shape, t)
         if col not in columns:
@@ -46,7 +48,7 @@ for f in files:
         if r["reduction"] not in ops:
             ops.append(r["reduction"])
         us, pct = float(r["median_us"]), float(r["pct_of_read_peak"])
-        tu = torch.get((r["reduction"], DT.get(t, t), fam, shape))
+        tu = torch.get((r["reduction"], DT.get(t, t), fam, "" if fam == "whole" else shape))
         cell = f"{us:.1f} ({pct:.1f}%)"
         if r["check"] not in ("ok", "exact"):
             cell += f" check {r['check']}"
