@@ -101,6 +101,10 @@ TEST_SUITE("unit") {
           "#if OTHER == 1\nother\n#endif\nend\n");
     CHECK(as_built(text, {{"RT", 3}}).find("#error \"RT\"") != std::string::npos);  // the #else
     CHECK_THROWS(as_built("#if RT == 2\n#elif OTHER == 1\n#endif\n", {{"RT", 2}}));
+    // Comments on directives, spacing after '#', no newline at the end; an #ifndef's #else and body.
+    CHECK(as_built("#  if RT == 2 // two\na\n#elif RT == 4 /* four */\nb\n#endif", {{"RT", 4}}) == "b");
+    CHECK(as_built("#ifndef RT\n#define RT 2\n#error \"x\"\n#else\ngiven\n#endif\n", {{"RT", 4}}) ==
+          "#define RT 4\ngiven\n");
   }
 
   TEST_CASE("unified diff: hunks as diff -u prints them, fewest changed lines, nothing for equal texts") {

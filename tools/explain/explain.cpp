@@ -15,6 +15,7 @@
 #include "measure/engine.hpp"
 #include "printers/table.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -94,7 +95,9 @@ std::string as_built(const std::string& text, const std::vector<std::pair<std::s
   // A directive's words: "#  elif RT == 4" -> {"elif", "RT", "==", "4"}.
   const auto words = [](const std::string& line) {
     std::vector<std::string> w;
-    std::istringstream in(line.substr(line.find('#') + 1));
+    std::string body = line.substr(line.find('#') + 1);
+    body = body.substr(0, std::min(body.find("//"), body.find("/*")));  // a directive's comment is no word
+    std::istringstream in(body);
     for (std::string x; in >> x;) w.push_back(x);
     return w;
   };
@@ -135,6 +138,9 @@ std::string as_built(const std::string& text, const std::vector<std::pair<std::s
         if (!t) throw Error("as_built: an #elif that does not test a given value after one that does: " + line);
         f.taking = !f.taken && *t;
         f.taken = f.taken || *t;
+      } else if (d == "else" && f.ifndef) {  // NAME is given, so the build compiles the #else branch
+        f.ifndef = false;
+        f.taking = true;
       } else if (d == "else") {
         f.taking = !f.taken;
         f.taken = true;
@@ -151,8 +157,13 @@ std::string as_built(const std::string& text, const std::vector<std::pair<std::s
     bool on = true;
     for (const Frame& f : stack) on = on && f.taking;
     if (!on) continue;
-    // Inside `#ifndef NAME` of a given NAME: its `#define NAME default // meaning` takes the value.
-    if (!stack.empty() && stack.back().ifndef && d == "define" && w.size() >= 3 && w[1] == stack.back().name) {
+    // Inside `#ifndef NAME` of a given NAME the build compiles nothing; its `#define NAME default //
+    // meaning` stays, with the given value, to show what the build has.
+    const Frame* ifndef = nullptr;
+    for (const Frame& f : stack)
+      if (f.ifndef) ifndef = &f;
+    if (ifndef) {
+      if (d != "define" || w.size() < 3 || w[1] != ifndef->name) continue;
       const std::size_t comment = line.find("//");
       line = "#define " + w[1] + " " + std::to_string(*value_of(w[1])) +
              (comment == std::string::npos ? "" : " " + line.substr(comment));

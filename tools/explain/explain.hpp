@@ -37,8 +37,10 @@ struct Explanation {
 // A kernel file's text as a build with the given -D values sees it: a `#ifndef NAME` block of a
 // given NAME keeps its `#define NAME` with the given value, and an `#if NAME == V` / `#elif NAME ==
 // V` / `#else` / `#endif` chain whose conditions test given names only keeps the branch the values
-// select, its directives dropped. Every other line and directive stays as it is. No values: the
-// text unchanged.
+// select, its directives dropped (a `#ifndef NAME` block's #else is what the build compiles; a
+// directive's comment is ignored). Every other line and directive stays as it is; the diff's line
+// numbers are those of this text, not of the file. No values: the text unchanged. Throws Error for
+// an #elif that tests anything else in a chain whose #if tested a given value.
 std::string as_built(const std::string& text, const std::vector<std::pair<std::string, std::uint64_t>>& values);
 
 // Reads both kernel files from `kernel_dir`. Throws Error for an unknown variant (naming the
