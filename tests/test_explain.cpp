@@ -275,7 +275,10 @@ TEST_SUITE("cli") {
       } else {
         CHECK(r.out.find("step after:  " + v.predecessor + "\n") != std::string::npos);
         const auto built = [](const clreduce::TransposeVariant& x) {
-          return x.file + (x.block > 1 ? " -D RT=" + std::to_string(x.block) : std::string());
+          std::string label = x.file;
+          for (const auto& [define, value] : clreduce::transpose_fixed_defines(x))
+            label += " -D " + define + "=" + std::to_string(value);
+          return label;
         };
         CHECK(r.out.find("--- " + built(clreduce::find_transpose_variant(v.predecessor)) + "\n+++ " + built(v) +
                          "\n@@ ") != std::string::npos);

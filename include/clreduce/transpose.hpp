@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace clreduce {
@@ -58,6 +59,9 @@ const std::vector<TransposeVariant>& transpose_variants();
 std::vector<std::string> transpose_variant_names();
 // Throws Error "unknown transpose variant 'x'; valid: naive, ...".
 const TransposeVariant& find_transpose_variant(std::string_view name);
+// The -D values a variant fixes in its kernel file, which the caller cannot set: the register tiles
+// are one file built with their block edge RT (register_tile2: {{"RT", 2}}); none for the others.
+std::vector<std::pair<std::string, std::uint64_t>> transpose_fixed_defines(const TransposeVariant& v);
 
 // The most work-groups a launch puts along y (NVIDIA's grid limit); kernels loop past it.
 constexpr std::uint64_t kMaxGroupsY = 65535;

@@ -168,9 +168,9 @@ KernelSpec spec_of(const TransposeVariant& v) {
                              " (the variant's default), within the device's work-group limits";
     k.params.push_back({"WG_X", "work-items along x, the fast index of the coalesced side", {}, rule, false, true, "--wg-x"});
     k.params.push_back({"WG_Y", "work-items along y (the groups loop past 65535 along y)", {}, rule, false, true, "--wg-y"});
-    if (v.block > 1)
-      k.params.push_back({"RT", "edge of the block each work-item moves with RT-wide vector loads and stores", {v.block},
-                          std::to_string(v.block) + " (the variant's)", false, false,
+    for (const auto& [define, value] : transpose_fixed_defines(v))
+      k.params.push_back({define, "edge of the block each work-item moves with RT-wide vector loads and stores", {value},
+                          std::to_string(value) + " (the variant's)", false, false,
                           "--variant register_tile2 (RT 2) or register_tile4 (RT 4)"});
   } else {
     k.params.push_back({"TILE", std::string("edge of the square tile staged in local memory; the work-group is TILE") +
@@ -210,6 +210,11 @@ const KernelSpec& transpose_kernel_spec(const TransposeVariant& v) {
 const std::vector<TransposeVariant>& transpose_variants() {
   static const std::vector<TransposeVariant> r = build_registry();
   return r;
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> transpose_fixed_defines(const TransposeVariant& v) {
+  if (v.block > 1) return {{"RT", v.block}};
+  return {};
 }
 
 std::vector<std::string> transpose_variant_names() {
@@ -281,7 +286,7 @@ TransposePlan plan_transpose(const TransposeConfig& cfg, const DeviceInfo& dev, 
     if (p.wg_y == 0) throw ConfigError(Param::WgY, "WG_Y must be at least 1", ">= 1");
     values.push_back({"WG_X", p.wg_x});
     values.push_back({"WG_Y", p.wg_y});
-    if (v.block > 1) values.push_back({"RT", v.block});
+    for (const auto& fixed : transpose_fixed_defines(v)) values.push_back(fixed);
   } else {
     if (cfg.wg_x || cfg.wg_y)
       throw ConfigError(cfg.wg_x ? Param::WgX : Param::WgY,

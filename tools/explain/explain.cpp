@@ -23,6 +23,13 @@
 namespace clreduce {
 
 namespace {
+// "-D RT=4": the -D values a variant fixes, as its build options say them.
+std::string defines_text(const std::vector<std::pair<std::string, std::uint64_t>>& fixed) {
+  std::string s;
+  for (const auto& [define, value] : fixed) s += (s.empty() ? "-D " : " -D ") + define + "=" + std::to_string(value);
+  return s;
+}
+
 std::string read_kernel_file(const std::filesystem::path& dir, const std::string& file) {
   const std::filesystem::path path = dir / file;
   std::ifstream in(path, std::ios::binary);
@@ -60,24 +67,17 @@ Explanation explain_variant(Family family, const std::string& name, const std::f
     e.name = v.name, e.file = v.file, e.kernel = v.kernel;
     e.summary = v.summary, e.literature = v.literature, e.tradeoff = v.tradeoff;
     e.predecessor = v.predecessor, e.step = v.step;
-    // The register tiles' file takes its block edge from the variant (-D RT).
-    const auto fixed = [](const TransposeVariant& x) {
-      return x.block > 1 ? std::vector<std::pair<std::string, std::uint64_t>>{{"RT", x.block}}
-                         : std::vector<std::pair<std::string, std::uint64_t>>{};
-    };
-    e.fixed = fixed(v);
+    e.fixed = transpose_fixed_defines(v);  // the register tiles' block edge: one file for two variants
     if (!v.predecessor.empty()) {
       e.predecessor_file = find_transpose_variant(v.predecessor).file;
-      e.predecessor_fixed = fixed(find_transpose_variant(v.predecessor));
+      e.predecessor_fixed = transpose_fixed_defines(find_transpose_variant(v.predecessor));
     }
   }
   const std::string text = as_built(read_kernel_file(kernel_dir, e.file), e.fixed);
   if (!e.predecessor.empty()) {
     const std::string before = as_built(read_kernel_file(kernel_dir, e.predecessor_file), e.predecessor_fixed);
     const auto label = [](const std::string& file, const auto& fixed) {
-      std::string out = file;
-      for (const auto& [define, value] : fixed) out += " -D " + define + "=" + std::to_string(value);
-      return out;
+      return fixed.empty() ? file : file + " " + defines_text(fixed);
     };
     e.diff = unified_diff(label(e.predecessor_file, e.predecessor_fixed), before, label(e.file, e.fixed), text);
     e.counts = diff_counts(before, text);
@@ -125,8 +125,9 @@ std::string as_built(const std::string& text, const std::vector<std::pair<std::s
     const std::vector<std::string> w = directive ? words(line) : std::vector<std::string>{};
     const std::string d = w.empty() ? "" : w[0];
     bool emit = true;
-    if (d == "if" && test(w)) {
-      stack.push_back({true, false, *test(w), *test(w), ""});
+    const std::optional<bool> tested = d == "if" ? test(w) : std::nullopt;
+    if (tested) {
+      stack.push_back({true, false, *tested, *tested, ""});
       emit = false;
     } else if (d == "ifndef" && w.size() == 2 && value_of(w[1])) {
       stack.push_back({true, true, true, true, w[1]});
@@ -415,11 +416,7 @@ std::string explanation_text(const Explanation& e, const DeviceOptions* options,
         << (e.kernel_dir / e.file).string() << ", built with different options (above): the parts those options "
         << "select are the step\n";
   } else {
-    const auto built = [](const auto& fixed) {
-      std::string s;
-      for (const auto& [name, value] : fixed) s += " -D " + name + "=" + std::to_string(value);
-      return s.empty() ? s : " (" + s.substr(1) + ")";
-    };
+    const auto built = [](const auto& fixed) { return fixed.empty() ? "" : " (" + defines_text(fixed) + ")"; };
     out << "\ndiff " << (e.kernel_dir / e.predecessor_file).string() << built(e.predecessor_fixed) << " "
         << (e.kernel_dir / e.file).string() << built(e.fixed) << " (" << e.counts.removed << " lines removed, "
         << e.counts.added << " added):\n";
