@@ -54,6 +54,12 @@
                       // registers and its group's digits in local memory (exact_group.clh); 0: an
                       // accumulator per work-item, as for every descriptor
 #endif
+#ifndef EXACT_LAST_GROUP_ROUNDS
+#define EXACT_LAST_GROUP_ROUNDS 0 // with EXACT_GROUP 1: 1, the group with the last ticket reads the
+                                  // launch's digits and rounds (one launch); 0, a launch of its own
+                                  // does (reduce_descriptor_exact_finish), so that the rounding's
+                                  // code does not set this kernel's register count
+#endif
 #ifndef ITEMS_UNROLL
 #define ITEMS_UNROLL EXACT_GROUP // 1: the ITEMS loops unrolled by #pragma unroll (each chain its own
                                  // registers however long the fold's code); 0: as the compiler likes
@@ -96,6 +102,18 @@ void desc_group_fold(__local DESC_ACC* l, const uint lid, const DESC_ACC acc) {
 #define DESC_WHOLE_FINISH(a, n) desc_finish((a), (n))
 #endif
 
+#if EXACT_GROUP
+// The launch's digits read and zeroed (atomic exchanges, so the next launch finds them zero) and
+// rounded once into out[out_index] (PARTIAL 1: left unfinished, an accumulator). One work-item.
+void exact_take_and_round(__global exact_acc* total, __global DESC_WHOLE_OUT* out, const ulong out_index,
+                          const ulong n) {
+  exact_acc a = exact_identity();
+  for (uint k = 0; k < EXACT_DIGITS; ++k) a.d[k] = atom_xchg(&total->d[k], 0l);
+  a.flags = atomic_xchg(&total->flags, 0u);
+  out[out_index] = DESC_WHOLE_FINISH(a, n);
+}
+#endif
+
 // index_base: the index of the first element in the whole input (0 but for a PARTIAL part).
 // partials: a partial per group; with EXACT_GROUP 1 one accumulator, the launch's digits, all zero
 // between launches (the host zeroes it once; the last group leaves it so).
@@ -109,7 +127,7 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
 #else
   __local DESC_ACC l[WG_SIZE];
 #endif
-#if !EXACT_GROUP
+#if !EXACT_GROUP || EXACT_LAST_GROUP_ROUNDS
   __local uint is_last;
 #endif
   const uint lid = get_local_id(0);
@@ -225,8 +243,20 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
     for (uint k = 0; k < EXACT_DIGITS; ++k)
       if (d[k]) atom_add(&total->d[k], d[k]);
     if (flags) atomic_or(&total->flags, flags);
+#if EXACT_LAST_GROUP_ROUNDS
+    GLOBAL_FENCE();  // the digits are added device-wide before the ticket is taken
+    is_last = atomic_inc(ticket) == groups - 1;
+    GLOBAL_FENCE();  // and the last group's reads of them come after its ticket
+#endif
   }
-  // The rounding is reduce_descriptor_exact_finish's, a launch of its own after this one.
+#if EXACT_LAST_GROUP_ROUNDS
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (is_last && lid == 0) {
+    exact_take_and_round(total, out, out_index, n);
+    atomic_xchg(ticket, 0u);  // ready for the next launch
+  }
+#endif
+  // Else the rounding is reduce_descriptor_exact_finish's, a launch of its own after this one.
 #else
   for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
 
@@ -258,11 +288,7 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
 // compute unit (bench/NOTES.md, "EXACT_GROUP's registers").
 __kernel void reduce_descriptor_exact_finish(__global exact_acc* total, __global DESC_WHOLE_OUT* out,
                                              const ulong out_index, const ulong n) {
-  if (get_global_id(0) != 0) return;
-  exact_acc a = exact_identity();
-  for (uint k = 0; k < EXACT_DIGITS; ++k) a.d[k] = atom_xchg(&total->d[k], 0l);
-  a.flags = atomic_xchg(&total->flags, 0u);
-  out[out_index] = DESC_WHOLE_FINISH(a, n);
+  if (get_global_id(0) == 0) exact_take_and_round(total, out, out_index, n);
 }
 #endif
 

@@ -374,6 +374,36 @@ TEST_SUITE("unit") {
     CHECK_FALSE(plan_descriptor(sum32, std::uint64_t{1} << 29, one_group, small).exact_group);
     one_group.defines = on.defines;
     CHECK_THROWS_AS(plan_descriptor(sum32, std::uint64_t{1} << 29, one_group, small), ConfigError);
+    // Who rounds: the last group where the digits are a float's 11 (sums and means of f16, bf16,
+    // f32), a launch of its own for doubles' and products' larger ones; the caller's -D either way,
+    // refused without EXACT_GROUP.
+    for (S t : {S::F16, S::BF16, S::F32})
+      for (B b : {B::Sum, B::Mean}) {
+        const DescriptorLaunch l = plan_descriptor(builtin(b, t, std::nullopt, Summation::Exact), 1 << 20, {}, gpu);
+        CHECK(l.exact_last_group_rounds);
+        CHECK(l.options.find("-D EXACT_LAST_GROUP_ROUNDS=1") != std::string::npos);
+        CHECK(l.label().find("rounded by the last group") != std::string::npos);
+      }
+    for (const Reduction& r : {dot64, builtin(B::Sum, S::F64, std::nullopt, Summation::Exact),
+                               builtin(B::Dot, S::F32, std::nullopt, Summation::Exact),
+                               builtin(B::L2, S::F32, std::nullopt, Summation::Exact)}) {
+      INFO(r.name);
+      CHECK_FALSE(plan_descriptor(r, 1 << 20, {}, gpu).exact_last_group_rounds);
+    }
+    ReduceParams rounds;
+    rounds.defines.push_back({"EXACT_LAST_GROUP_ROUNDS", "1"});
+    CHECK(plan_descriptor(dot64, 1 << 20, rounds, gpu).exact_last_group_rounds);
+    rounds.defines.back().value = "0";
+    CHECK_FALSE(plan_descriptor(sum32, 1 << 20, rounds, gpu).exact_last_group_rounds);
+    rounds.defines.back().value = "1";
+    rounds.defines.push_back({"EXACT_GROUP", "0"});
+    try {
+      plan_descriptor(sum32, 1 << 20, rounds, gpu);
+      FAIL("EXACT_LAST_GROUP_ROUNDS 1 was planned without EXACT_GROUP");
+    } catch (const ConfigError& e) {
+      CHECK(std::string(e.what()).find("without EXACT_GROUP") != std::string::npos);
+    }
+    CHECK_FALSE(plan_descriptor(sum32, 1 << 20, off, gpu).exact_last_group_rounds);
   }
 
   TEST_CASE("exact: the reference's own rounding (ties to even, subnormals, overflow, square roots)") {
@@ -495,7 +525,7 @@ TEST_SUITE("exact") {
       }
   }
 
-  TEST_CASE("exact: the same bits for every launch (work-group, VEC, ITEMS, groups, expansion on and off, EXACT_GROUP)") {
+  TEST_CASE("exact: the same bits for every launch (work-group, VEC, ITEMS, groups, expansion on and off, EXACT_GROUP, either rounding)") {
     std::mt19937_64 rng(seed() + 1);
     const std::size_t max_wg = std::min<std::size_t>(session().device().max_work_group_size, 256);
     std::size_t k = 0;  // the launches' index, for the sample (CLREDUCE_TEST_SAMPLE)
@@ -525,6 +555,11 @@ TEST_SUITE("exact") {
           generic.defines.push_back({"EXACT_GROUP", "0"});
           launches.push_back(generic);
         }
+        for (const char* rounds : {"0", "1"}) {  // the rounding in the last group, or in a launch of its own
+          ReduceParams finish;
+          finish.defines.push_back({"EXACT_LAST_GROUP_ROUNDS", rounds});
+          launches.push_back(finish);
+        }
         ReduceParams constant;
         constant.defines.push_back({"EXACT_STATIC_DIGITS", "1"});  // the digits by constant indices
         constant.defines.push_back({"EXACT_GROUP", "0"});
@@ -543,6 +578,35 @@ TEST_SUITE("exact") {
         }
       }
     }
+  }
+
+  TEST_CASE("exact: one reducer launched again and again leaves its digits and ticket ready (either rounding)") {
+    std::mt19937_64 rng(seed() + 7);
+    const Session& s = session();
+    for (S t : device_types())
+      for (const char* rounds : {"0", "1"}) {
+        ReducerOptions o;
+        o.tuning.enabled = false;
+        o.kernel_dir = CLREDUCE_SOURCE_KERNEL_DIR;
+        o.params.defines.push_back({"EXACT_LAST_GROUP_ROUNDS", rounds});
+        Reducer red(s.queue(), o);
+        for (std::size_t n : {1000u, 1000u, 5u, 40009u, 1000u}) {
+          const std::vector<double> xs = random_values(t, n, rng);
+          const auto bx = encode(t, xs);
+          std::vector<Input> in;
+          in.push_back({cl::Buffer(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bx.size(),
+                                   const_cast<unsigned char*>(bx.data())),
+                        0});
+          Result got;
+          try {
+            got = red.reduce(builtin(B::Sum, t, std::nullopt, Summation::Exact), in, n);
+          } catch (const ConfigError& e) {
+            MESSAGE("not on this device: " << std::string(e.what()));  // no EXACT_GROUP here: 1 is refused
+            break;
+          }
+          check_result(B::Sum, t, got, xs, {}, std::string("EXACT_LAST_GROUP_ROUNDS=") + rounds + ", n " + std::to_string(n));
+        }
+      }
   }
 
   TEST_CASE("exact: rows, columns and segments give each line's exact result") {

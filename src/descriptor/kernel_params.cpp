@@ -43,6 +43,11 @@ const KernelSpec& whole_kernel() {
         "local memory (exact_group.clh), not an accumulator per work-item",
         kFlag, "1 for an exact descriptor where the device has fp64 and cl_khr_int64_base_atomics, else 0", false,
         true},
+       {"EXACT_LAST_GROUP_ROUNDS",
+        "with EXACT_GROUP: the group with the last ticket rounds the launch's digits (one launch), not a "
+        "one-work-item launch after it (reduce_descriptor_exact_finish)",
+        kFlag, "1 where the accumulator has at most 11 digits (sums and means of f16, bf16, f32), else 0", false,
+        true},
        nv_ptx_param()}};
   return k;
 }

@@ -19,7 +19,9 @@ constexpr unsigned kItems = 4;
 
 std::string DescriptorLaunch::label() const {
   std::string s = "wg " + std::to_string(wg);
-  if (exact_group) s += " (EXACT_GROUP: expansions in registers, the group's digits in local memory)";
+  if (exact_group)
+    s += std::string(" (EXACT_GROUP: expansions in registers, the group's digits in local memory; rounded ") +
+         (exact_last_group_rounds ? "by the last group)" : "by a launch of its own)");
   if (kernel == columns_kernel().kernel)
     return s + " (" + std::to_string(tile_x) + " x " + std::to_string(rows_y) + "), " + std::to_string(groups) +
            " column tiles x " + std::to_string(chunks) + " row chunks, " +
@@ -77,6 +79,26 @@ bool plan_exact_group(const Reduction& r, const DeviceInfo& dev, const std::vect
                       "-D EXACT_GROUP=1 or -D EXACT_EXPANSION=0, not both");
   return true;
 }
+
+// EXACT_LAST_GROUP_ROUNDS: the caller's -D, else 1 where the accumulator is small. The rounding's
+// code inside the reduction sets every work-item's register count: a double's 68 digits (and the
+// products' 20 and 134) took the H200's f64 sum to 229 registers a work-item, so they round in a
+// launch of their own; a float's 11 digits did not hold the sum back, and the second launch costs
+// about 10 us at 2^20 (bench/NOTES.md, "Exact summation after the rounding launch").
+constexpr std::size_t kLastGroupRoundsMaxDigits = 11;
+bool plan_last_group_rounds(const Reduction& r, bool exact_group, const std::vector<Define>& defines) {
+  const std::optional<std::uint64_t> given = given_value(whole_kernel(), "EXACT_LAST_GROUP_ROUNDS", defines);
+  if (!exact_group) {
+    if (given && *given)
+      throw ConfigError(Param::Define,
+                        "-D EXACT_LAST_GROUP_ROUNDS=1 without EXACT_GROUP: only the exact fast path rounds in its "
+                        "last group; valid here: -D EXACT_LAST_GROUP_ROUNDS=0",
+                        "-D EXACT_LAST_GROUP_ROUNDS=0");
+    return false;
+  }
+  if (given) return *given != 0;
+  return r.acc_bytes <= 8 * kLastGroupRoundsMaxDigits + 24;  // exact_acc: the digits, then the flags
+}
 }  // namespace
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
@@ -93,6 +115,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   check_fp64(r, dev);
   DescriptorLaunch l;
   l.exact_group = plan_exact_group(r, dev, params.defines);
+  l.exact_last_group_rounds = plan_last_group_rounds(r, l.exact_group, params.defines);
   // Not a GPU (PoCL): contiguous_blocks' shape, each work-item one contiguous run of
   // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
   // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
@@ -208,6 +231,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                {"PARTIAL", partial ? 1 : 0},
                                {"BLOCKED", blocked ? 1 : 0},
                                {"EXACT_GROUP", l.exact_group ? 1 : 0},
+                               {"EXACT_LAST_GROUP_ROUNDS", l.exact_last_group_rounds ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(whole_kernel(), values, params.defines);
   return l;
@@ -353,10 +377,10 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
     enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
                                       wait.empty() ? nullptr : &wait, &done);
   });
-  if (!l.exact_group) return done;
-  // EXACT_GROUP: the rounding is a launch of its own (one work-item, after the reduction on the
-  // same in-order queue), so that its code does not set the reduction's register count
-  // (kernels_cl/reduce_descriptor.cl says what that cost).
+  if (!l.exact_group || l.exact_last_group_rounds) return done;
+  // EXACT_GROUP with large digits: the rounding is a launch of its own (one work-item, after the
+  // reduction on the same in-order queue), so that its code does not set the reduction's register
+  // count (kernels_cl/reduce_descriptor.cl says what that cost).
   auto fk = exact_finish_kernels_.find(l.program());
   if (fk == exact_finish_kernels_.end())
     fk = exact_finish_kernels_

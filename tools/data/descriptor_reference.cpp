@@ -14,6 +14,8 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 namespace clreduce {
 
@@ -309,14 +311,30 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
   const double d = static_cast<double>(depth);
   ref.how = "exact";
   if (r.summation == Summation::Exact) {
-    ExactSum sum;
     const bool products = b != Builtin::Sum && b != Builtin::Mean;
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const double xi = static_cast<double>(x.at(i));  // f16 .. f64: exact in a double
-      if (!products) sum.add_value(xi);
-      else sum.add_product(xi, b == Builtin::Dot ? static_cast<double>(y->at(i)) : xi);
+    const auto sum_range = [&](std::uint64_t from, std::uint64_t to, ExactSum& sum) {
+      for (std::uint64_t i = from; i < to; ++i) {
+        const double xi = static_cast<double>(x.at(i));  // f16 .. f64: exact in a double
+        if (!products) sum.add_value(xi);
+        else sum.add_product(xi, b == Builtin::Dot ? static_cast<double>(y->at(i)) : xi);
+      }
+    };
+    // Large inputs in shards on the host's threads, merged in order: a merge of exact sums is the
+    // whole's sum, so the reference does not depend on the shards (2^30 floats took over 200 s on
+    // one thread before the accumulator's early-stopping carries; bench/NOTES.md).
+    const std::uint64_t shards =
+        std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), std::max<std::uint64_t>(1, n >> 20));
+    std::vector<ExactSum> sums(shards);
+    if (shards == 1) {
+      sum_range(0, n, sums[0]);
+    } else {
+      std::vector<std::thread> pool;
+      for (std::uint64_t s = 0; s < shards; ++s)
+        pool.emplace_back([&, s] { sum_range(n * s / shards, n * (s + 1) / shards, sums[s]); });
+      for (std::thread& th : pool) th.join();
     }
-    return exact_descriptor_reference(r, sum);
+    for (std::uint64_t s = 1; s < shards; ++s) sums[0].merge(sums[s]);
+    return exact_descriptor_reference(r, sums[0]);
   }
   if (n == 0) return empty_reference(r, b, ref);
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace clreduce {
@@ -17,31 +18,28 @@ struct Term {
   int e = 0;
 };
 
-Term term_of(double x) {  // finite
+// A finite double's exact value from its bits: a 53-bit integer (52 for a subnormal) times a power
+// of two, the lowest 2^-1074.
+Term term_of(double x) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
   Term t;
-  if (x == 0) return t;
-  int ex = 0;
-  const double f = std::frexp(std::fabs(x), &ex);  // [0.5, 1) x 2^ex
-  t.neg = x < 0;
-  t.m = static_cast<u128>(static_cast<std::uint64_t>(std::ldexp(f, 53)));
-  t.e = ex - 53;
+  const int field = static_cast<int>((bits >> 52) & 0x7ff);
+  const std::uint64_t frac = bits & ((std::uint64_t{1} << 52) - 1);
+  t.neg = bits >> 63;
+  t.m = field ? frac | (std::uint64_t{1} << 52) : frac;
+  t.e = (field ? field : 1) - 1075;
   return t;
 }
 
+// t's magnitude added to acc (its sign is the caller's: plus_ or minus_). The lowest term, a
+// product of two subnormals, is 2^-2148: 52 bits above kLow.
 void add_term(ExactSum::Big& acc, const Term& t) {
   if (t.m == 0) return;
-  int pos = t.e - ExactSum::kLow;
-  u128 m = t.m;
-  if (pos < 0) {  // frexp's 53-bit mantissa of a tiny value (a subnormal's square): zeros below kLow
-    if (-pos >= 128 || (m & ((u128{1} << -pos) - 1)) != 0) throw std::logic_error("exact reference: a term below 2^-2200");
-    m >>= -pos;
-    pos = 0;
-  }
-  ExactSum::Big v;
-  v.add_at(static_cast<std::uint64_t>(m), pos);
-  v.add_at(static_cast<std::uint64_t>(m >> 64), pos + 64);
-  if (t.neg) v.negate();
-  acc.add(v);
+  const int pos = t.e - ExactSum::kLow;
+  if (pos < 0) throw std::logic_error("exact reference: a term below 2^-2200");
+  acc.add_at(static_cast<std::uint64_t>(t.m), pos);
+  if (t.m >> 64) acc.add_at(static_cast<std::uint64_t>(t.m >> 64), pos + 64);
 }
 
 // |value| = mag x 2^(kLow - extra) rounded to nearest even in f, `sticky` for anything below mag
@@ -136,7 +134,10 @@ void ExactSum::add_value(double x) {
   ++n_;
   if (std::isnan(x)) nan_ = true;
   else if (std::isinf(x)) (x > 0 ? pos_inf_ : neg_inf_) = true;
-  else add_term(sum_, term_of(x));
+  else {
+    const Term t = term_of(x);
+    add_term(t.neg ? minus_ : plus_, t);
+  }
   if (!(x == 0 && std::signbit(x))) all_negzero_ = false;
 }
 
@@ -154,12 +155,13 @@ void ExactSum::add_product(double x, double y) {
   t.neg = a.neg != b.neg;
   t.m = a.m * b.m;  // 53 x 53 bits
   t.e = a.e + b.e;
-  add_term(sum_, t);
+  add_term(t.neg ? minus_ : plus_, t);
   if (!(t.m == 0 && t.neg)) all_negzero_ = false;
 }
 
 void ExactSum::merge(const ExactSum& o) {
-  sum_.add(o.sum_);  // two's complement: a negative shard adds as its complement
+  plus_.add(o.plus_);  // modulo 2^(32 kWords): a two's-complement shard adds as it is
+  minus_.add(o.minus_);
   n_ += o.n_;
   nan_ = nan_ || o.nan_;
   pos_inf_ = pos_inf_ || o.pos_inf_;
@@ -172,7 +174,7 @@ void ExactSum::to_bytes(unsigned char* out) const {
   auto put = [&out](std::uint64_t v, int bytes) {
     for (int b = 0; b < bytes; ++b) *out++ = static_cast<unsigned char>(v >> (8 * b));
   };
-  for (std::uint32_t w : sum_.w) put(w, 4);
+  for (std::uint32_t w : total().w) put(w, 4);
   put(n_, 8);
   put((nan_ ? 1u : 0u) | (pos_inf_ ? 2u : 0u) | (neg_inf_ ? 4u : 0u) | (all_negzero_ ? 8u : 0u), 4);
 }
@@ -184,7 +186,7 @@ ExactSum ExactSum::from_bytes(const unsigned char* in) {
     return v;
   };
   ExactSum s;
-  for (std::uint32_t& w : s.sum_.w) w = static_cast<std::uint32_t>(get(4));
+  for (std::uint32_t& w : s.plus_.w) w = static_cast<std::uint32_t>(get(4));
   s.n_ = get(8);
   const std::uint64_t flags = get(4);
   s.nan_ = flags & 1;
@@ -192,6 +194,13 @@ ExactSum ExactSum::from_bytes(const unsigned char* in) {
   s.neg_inf_ = flags & 4;
   s.all_negzero_ = flags & 8;
   return s;
+}
+
+ExactSum::Big ExactSum::total() const {
+  Big t = minus_;
+  t.negate();
+  t.add(plus_);
+  return t;
 }
 
 bool ExactSum::special(double& out) const {
@@ -209,7 +218,7 @@ bool ExactSum::special(double& out) const {
 double ExactSum::rounded(const ExactFormat& f) const {
   double s;
   if (special(s)) return s;
-  Big mag = sum_;
+  Big mag = total();
   const bool neg = mag.negative();
   if (neg) mag.negate();
   if (mag.zero()) return n_ > 0 && all_negzero_ ? -0.0 : 0.0;
@@ -221,7 +230,7 @@ double ExactSum::mean(const ExactFormat& f) const {
   double s;
   if (n_ == 0) return NAN;
   if (special(s)) return s;
-  Big mag = sum_;
+  Big mag = total();
   const bool neg = mag.negative();
   if (neg) mag.negate();
   if (mag.zero()) return all_negzero_ ? -0.0 : 0.0;
@@ -241,7 +250,7 @@ double ExactSum::mean(const ExactFormat& f) const {
 bool ExactSum::is_rounded_sqrt(double y, const ExactFormat& f) const {
   double s;
   if (special(s)) return std::isnan(s) ? std::isnan(y) : y == s;
-  const Big& mag = sum_;
+  const Big mag = total();
   if (mag.zero()) return y == 0 && !std::signbit(y);
   if (std::isinf(y) && y > 0)  // at or past the midpoint between the largest finite value and 2^max_exp
     return mag.compare(square((u128{1} << (f.p + 1)) - 1, f.max_exp - f.p - 1)) >= 0;
@@ -264,12 +273,13 @@ bool ExactSum::is_rounded_sqrt(double y, const ExactFormat& f) const {
 double ExactSum::sqrt(const ExactFormat& f) const {
   double s;
   if (special(s)) return s;
-  if (sum_.zero()) return 0.0;
+  const Big sum = total();
+  if (sum.zero()) return 0.0;
   // An estimate within an ulp or two (from the sum's top 53 bits, any exponent: the sum itself
   // may pass a double's range), then its neighbours tried.
-  const int t = sum_.top_bit();
+  const int t = sum.top_bit();
   std::uint64_t top = 0;
-  for (int j = t; j > t - 53; --j) top = (top << 1) | (sum_.bit(j) ? 1u : 0u);
+  for (int j = t; j > t - 53; --j) top = (top << 1) | (sum.bit(j) ? 1u : 0u);
   int e = t - 52 + kLow;
   double d = static_cast<double>(top);
   if (e % 2 != 0) {

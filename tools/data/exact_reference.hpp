@@ -65,7 +65,11 @@ class ExactSum {
 
  private:
   bool special(double& out) const;
-  Big sum_;
+  Big total() const;  // plus_ - minus_: the exact sum, two's complement
+  // The positive terms and the magnitudes of the negative ones, apart: a term's add then stops at
+  // its last carry (a few words) instead of a negation and an add over all 140. Arithmetic modulo
+  // 2^(32 kWords), so plus_ may also hold a whole two's-complement sum (from_bytes, merge).
+  Big plus_, minus_;
   bool nan_ = false, pos_inf_ = false, neg_inf_ = false, all_negzero_ = true;
   std::uint64_t n_ = 0;
 };

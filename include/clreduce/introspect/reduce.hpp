@@ -71,6 +71,9 @@ struct DescriptorLaunch {
   // group's digits in local memory; the launch's digits in one zeroed accumulator instead of a
   // partial per group).
   bool exact_group = false;
+  // With exact_group: the group with the last ticket rounds (EXACT_LAST_GROUP_ROUNDS 1, one
+  // launch), else a one-work-item launch after the reduction does.
+  bool exact_last_group_rounds = false;
   std::string options;         // the build option string
   // The longest chain of combines from an element to the result: whole arrays for their n,
   // columns for their m rows, lines for the longest line the plan was made for (depth_of for a
