@@ -176,8 +176,11 @@ else
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
   # Exact summation (kernels_cl/exact_sum.clh): the expansion and the integer digits (-D
   # EXACT_EXPANSION=0), each term kind (float, double, products of each), each finish (sum, mean,
-  # square root), rows, columns, segments and the several-device parts.
+  # square root), each rounding (the last group, or a launch of its own: EXACT_LAST_GROUP_ROUNDS),
+  # rows, columns, segments and the several-device parts.
   cases+=("reduce --op sum --type f32 --exact --wg 64")
+  cases+=("reduce --op sum --type f32 --exact --wg 64 -D EXACT_LAST_GROUP_ROUNDS=0")
+  cases+=("reduce --op dot --type f32 --exact --wg 32 -D EXACT_LAST_GROUP_ROUNDS=1")
   cases+=("reduce --op sum --type f32 --exact --wg 64 -D EXACT_GROUP=0")
   cases+=("reduce --op mean --type f16 --exact --wg 64 -D EXACT_EXPANSION=0")
   cases+=("reduce --op dot --type f64 --exact --wg 16")
