@@ -85,13 +85,13 @@ int main(int argc, char** argv) {
       [&](void* t, size_t& s) { return cub::DeviceReduce::ArgMax(t, s, xf, kv, inf); });
   row("argmin", "float32", nf, 4, "DeviceReduce::ArgMin",
       [&](void* t, size_t& s) { return cub::DeviceReduce::ArgMin(t, s, xf, kv, inf); });
-  row("sum", "float16", nh, 2, "TransformReduce(half->float, +)", [&](void* t, size_t& s) {
+  row("sum", "float16", nh, 2, "TransformReduce(half->float; +)", [&](void* t, size_t& s) {
     return cub::DeviceReduce::TransformReduce(t, s, xh, out, inh, cuda::std::plus<float>{}, HalfToFloat{}, 0.0f);
   });
-  row("sumsq", "float32", nf, 4, "TransformReduce(x*x, +)", [&](void* t, size_t& s) {
+  row("sumsq", "float32", nf, 4, "TransformReduce(x*x; +)", [&](void* t, size_t& s) {
     return cub::DeviceReduce::TransformReduce(t, s, xf, out, inf, cuda::std::plus<float>{}, Square{}, 0.0f);
   });
-  row("l1", "float32", nf, 4, "TransformReduce(|x|, +)", [&](void* t, size_t& s) {
+  row("l1", "float32", nf, 4, "TransformReduce(|x|; +)", [&](void* t, size_t& s) {
     return cub::DeviceReduce::TransformReduce(t, s, xf, out, inf, cuda::std::plus<float>{}, Abs{}, 0.0f);
   });
   return 0;

@@ -43,6 +43,7 @@ cub_descriptor_peers() {
   cccl="$(python3 -c 'import cupy, os; print(os.path.dirname(cupy.__file__))')/_core/include/cupy/_cccl"
   [ -x /tmp/cub_descriptor_peers ] ||
     nvcc -O3 -std=c++17 -arch=sm_90 -I"$cccl/libcudacxx" -I"$cccl/cub" -I"$cccl/thrust" \
-      bench/cub_descriptor_peers.cu -o /tmp/cub_descriptor_peers || return
+      bench/cub_descriptor_peers.cu -o /tmp/cub_descriptor_peers >/tmp/cub_descriptor_peers.log 2>&1 ||
+    { cat /tmp/cub_descriptor_peers.log >&2; return 1; }  # the warnings stay out of the CSV
   timeout 120 /tmp/cub_descriptor_peers "$@"
 }
