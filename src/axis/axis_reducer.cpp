@@ -84,7 +84,7 @@ struct AxisReducer::State : BoundQueue {
   DescriptorLaunch prepare(const Reduction& r, Axis axis, const MatrixShape& shape);
   cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
                     const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait);
+                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait, bool with_event = true);
 };
 
 AxisReducer::AxisReducer(const cl::CommandQueue& queue, AxisReducerOptions options) : s_(std::make_unique<State>()) {
@@ -264,7 +264,7 @@ cl::Event AxisReducer::reduce_to(const Reduction& r, const std::vector<Input>& i
 cl::Event AxisReducer::State::enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
                                       const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
                                       const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                                      const std::vector<cl::Event>& wait) {
+                                      const std::vector<cl::Event>& wait, bool with_event) {
   check_call(r, inputs, scalars);
   check_shape(shape);
   const std::string what = "a " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) + " matrix, ld " +
@@ -275,10 +275,10 @@ cl::Event AxisReducer::State::enqueue(const Reduction& r, const std::vector<Inpu
   const FamilyParams params = family_params();
   if (axis == Axis::Cols)
     return family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params,
-                                on);
+                                on, with_event);
   const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
   return family().lines(r, inputs, lines, shape.span(), nullptr, nullptr, shape.stride(), shape.cols, out,
-                            out_index, scalars, wait, params, on);
+                            out_index, scalars, wait, params, on, with_event);
 }
 
 std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
@@ -286,7 +286,7 @@ std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<In
   check_shape(shape);
   const std::uint64_t results = axis == Axis::Rows ? shape.rows : shape.cols;
   const cl::Buffer out = s_->family().result_buffer(r, results);
-  reduce_to(r, inputs, axis, shape, out, 0, scalars);
+  s_->enqueue(r, inputs, axis, shape, out, 0, scalars, nullptr, {}, false);  // the blocking read orders it
   return s_->family().read(r, out, results);
 }
 
@@ -323,8 +323,8 @@ DescriptorLaunch prepare(AxisReducer& r, const Reduction& d, Axis axis, const Ma
 cl::Event enqueue(AxisReducer& r, const Reduction& d, const std::vector<Input>& inputs, Axis axis,
                   const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
                   const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                  const std::vector<cl::Event>& wait) {
-  return Access::state(r).enqueue(d, inputs, axis, shape, out, out_index, scalars, on, wait);
+                  const std::vector<cl::Event>& wait, bool with_event) {
+  return Access::state(r).enqueue(d, inputs, axis, shape, out, out_index, scalars, on, wait, with_event);
 }
 
 }  // namespace introspect

@@ -213,7 +213,7 @@ DescriptorLaunch FamilyReducer::columns_with(const Reduction& r, std::uint64_t m
 cl::Event FamilyReducer::columns(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t m,
                                  std::uint64_t ncols, std::uint64_t ld, const cl::Buffer& out, std::uint64_t out_index,
                                  const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                                 const FamilyParams& params, const cl::CommandQueue* on) {
+                                 const FamilyParams& params, const cl::CommandQueue* on, bool with_event) {
   cl::Kernel k;
   const DescriptorLaunch l = prepare_columns(r, m, ncols, ld, params, &inputs, &k);
   const cl::Buffer& tickets = tickets_.at_least(bound_, (l.chunks > 1 ? l.groups : 1) * sizeof(cl_uint),
@@ -235,7 +235,8 @@ cl::Event FamilyReducer::columns(const Reduction& r, const std::vector<Input>& i
     k.setArg(a++, static_cast<cl_ulong>(out_index));
     set_scalar_args(k, a, r, scalars);
     enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.tile_x, l.chunks * l.rows_y),
-                                      cl::NDRange(l.tile_x, l.rows_y), wait.empty() ? nullptr : &wait, &done);
+                                      cl::NDRange(l.tile_x, l.rows_y), wait.empty() ? nullptr : &wait,
+                                      with_event ? &done : nullptr);
   });
   return done;
 }

@@ -65,7 +65,8 @@ class FamilyReducer {
   explicit FamilyReducer(BoundQueue& bound, std::function<const LoadedTuningDb*()> tuning = {})
       : bound_(bound), programs_(bound), tuning_(std::move(tuning)) {}
 
-  // (Both: on `on`, null for the bound queue; another in-order queue of its context and device.)
+  // (Both: on `on`, null for the bound queue; another in-order queue of its context and device;
+  // with_event false: no event made, an empty one returned.)
   // Rows of a matrix (LineKind::Rows: `lines` rows of `len` elements, `ld` apart) or segments
   // (seg_a: the S + 1 offsets, or the begins with seg_b the ends; n: the elements every input
   // holds from its offset). One result per line at out_index + s of `out`.
@@ -73,7 +74,7 @@ class FamilyReducer {
                   const cl::Buffer* seg_a, const cl::Buffer* seg_b, std::uint64_t ld, std::uint64_t len,
                   const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
                   const std::vector<cl::Event>& wait, const FamilyParams& params,
-                  const cl::CommandQueue* on = nullptr);
+                  const cl::CommandQueue* on = nullptr, bool with_event = true);
   DescriptorLaunch prepare_lines(const Reduction& r, const LineShape& shape, const FamilyParams& params,
                                  const std::vector<Input>* inputs = nullptr, cl::Kernel* kernel = nullptr);
 
@@ -81,7 +82,7 @@ class FamilyReducer {
   cl::Event columns(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t m, std::uint64_t ncols,
                     std::uint64_t ld, const cl::Buffer& out, std::uint64_t out_index,
                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                    const FamilyParams& params, const cl::CommandQueue* on = nullptr);
+                    const FamilyParams& params, const cl::CommandQueue* on = nullptr, bool with_event = true);
   DescriptorLaunch prepare_columns(const Reduction& r, std::uint64_t m, std::uint64_t ncols, std::uint64_t ld,
                                    const FamilyParams& params, const std::vector<Input>* inputs = nullptr,
                                    cl::Kernel* kernel = nullptr);

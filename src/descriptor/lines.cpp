@@ -272,7 +272,7 @@ cl::Event FamilyReducer::lines(const Reduction& r, const std::vector<Input>& inp
                                std::uint64_t n, const cl::Buffer* seg_a, const cl::Buffer* seg_b, std::uint64_t ld,
                                std::uint64_t len, const cl::Buffer& out, std::uint64_t out_index,
                                const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                               const FamilyParams& params, const cl::CommandQueue* on) {
+                               const FamilyParams& params, const cl::CommandQueue* on, bool with_event) {
   cl::Kernel k;
   const DescriptorLaunch l = prepare_lines(r, shape, params, &inputs, &k);
   const cl::Buffer* partials = nullptr;
@@ -297,7 +297,7 @@ cl::Event FamilyReducer::lines(const Reduction& r, const std::vector<Input>& inp
     k.setArg(a++, static_cast<cl_ulong>(out_index));
     set_scalar_args(k, a, r, scalars);
     enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.wg, l.chunks), cl::NDRange(l.wg, 1),
-                                      wait.empty() ? nullptr : &wait, &done);
+                                      wait.empty() ? nullptr : &wait, with_event ? &done : nullptr);
   });
   return done;
 }

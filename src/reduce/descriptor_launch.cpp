@@ -311,22 +311,22 @@ DescriptorLaunch DescriptorReducer::prepare(const Reduction& r, std::uint64_t n,
 cl::Event DescriptorReducer::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                      const cl::Buffer& out, std::uint64_t out_index,
                                      const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                                     const cl::CommandQueue* on) {
-  return launch(r, inputs, n, out, out_index, scalars, wait, on, nullptr, nullptr);
+                                     const cl::CommandQueue* on, bool with_event) {
+  return launch(r, inputs, n, out, out_index, scalars, wait, on, nullptr, nullptr, with_event);
 }
 
 cl::Event DescriptorReducer::enqueue_part(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                           const DescriptorPart& part, const cl::Buffer& out, std::uint64_t out_index,
                                           const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                                           const cl::CommandQueue* on, DescriptorLaunch* used) {
-  return launch(r, inputs, n, out, out_index, scalars, wait, on, &part, used);
+  return launch(r, inputs, n, out, out_index, scalars, wait, on, &part, used, true);
 }
 
 cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                     const cl::Buffer& out, std::uint64_t out_index,
                                     const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
                                     const cl::CommandQueue* on, const DescriptorPart* part,
-                                    DescriptorLaunch* used) {
+                                    DescriptorLaunch* used, bool with_event) {
   check_call(r, inputs, scalars);
   if (n == 0) throw Error(Param::N, "n is 0: a reduction needs at least one element", "n >= 1");
   for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, n, "n " + std::to_string(n));
@@ -364,6 +364,8 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
     with_cl_context("zeroing the ticket",
                     [&] { bound_.queue.enqueueWriteBuffer(ticket_, CL_TRUE, 0, sizeof zero, zero); });
   }
+  // The reduction's event only where it is the call's last launch and the caller asked for one.
+  const bool finish_launch = l.exact_group && !l.exact_last_group_rounds;
   cl::Event done;
   with_cl_context("enqueueing reduction '" + r.name + "'", [&] {
     cl_uint a = set_input_args(k, inputs);
@@ -375,9 +377,9 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
     k.setArg(a++, static_cast<cl_ulong>(part ? part->index_base : 0));
     set_scalar_args(k, a, r, scalars);
     enqueue_kernel(on ? *on : bound_.queue, k, cl::NullRange, cl::NDRange(l.groups * l.wg), cl::NDRange(l.wg),
-                                      wait.empty() ? nullptr : &wait, &done);
+                                      wait.empty() ? nullptr : &wait, with_event && !finish_launch ? &done : nullptr);
   });
-  if (!l.exact_group || l.exact_last_group_rounds) return done;
+  if (!finish_launch) return done;
   // EXACT_GROUP with large digits: the rounding is a launch of its own (one work-item, after the
   // reduction on the same in-order queue), so that its code does not set the reduction's register
   // count (kernels_cl/reduce_descriptor.cl says what that cost).
@@ -395,7 +397,8 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
     f.setArg(1, out);
     f.setArg(2, static_cast<cl_ulong>(out_index));
     f.setArg(3, static_cast<cl_ulong>(n));
-    enqueue_kernel(on ? *on : bound_.queue, f, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr, &finished);
+    enqueue_kernel(on ? *on : bound_.queue, f, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr,
+                   with_event ? &finished : nullptr);
   });
   return finished;
 }
@@ -437,7 +440,7 @@ cl::Event DescriptorReducer::fold_parts(const Reduction& r, const cl::Buffer& pa
 Result DescriptorReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                  const std::vector<ScalarArg>& scalars) {
   if (!result_()) result_ = allocate(16, "the descriptor result");
-  enqueue(r, inputs, n, result_, 0, scalars, {});
+  enqueue(r, inputs, n, result_, 0, scalars, {}, nullptr, false);  // the blocking read below orders it
   unsigned char bytes[16] = {};
   with_cl_context("reading the result",
                   [&] { bound_.queue.enqueueReadBuffer(result_, CL_TRUE, 0, r.out.bytes(), bytes); });

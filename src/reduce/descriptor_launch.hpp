@@ -49,9 +49,11 @@ class DescriptorReducer {
   DescriptorLaunch prepare(const Reduction& r, std::uint64_t n, bool part = false);
   // Enqueues the reduction; the result lands at byte out_index * r.out.bytes() of `out`.
   // On `on` (null: the bound queue; another in-order queue of the same context and device).
+  // with_event false: no event is made and an empty one returned (an event costs the launch time
+  // on NVIDIA: bench/NOTES.md, "One launch for float exact sums"); the last launch's event else.
   cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
                     std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                    const std::vector<cl::Event>& wait, const cl::CommandQueue* on = nullptr);
+                    const std::vector<cl::Event>& wait, const cl::CommandQueue* on = nullptr, bool with_event = true);
   Result reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                 const std::vector<ScalarArg>& scalars);
 
@@ -81,7 +83,7 @@ class DescriptorReducer {
                                const std::vector<std::uint64_t>& offsets, bool partial);
   cl::Event launch(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const cl::Buffer& out,
                    std::uint64_t out_index, const std::vector<ScalarArg>& scalars, const std::vector<cl::Event>& wait,
-                   const cl::CommandQueue* on, const DescriptorPart* part, DescriptorLaunch* used);
+                   const cl::CommandQueue* on, const DescriptorPart* part, DescriptorLaunch* used, bool with_event);
   cl::Buffer allocate(std::uint64_t bytes, const std::string& what);
 
   BoundQueue& bound_;

@@ -369,8 +369,8 @@ std::vector<cl::Event> enqueue(Reducer& r, const Launch& launch, const cl::Buffe
 
 cl::Event enqueue(Reducer& r, const Reduction& d, const std::vector<Input>& inputs, std::uint64_t n,
                   const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                  const cl::CommandQueue* on, const std::vector<cl::Event>& wait) {
-  return Access::state(r).descriptor_reducer().enqueue(d, inputs, n, out, out_index, scalars, wait, on);
+                  const cl::CommandQueue* on, const std::vector<cl::Event>& wait, bool with_event) {
+  return Access::state(r).descriptor_reducer().enqueue(d, inputs, n, out, out_index, scalars, wait, on, with_event);
 }
 
 Value read_result(Reducer& r, const Launch& launch, const cl::CommandQueue* on) {

@@ -259,7 +259,7 @@ struct SegmentedReducer::State : BoundQueue {
   DescriptorLaunch prepare(const Reduction& r, std::uint64_t n, std::uint64_t segments, Scalar offset_type);
   cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n, const Segments& segments,
                     const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait);
+                    const cl::CommandQueue* on, const std::vector<cl::Event>& wait, bool with_event = true);
 };
 
 SegmentedReducer::SegmentedReducer(const cl::CommandQueue& queue, SegmentedReducerOptions options)
@@ -450,7 +450,7 @@ cl::Event SegmentedReducer::reduce_to(const Reduction& r, const std::vector<Inpu
 cl::Event SegmentedReducer::State::enqueue(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
                                            const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
                                            const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                                           const std::vector<cl::Event>& wait) {
+                                           const std::vector<cl::Event>& wait, bool with_event) {
   check_call(r, inputs, scalars);
   if (segments.count == 0)
     throw ConfigError(Param::Segments, "0 segments: a segmented reduction needs at least one", "at least 1 segment");
@@ -473,7 +473,7 @@ cl::Event SegmentedReducer::State::enqueue(const Reduction& r, const std::vector
   LineShape shape = segment_lines(n, segments.count, segments.type);
   shape.kind = csr ? LineKind::Offsets : LineKind::BeginEnd;
   return family().lines(r, inputs, shape, n, &segments.first, csr ? nullptr : &segments.second, 0, 0, out,
-                            out_index, scalars, wait, family_params(), on);
+                            out_index, scalars, wait, family_params(), on, with_event);
 }
 
 std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, std::uint64_t n,
@@ -481,7 +481,7 @@ std::vector<Result> SegmentedReducer::reduce(const Reduction& r, const std::vect
   if (segments.count == 0)
     throw ConfigError(Param::Segments, "0 segments: a segmented reduction needs at least one", "at least 1 segment");
   const cl::Buffer out = s_->family().result_buffer(r, segments.count);
-  reduce_to(r, inputs, n, segments, out, 0, scalars);
+  s_->enqueue(r, inputs, n, segments, out, 0, scalars, nullptr, {}, false);  // the blocking read orders it
   return s_->family().read(r, out, segments.count);
 }
 
@@ -527,8 +527,8 @@ DescriptorLaunch prepare(SegmentedReducer& r, const Reduction& d, std::uint64_t 
 cl::Event enqueue(SegmentedReducer& r, const Reduction& d, const std::vector<Input>& inputs, std::uint64_t n,
                   const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
                   const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                  const std::vector<cl::Event>& wait) {
-  return Access::state(r).enqueue(d, inputs, n, segments, out, out_index, scalars, on, wait);
+                  const std::vector<cl::Event>& wait, bool with_event) {
+  return Access::state(r).enqueue(d, inputs, n, segments, out, out_index, scalars, on, wait, with_event);
 }
 
 }  // namespace introspect

@@ -137,9 +137,9 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   const cl::Buffer out = with_cl_context("allocating the results", [&] {
     return cl::Buffer(session.context(), CL_MEM_READ_WRITE, std::max<std::size_t>(count * rb, 16));
   });
-  auto enqueue = [&](const cl::CommandQueue* q) {
-    return seg ? introspect::enqueue(*sr, r, in, rep.n, segments, out, 0, job.scalars, q)
-               : introspect::enqueue(*ar, r, in, axis, job.shape, out, 0, job.scalars, q);
+  auto enqueue = [&](const cl::CommandQueue* q, bool with_event = true) {
+    return seg ? introspect::enqueue(*sr, r, in, rep.n, segments, out, 0, job.scalars, q, {}, with_event)
+               : introspect::enqueue(*ar, r, in, axis, job.shape, out, 0, job.scalars, q, {}, with_event);
   };
   std::vector<unsigned char> first(count * rb), again(count * rb);
   enqueue(&session.queue()).wait();
@@ -206,7 +206,11 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
     rep.check.detail = "all " + std::to_string(count) + " results within their bounds; closest: " + rep.worst;
   }
   rep.result = rep.results.front();
-  const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool) { return std::vector<cl::Event>{enqueue(&q)}; };
+  // Events only where the timer reads them (a sample's first and last launch), as the whole array's.
+  const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool with_event) {
+    const cl::Event e = enqueue(&q, with_event);
+    return with_event ? std::vector<cl::Event>{e} : std::vector<cl::Event>{};
+  };
   unsigned changed = 0;
   rep.timing = session.time(unit, timing, [&] {
     with_cl_context("reading the results",
@@ -255,8 +259,11 @@ DescriptorReport run_descriptor(const Session& session, const Reduction& r, cons
   }
   rep.results = {rep.result};
   rep.lines_failed = rep.check.ok ? 0 : 1;
-  const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool) {
-    return std::vector<cl::Event>{introspect::enqueue(reducer, r, in, rep.n, out, 0, scalars, &q)};
+  // Events only where the timer reads them (a sample's first and last launch): on NVIDIA an event
+  // costs about as much as the launch (bench/NOTES.md, "One launch for float exact sums").
+  const EnqueueUnit unit = [&](const cl::CommandQueue& q, bool with_event) {
+    const cl::Event e = introspect::enqueue(reducer, r, in, rep.n, out, 0, scalars, &q, {}, with_event);
+    return with_event ? std::vector<cl::Event>{e} : std::vector<cl::Event>{};
   };
   unsigned changed = 0;
   rep.timing = session.time(unit, timing, [&] {

@@ -103,11 +103,11 @@ std::vector<cl::Event> enqueue(AxisReducer& r, const AxisLaunch& launch, const c
 // option string and depth).
 DescriptorLaunch prepare(AxisReducer& r, const Reduction& d, Axis axis, const MatrixShape& shape);
 // AxisReducer::reduce_to on `on` (null: the reducer's queue; another in-order queue of the same
-// context and device, which the caller then orders).
+// context and device, which the caller then orders); with_event false: no event made.
 cl::Event enqueue(AxisReducer& r, const Reduction& d, const std::vector<Input>& inputs, Axis axis,
                   const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
                   const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                  const std::vector<cl::Event>& wait = {});
+                  const std::vector<cl::Event>& wait = {}, bool with_event = true);
 
 }  // namespace introspect
 }  // namespace clreduce

@@ -149,10 +149,11 @@ std::vector<cl::Event> enqueue(Reducer& r, const Launch& launch, const cl::Buffe
                                const cl::CommandQueue* on = nullptr, bool with_events = true,
                                const std::vector<cl::Event>* wait = nullptr);
 // A descriptor reduction (as Reducer::reduce_to) enqueued on `on` (null: the reducer's queue;
-// another in-order queue of the same context and device).
+// another in-order queue of the same context and device). with_event false: no event made (an
+// empty one returned), as a benchmark's launches between its first and last want.
 cl::Event enqueue(Reducer& r, const Reduction& d, const std::vector<Input>& inputs, std::uint64_t n,
                   const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
-                  const cl::CommandQueue* on, const std::vector<cl::Event>& wait = {});
+                  const cl::CommandQueue* on, const std::vector<cl::Event>& wait = {}, bool with_event = true);
 // Blocking read of the value the last enqueue of `launch` left.
 Value read_result(Reducer& r, const Launch& launch, const cl::CommandQueue* on = nullptr);
 // The buffer whose element 0 holds that value.

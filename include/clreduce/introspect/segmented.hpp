@@ -75,11 +75,11 @@ std::vector<cl::Event> enqueue(SegmentedReducer& r, const SegmentedLaunch& launc
 DescriptorLaunch prepare(SegmentedReducer& r, const Reduction& d, std::uint64_t n, std::uint64_t segments,
                          Scalar offset_type = Scalar::U64);
 // SegmentedReducer::reduce_to on `on` (null: the reducer's queue; another in-order queue of the
-// same context and device, which the caller then orders).
+// same context and device, which the caller then orders); with_event false: no event made.
 cl::Event enqueue(SegmentedReducer& r, const Reduction& d, const std::vector<Input>& inputs, std::uint64_t n,
                   const Segments& segments, const cl::Buffer& out, std::uint64_t out_index,
                   const std::vector<ScalarArg>& scalars, const cl::CommandQueue* on,
-                  const std::vector<cl::Event>& wait = {});
+                  const std::vector<cl::Event>& wait = {}, bool with_event = true);
 
 }  // namespace introspect
 }  // namespace clreduce
