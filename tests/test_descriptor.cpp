@@ -24,6 +24,9 @@
 #include "clreduce/reduction.hpp"
 #include "clreduce/axis.hpp"
 #include "clreduce/segmented.hpp"
+#include "clreduce/introspect/axis.hpp"
+#include "clreduce/introspect/reduce.hpp"
+#include "clreduce/introspect/segmented.hpp"
 #include "support.hpp"
 
 #include <algorithm>
@@ -2055,6 +2058,91 @@ TEST_SUITE("descriptor") {
     }
     MESSAGE(runs << " launches");
     CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
+  }
+
+  TEST_CASE("descriptor enqueues make an event only where asked, with the same results either way") {
+    // with_event false (a benchmark's launches between its first and last, the blocking calls): an
+    // empty event; true: the call's last launch's event (the exact rounding's where it is a launch
+    // of its own), complete once the results are written. Whole arrays (plain, exact with either
+    // rounding), rows, columns and segments of a 6 x 101 f32 matrix, each result read after it.
+    const std::size_t rows = 6, cols = 101, n = rows * cols;
+    Column c(S::F32, n);
+    const auto at = [&](std::size_t i) { return load<float>(c.bytes.data() + 4 * i); };
+    for (std::size_t i = 0; i < n; ++i) {
+      const float v = static_cast<float>(static_cast<int>(i % 13) - 6) * 0.25f;  // sums exact in any order
+      std::memcpy(c.bytes.data() + 4 * i, &v, 4);
+    }
+    const cl::Buffer in = upload(c);
+    const std::vector<Input> x{Input{in, 0}}, xx{Input{in, 0}, Input{in, 0}};
+    const cl::Buffer out(session().context(), CL_MEM_READ_WRITE, 64 * sizeof(double));
+    const auto read = [&](std::size_t count) {
+      std::vector<unsigned char> b(count * 4);
+      session().queue().enqueueReadBuffer(out, CL_TRUE, 0, b.size(), b.data());
+      return b;
+    };
+    const auto check_event = [](const cl::Event& e, bool wanted) {
+      CHECK((e() != nullptr) == wanted);
+      if (!wanted) return;
+      e.wait();
+      CHECK(e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE);
+    };
+    double sum = 0, sumsq = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      sum += at(i);
+      sumsq += static_cast<double>(at(i)) * at(i);
+    }
+    const Reduction plain = builtin(B::Sum, S::F32);
+    const Reduction exact = builtin(B::Sum, S::F32, std::nullopt, Summation::Exact);
+    const Reduction dot = builtin(B::Dot, S::F32, std::nullopt, Summation::Exact);
+    for (const char* rounds : {"0", "1"}) {
+      ReducerOptions o;
+      o.tuning.enabled = false;
+      o.params.defines.push_back({"EXACT_LAST_GROUP_ROUNDS", rounds});
+      Reducer red = session().reducer(o);
+      for (bool wanted : {false, true}) {
+        CAPTURE(rounds);
+        CAPTURE(wanted);
+        try {
+          check_event(introspect::enqueue(red, exact, x, n, out, 0, {}, nullptr, {}, wanted), wanted);
+          CHECK(load<float>(read(1).data()) == static_cast<float>(sum));
+          check_event(introspect::enqueue(red, dot, xx, n, out, 0, {}, nullptr, {}, wanted), wanted);
+          CHECK(load<float>(read(1).data()) == static_cast<float>(sumsq));
+        } catch (const ConfigError& e) {
+          MESSAGE("not on this device: " << std::string(e.what()));  // no EXACT_GROUP: rounds 1 refused
+        }
+      }
+    }
+    Reducer red = session().reducer();
+    AxisReducer axis = make_axis_reducer();
+    SegmentedReducer seg = make_segmented_reducer();
+    const std::vector<std::uint64_t> bounds = {0, 1, 100, 100, n};
+    const cl::Buffer offsets = upload_offsets<std::uint64_t>(bounds);
+    const Segments segments = Segments::offsets<std::uint64_t>(offsets, 4);
+    for (bool wanted : {false, true}) {
+      CAPTURE(wanted);
+      check_event(introspect::enqueue(red, plain, x, n, out, 0, {}, nullptr, {}, wanted), wanted);
+      CHECK(load<float>(read(1).data()) == static_cast<float>(sum));
+      for (Axis a : {Axis::Rows, Axis::Cols}) {
+        check_event(
+            introspect::enqueue(axis, plain, x, a, MatrixShape{rows, cols, cols}, out, 0, {}, nullptr, {}, wanted),
+            wanted);
+        const std::size_t count = a == Axis::Rows ? rows : cols;
+        const std::vector<unsigned char> got = read(count);
+        for (std::size_t k = 0; k < count; ++k) {
+          double want = 0;
+          for (std::size_t j = 0; j < (a == Axis::Rows ? cols : rows); ++j)
+            want += at(a == Axis::Rows ? k * cols + j : j * cols + k);
+          CHECK(load<float>(got.data() + 4 * k) == static_cast<float>(want));
+        }
+      }
+      check_event(introspect::enqueue(seg, plain, x, n, segments, out, 0, {}, nullptr, {}, wanted), wanted);
+      const std::vector<unsigned char> got = read(4);
+      for (std::size_t k = 0; k < 4; ++k) {
+        double want = 0;
+        for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) want += at(i);
+        CHECK(load<float>(got.data() + 4 * k) == static_cast<float>(want));
+      }
+    }
   }
 }
 
