@@ -60,6 +60,11 @@
                                   // does (reduce_descriptor_exact_finish), so that the rounding's
                                   // code does not set this kernel's register count
 #endif
+#ifndef EXACT_WHOLE_TRIPS
+#define EXACT_WHOLE_TRIPS 1 // with EXACT_GROUP 1: 1, a trip whose ITEMS vectors all lie before the end
+                            // loads them with no test between (one block: the loads can be issued
+                            // together), only the last trip testing each; 0, every vector tested
+#endif
 #ifndef ITEMS_UNROLL
 #define ITEMS_UNROLL EXACT_GROUP // 1: the ITEMS loops unrolled by #pragma unroll (each chain its own
                                  // registers however long the fold's code); 0: as the compiler likes
@@ -166,9 +171,16 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
     exact_fast saved[ITEMS];
     DESC_ITEMS_LOOP (uint j = 0; j < ITEMS; ++j) saved[j] = chain[j];
 #endif
-    DESC_ITEMS_LOOP (uint j = 0; j < ITEMS; ++j) {
-      const ulong kv = k + j * apart;
-      if (kv < trip_end) DESC_FOLD_VECTOR_AT(chain[j], kv, base);
+#if EXACT_WHOLE_TRIPS
+    if (k + (ITEMS - 1) * apart < trip_end) {
+      DESC_ITEMS_LOOP (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR_AT(chain[j], k + j * apart, base);
+    } else
+#endif
+    {
+      DESC_ITEMS_LOOP (uint j = 0; j < ITEMS; ++j) {
+        const ulong kv = k + j * apart;
+        if (kv < trip_end) DESC_FOLD_VECTOR_AT(chain[j], kv, base);
+      }
     }
 #if EXACT_TERM == 1
     // The chains' sums are exact where the trip's exponents are close enough: then one TwoSum.

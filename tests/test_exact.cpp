@@ -404,6 +404,16 @@ TEST_SUITE("unit") {
       CHECK(std::string(e.what()).find("without EXACT_GROUP") != std::string::npos);
     }
     CHECK_FALSE(plan_descriptor(sum32, 1 << 20, off, gpu).exact_last_group_rounds);
+    // Whole trips without a test between their loads: the default; 0 only where EXACT_GROUP runs.
+    CHECK(plan_descriptor(sum32, 1 << 20, {}, gpu).options.find("-D EXACT_WHOLE_TRIPS=1") != std::string::npos);
+    ReduceParams tested;
+    tested.defines.push_back({"EXACT_WHOLE_TRIPS", "0"});
+    CHECK(plan_descriptor(dot64, 1 << 20, tested, gpu).options.find("-D EXACT_WHOLE_TRIPS=0") != std::string::npos);
+    tested.defines.push_back({"EXACT_GROUP", "0"});
+    CHECK_THROWS_AS(plan_descriptor(dot64, 1 << 20, tested, gpu), ConfigError);
+    ReduceParams plain_tested;
+    plain_tested.defines.push_back({"EXACT_WHOLE_TRIPS", "0"});
+    CHECK_THROWS_AS(plan_descriptor(builtin(B::Sum, S::F32), 1 << 20, plain_tested, gpu), ConfigError);
   }
 
   TEST_CASE("exact: the reference's own rounding (ties to even, subnormals, overflow, square roots)") {
@@ -559,6 +569,12 @@ TEST_SUITE("exact") {
           ReduceParams finish;
           finish.defines.push_back({"EXACT_LAST_GROUP_ROUNDS", rounds});
           launches.push_back(finish);
+        }
+        for (std::size_t wg : {std::size_t{1}, max_wg}) {  // every vector of every trip tested
+          ReduceParams tested;
+          tested.wg = wg;
+          tested.defines.push_back({"EXACT_WHOLE_TRIPS", "0"});
+          launches.push_back(tested);
         }
         ReduceParams constant;
         constant.defines.push_back({"EXACT_STATIC_DIGITS", "1"});  // the digits by constant indices

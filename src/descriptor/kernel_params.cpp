@@ -43,6 +43,10 @@ const KernelSpec& whole_kernel() {
         "local memory (exact_group.clh), not an accumulator per work-item",
         kFlag, "1 for an exact descriptor where the device has fp64 and cl_khr_int64_base_atomics, else 0", false,
         true},
+       {"EXACT_WHOLE_TRIPS",
+        "with EXACT_GROUP: a trip whose ITEMS vectors all lie before the end loads them with no bounds test "
+        "between them (only the last trip tests each vector)",
+        kFlag, "1", false, true},
        {"EXACT_LAST_GROUP_ROUNDS",
         "with EXACT_GROUP: the group with the last ticket rounds the launch's digits (one launch), not a "
         "one-work-item launch after it (reduce_descriptor_exact_finish)",

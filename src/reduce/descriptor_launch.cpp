@@ -116,6 +116,12 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   DescriptorLaunch l;
   l.exact_group = plan_exact_group(r, dev, params.defines);
   l.exact_last_group_rounds = plan_last_group_rounds(r, l.exact_group, params.defines);
+  const std::uint64_t whole_trips = given_value(whole_kernel(), "EXACT_WHOLE_TRIPS", params.defines).value_or(1);
+  if (!l.exact_group && whole_trips == 0)  // the other paths' whole trips have no bounds tests anyway
+    throw ConfigError(Param::Define,
+                      "-D EXACT_WHOLE_TRIPS=0 without EXACT_GROUP: only the exact fast path tests each vector of "
+                      "a trip; valid here: -D EXACT_WHOLE_TRIPS=1 or unset",
+                      "-D EXACT_WHOLE_TRIPS=1 or unset");
   // Not a GPU (PoCL): contiguous_blocks' shape, each work-item one contiguous run of
   // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
   // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
@@ -232,6 +238,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                {"BLOCKED", blocked ? 1 : 0},
                                {"EXACT_GROUP", l.exact_group ? 1 : 0},
                                {"EXACT_LAST_GROUP_ROUNDS", l.exact_last_group_rounds ? 1 : 0},
+                               {"EXACT_WHOLE_TRIPS", whole_trips},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(whole_kernel(), values, params.defines);
   return l;
