@@ -230,6 +230,9 @@ bool exact_available(Builtin b, Scalar type);
 // The accumulator as reports print it: acc_type, or for exact summation "exact (a fixed point of
 // 11 32-bit digits from 2^-149)".
 std::string accumulator_str(const Reduction& r);
+// The 32-bit digits of an exact built-in's accumulator (11 for sums of f16, bf16 and f32, 68 for
+// f64, 20 and 134 for their products); 0 where the summation is not exact.
+unsigned exact_digits(const Reduction& r);
 
 // A user's reduction descriptor: a small OpenCL C file (clreduce --op-file FILE) that #defines
 //   INPUTS t0 [t1 ..]      required: 1 to 4 element types (u8 .. f64, or NumPy's names), by spaces

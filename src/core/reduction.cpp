@@ -479,6 +479,11 @@ ExactLayout exact_layout(bool product, bool f64) {
 
 bool exact_available(Builtin b, Scalar t) { return sums_exactly(b) && is_floating(t); }
 
+unsigned exact_digits(const Reduction& r) {
+  if (r.summation != Summation::Exact || !r.builtin || r.inputs.empty()) return 0;
+  return static_cast<unsigned>(exact_layout(sums_products(*r.builtin), r.inputs.front() == Scalar::F64).digits);
+}
+
 std::string accumulator_str(const Reduction& r) {
   if (r.summation != Summation::Exact || !r.builtin || r.inputs.empty()) return r.acc_type;
   const ExactLayout x = exact_layout(sums_products(*r.builtin), r.inputs.front() == Scalar::F64);

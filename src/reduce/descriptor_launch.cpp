@@ -80,25 +80,29 @@ bool plan_exact_group(const Reduction& r, const DeviceInfo& dev, const std::vect
   return true;
 }
 
-// EXACT_LAST_GROUP_ROUNDS: the caller's -D, else 1 where the accumulator is small. The rounding's
-// code inside the reduction sets every work-item's register count: a double's 68 digits (and the
-// products' 20 and 134) took the H200's f64 sum to 229 registers a work-item, so they round in a
-// launch of their own; a float's 11 digits did not hold the sum back, and the second launch costs
-// about 10 us at 2^20 (bench/NOTES.md, "Exact summation after the rounding launch").
-constexpr std::size_t kLastGroupRoundsMaxDigits = 11;
-bool plan_last_group_rounds(const Reduction& r, bool exact_group, const std::vector<Define>& defines) {
-  const std::optional<std::uint64_t> given = given_value(whole_kernel(), "EXACT_LAST_GROUP_ROUNDS", defines);
-  if (!exact_group) {
-    if (given && *given)
-      throw ConfigError(Param::Define,
-                        "-D EXACT_LAST_GROUP_ROUNDS=1 without EXACT_GROUP: only the exact fast path rounds in its "
-                        "last group; valid here: -D EXACT_LAST_GROUP_ROUNDS=0",
-                        "-D EXACT_LAST_GROUP_ROUNDS=0");
-    return false;
+// A flag of the exact fast path alone: the caller's -D, else `planned`. Without EXACT_GROUP the
+// flag does nothing, so a given value other than `inert` (what the other paths do anyway) is
+// refused rather than ignored; `why` says what only the fast path does.
+std::uint64_t exact_group_flag(const char* name, bool exact_group, std::uint64_t planned, std::uint64_t inert,
+                               const char* why, const std::vector<Define>& defines) {
+  const std::optional<std::uint64_t> given = given_value(whole_kernel(), name, defines);
+  if (exact_group) return given.value_or(planned);
+  if (given && *given != inert) {
+    const std::string valid = "-D " + std::string(name) + "=" + std::to_string(inert);
+    throw ConfigError(Param::Define,
+                      "-D " + std::string(name) + "=" + std::to_string(*given) + " without EXACT_GROUP: " + why +
+                          "; valid here: " + valid + " or unset",
+                      valid + " or unset");
   }
-  if (given) return *given != 0;
-  return r.acc_bytes <= 8 * kLastGroupRoundsMaxDigits + 24;  // exact_acc: the digits, then the flags
+  return inert;
 }
+
+// EXACT_LAST_GROUP_ROUNDS's default: 1 where the accumulator is small. The rounding's code inside
+// the reduction sets every work-item's register count: a double's 68 digits (and the products' 20
+// and 134) took the H200's f64 sum to 229 registers a work-item, so they round in a launch of their
+// own; a float's 11 digits did not hold the sum back, and the second launch costs about 10 us at
+// 2^20 (bench/NOTES.md, "Exact summation after the rounding launch").
+constexpr unsigned kLastGroupRoundsMaxDigits = 11;
 }  // namespace
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
@@ -115,13 +119,13 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   check_fp64(r, dev);
   DescriptorLaunch l;
   l.exact_group = plan_exact_group(r, dev, params.defines);
-  l.exact_last_group_rounds = plan_last_group_rounds(r, l.exact_group, params.defines);
-  const std::uint64_t whole_trips = given_value(whole_kernel(), "EXACT_WHOLE_TRIPS", params.defines).value_or(1);
-  if (!l.exact_group && whole_trips == 0)  // the other paths' whole trips have no bounds tests anyway
-    throw ConfigError(Param::Define,
-                      "-D EXACT_WHOLE_TRIPS=0 without EXACT_GROUP: only the exact fast path tests each vector of "
-                      "a trip; valid here: -D EXACT_WHOLE_TRIPS=1 or unset",
-                      "-D EXACT_WHOLE_TRIPS=1 or unset");
+  l.exact_last_group_rounds =
+      exact_group_flag("EXACT_LAST_GROUP_ROUNDS", l.exact_group, exact_digits(r) <= kLastGroupRoundsMaxDigits ? 1 : 0,
+                       0, "only the exact fast path rounds in its last group", params.defines) != 0;
+  // The other paths' whole trips have no bounds tests between their loads anyway.
+  const std::uint64_t whole_trips = exact_group_flag("EXACT_WHOLE_TRIPS", l.exact_group, 1, 1,
+                                                     "only the exact fast path tests each vector of a trip",
+                                                     params.defines);
   // Not a GPU (PoCL): contiguous_blocks' shape, each work-item one contiguous run of
   // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
   // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
