@@ -19,10 +19,44 @@ SEED = int(os.environ.get("CLREDUCE_TEST_SAMPLE_SEED") or int(time.time() // 864
 FULL = os.environ.get("CLREDUCE_PY_FULL", "0") not in ("", "0")
 
 
+def _shard():
+    """CLREDUCE_TEST_SHARD=i/N, as the C++ tests take it: this process runs every N-th collected test
+    from the i-th (so N processes run the whole product side by side); unset or empty: all of them."""
+    text = os.environ.get("CLREDUCE_TEST_SHARD", "")
+    if not text:
+        return None
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        i, n = -1, 0
+    if n < 1 or not 0 <= i < n:
+        raise pytest.UsageError("CLREDUCE_TEST_SHARD=%r: valid: i/N with 0 <= i < N (e.g. 0/4)" % text)
+    return i, n
+
+
+SHARD = None
+
+
+def pytest_configure(config):
+    global SHARD
+    SHARD = _shard()
+
+
+def pytest_collection_modifyitems(config, items):
+    if SHARD is None:
+        return
+    i, n = SHARD
+    keep = [t for k, t in enumerate(items) if k % n == i]
+    config.hook.pytest_deselected(items=[t for k, t in enumerate(items) if k % n != i])
+    items[:] = keep
+
+
 def pytest_report_header(config):
     return ["clreduce: device %s" % clreduce.use_device(os.environ.get("CLREDUCE_DEVICE", ""))["label"],
             "clreduce: %s; repeat with CLREDUCE_TEST_SAMPLE_SEED=%d" % (
-                "the whole product (CLREDUCE_PY_FULL=1)" if FULL else "a covering sample, seed %d" % SEED, SEED)]
+                "the whole product (CLREDUCE_PY_FULL=1)" if FULL else "a covering sample, seed %d" % SEED, SEED)] + (
+            ["clreduce: shard %d of %d (CLREDUCE_TEST_SHARD=%d/%d)" % (SHARD[0], SHARD[1], SHARD[0], SHARD[1])]
+            if SHARD else [])
 
 
 @pytest.fixture(scope="session")

@@ -125,6 +125,28 @@ def test_short_path_equals_the_general_path(cl_queue, fp64):
     assert ("sum", np.dtype(types[0]), fp64) in clreduce._plans
 
 
+FIRST_ARRAY = """
+import os, sys
+import numpy as np, pyopencl as cl, pyopencl.array as cla, clreduce
+want = clreduce.use_device(os.environ.get("CLREDUCE_DEVICE", ""))
+dev = [d for p in cl.get_platforms() if p.name == want["platform"] for d in p.get_devices() if d.name == want["name"]][0]
+q = cl.CommandQueue(cl.Context([dev]))
+a = cla.to_device(q, np.arange(1, 1001, dtype=np.int32))
+assert clreduce.sum(a) == 500500
+print(sorted(k[0] for k in clreduce._plans))
+"""
+
+
+def test_the_first_pyopencl_array_of_a_process_takes_the_short_path(cl_queue):
+    """The short path's type test learns PyOpenCL's Array type from the first such array it sees;
+    that first call must take the short path too (a fresh interpreter: here the type is known)."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", FIRST_ARRAY], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['sum']", (done.stdout, done.stderr)
+
+
 def make_values(dtype, n, key):
     rng = rng_for(*key)
     if np.dtype(dtype).kind == "b":
