@@ -65,15 +65,6 @@
                             // loads them with no test between (one block: the loads can be issued
                             // together), only the last trip testing each; 0, every vector tested
 #endif
-#ifndef EXACT_SLOTS
-#define EXACT_SLOTS 16 // with EXACT_GROUP 1: copies of the launch's digits (a power of two, 1 to 64), 128-byte
-                       // aligned; group g adds into copy g % EXACT_SLOTS, so that fewer groups' atomics
-                       // meet at one address, and the rounding reads and zeroes them all
-#endif
-#if EXACT_SLOTS != 1 && EXACT_SLOTS != 2 && EXACT_SLOTS != 4 && EXACT_SLOTS != 8 && EXACT_SLOTS != 16 && \
-    EXACT_SLOTS != 32 && EXACT_SLOTS != 64
-#error "EXACT_SLOTS must be a power of two from 1 to 64"
-#endif
 #ifndef ITEMS_UNROLL
 #define ITEMS_UNROLL EXACT_GROUP // 1: the ITEMS loops unrolled by #pragma unroll (each chain its own
                                  // registers however long the fold's code); 0: as the compiler likes
@@ -117,43 +108,20 @@ void desc_group_fold(__local DESC_ACC* l, const uint lid, const DESC_ACC acc) {
 #endif
 
 #if EXACT_GROUP
-// The launch's digits: EXACT_SLOTS copies, each at a multiple of 128 bytes (its own cache lines).
-#define EXACT_SLOT_BYTES ((sizeof(exact_acc) + 127) / 128 * 128)
-__global exact_acc* exact_slot(__global exact_acc* slots, const uint s) {
-  return (__global exact_acc*)((__global char*)slots + (size_t)s * EXACT_SLOT_BYTES);
-}
-
-// The launch's digits read and zeroed (atomic exchanges, so the next launch finds them zero) by the
-// whole group (lid of lsize work-items, all of them calling: it has barriers), summed into g (local
-// memory; any earlier use of it finished behind a barrier) and rounded once into out[out_index]
-// (PARTIAL 1: left unfinished, an accumulator) by work-item 0. Each copy's digit is a sum of the
-// normalized digits of its groups (below 2^32 each), so the sum of the copies holds in a long.
-void exact_take_and_round(__global exact_acc* slots, __local exact_group_acc* g, const uint lid, const uint lsize,
-                          __global DESC_WHOLE_OUT* out, const ulong out_index, const ulong n) {
-  for (uint d = lid; d < EXACT_DIGITS; d += lsize) g->d[d] = 0;
-  if (lid == 0) g->flags = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint i = lid; i < EXACT_SLOTS * EXACT_DIGITS; i += lsize) {
-    const long v = atom_xchg(&exact_slot(slots, i / EXACT_DIGITS)->d[i % EXACT_DIGITS], 0l);
-    if (v) atom_add(&g->d[i % EXACT_DIGITS], v);
-  }
-  for (uint s = lid; s < EXACT_SLOTS; s += lsize) {
-    const uint f = atomic_xchg(&exact_slot(slots, s)->flags, 0u);
-    if (f) atomic_or(&g->flags, f);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {
-    exact_acc a = exact_identity();
-    for (uint k = 0; k < EXACT_DIGITS; ++k) a.d[k] = g->d[k];
-    a.flags = g->flags;
-    out[out_index] = DESC_WHOLE_FINISH(a, n);
-  }
+// The launch's digits read and zeroed (atomic exchanges, so the next launch finds them zero) and
+// rounded once into out[out_index] (PARTIAL 1: left unfinished, an accumulator). One work-item.
+void exact_take_and_round(__global exact_acc* total, __global DESC_WHOLE_OUT* out, const ulong out_index,
+                          const ulong n) {
+  exact_acc a = exact_identity();
+  for (uint k = 0; k < EXACT_DIGITS; ++k) a.d[k] = atom_xchg(&total->d[k], 0l);
+  a.flags = atomic_xchg(&total->flags, 0u);
+  out[out_index] = DESC_WHOLE_FINISH(a, n);
 }
 #endif
 
 // index_base: the index of the first element in the whole input (0 but for a PARTIAL part).
-// partials: a partial per group; with EXACT_GROUP 1 the launch's digits in EXACT_SLOTS copies
-// (exact_slot), all zero between launches (the host zeroes them once; the rounding leaves them so).
+// partials: a partial per group; with EXACT_GROUP 1 one accumulator, the launch's digits, all zero
+// between launches (the host zeroes it once; the last group leaves it so).
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* partials,
                        volatile __global uint* ticket, __global DESC_WHOLE_OUT* out, const ulong out_index,
@@ -274,7 +242,7 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  __global exact_acc* total = exact_slot(partials, group % EXACT_SLOTS);
+  __global exact_acc* total = partials;
   if (lid == 0) {
     // The tree's expansion into the group's digits, the carries propagated (each digit then below
     // 2^32 in magnitude: any number of groups may meet), the nonzero ones into the launch's.
@@ -295,9 +263,9 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   }
 #if EXACT_LAST_GROUP_ROUNDS
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (is_last) {  // the same for the whole group: exact_take_and_round's barriers are reached by all
-    exact_take_and_round(partials, &group_exact, lid, WG_SIZE, out, out_index, n);
-    if (lid == 0) atomic_xchg(ticket, 0u);  // ready for the next launch
+  if (is_last && lid == 0) {
+    exact_take_and_round(total, out, out_index, n);
+    atomic_xchg(ticket, 0u);  // ready for the next launch
   }
 #endif
   // Else the rounding is reduce_descriptor_exact_finish's, a launch of its own after this one.
@@ -324,16 +292,15 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
 }
 
 #if EXACT_GROUP
-// EXACT_GROUP's finish, one work-group (of any size) launched after reduce_descriptor on the same
-// queue: the launch's digits read and zeroed (atomic exchanges, so the next launch finds them zero)
-// and rounded once (or, PARTIAL 1, left unfinished as an accumulator). A kernel of its own because
+// EXACT_GROUP's finish, one work-item launched after reduce_descriptor on the same queue: the
+// launch's digits read and zeroed (atomic exchanges, so the next launch finds them zero) and
+// rounded once (or, PARTIAL 1, left unfinished as an accumulator). A kernel of its own because
 // the rounding's code inside reduce_descriptor set the register count of the whole kernel: on the
 // H200 an f64 sum took 229 registers a work-item with it and 64 without, so one group of 256 per
 // compute unit (bench/NOTES.md, "EXACT_GROUP's registers").
-__kernel void reduce_descriptor_exact_finish(__global exact_acc* slots, __global DESC_WHOLE_OUT* out,
+__kernel void reduce_descriptor_exact_finish(__global exact_acc* total, __global DESC_WHOLE_OUT* out,
                                              const ulong out_index, const ulong n) {
-  __local exact_group_acc g;
-  if (get_group_id(0) == 0) exact_take_and_round(slots, &g, get_local_id(0), get_local_size(0), out, out_index, n);
+  if (get_global_id(0) == 0) exact_take_and_round(total, out, out_index, n);
 }
 #endif
 

@@ -414,26 +414,6 @@ TEST_SUITE("unit") {
     ReduceParams plain_tested;
     plain_tested.defines.push_back({"EXACT_WHOLE_TRIPS", "0"});
     CHECK_THROWS_AS(plan_descriptor(builtin(B::Sum, S::F32), 1 << 20, plain_tested, gpu), ConfigError);
-    // The launch's digits in 16 copies by default; the caller's count where EXACT_GROUP runs, any
-    // but 16 refused without it, a count that is not a power of two from 1 to 64 refused.
-    const DescriptorLaunch slots16 = plan_descriptor(sum32, 1 << 20, {}, gpu);
-    CHECK(slots16.exact_slots == 16);
-    CHECK(slots16.options.find("-D EXACT_SLOTS=16") != std::string::npos);
-    ReduceParams slots;
-    slots.defines.push_back({"EXACT_SLOTS", "1"});
-    CHECK(plan_descriptor(dot64, 1 << 20, slots, gpu).exact_slots == 1);
-    slots.defines.back().value = "64";
-    CHECK(plan_descriptor(dot64, 1 << 20, slots, gpu).options.find("-D EXACT_SLOTS=64") != std::string::npos);
-    for (const char* bad : {"0", "3", "128"}) {
-      slots.defines.back().value = bad;
-      CHECK_THROWS_AS(plan_descriptor(sum32, 1 << 20, slots, gpu), ConfigError);
-    }
-    slots.defines.back().value = "4";
-    slots.defines.push_back({"EXACT_GROUP", "0"});
-    CHECK_THROWS_AS(plan_descriptor(sum32, 1 << 20, slots, gpu), ConfigError);
-    ReduceParams plain_slots;
-    plain_slots.defines.push_back({"EXACT_SLOTS", "4"});
-    CHECK_THROWS_AS(plan_descriptor(builtin(B::Sum, S::F32), 1 << 20, plain_slots, gpu), ConfigError);
   }
 
   TEST_CASE("exact: the reference's own rounding (ties to even, subnormals, overflow, square roots)") {
@@ -595,12 +575,6 @@ TEST_SUITE("exact") {
           tested.wg = wg;
           tested.defines.push_back({"EXACT_WHOLE_TRIPS", "0"});
           launches.push_back(tested);
-        }
-        for (const char* copies : {"1", "64"}) {  // the launch's digits in one copy, or 64 (a copy a group, or fewer)
-          ReduceParams slotted;
-          slotted.defines.push_back({"EXACT_SLOTS", copies});
-          slotted.groups_per_cu = 3;
-          launches.push_back(slotted);
         }
         ReduceParams constant;
         constant.defines.push_back({"EXACT_STATIC_DIGITS", "1"});  // the digits by constant indices

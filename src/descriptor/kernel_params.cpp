@@ -49,13 +49,9 @@ const KernelSpec& whole_kernel() {
         kFlag, "1", false, true},
        {"EXACT_LAST_GROUP_ROUNDS",
         "with EXACT_GROUP: the group with the last ticket rounds the launch's digits (one launch), not a "
-        "launch of one group after it (reduce_descriptor_exact_finish)",
+        "one-work-item launch after it (reduce_descriptor_exact_finish)",
         kFlag, "1 where the accumulator has at most 11 digits (sums and means of f16, bf16, f32), else 0", false,
         true},
-       {"EXACT_SLOTS",
-        "with EXACT_GROUP: copies of the launch's digits (128-byte aligned); group g adds into copy g % "
-        "EXACT_SLOTS, so that fewer groups' atomics meet at one address, and the rounding reads them all",
-        {1, 2, 4, 8, 16, 32, 64}, "16", false, true},
        nv_ptx_param()}};
   return k;
 }

@@ -103,7 +103,6 @@ std::uint64_t exact_group_flag(const char* name, bool exact_group, std::uint64_t
 // own; a float's 11 digits did not hold the sum back, and the second launch costs about 10 us at
 // 2^20 (bench/NOTES.md, "Exact summation after the rounding launch").
 constexpr unsigned kLastGroupRoundsMaxDigits = 11;
-constexpr unsigned kExactSlots = 16;
 }  // namespace
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
@@ -127,14 +126,6 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   const std::uint64_t whole_trips = exact_group_flag("EXACT_WHOLE_TRIPS", l.exact_group, 1, 1,
                                                      "only the exact fast path tests each vector of a trip",
                                                      params.defines);
-  // EXACT_SLOTS: at the end of the launch every group adds its nonzero digits (3 to 5 for most
-  // data) to the launch's with 64-bit atomics; in one copy 1056 groups' atomics met at one 128-byte
-  // line and the exact sum cost a fixed 9-12 us more than the plain sum on the H100 at 2^20..2^28.
-  // 16 copies cut the atomics meeting at an address 16-fold; the rounding reads 16 x the digits
-  // (bench/NOTES.md, "The exact launch's tail").
-  l.exact_slots = static_cast<unsigned>(exact_group_flag("EXACT_SLOTS", l.exact_group, kExactSlots, 16,
-                                                         "only the exact fast path keeps copies of the launch's digits",
-                                                         params.defines));
   // Not a GPU (PoCL): contiguous_blocks' shape, each work-item one contiguous run of
   // vectors (BLOCKED) of 64-byte loads, groups of 8, 4 groups per compute unit. On PoCL (2 cores)
   // an f32 sum of 2^22 went from 7.1-7.6 GB/s (grid-strided, 256-wide groups) to 32.1 (bench/NOTES.md,
@@ -252,7 +243,6 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
                                {"EXACT_GROUP", l.exact_group ? 1 : 0},
                                {"EXACT_LAST_GROUP_ROUNDS", l.exact_last_group_rounds ? 1 : 0},
                                {"EXACT_WHOLE_TRIPS", whole_trips},
-                               {"EXACT_SLOTS", l.exact_slots},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(whole_kernel(), values, params.defines);
   return l;
@@ -362,14 +352,13 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
   const DescriptorLaunch l = launch_for(r, n, &k, offsets, part != nullptr);
   if (used) *used = l;
   if (l.exact_group) {
-    // The launch's digits in exact_slots copies of 128-byte multiples (the kernel's exact_slot),
-    // zero between launches (the rounding leaves them so): zeroed once here when (re)allocated.
-    const std::uint64_t need = std::uint64_t{l.exact_slots} * ((r.acc_bytes + 127) / 128 * 128);
-    if (need > exact_total_bytes_) {
-      exact_total_ = allocate(need, "the exact launch's digits");
-      exact_total_bytes_ = need;
+    // One accumulator of digits, zero between launches (the last group leaves it so): zeroed once
+    // here when (re)allocated.
+    if (r.acc_bytes > exact_total_bytes_) {
+      exact_total_ = allocate(r.acc_bytes, "the exact launch's digits");
+      exact_total_bytes_ = r.acc_bytes;
       with_cl_context("zeroing the exact launch's digits", [&] {
-        bound_.queue.enqueueFillBuffer(exact_total_, cl_uchar{0}, 0, need);
+        bound_.queue.enqueueFillBuffer(exact_total_, cl_uchar{0}, 0, std::max<std::uint64_t>(r.acc_bytes, 16));
         bound_.queue.finish();
       });
     }
@@ -402,27 +391,24 @@ cl::Event DescriptorReducer::launch(const Reduction& r, const std::vector<Input>
                                       wait.empty() ? nullptr : &wait, with_event && !finish_launch ? &done : nullptr);
   });
   if (!finish_launch) return done;
-  // EXACT_GROUP with large digits: the rounding is a launch of its own (one group of the
-  // reduction's size, which reads the digits' copies together, after the reduction on the same
-  // in-order queue), so that its code does not set the reduction's register count
-  // (kernels_cl/reduce_descriptor.cl says what that cost).
+  // EXACT_GROUP with large digits: the rounding is a launch of its own (one work-item, after the
+  // reduction on the same in-order queue), so that its code does not set the reduction's register
+  // count (kernels_cl/reduce_descriptor.cl says what that cost).
   auto fk = exact_finish_kernels_.find(l.program());
   if (fk == exact_finish_kernels_.end())
     fk = exact_finish_kernels_
              .emplace(l.program(), with_cl_context("creating reduce_descriptor_exact_finish", [&] {
-                        cl::Kernel f(l.program, "reduce_descriptor_exact_finish");
-                        return std::make_pair(f, kernel_limits(f, bound_.device.device).max_work_group_size);
+                        return cl::Kernel(l.program, "reduce_descriptor_exact_finish");
                       }))
              .first;
   cl::Event finished;
   with_cl_context("enqueueing the rounding of reduction '" + r.name + "'", [&] {
-    cl::Kernel& f = fk->second.first;
+    cl::Kernel& f = fk->second;
     f.setArg(0, exact_total_);
     f.setArg(1, out);
     f.setArg(2, static_cast<cl_ulong>(out_index));
     f.setArg(3, static_cast<cl_ulong>(n));
-    const std::size_t fwg = std::max<std::size_t>(1, std::min<std::size_t>(l.wg, fk->second.second));
-    enqueue_kernel(on ? *on : bound_.queue, f, cl::NullRange, cl::NDRange(fwg), cl::NDRange(fwg), nullptr,
+    enqueue_kernel(on ? *on : bound_.queue, f, cl::NullRange, cl::NDRange(1), cl::NDRange(1), nullptr,
                    with_event ? &finished : nullptr);
   });
   return finished;

@@ -96,8 +96,7 @@ class DescriptorReducer {
   };
   std::map<std::pair<std::string, std::string>, Built> kernels_;  // (source, options) -> its build
   std::map<std::string, cl::Kernel> fold_kernels_;  // source -> reduce_descriptor_fold_parts
-  // A kernels_ program -> its reduce_descriptor_exact_finish and the most work-items a group of it takes.
-  std::map<cl_program, std::pair<cl::Kernel, std::size_t>> exact_finish_kernels_;
+  std::map<cl_program, cl::Kernel> exact_finish_kernels_;  // a kernels_ program -> its reduce_descriptor_exact_finish
   std::map<std::string, std::size_t> kernel_max_wg_;                // source -> CL_KERNEL_WORK_GROUP_SIZE
   SourceCache sources_;
   cl::Buffer partials_, ticket_, result_;

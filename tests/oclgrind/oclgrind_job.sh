@@ -177,15 +177,11 @@ else
   # Exact summation (kernels_cl/exact_sum.clh): the expansion and the integer digits (-D
   # EXACT_EXPANSION=0), each term kind (float, double, products of each), each finish (sum, mean,
   # square root), each rounding (the last group, or a launch of its own: EXACT_LAST_GROUP_ROUNDS),
-  # the launch's digits in one copy or many (EXACT_SLOTS),
   # rows, columns, segments and the several-device parts.
   cases+=("reduce --op sum --type f32 --exact --wg 64")
   cases+=("reduce --op sum --type f32 --exact --wg 64 -D EXACT_LAST_GROUP_ROUNDS=0")
   cases+=("reduce --op dot --type f32 --exact --wg 32 -D EXACT_LAST_GROUP_ROUNDS=1")
   cases+=("reduce --op sum --type f64 --exact --wg 16 -D EXACT_WHOLE_TRIPS=0")
-  # The launch's digits in one copy, and in 64 (more copies than groups: most stay zero).
-  cases+=("reduce --op sum --type f32 --exact --wg 32 -D EXACT_SLOTS=1")
-  cases+=("reduce --op dot --type f64 --exact --wg 16 -D EXACT_SLOTS=64")
   cases+=("reduce --op sum --type f32 --exact --wg 64 -D EXACT_GROUP=0")
   cases+=("reduce --op mean --type f16 --exact --wg 64 -D EXACT_EXPANSION=0")
   cases+=("reduce --op dot --type f64 --exact --wg 16")

@@ -68,15 +68,12 @@ struct DescriptorLaunch {
   // ITEMS elements), for descriptors with a lift_vector at VEC 1.
   bool block = false;
   // Whole arrays, an exact descriptor: EXACT_GROUP (each work-item's expansion in registers, its
-  // group's digits in local memory; the launch's digits in zeroed copies (exact_slots) instead of a
+  // group's digits in local memory; the launch's digits in one zeroed accumulator instead of a
   // partial per group).
   bool exact_group = false;
   // With exact_group: the group with the last ticket rounds (EXACT_LAST_GROUP_ROUNDS 1, one
-  // launch), else a launch of one group after the reduction does.
+  // launch), else a one-work-item launch after the reduction does.
   bool exact_last_group_rounds = false;
-  // With exact_group: the copies of the launch's digits (EXACT_SLOTS), 128-byte aligned; group g
-  // adds into copy g % exact_slots.
-  unsigned exact_slots = 1;
   std::string options;         // the build option string
   // The longest chain of combines from an element to the result: whole arrays for their n,
   // columns for their m rows, lines for the longest line the plan was made for (depth_of for a
