@@ -34,12 +34,26 @@ std::string slurp(const fs::path& path) {
   return s.str();
 }
 
+// The pages of docs/ that are not teaching documents (no rendered tables, no kernel diffs): each is
+// checked by a test of its own below.
+const std::set<std::string> kReferencePages{"ARCHITECTURE.md"};
+
+// The teaching documents: every .md of docs/ but the reference pages.
 std::vector<fs::path> documents() {
   std::vector<fs::path> out;
   for (const auto& e : fs::directory_iterator(kRoot / "docs"))
-    if (e.path().extension() == ".md") out.push_back(e.path());
+    if (e.path().extension() == ".md" && !kReferencePages.count(e.path().filename().string())) out.push_back(e.path());
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// The library's, the tools', the CLI's, the kernels' and the Python module's files, as one text.
+std::string source_tree_text() {
+  std::string all;
+  for (const char* dir : {"include", "src", "tools", "cli", "kernels_cl", "python"})
+    for (const auto& e : fs::recursive_directory_iterator(kRoot / dir))
+      if (e.is_regular_file()) all += slurp(e.path());
+  return all;
 }
 
 // Every identifier-like word of the kernel sources.
@@ -92,6 +106,42 @@ TEST_SUITE("unit") {
       INFO(name);
       CHECK(slurp(kRoot / "docs" / "figures" / name) == figure.second);
     }
+  }
+
+  TEST_CASE("docs: ARCHITECTURE.md names only paths that exist and functions the sources name") {
+    const std::string text = slurp(kRoot / "docs" / "ARCHITECTURE.md");
+    const std::string sources = source_tree_text();
+    // Where a file named alone (`kernels.cpp`) may be: the tracked folders, not build trees.
+    std::set<std::string> names;
+    for (const char* dir : {"include", "src", "tools", "cli", "kernels_cl", "python", "tests", "bench", "docs", "scripts"})
+      for (const auto& e : fs::recursive_directory_iterator(kRoot / dir))
+        if (e.is_regular_file()) names.insert(e.path().filename().string());
+    const std::regex quoted("`([^`\\n]+)`");
+    const std::regex path("[A-Za-z0-9_.-]*/[A-Za-z0-9_./-]*");            // from the root: `src/core/`, `.ci/run`
+    const std::regex file("[A-Za-z0-9_-]+\\.(cpp|hpp|cl|clh|md|py|sh)");  // a file named alone
+    const std::regex call("([A-Za-z_][A-Za-z0-9_:]*)\\(\\)");
+    std::size_t paths = 0, calls = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), quoted); it != std::sregex_iterator(); ++it) {
+      const std::string q = (*it)[1];
+      if (std::regex_match(q, path)) {
+        INFO("ARCHITECTURE.md names `" << q << "`: no such path from the project's root");
+        CHECK(fs::exists(kRoot / q));
+        ++paths;
+      } else if (std::regex_match(q, file)) {
+        INFO("ARCHITECTURE.md names `" << q << "`: no file of that name in the project");
+        CHECK(names.count(q) == 1);
+        ++paths;
+      }
+      for (auto c = std::sregex_iterator(q.begin(), q.end(), call); c != std::sregex_iterator(); ++c) {
+        std::string name = (*c)[1];
+        name = name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
+        INFO("ARCHITECTURE.md names `" << (*c)[0] << "`: the sources never name " << name << "(");
+        CHECK(sources.find(name + "(") != std::string::npos);
+        ++calls;
+      }
+    }
+    CHECK(paths > 20);  // the page was read, so a renamed file would fail it
+    CHECK(calls > 3);
   }
 
   TEST_CASE("docs: a quoted variant name must be registered") {
