@@ -15,7 +15,7 @@
 #include "measure/engine.hpp"
 #include "measure/estimate.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 #include "printers/table.hpp"
 
 #include <CLI/CLI.hpp>

@@ -8,7 +8,7 @@
 #include "printers/family_printer.hpp"
 #include "printers/grid_printer.hpp"
 #include "measure/estimate.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 #include "printers/sizes_printer.hpp"
 #include "printers/result_charts.hpp"
 #include "support.hpp"

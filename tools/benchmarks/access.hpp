@@ -9,7 +9,7 @@
 #include "clreduce/timing.hpp"
 #include "measure/estimate.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -15,7 +15,7 @@
 #include "measure/measure.hpp"
 #include "measure/read_bandwidth.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <cstdint>
 #include <functional>

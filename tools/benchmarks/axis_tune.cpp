@@ -6,7 +6,7 @@
 #include "clreduce/error.hpp"
 #include "clreduce/introspect.hpp"
 #include "data/host_data.hpp"
-#include "printers/table.hpp"
+#include "format.hpp"
 #include "parse.hpp"
 
 #include <algorithm>

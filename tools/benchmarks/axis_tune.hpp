@@ -18,7 +18,7 @@
 #include "clreduce/axis.hpp"
 #include "clreduce/tuning.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <cstdint>
 #include <functional>

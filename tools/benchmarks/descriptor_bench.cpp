@@ -5,7 +5,7 @@
 #include "clreduce/kernel_spec.hpp"
 #include "data/descriptor_reference.hpp"
 #include "parse.hpp"
-#include "printers/table.hpp"
+#include "format.hpp"
 
 #include <algorithm>
 #include <map>

@@ -17,7 +17,7 @@
 #include "clreduce/reduction.hpp"
 #include "data/host_data.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <cstdint>
 #include <functional>

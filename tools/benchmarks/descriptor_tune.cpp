@@ -8,7 +8,7 @@
 #include "clreduce/axis.hpp"
 #include "clreduce/error.hpp"
 #include "parse.hpp"
-#include "printers/table.hpp"
+#include "format.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -23,7 +23,7 @@
 #include "benchmarks/descriptor_bench.hpp"
 #include "clreduce/tuning.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <cstdint>
 #include <functional>

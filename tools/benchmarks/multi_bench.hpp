@@ -10,7 +10,7 @@
 #include "data/descriptor_reference.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <functional>
 #include <optional>

@@ -9,7 +9,7 @@
 #include "data/reference.hpp"
 #include "measure/estimate.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <functional>
 #include <optional>

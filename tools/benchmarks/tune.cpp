@@ -2,7 +2,7 @@
 #include "benchmarks/tune.hpp"
 
 #include "clreduce/error.hpp"
-#include "printers/table.hpp"
+#include "format.hpp"
 
 #include <cmath>
 #include <ctime>

@@ -13,7 +13,7 @@
 #include "measure/host_reduce.hpp"
 #include "measure/read_bandwidth.hpp"
 #include "measure/session.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <functional>
 #include <optional>

@@ -5,7 +5,7 @@
 #include "clreduce/error.hpp"
 #include "data/reference.hpp"
 #include "measure/read_bandwidth.hpp"
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -26,12 +26,6 @@ std::string status_cell(bool refused, bool ran, bool ok, bool timer_suspect) {
   return timer_suspect ? "ok, timer?" : "ok";
 }
 
-std::string fixed(double x, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-  return buf;
-}
-
 bool above_peak(double pct) { return pct > 100.0; }
 
 std::string pct_of_peak_cell(double pct, int decimals) {
@@ -112,15 +106,6 @@ std::string TextTable::render_csv() const {
   line(headers);
   for (const auto& r : rows) line(r);
   return out.str();
-}
-
-std::string size_label(std::uint64_t n) {
-  if (n >= 1024 && (n & (n - 1)) == 0) {
-    unsigned l = 0;
-    while ((1ULL << l) < n) ++l;
-    return "2^" + std::to_string(l);
-  }
-  return std::to_string(n);
 }
 
 std::string clock_line(TimeSource clock, const std::string& why) {

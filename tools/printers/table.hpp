@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clreduce/timing.hpp"
+#include "format.hpp"  // fixed, size_label: the number formats below the printers
 #include "measure/host_reduce.hpp"
 #include "measure/read_bandwidth.hpp"
 
@@ -24,14 +25,12 @@ struct TextTable {
   std::string render_csv() const;
 };
 
-std::string fixed(double x, int decimals);
 // A measured point's check cell: "refused" (the device or the variant declined it), "ERROR" (it
 // did not run: no report), "FAILED" (its result off the reference), "ok, timer?" (right, but
 // the device clock disagreed with the host's: its GB/s not trusted), else "ok".
 std::string status_cell(bool refused, bool ran, bool ok, bool timer_suspect);
 std::string stats_cell(double us);          // microseconds: 2 decimals under 100, else 1
 std::string bytes_human(std::uint64_t b);   // "4.0 MiB"
-std::string size_label(std::uint64_t n);    // "2^26" for powers of two from 1024 up, else n
 std::string rel_error_cell(double e);       // "1.23e-07"; "" for a negative (not applicable)
 // A "% of peak" cell: "87.3%", or "112.3% *" where the variant read faster than the measured read
 // peak (above_peak: pct > 100), which on such a device (PoCL on a CPU) is no ceiling; a table that

@@ -1,6 +1,6 @@
 // The progress reporter: a 24-cell bar on a terminal, a timed line elsewhere; the time left is
 // the elapsed time scaled by the weighted work still to do.
-#include "printers/progress.hpp"
+#include "measure/progress.hpp"
 
 #include <algorithm>
 #include <chrono>
