@@ -250,7 +250,8 @@ void register_descriptor_bench_command(Cli& cli) {
   c->add_option("--bytes", o->bytes, "the whole array's bytes per input (default 256Mi on a GPU, 16Mi elsewhere)");
   c->add_option("--grid", o->grid,
                 "NAME=V1,V2,...: a launch grid axis (repeat it): a -D parameter of the families' kernels (see "
-                "`clreduce variants --params`: whole, lines, columns), chunks (rows, cols) or wg; every point "
+                "`clreduce variants --params`: whole, lines, columns), chunks (rows, cols), groups_per_cu (whole) or "
+                "wg; every point "
                 "runs after its default launch");
   add_data_options(c, o->data);
   add_timing_options(c, o->timing);

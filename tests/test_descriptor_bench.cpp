@@ -46,6 +46,13 @@ TEST_SUITE("unit") {
     CHECK(w[2].wg == std::optional<std::size_t>(128));
     CHECK(w[2].defines.at(0).str() == "ITEMS=1");
 
+    const auto gpc = launch_grid({{"groups_per_cu", {4, 6}}}, {F::Whole});
+    REQUIRE(gpc.size() == 3);
+    CHECK(gpc[0].groups_per_cu == std::nullopt);
+    CHECK(gpc[1].label == "groups_per_cu=4");
+    CHECK(gpc[2].groups_per_cu == std::optional<unsigned>(6));
+    CHECK(gpc[2].defines.empty());
+
     const auto refused = [](const std::vector<LaunchAxis>& axes, const std::vector<F>& families, const std::string& text) {
       try {
         launch_grid(axes, families);
@@ -62,6 +69,9 @@ TEST_SUITE("unit") {
     refused({{"ITEMS", {3}}}, {F::Cols}, "ITEMS: 3 is not valid for reduce_descriptor_cols.cl; valid: 1, 2, 4, 8");
     refused({{"chunks", {2}}}, {F::Whole, F::Cols}, "the whole array is not cut into chunks");
     refused({{"chunks", {0}}}, {F::Cols}, "0 chunks");
+    refused({{"groups_per_cu", {4}}}, {F::Whole, F::Rows}, "only the whole array's grid is sized in groups");
+    refused({{"groups_per_cu", {0}}}, {F::Whole}, "0 groups per compute unit");
+    refused({{"groups_per_cu", {1025}}}, {F::Whole}, "1025 groups per compute unit");
     refused({{"wg", {96}}}, {F::Cols}, "96 is not a power of two");
     refused({{"ITEMS", {1, 2, 1}}}, {F::Cols}, "names 1 twice");
     refused({{"ITEMS", {1}}, {"ITEMS", {2}}}, {F::Cols}, "ITEMS is given twice");
@@ -104,6 +114,18 @@ TEST_SUITE("descriptor_families") {
               CHECK(row["resolved"]["options"].get<std::string>().find("-D ITEMS=1") != std::string::npos);
             }
           }
+
+    // The whole array's groups per compute unit as a grid axis: the point's grid is the smaller one
+    // (32 MiB: enough elements for 8 groups of 256 on each of an H100's 132 compute units).
+    const CliRun g = run_cli("bench descriptors --ops sum --types f32 --families whole --bytes 33554432 "
+                             "--grid groups_per_cu=1 --iterations 1 --warmup 0 --quiet --format json");
+    REQUIRE_MESSAGE(g.code == 0, g.out);
+    const auto gdoc = nlohmann::json::parse(g.stdout_text);
+    REQUIRE(gdoc["rows"].size() == 2);
+    CHECK(gdoc["rows"][1]["launch"] == "groups_per_cu=1");
+    CHECK(gdoc["rows"][1]["check"]["ok"] == true);
+    CHECK(gdoc["rows"][1]["resolved"]["groups"].get<std::uint64_t>() <
+          gdoc["rows"][0]["resolved"]["groups"].get<std::uint64_t>());
 
     const CliRun c = run_cli("bench descriptors --ops argmax --families rows --shapes 5x7 --iterations 1 --quiet --format csv");
     REQUIRE_MESSAGE(c.code == 0, c.out);

@@ -51,6 +51,18 @@ void check_axis(const LaunchAxis& a, const std::vector<Family>& families) {
                     "powers of two (the device's limit is checked at each point)");
     return;
   }
+  if (a.name == "groups_per_cu") {
+    for (Family f : families)
+      if (f != Family::Whole)
+        throw Error(Param::GroupsPerCu, "launch grid axis groups_per_cu: only the whole array's grid is sized in groups "
+                                            "per compute unit (families " + family_text(families) + ")",
+                    "groups_per_cu with whole alone");
+    for (std::uint64_t v : a.values)
+      if (v == 0 || v > 1024)
+        throw Error(Param::GroupsPerCu, "launch grid axis groups_per_cu: " + std::to_string(v) + " groups per compute unit",
+                    "1..1024");
+    return;
+  }
   if (a.name == "chunks") {
     for (Family f : families)
       if (f == Family::Whole)
@@ -66,8 +78,8 @@ void check_axis(const LaunchAxis& a, const std::vector<Family>& families) {
     const KernelParam* p = k.find(a.name);
     if (!p || !p->caller_may_set)
       throw Error(Param::Define, "launch grid axis " + a.name + ": not a parameter a caller sets in " + k.file + " (" +
-                                     std::string(name_of(f)) + "); its parameters: " + settable(k) + ", and chunks, wg",
-                  settable(k) + ", chunks, wg");
+                                     std::string(name_of(f)) + "); its parameters: " + settable(k) + ", and chunks, groups_per_cu, wg",
+                  settable(k) + ", chunks, groups_per_cu, wg");
     for (std::uint64_t v : a.values)
       if (!p->valid_value(v))
         throw Error(Param::Define, "launch grid axis " + a.name + ": " + std::to_string(v) + " is not valid for " +
@@ -103,6 +115,7 @@ std::vector<DescriptorLaunchPoint> launch_grid(const std::vector<LaunchAxis>& ax
         q.label += (q.label.empty() ? "" : " ") + a.name + "=" + std::to_string(v);
         if (a.name == "chunks") q.chunks = v;
         else if (a.name == "wg") q.wg = static_cast<std::size_t>(v);
+        else if (a.name == "groups_per_cu") q.groups_per_cu = static_cast<unsigned>(v);
         else q.defines.push_back(Define{a.name, std::to_string(v)});
         next.push_back(std::move(q));
       }
@@ -246,6 +259,7 @@ DescriptorBenchRun measure_descriptor_bench(const Session& session, const Descri
           job.shape = MatrixShape{w.m, w.n, 0};
           job.whole.defines = l.defines;
           if (l.wg) job.whole.wg = *l.wg;
+          job.whole.groups_per_cu = l.groups_per_cu;
           job.axis.defines = l.defines;
           job.axis.wg = l.wg;
           job.axis.chunks = l.chunks;

@@ -40,12 +40,14 @@ struct DescriptorLaunchPoint {
   std::vector<Define> defines;
   std::optional<std::uint64_t> chunks;
   std::optional<std::size_t> wg;
+  std::optional<unsigned> groups_per_cu;  // the whole array's groups per compute unit
 };
 
 // The grid's points, the default launch first: the product of the axes, the first axis outermost.
 // Each axis is checked against the kernel of every family asked for (its name declared there and
-// settable by a caller, each value valid; `chunks` only for rows and columns); a value repeated
-// is refused. Throws Error (Param::Define or Param::Chunks) naming the axis, the family's kernel
+// settable by a caller, each value valid; `chunks` only for rows and columns, `groups_per_cu`
+// only for the whole array); a value repeated is refused. Throws Error (Param::Define,
+// Param::Chunks or Param::GroupsPerCu) naming the axis, the family's kernel
 // and the valid names or values.
 std::vector<DescriptorLaunchPoint> launch_grid(const std::vector<LaunchAxis>& axes,
                                                const std::vector<DescriptorJob::Family>& families);
