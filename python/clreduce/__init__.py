@@ -612,11 +612,10 @@ def _fast(name, a, b=None):
     """The function's value for a whole C-contiguous PyOpenCL array (and b, for dot, alike), or
     _MISS where the general path must decide (any other array, an empty one, a view that starts
     inside an element)."""
-    if type(a) is not _CL_ARRAY or _CL_ARRAY is None:
-        # The first PyOpenCL array of the process teaches _is_pyopencl the type; it takes the fast
-        # path too (a subclass never does: the general path decides what it is).
-        if _CL_ARRAY is not None or not _is_pyopencl(a) or type(a) is not _CL_ARRAY:
-            return _MISS
+    if _CL_ARRAY is None:
+        _is_pyopencl(a)  # the process's first PyOpenCL array teaches the type test its type
+    if type(a) is not _CL_ARRAY:  # any other array, a subclass too: the general path decides
+        return _MISS
     n = a.size
     if not n or not a.flags.c_contiguous:
         return _MISS
