@@ -55,11 +55,12 @@ void check_axis(const LaunchAxis& a, const std::vector<Family>& families) {
     for (Family f : families)
       if (f != Family::Whole)
         throw Error(Param::GroupsPerCu, "launch grid axis groups_per_cu: only the whole array's grid is sized in groups "
-                                            "per compute unit (families " + family_text(families) + ")",
+                                            "per compute unit (families " + family_text(families) + "); valid: --families whole",
                     "groups_per_cu with whole alone");
     for (std::uint64_t v : a.values)
       if (v == 0 || v > 1024)
-        throw Error(Param::GroupsPerCu, "launch grid axis groups_per_cu: " + std::to_string(v) + " groups per compute unit",
+        throw Error(Param::GroupsPerCu,
+                    "launch grid axis groups_per_cu: " + std::to_string(v) + " groups per compute unit; valid: 1..1024",
                     "1..1024");
     return;
   }
