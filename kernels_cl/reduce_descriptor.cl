@@ -204,7 +204,7 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   for (ulong e = vectors * VEC + first; e < n; e += step)
     exact_group_fold(&ex, DESC_ELEMENT_AT(e, e + index_base), &group_exact);
 #if EXACT_TERM != 1
-  DESC_ITEMS_LOOP (uint j = 0; j < ITEMS; ++j) exact_reg_merge(&ex, chain[j].e0, chain[j].e1, &group_exact);
+  DESC_ITEMS_LOOP (uint j = 0; j < ITEMS; ++j) exact_fast_merge(&ex, chain[j], &group_exact);
 #endif
 #else
   DESC_ACC acc[ITEMS];

@@ -15,6 +15,18 @@ namespace {
 constexpr std::size_t kDefaultWg = 256;
 constexpr unsigned kDefaultGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
 constexpr unsigned kItems = 4;
+
+// EXACT_GROUP's grid on a GPU: fewer groups a compute unit than the plain sums' 8. Its work-items
+// hold more registers (two doubles a chain, more for products) and its groups end in the digits'
+// carries and the launch's global atomics, so a second partial wave of groups costs where one
+// full wave of longer-running groups does not. H100 (driver 580), `bench descriptors --exact
+// --families whole --grid groups_per_cu=...`, median us against the 8 of before (bench/NOTES.md,
+// "The exact sum's grid"):
+// - floats' sums (11 digits) and products (20): 4; f32 sum 2^26 104.1 -> 97.5, 2^28 363.9 -> 358.7,
+//   2^24 37.0 -> 33.8; f32 dot 2^26 194.2 -> 188.7, 2^24 68.3 -> 59.1. 6 was slower than 8 everywhere.
+// - doubles' sums (68): 3; 2^26 207.8 -> 194.2, 2^28 721.3 -> 707.4, 2^24 80.3 -> 67.1.
+// - products of doubles (134): 4, not yet measured apart from the sums of floats.
+unsigned exact_groups_per_cu(const Reduction& r) { return exact_digits(r) == 68 ? 3 : 4; }
 }  // namespace
 
 std::string DescriptorLaunch::label() const {
@@ -188,7 +200,9 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   if (!l.exact_group)
     fit_private_footprint(r, l.wg, wg != 0, std::uint64_t{l.items} + l.vec + 4, dev,
                         "the descriptor kernel (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")");
-  const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape ? kCpuGroupsPerCu : kDefaultGroupsPerCu);
+  const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape        ? kCpuGroupsPerCu
+                                                       : l.exact_group ? exact_groups_per_cu(r)
+                                                                       : kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
     throw ConfigError(Param::GroupsPerCu, "groups per compute unit " + std::to_string(per_cu) + "; valid: 1..1024",
                       "1..1024");
