@@ -83,6 +83,12 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // 94-186 us, f16 VEC 8 77-85 (a row of 16 or more columns' accumulators a work-item).
   if (l.block && !vec_given && !cpu_shape)
     l.vec = static_cast<unsigned>(std::max<std::size_t>(1, 4 / widest_input_bytes(r)));
+  // Two inputs narrower than 4 bytes (dot, sqdist: no lift_vector, so no BLOCK): the same 4 bytes
+  // of a row a work-item. On the H100, f16 dot columns at 8192 x 8192 read 91.5% of the read peak at
+  // VEC 2; at 65536 x 1024 f16 and bf16 dots went 129.6 -> 103.0 us (69% -> 87%) and u8's 78.3 ->
+  // 66.5 at VEC 4 (bench/results/2026-12-06_h100_waves_dot, grids29). sqdist follows unmeasured.
+  if (!l.block && !vec_given && !cpu_shape && r.inputs.size() > 1 && widest_input_bytes(r) < 4)
+    l.vec = static_cast<unsigned>(4 / widest_input_bytes(r));
   // Narrowed to the matrix where the caller left VEC (a caller's wider VEC runs: its columns
   // past the matrix are never read).
   if (!vec_given && l.vec > 1 && l.vec > ncols) l.vec = static_cast<unsigned>(pow2_floor(ncols));

@@ -13,6 +13,31 @@ namespace clreduce {
 namespace {
 constexpr std::size_t kDefaultWg = 256;
 constexpr unsigned kLineItems = 2;
+
+// Rows of 16-bit floats on a GPU, for the built-ins whose accumulator is a struct: Welford's triple
+// and the scaled l2's pair read best one vector in flight (ITEMS 1, so twice the work-items a row),
+// argmin/argmax's pair four. On the H100 (bench/results/2026-12-06_h100_waves_dot): f16 l2 at 8192
+// x 8192 83.1% -> 94% of the read peak, at 65536 x 1024 81.4% -> 87.1% (bf16 80.8% -> 86.4%);
+// var_pop 80.1% -> 88.3% (bf16 80.4% -> 84.1%) at 65536 x 1024; f16 argmax ITEMS 4 at 8192 x 8192
+// 83% -> 92%, at 65536 x 1024 81.0% -> 87.1% (bf16 89.5% and 89.3%, the same).
+unsigned narrow_float_row_items(const Reduction& r, unsigned usual) {
+  if (!r.builtin || r.summation == Summation::Exact || r.inputs.size() != 1 ||
+      (r.inputs[0] != Scalar::F16 && r.inputs[0] != Scalar::BF16))
+    return usual;
+  switch (*r.builtin) {
+    case Builtin::L2:
+    case Builtin::VarPop:
+    case Builtin::VarSample:
+    case Builtin::StdPop:
+    case Builtin::StdSample:
+      return 1;
+    case Builtin::ArgMin:
+    case Builtin::ArgMax:
+      return 4;
+    default:
+      return usual;
+  }
+}
 // The groups along the lines: 32 per compute unit at most (8 x 256 work-items are resident on an
 // H100 SM; four rounds of them keep its loads in flight while a round's trees run), the rest loop.
 constexpr std::uint64_t kMaxGroupsPerCu = 32;
@@ -77,6 +102,8 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   l.wg = family_wg(k, params, dev, local_wg_limit(r, dev, kernel_max_wg ? kernel_max_wg : SIZE_MAX),
                    cpu_shape ? cpu_wg : kDefaultWg);
   l.items = static_cast<unsigned>(given_value(k, "ITEMS", params.defines).value_or(default_items(r, kLineItems)));
+  if (!cpu_shape && shape.kind == LineKind::Rows && !given_value(k, "ITEMS", params.defines))
+    l.items = narrow_float_row_items(r, l.items);
   const std::size_t widest = widest_input_bytes(r);
   if (const auto v = given_value(k, "VEC", params.defines)) {
     l.vec = static_cast<unsigned>(*v);
