@@ -15,6 +15,10 @@ namespace {
 constexpr std::size_t kDefaultWg = 256;
 constexpr unsigned kDefaultGroupsPerCu = 8;  // 8 x 256 work-items: a whole H100 SM's residency
 constexpr unsigned kItems = 4;
+// exact_digits() of a sum of doubles and of a sum of their products (src/core/reduction.cpp,
+// exact_layout): how this file tells the exact accumulators apart.
+constexpr unsigned kExactDoubleDigits = 68;
+constexpr unsigned kExactDoubleProductDigits = 134;
 
 // EXACT_GROUP's grid on a GPU: fewer groups a compute unit than the plain sums' 8. Its work-items
 // hold more registers (two doubles a chain, more for products) and its groups end in the digits'
@@ -25,8 +29,9 @@ constexpr unsigned kItems = 4;
 // - floats' sums (11 digits) and products (20): 4; f32 sum 2^26 104.1 -> 97.5, 2^28 363.9 -> 358.7,
 //   2^24 37.0 -> 33.8; f32 dot 2^26 194.2 -> 188.7, 2^24 68.3 -> 59.1. 6 was slower than 8 everywhere.
 // - doubles' sums (68): 3; 2^26 207.8 -> 194.2, 2^28 721.3 -> 707.4, 2^24 80.3 -> 67.1.
-// - products of doubles (134): 4, not yet measured apart from the sums of floats.
-unsigned exact_groups_per_cu(const Reduction& r) { return exact_digits(r) == 68 ? 3 : 4; }
+// - products of doubles (134): 4, measured before their chains were split (then every trip rolled
+//   back, and 8 groups beat 4); not measured since.
+unsigned exact_groups_per_cu(const Reduction& r) { return exact_digits(r) == kExactDoubleDigits ? 3 : 4; }
 }  // namespace
 
 std::string DescriptorLaunch::label() const {
@@ -149,8 +154,12 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   // registers. On the H200 at
   // 2^26 f32: var_pop 81.7% of the read peak at ITEMS 4, 90.9% at 2; argmax 90.6% and 91.8%; l2
   // 87% (VEC 8) and 89.7% (bench/NOTES.md, reduction descriptors).
-  // EXACT_GROUP keeps two doubles a chain: the plain sums' 4 chains.
-  l.items = l.exact_group ? kItems : default_items(r, r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems);
+  // EXACT_GROUP keeps two doubles a chain: the plain sums' 4 chains; products of doubles keep four
+  // (the products' expansion and their errors'), 2 chains: on the H100 the f64 exact dot at 2^26
+  // took 459.8 us at ITEMS 4 and 392.7 at 2 (the plain dot 354.8), one call each at 2^24 194.4 and
+  // 152.7, at 2^28 1547 and 1476 (bench/NOTES.md, "The exact f64 dot").
+  l.items = l.exact_group ? (exact_digits(r) == kExactDoubleProductDigits ? 2 : kItems)
+                          : default_items(r, r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems);
   const std::optional<std::uint64_t> items = given_value(whole_kernel(), "ITEMS", params.defines);
   if (items) l.items = static_cast<unsigned>(*items);  // the caller's (-D ITEMS=8): the plan's depth follows it
   std::size_t limit = dev.max_work_group_size ? dev.max_work_group_size : kDefaultWg;
