@@ -347,7 +347,14 @@ TEST_SUITE("unit") {
     CHECK(fast.exact_group);
     CHECK(fast.options.find("-D EXACT_GROUP=1") != std::string::npos);
     CHECK(fast.wg == 256);  // no tree of 1096-byte accumulators to fit: the plain sums' shape
-    CHECK(fast.items == 4);
+    CHECK(fast.items == 2);  // four doubles a chain (the products' expansion and their errors'): 2 chains
+    CHECK(fast.groups == 4u * gpu.compute_units);  // 4 groups a compute unit for the exact fast path, not 8
+    const DescriptorLaunch floats = plan_descriptor(sum32, 1 << 24, {}, gpu);
+    CHECK(floats.items == 4);
+    CHECK(floats.groups == 4u * gpu.compute_units);
+    const DescriptorLaunch doubles = plan_descriptor(builtin(B::Sum, S::F64, std::nullopt, Summation::Exact), 1 << 24, {}, gpu);
+    CHECK(doubles.groups == 3u * gpu.compute_units);
+    CHECK(plan_descriptor(builtin(B::Sum, S::F32), 1 << 24, {}, gpu).groups == 8u * gpu.compute_units);
     // Not for a default summation, nor without fp64, nor with the expansion turned off.
     CHECK_FALSE(exact_group_available(builtin(B::Sum, S::F32), gpu));
     CHECK_THROWS_AS(plan_descriptor(builtin(B::Sum, S::F32), 1 << 20, on, gpu), ConfigError);
