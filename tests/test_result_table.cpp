@@ -1,0 +1,88 @@
+// The result model (tools/measure/result_table.hpp) and its three generic printers
+// (tools/printers/result_printer.hpp): each unit's format in text, CSV and JSON, empty cells,
+// nested JSON paths, the bandwidth unit in headers and values, the above-peak note.
+#include "measure/result_table.hpp"
+#include "printers/result_printer.hpp"
+#include "printers/table.hpp"
+
+#include <doctest/doctest.h>
+#include <stdexcept>
+
+using namespace clreduce;
+
+namespace {
+ResultTable sample() {
+  ResultTable t;
+  t.preamble = {"device:  a test\n"};
+  t.columns = {{"name", "name", "name", "name"},
+               {"n", "n", "", "n", Unit::Count},
+               {"us", "", "median µs", "median_us", Unit::Micros},
+               {"gbps", "read/gbps", "$bw", "$bw", Unit::Bandwidth},
+               {"pct", "pct", "% of peak", "pct", Unit::PctOfPeak},
+               {"ok", "check/ok", "", ""},
+               {"stats", "stats", "", "", Unit::Json}};
+  t.add_row();
+  t.set("name", "sum");
+  t.set("n", std::uint64_t{1024});
+  t.set("us", 12.3456);
+  t.set("gbps", 2000.0);
+  t.set("pct", 101.5);
+  t.set("ok", true);
+  t.set("stats", nlohmann::json{{"median", 12.3456}});
+  t.add_row();
+  t.set("name", "max, refused");  // a comma: quoted in CSV
+  t.notes.push_back("max refused: a reason");
+  t.meta = {{"device", "a test"}};
+  return t;
+}
+}  // namespace
+
+TEST_SUITE("unit") {
+  TEST_CASE("result model: the text table takes the text columns, units formatted, empty cells '-', notes after") {
+    set_bandwidth_unit(BandwidthUnit::GB);
+    const std::string text = render_text(sample());
+    CHECK(text.rfind("device:  a test\nname ", 0) == 0);
+    CHECK(text.find("median µs") != std::string::npos);
+    CHECK(text.find("GB/s") != std::string::npos);
+    CHECK(text.find("12.35 |") != std::string::npos);  // Micros: 2 decimals under 100 µs
+    CHECK(text.find("2000.0") != std::string::npos);         // Bandwidth: 1 decimal
+    CHECK(text.find("101.5% *") != std::string::npos);       // above the peak: marked
+    CHECK(text.find(kAbovePeakNote) != std::string::npos);  // and the note under the table
+    CHECK(text.find("max, refused |         - |") != std::string::npos);  // empty: "-", aligned as a number
+    CHECK(text.find("\nmax refused: a reason\n") != std::string::npos);
+    CHECK(text.find("1024") == std::string::npos);  // n is not a text column
+  }
+
+  TEST_CASE("result model: CSV takes the CSV columns, raw numbers, the bandwidth unit in header and value") {
+    set_bandwidth_unit(BandwidthUnit::GiB);
+    const std::string csv = render_csv(sample());
+    set_bandwidth_unit(BandwidthUnit::GB);
+    CHECK(csv.rfind("name,n,median_us,GiB_per_s,pct\n", 0) == 0);
+    CHECK(csv.find("sum,1024,12.345600,1862.645149,101.500000\n") != std::string::npos);
+    CHECK(csv.find("\"max, refused\",,,,\n") != std::string::npos);
+    const std::string gb = render_csv(sample());
+    CHECK(render_csv_rows(sample()) == gb.substr(gb.find('\n') + 1));  // the rows alone, for streaming
+  }
+
+  TEST_CASE("result model: JSON rows at the columns' paths, empty cells left out, meta beside rows") {
+    const nlohmann::json j = render_json(sample());
+    CHECK(j["device"] == "a test");
+    REQUIRE(j["rows"].size() == 2);
+    const auto& r = j["rows"][0];
+    CHECK(r["name"] == "sum");
+    CHECK(r["n"] == 1024);
+    CHECK(r["read"]["gbps"] == 2000.0);  // GB/s in JSON whatever the text unit
+    CHECK(r["check"]["ok"] == true);
+    CHECK(r["stats"]["median"] == 12.3456);
+    CHECK_FALSE(r.contains("us"));  // not a JSON column
+    CHECK(j["rows"][1].size() == 1);  // the refused row: its name only
+  }
+
+  TEST_CASE("result model: a cell set by a key no column has, or before any row, is the benchmark's mistake") {
+    ResultTable t = sample();
+    CHECK_THROWS_AS(t.set("nope", 1.0), std::logic_error);
+    ResultTable empty;
+    empty.columns = sample().columns;
+    CHECK_THROWS_AS(empty.set("name", "x"), std::logic_error);
+  }
+}

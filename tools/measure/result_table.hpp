@@ -1,0 +1,58 @@
+// One result model for the benchmarks: a table whose columns are declared once (the key a row's
+// cell is set by, its place in the JSON row, its headers in the terminal table and the CSV, its
+// unit) and whose rows hold raw values, not text. printers/result_printer.hpp renders any such table
+// as an aligned text table, CSV or JSON and chooses each unit's format in one place, so a benchmark
+// declares its columns and fills its rows with no formatting code of its own.
+// Thread-safety: a value type with no shared state.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace clreduce {
+
+// How a cell's value is shown (the printers' one place for number formats):
+enum class Unit {
+  Text,       // a string, as it is
+  Count,      // an integer (elements, bytes, groups)
+  Micros,     // a time in µs: text with 2 decimals under 100 µs, else 1
+  Bandwidth,  // GB/s: text and CSV in the process's bandwidth unit (--units), JSON in GB/s
+  PctOfPeak,  // a % of a measured peak: text "87.3%", marked (with a note under the table) above 100
+  Json,       // a JSON value (a stats object, the read peak): JSON only
+};
+
+// A column. `key` names it for ResultTable::set; `json` is its path in a row's JSON object ("a/b"
+// nests b inside a; "" leaves it out of JSON), `text` and `csv` its headers there ("" leaves it
+// out). In a header, "$bw" stands for the bandwidth unit's label ("GB/s" in text, "GB_per_s" in CSV).
+struct Column {
+  std::string key;
+  std::string json;
+  std::string text;
+  std::string csv;
+  Unit unit = Unit::Text;
+  int decimals = 1;  // Bandwidth and PctOfPeak in text
+};
+
+// A cell: nothing (text "-", CSV empty, left out of JSON), a string, an integer, a number, a flag
+// or a JSON value.
+using Cell = std::variant<std::monostate, std::string, std::uint64_t, double, bool, nlohmann::json>;
+
+struct ResultTable {
+  std::vector<std::string> preamble;  // text only: lines before the table (each ends with '\n')
+  std::vector<Column> columns;
+  std::vector<std::vector<Cell>> rows;
+  std::vector<std::string> notes;  // text only: lines after the table, each after a blank line's '\n'
+  nlohmann::json meta = nlohmann::json::object();  // JSON only: the document's keys beside "rows"
+
+  // A new row of empty cells; set() fills it by column key. Throws std::logic_error for a key no
+  // column has (a benchmark's own mistake, caught by its tests).
+  void add_row();
+  void set(const std::string& key, Cell value);  // in the last row added
+  // A string literal as text (a variant would otherwise take it as a bool or refuse it).
+  void set(const std::string& key, const char* text) { set(key, Cell(std::string(text))); }
+};
+
+}  // namespace clreduce

@@ -1,0 +1,116 @@
+// The generic printers (result_printer.hpp).
+#include "printers/result_printer.hpp"
+
+#include "printers/table.hpp"
+
+namespace clreduce {
+
+using nlohmann::json;
+
+namespace {
+std::string header(const std::string& h, const std::string& bw) {
+  const std::size_t at = h.find("$bw");
+  return at == std::string::npos ? h : h.substr(0, at) + bw + h.substr(at + 3);
+}
+
+std::string text_cell(const Column& c, const Cell& v) {
+  if (std::holds_alternative<std::monostate>(v)) return "-";
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  if (const auto* u = std::get_if<std::uint64_t>(&v)) return std::to_string(*u);
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";
+  if (const auto* j = std::get_if<json>(&v)) return j->dump();
+  const double x = std::get<double>(v);
+  switch (c.unit) {
+    case Unit::Micros: return stats_cell(x);
+    case Unit::Bandwidth: return bandwidth_cell(x, c.decimals);
+    case Unit::PctOfPeak: return pct_of_peak_cell(x, c.decimals);
+    default: return fixed(x, c.decimals);
+  }
+}
+
+std::string csv_value(const Column& c, const Cell& v) {
+  if (std::holds_alternative<std::monostate>(v)) return "";
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  if (const auto* u = std::get_if<std::uint64_t>(&v)) return std::to_string(*u);
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  if (const auto* j = std::get_if<json>(&v)) return j->dump();
+  const double x = std::get<double>(v);
+  return std::to_string(c.unit == Unit::Bandwidth ? bandwidth_in_unit(x) : x);
+}
+
+TextTable csv_table(const ResultTable& t) {
+  TextTable out;
+  for (const Column& c : t.columns)
+    if (!c.csv.empty()) out.headers.push_back(header(c.csv, bandwidth_csv_label()));
+  for (const auto& row : t.rows) {
+    std::vector<std::string> cells;
+    for (std::size_t c = 0; c < t.columns.size(); ++c)
+      if (!t.columns[c].csv.empty()) cells.push_back(csv_value(t.columns[c], row[c]));
+    out.rows.push_back(std::move(cells));
+  }
+  return out;
+}
+
+void put(json& object, const std::string& path, json value) {
+  const std::size_t slash = path.find('/');
+  if (slash == std::string::npos) {
+    object[path] = std::move(value);
+    return;
+  }
+  put(object[path.substr(0, slash)], path.substr(slash + 1), std::move(value));
+}
+}  // namespace
+
+std::string render_text(const ResultTable& t) {
+  std::string out;
+  for (const std::string& line : t.preamble) out += line;
+  TextTable table;
+  for (const Column& c : t.columns)
+    if (!c.text.empty()) table.headers.push_back(header(c.text, bandwidth_label()));
+  bool marked = false;
+  for (const auto& row : t.rows) {
+    std::vector<std::string> cells;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      const Column& col = t.columns[c];
+      if (col.text.empty()) continue;
+      cells.push_back(text_cell(col, row[c]));
+      if (col.unit == Unit::PctOfPeak)
+        if (const auto* x = std::get_if<double>(&row[c])) marked = marked || above_peak(*x);
+    }
+    table.rows.push_back(std::move(cells));
+  }
+  out += table.render_text();
+  if (marked) out += kAbovePeakNote;
+  for (const std::string& note : t.notes) out += "\n" + note;
+  return out + "\n";
+}
+
+std::string render_csv(const ResultTable& t) { return csv_table(t).render_csv(); }
+
+std::string render_csv_rows(const ResultTable& t) {
+  const std::string all = render_csv(t);
+  return all.substr(all.find('\n') + 1);
+}
+
+json render_json(const ResultTable& t) {
+  json rows = json::array();
+  for (const auto& row : t.rows) {
+    json j = json::object();
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      const Column& col = t.columns[c];
+      const Cell& v = row[c];
+      if (col.json.empty() || std::holds_alternative<std::monostate>(v)) continue;
+      if (const auto* s = std::get_if<std::string>(&v)) put(j, col.json, *s);
+      else if (const auto* u = std::get_if<std::uint64_t>(&v)) put(j, col.json, *u);
+      else if (const auto* d = std::get_if<double>(&v)) put(j, col.json, *d);
+      else if (const auto* b = std::get_if<bool>(&v)) put(j, col.json, *b);
+      else put(j, col.json, std::get<json>(v));
+    }
+    rows.push_back(std::move(j));
+  }
+  json doc = t.meta;
+  doc["rows"] = std::move(rows);
+  return doc;
+}
+
+}  // namespace clreduce

@@ -1,0 +1,23 @@
+// The three generic printers of the result model (measure/result_table.hpp): any ResultTable as an
+// aligned text table (numbers right-aligned), as CSV, or as a JSON document. Units are formatted
+// here alone (printers/table.hpp's cells: stats_cell, bandwidth_cell, pct_of_peak_cell), in the
+// process's bandwidth unit for text and CSV. Thread-safety: reads the process's bandwidth unit.
+#pragma once
+
+#include "measure/result_table.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace clreduce {
+
+// The preamble, the table, kAbovePeakNote where a PctOfPeak cell is above 100, each note after a
+// '\n', then a final '\n'.
+std::string render_text(const ResultTable& t);
+// The header line and every row; csv_rows: the rows alone (for rows written as they are measured).
+std::string render_csv(const ResultTable& t);
+std::string render_csv_rows(const ResultTable& t);
+// meta's keys and "rows": an array of one object a row (its cells at their columns' paths).
+nlohmann::json render_json(const ResultTable& t);
+
+}  // namespace clreduce
