@@ -18,6 +18,8 @@ namespace clreduce {
 enum class Unit {
   Text,       // a string, as it is
   Count,      // an integer (elements, bytes, groups)
+  Number,     // a plain number: text with `decimals`
+  Ratio,      // a speedup: text "1.23x"
   Micros,     // a time in µs: text with 2 decimals under 100 µs, else 1
   Bandwidth,  // GB/s: text and CSV in the process's bandwidth unit (--units), JSON in GB/s
   PctOfPeak,  // a % of a measured peak: text "87.3%", marked (with a note under the table) above 100
@@ -33,7 +35,8 @@ struct Column {
   std::string text;
   std::string csv;
   Unit unit = Unit::Text;
-  int decimals = 1;  // Bandwidth and PctOfPeak in text
+  int decimals = 1;       // Number, Ratio, Bandwidth and PctOfPeak in text
+  int csv_decimals = -1;  // numbers in CSV: -1 as std::to_string writes them (6 decimals)
 };
 
 // A cell: nothing (text "-", CSV empty, left out of JSON), a string, an integer, a number, a flag

@@ -1,9 +1,10 @@
-// Renderings of the axis benchmark: one model of each row (Line) that the text table, the CSV and
-// the JSON all show.
+// Renderings of the axis benchmark: its shapes' and rows' columns declared once (the result model,
+// measure/result_table.hpp), every format from the generic printers.
 #include "printers/axis_bench_printer.hpp"
 
 #include "parse.hpp"
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/table.hpp"
 
 #include <sstream>
@@ -57,36 +58,6 @@ json check_json(const AxisCheck& c) {
               {"worst_rel_error", c.worst_rel_error >= 0 ? json(c.worst_rel_error) : json()}};
 }
 
-json line_json(const Line& l) {
-  json j{{"m", l.s.m},
-         {"n", l.s.n},
-         {"axis", l.axis()},
-         {"chosen_by", l.row.chosen_by},
-         {"variant", l.row.variant},
-         {"status", l.status()}};
-  if (!l.row.refused.empty()) j["refused"] = l.row.refused;
-  if (!l.row.error.empty()) j["error"] = l.row.error;
-  if (const AxisReport* a = l.report()) {
-    j["launch"] = l.launch();
-    j["passes"] = a->plan.passes.size();
-    j["wg"] = a->plan.wg;
-    j["outputs"] = a->plan.outputs();
-    j["time_us"] = stats_json(a->timing.whole_us);
-    j["single_call_us"] = stats_json(a->timing.single_us);
-    j["single_call_events_us"] = stats_json(a->timing.single_events_us);
-    j["batch"] = a->timing.batch;
-    j["samples"] = a->timing.repetitions;
-    j["timer_suspect"] = a->timing.timer_suspect;
-    j["gbps"] = a->gbps;
-    j["pct_of_peak"] = l.row.pct_of_peak;
-    j["above_peak"] = above_peak(l.row.pct_of_peak);
-    j["speedup_vs_scalar"] = l.row.speedup;
-    j["check"] = check_json(a->check);
-    j["ok"] = a->ok();
-  }
-  return j;
-}
-
 json scalar_json(const AxisBenchShape& s) {
   json j = s.scalar ? report_core_json(*s.scalar) : json::object();
   j["status"] = scalar_status(s);
@@ -107,6 +78,155 @@ const char* const kHowScalar =
     "the whole-array reduction of the same M*N elements with the fastest known launch (the Reducer's own "
     "choice: the tuning database's best for the device, else the device's default policy): its back-to-back "
     "median / this one's";
+
+// The rows' columns, {key, json path, text header, csv header, unit, text decimals, csv decimals}:
+// each format takes those that name a header or a path there, in this order.
+const std::vector<Column>& line_columns() {
+  static const std::vector<Column> c = {
+      {"m", "m", "", "m", Unit::Count},
+      {"n", "n", "", "n", Unit::Count},
+      {"shape", "", "shape", ""},
+      {"axis", "axis", "axis", "axis"},
+      {"type", "", "", "type"},
+      {"op", "", "", "op"},
+      {"chosen_by", "chosen_by", "chosen by", "chosen_by"},
+      {"variant", "variant", "variant", "variant"},
+      {"launch", "launch", "launch", "launch"},
+      {"passes", "passes", "", "passes", Unit::Count},
+      {"min_us", "", "", "min_us", Unit::Micros, 2, 3},
+      {"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3},
+      {"max_us", "", "", "max_us", Unit::Micros, 2, 3},
+      {"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
+      {"gbps", "gbps", "GB/s", "GB_per_s", Unit::Number, 1, 2},
+      {"peak_gbps", "", "", "peak_read_GB_per_s", Unit::Number, 1, 2},
+      {"pct", "", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},  // where the shape's peak was measured
+      {"scalar_variant", "", "", "scalar_variant"},
+      {"scalar_us", "", "", "scalar_median_us", Unit::Micros, 2, 3},
+      {"speedup", "", "vs scalar", "speedup_vs_scalar", Unit::Ratio, 2, 3},  // where there is a speedup
+      {"status", "status", "check", "check"},
+      {"reason", "", "", "reason"},
+      // JSON only.
+      {"refused", "refused", "", ""},
+      {"error", "error", "", ""},
+      {"wg", "wg", "", "", Unit::Count},
+      {"outputs", "outputs", "", "", Unit::Count},
+      {"time_us", "time_us", "", "", Unit::Json},
+      {"single_call_us", "single_call_us", "", "", Unit::Json},
+      {"single_call_events_us", "single_call_events_us", "", "", Unit::Json},
+      {"batch", "batch", "", "", Unit::Count},
+      {"samples", "samples", "", "", Unit::Count},
+      {"timer_suspect", "timer_suspect", "", ""},
+      {"pct_of_peak", "pct_of_peak", "", "", Unit::Number},
+      {"above_peak", "above_peak", "", ""},
+      {"speedup_vs_scalar", "speedup_vs_scalar", "", "", Unit::Number},
+      {"check", "check", "", "", Unit::Json},
+      {"ok", "ok", "", ""},
+  };
+  return c;
+}
+
+Cell count(std::uint64_t x) { return x; }
+
+void add_line(ResultTable& t, const AxisBenchRun& r, const Line& l) {
+  t.add_row();
+  t.set("m", count(l.s.m));
+  t.set("n", count(l.s.n));
+  t.set("shape", l.shape());
+  t.set("axis", l.axis());
+  t.set("type", std::string(name_of(r.type)));
+  t.set("op", std::string(name_of(r.op)));
+  t.set("chosen_by", l.row.chosen_by);
+  t.set("variant", l.row.variant);
+  t.set("status", l.status());
+  if (!l.reason().empty()) t.set("reason", l.reason());
+  if (!l.row.refused.empty()) t.set("refused", l.row.refused);
+  if (!l.row.error.empty()) t.set("error", l.row.error);
+  if (l.s.peak) t.set("peak_gbps", l.s.peak->gbps);
+  if (l.s.scalar) {
+    t.set("scalar_variant", l.s.scalar->config.variant);
+    t.set("scalar_us", l.s.scalar->timed.whole_us.median);
+  }
+  const AxisReport* a = l.report();
+  if (!a) return;
+  t.set("launch", l.launch());
+  t.set("passes", count(a->plan.passes.size()));
+  t.set("min_us", a->timing.whole_us.min);
+  t.set("median_us", l.median_us());
+  t.set("max_us", a->timing.whole_us.max);
+  t.set("single_us", l.single_us());
+  t.set("gbps", l.gbps());
+  if (l.s.peak) t.set("pct", l.row.pct_of_peak);
+  if (l.row.speedup > 0) t.set("speedup", l.row.speedup);
+  t.set("wg", count(a->plan.wg));
+  t.set("outputs", count(a->plan.outputs()));
+  t.set("time_us", stats_json(a->timing.whole_us));
+  t.set("single_call_us", stats_json(a->timing.single_us));
+  t.set("single_call_events_us", stats_json(a->timing.single_events_us));
+  t.set("batch", count(a->timing.batch));
+  t.set("samples", count(a->timing.repetitions));
+  t.set("timer_suspect", a->timing.timer_suspect);
+  t.set("pct_of_peak", l.row.pct_of_peak);
+  t.set("above_peak", above_peak(l.row.pct_of_peak));
+  t.set("speedup_vs_scalar", l.row.speedup);
+  t.set("check", check_json(a->check));
+  t.set("ok", a->ok());
+}
+
+ResultTable lines_table(const AxisBenchRun& r) {
+  ResultTable t;
+  t.columns = line_columns();
+  for_each_line(r, [&](const Line& l) { add_line(t, r, l); });
+  return t;
+}
+
+// The shapes' table (text) and the JSON's shapes, each with its rows nested.
+ResultTable shapes_table(const AxisBenchRun& r) {
+  ResultTable t;
+  t.columns = {{"shape", "", "shape", ""},
+               {"m", "m", "", "", Unit::Count},
+               {"n", "n", "", "", Unit::Count},
+               {"bytes", "bytes", "", "", Unit::Count},
+               {"size", "", "bytes", ""},  // "4.0 MiB"
+               {"data", "data", "", ""},
+               {"peak", "", "read peak GB/s", "", Unit::Number},
+               {"peak_read", "peak_read", "", "", Unit::Json},
+               {"scalar_variant", "", "scalar variant", ""},
+               {"scalar_launch", "", "scalar launch", ""},
+               {"scalar_chosen_by", "", "chosen by", ""},
+               {"scalar_us", "", "scalar µs", "", Unit::Micros},
+               {"scalar_gbps", "", "scalar GB/s", "", Unit::Number},
+               {"scalar_status", "", "check", ""},
+               {"scalar", "scalar", "", "", Unit::Json},
+               {"rows", "rows", "", "", Unit::Json},
+               {"error", "error", "", ""}};
+  for (const auto& s : r.shapes) {
+    ResultTable rows;
+    rows.columns = line_columns();
+    for (const auto& row : s.rows) add_line(rows, r, Line{s, row});
+    t.add_row();
+    t.set("shape", shape_label(s.m, s.n));
+    t.set("m", count(s.m));
+    t.set("n", count(s.n));
+    t.set("bytes", count(s.bytes));
+    t.set("size", bytes_human(s.bytes));
+    t.set("data", s.data_origin);
+    t.set("peak_read", s.peak ? peak_json(*s.peak) : json());
+    if (s.peak) t.set("peak", s.peak->gbps);
+    if (s.scalar) {
+      const ReduceReport& sc = *s.scalar;
+      t.set("scalar_variant", sc.config.variant);
+      t.set("scalar_launch", scalar_launch(sc));
+      t.set("scalar_chosen_by", sc.chosen_by);
+      t.set("scalar_us", sc.timed.whole_us.median);
+      t.set("scalar_gbps", sc.gbps);
+    }
+    t.set("scalar_status", scalar_status(s));
+    t.set("scalar", scalar_json(s));
+    t.set("rows", render_json_rows(rows));
+    if (!s.error.empty()) t.set("error", s.error);
+  }
+  return t;
+}
 }  // namespace
 
 std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
@@ -125,112 +245,45 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
                           : std::string())
       << "\n"
       << clock_line(r.clock, r.clock_note) << "\n";
-
-  TextTable shapes;
-  shapes.headers = {"shape", "bytes", "read peak GB/s", "scalar variant", "scalar launch", "chosen by",
-                    "scalar µs", "scalar GB/s", "check"};
-  for (const auto& s : r.shapes) {
-    std::vector<std::string> cells{shape_label(s.m, s.n), bytes_human(s.bytes), s.peak ? fixed(s.peak->gbps, 1) : "-"};
-    if (s.scalar) {
-      const ReduceReport& sc = *s.scalar;
-      for (std::string c : {sc.config.variant, scalar_launch(sc), sc.chosen_by, stats_cell(sc.timed.whole_us.median),
-                            fixed(sc.gbps, 1)})
-        cells.push_back(std::move(c));
-    } else {
-      cells.insert(cells.end(), 5, "-");
-    }
-    cells.push_back(scalar_status(s));
-    shapes.rows.push_back(std::move(cells));
-  }
-  out << shapes.render_text() << "\n";
-
-  TextTable t;
-  t.headers = {"shape", "axis", "chosen by", "variant", "launch", "median µs", "1 call µs",
-               "GB/s", "% of peak", "vs scalar", "check"};
-  bool marked = false;
-  for_each_line(r, [&](const Line& l) {
-    if (!l.report()) {
-      t.rows.push_back({l.shape(), l.axis(), l.row.chosen_by, l.row.variant, "-", "-", "-", "-", "-", "-", l.status()});
-      return;
-    }
-    t.rows.push_back({l.shape(), l.axis(), l.row.chosen_by, l.row.variant, l.launch(), stats_cell(l.median_us()),
-                      stats_cell(l.single_us()), fixed(l.gbps(), 1),
-                      l.s.peak ? pct_of_peak_cell(l.row.pct_of_peak, 1) : "-",
-                      l.row.speedup > 0 ? fixed(l.row.speedup, 2) + "x" : "-", l.status()});
-    marked = marked || above_peak(l.row.pct_of_peak);
-  });
-  out << t.render_text();
-  if (marked) out << kAbovePeakNote;
-
+  out << render_text(shapes_table(r));
+  ResultTable lines = lines_table(r);
   for (const auto& s : r.shapes) {
     const std::string shape = shape_label(s.m, s.n);
-    if (!s.error.empty()) out << "\n" << shape << " error: " << s.error;
-    if (!s.scalar_refused.empty()) out << "\n" << shape << " scalar refused: " << s.scalar_refused;
+    if (!s.error.empty()) lines.notes.push_back(shape + " error: " + s.error);
+    if (!s.scalar_refused.empty()) lines.notes.push_back(shape + " scalar refused: " + s.scalar_refused);
     if (!s.scalar_error.empty() && s.scalar_error != "not measured: " + s.error)
-      out << "\n" << shape << " scalar error: " << s.scalar_error;
-    if (s.scalar && !s.scalar->ok()) out << "\n" << shape << " scalar check: " << s.scalar->check.detail;
-    if (s.scalar) {
-      if (!s.scalar->tuned.empty())
-        out << "\n" << shape << " scalar tuned: " << join(s.scalar->tuned) << " from " << s.scalar->tuned_from;
-    }
+      lines.notes.push_back(shape + " scalar error: " + s.scalar_error);
+    if (s.scalar && !s.scalar->ok()) lines.notes.push_back(shape + " scalar check: " + s.scalar->check.detail);
+    if (s.scalar && !s.scalar->tuned.empty())
+      lines.notes.push_back(shape + " scalar tuned: " + join(s.scalar->tuned) + " from " + s.scalar->tuned_from);
   }
   for_each_line(r, [&](const Line& l) {
     const std::string what = l.shape() + " " + l.axis() + " " + l.row.chosen_by;
-    if (!l.reason().empty()) out << "\n" << what << " " << l.status() << ": " << l.reason();
-    if (l.report() && !l.report()->ok()) out << "\n" << what << " check: " << l.report()->check.detail;
+    if (!l.reason().empty()) lines.notes.push_back(what + " " + l.status() + ": " + l.reason());
+    if (l.report() && !l.report()->ok()) lines.notes.push_back(what + " check: " + l.report()->check.detail);
     if (l.report() && l.report()->timing.timer_suspect)
-      out << "\n" << what << " timer?: the device clock gave " << stats_cell(l.median_us())
-          << " µs per reduction where the host clock saw " << stats_cell(l.report()->timing.host_whole_us.median)
-          << " µs: its GB/s is not trusted";
+      lines.notes.push_back(what + " timer?: the device clock gave " + stats_cell(l.median_us()) +
+                            " µs per reduction where the host clock saw " +
+                            stats_cell(l.report()->timing.host_whole_us.median) + " µs: its GB/s is not trusted");
   });
-  out << "\n";
-  return out.str();
+  return out.str() + render_text(lines);
 }
 
-std::string axis_bench_csv(const AxisBenchRun& r) {
-  TextTable t;
-  t.headers = {"m", "n", "axis", "type", "op", "chosen_by", "variant", "launch", "passes", "min_us", "median_us",
-               "max_us", "single_call_median_us", "GB_per_s", "peak_read_GB_per_s", "pct_of_peak", "scalar_variant",
-               "scalar_median_us", "speedup_vs_scalar", "check", "reason"};
-  for_each_line(r, [&](const Line& l) {
-    const AxisReport* a = l.report();
-    const ReduceReport* sc = l.s.scalar ? &*l.s.scalar : nullptr;
-    t.rows.push_back({std::to_string(l.s.m), std::to_string(l.s.n), l.axis(), std::string(name_of(r.type)),
-                      std::string(name_of(r.op)), l.row.chosen_by, l.row.variant, l.launch(),
-                      a ? std::to_string(a->plan.passes.size()) : "", a ? fixed(a->timing.whole_us.min, 3) : "",
-                      a ? fixed(l.median_us(), 3) : "", a ? fixed(a->timing.whole_us.max, 3) : "",
-                      a ? fixed(l.single_us(), 3) : "", a ? fixed(l.gbps(), 2) : "",
-                      l.s.peak ? fixed(l.s.peak->gbps, 2) : "", a && l.s.peak ? fixed(l.row.pct_of_peak, 2) : "",
-                      sc ? sc->config.variant : "", sc ? fixed(sc->timed.whole_us.median, 3) : "",
-                      a && l.row.speedup > 0 ? fixed(l.row.speedup, 3) : "", l.status(), l.reason()});
-  });
-  return t.render_csv();
-}
+std::string axis_bench_csv(const AxisBenchRun& r) { return render_csv(lines_table(r)); }
 
 json axis_bench_json(const AxisBenchRun& r, const DeviceInfo& dev) {
-  json shapes = json::array();
-  for (const auto& s : r.shapes) {
-    json rows = json::array();
-    for (const auto& row : s.rows) rows.push_back(line_json(Line{s, row}));
-    json j{{"m", s.m},
-           {"n", s.n},
-           {"bytes", s.bytes},
-           {"data", s.data_origin},
-           {"peak_read", s.peak ? peak_json(*s.peak) : json()},
-           {"scalar", scalar_json(s)},
-           {"rows", rows}};
-    if (!s.error.empty()) j["error"] = s.error;
-    shapes.push_back(std::move(j));
-  }
-  return json{{"device", device_json(dev)},
-              {"clock", std::string(name_of(r.clock))},
-              {"clock_note", r.clock_note},
-              {"type", std::string(name_of(r.type))},
-              {"op", std::string(name_of(r.op))},
-              {"tuning", r.tuning},
-              {"how", {{"time", kHowTime}, {"gbps", kHowGbps}, {"pct_of_peak", kHowPeak}, {"speedup_vs_scalar", kHowScalar}}},
-              {"shapes", shapes},
-              {"all_ok", r.all_ok()}};
+  ResultTable shapes = shapes_table(r);
+  shapes.meta = {{"device", device_json(dev)},
+                 {"clock", std::string(name_of(r.clock))},
+                 {"clock_note", r.clock_note},
+                 {"type", std::string(name_of(r.type))},
+                 {"op", std::string(name_of(r.op))},
+                 {"tuning", r.tuning},
+                 {"how", {{"time", kHowTime}, {"gbps", kHowGbps}, {"pct_of_peak", kHowPeak}, {"speedup_vs_scalar", kHowScalar}}},
+                 {"all_ok", r.all_ok()}};
+  json doc = shapes.meta;
+  doc["shapes"] = render_json_rows(shapes);
+  return doc;
 }
 
 }  // namespace clreduce

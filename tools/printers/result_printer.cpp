@@ -24,6 +24,7 @@ std::string text_cell(const Column& c, const Cell& v) {
     case Unit::Micros: return stats_cell(x);
     case Unit::Bandwidth: return bandwidth_cell(x, c.decimals);
     case Unit::PctOfPeak: return pct_of_peak_cell(x, c.decimals);
+    case Unit::Ratio: return fixed(x, c.decimals) + "x";
     default: return fixed(x, c.decimals);
   }
 }
@@ -34,8 +35,8 @@ std::string csv_value(const Column& c, const Cell& v) {
   if (const auto* u = std::get_if<std::uint64_t>(&v)) return std::to_string(*u);
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   if (const auto* j = std::get_if<json>(&v)) return j->dump();
-  const double x = std::get<double>(v);
-  return std::to_string(c.unit == Unit::Bandwidth ? bandwidth_in_unit(x) : x);
+  const double x = c.unit == Unit::Bandwidth ? bandwidth_in_unit(std::get<double>(v)) : std::get<double>(v);
+  return c.csv_decimals < 0 ? std::to_string(x) : fixed(x, c.csv_decimals);
 }
 
 TextTable csv_table(const ResultTable& t) {
@@ -93,6 +94,12 @@ std::string render_csv_rows(const ResultTable& t) {
 }
 
 json render_json(const ResultTable& t) {
+  json doc = t.meta;
+  doc["rows"] = render_json_rows(t);
+  return doc;
+}
+
+json render_json_rows(const ResultTable& t) {
   json rows = json::array();
   for (const auto& row : t.rows) {
     json j = json::object();
@@ -108,9 +115,7 @@ json render_json(const ResultTable& t) {
     }
     rows.push_back(std::move(j));
   }
-  json doc = t.meta;
-  doc["rows"] = std::move(rows);
-  return doc;
+  return rows;
 }
 
 }  // namespace clreduce

@@ -19,5 +19,8 @@ std::string render_csv(const ResultTable& t);
 std::string render_csv_rows(const ResultTable& t);
 // meta's keys and "rows": an array of one object a row (its cells at their columns' paths).
 nlohmann::json render_json(const ResultTable& t);
+// That array alone: a table nested in another's rows (a shape's rows inside the shape) is a Json cell
+// of the outer table holding the inner one's rows.
+nlohmann::json render_json_rows(const ResultTable& t);
 
 }  // namespace clreduce
