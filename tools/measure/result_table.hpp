@@ -27,8 +27,8 @@ enum class Unit {
 };
 
 // A column. `key` names it for ResultTable::set; `json` is its path in a row's JSON object ("a/b"
-// nests b inside a; "" leaves it out of JSON), `text` and `csv` its headers there ("" leaves it
-// out). In a header, "$bw" stands for the bandwidth unit's label ("GB/s" in text, "GB_per_s" in CSV).
+// nests b inside a; "" leaves it out of JSON; "*" merges a Json cell's object into the row: a
+// report's shared keys), `text` and `csv` its headers there ("" leaves it out). In a header, "$bw" stands for the bandwidth unit's label ("GB/s" in text, "GB_per_s" in CSV).
 struct Column {
   std::string key;
   std::string json;
@@ -47,8 +47,12 @@ struct ResultTable {
   std::vector<std::string> preamble;  // text only: lines before the table (each ends with '\n')
   std::vector<Column> columns;
   std::vector<std::vector<Cell>> rows;
-  std::vector<std::string> notes;  // text only: lines after the table, each after a blank line's '\n'
+  std::vector<std::string> after;  // text only: lines right under the table (each ends with '\n')
+  std::vector<std::string> notes;  // text only: lines after those, each after a '\n'
   nlohmann::json meta = nlohmann::json::object();  // JSON only: the document's keys beside "rows"
+  // Where the text table or the CSV orders its columns apart from the declaration: their keys in
+  // that format's order (empty: the declared order of the columns with a header there).
+  std::vector<std::string> text_order, csv_order;
 
   // A new row of empty cells; set() fills it by column key. Throws std::logic_error for a key no
   // column has (a benchmark's own mistake, caught by its tests).

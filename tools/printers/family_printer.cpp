@@ -1,7 +1,9 @@
-// Renderings of the family benchmark (`clreduce bench`): one row per variant.
+// Renderings of the family benchmark (`clreduce bench`): one row per variant, its columns declared
+// once (the result model, measure/result_table.hpp), every format from the generic printers.
 #include "printers/family_printer.hpp"
 
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/table.hpp"
 
 #include <sstream>
@@ -40,38 +42,122 @@ double speedup(const SizeRun& s, const ReduceReport& r) {
 }
 }  // namespace
 
-json bench_json(const Run& run, const DeviceInfo& dev) {
+namespace {
+// {key, json path, text header, csv header, unit, text decimals, csv decimals}; the text table and
+// the CSV order theirs below (kTextOrder, kCsvOrder).
+const std::vector<Column>& columns() {
+  static const std::vector<Column> c = {
+      {"report", "*", "", "", Unit::Json},  // the report's shared keys (report_core_json), or the variant alone
+      {"variant", "", "variant", "variant"},
+      {"type", "", "", "type"},
+      {"op", "", "", "op"},
+      {"n", "", "", "n", Unit::Count},
+      {"wg", "", "wg", "wg", Unit::Count},
+      {"times", "", "times", "times", Unit::Count},
+      {"vec", "", "vec", "vec", Unit::Count},
+      {"passes", "", "passes", "passes", Unit::Count},
+      {"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3},
+      {"spread", "", "spread", ""},
+      {"min_us", "", "min µs", "min_us", Unit::Micros, 2, 3},
+      {"max_us", "", "max µs", "max_us", Unit::Micros, 2, 3},
+      {"first_pass_us", "", "", "first_pass_median_us", Unit::Micros, 2, 3},
+      {"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
+      {"single_events_us", "", "", "single_call_events_median_us", Unit::Micros, 2, 3},
+      {"gbps", "", "$bw", "$bw", Unit::Bandwidth, 1, 2},
+      {"peak_gbps", "", "", "peak_read_$bw", Unit::Bandwidth, 1, 2},
+      {"pct", "pct_of_peak", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},
+      {"speedup", "", "speedup vs naive", "", Unit::Ratio, 2},  // where naive ran
+      {"speedup_csv", "speedup_vs_naive", "", "speedup_vs_naive", Unit::Number, 2, 3},
+      {"rel_error", "", "rel error", "rel_error"},
+      {"status", "status", "check", "check"},
+      {"cache", "", "", "cache"},
+      {"spread_pct", "", "", "spread_pct", Unit::Number, 1, 2},
+      {"samples", "", "", "samples", Unit::Count},
+      {"noise_reached", "", "", "noise_reached"},
+      {"skipped", "skipped", "", ""},
+      {"error", "error", "", ""},
+      {"above_peak", "above_peak", "", ""},
+  };
+  return c;
+}
+const std::vector<std::string> kTextOrder = {"variant", "wg", "times", "vec", "passes", "median_us", "spread",
+                                             "min_us", "max_us", "single_us", "gbps", "pct", "speedup", "status"};
+const std::vector<std::string> kCsvOrder = {
+    "variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us", "max_us", "first_pass_us",
+    "single_us", "single_events_us", "gbps", "peak_gbps", "pct", "speedup_csv", "status", "rel_error", "cache",
+    "spread_pct", "samples", "noise_reached"};
+
+Cell count(std::uint64_t x) { return x; }
+
+ResultTable table_of(const Run& run) {
   const SizeRun& r = run.sizes.front();
-  json rows = json::array();
+  ResultTable t;
+  t.columns = columns();
+  t.text_order = kTextOrder;
+  t.csv_order = kCsvOrder;
+  // Float sums also show each variant's relative error against the compensated host sum.
+  if (is_floating(run.type) && run.op == Op::Sum) t.text_order.insert(t.text_order.end() - 1, "rel_error");
   for (const auto& vr : r.variants) {
     const Row row(vr);
-    json j = row.report() ? report_core_json(*row.report()) : json{{"variant", vr.variant}};
-    j["status"] = check_cell(row);
-    if (!vr.unavailable.empty()) j["skipped"] = vr.unavailable;
-    if (!row.error().empty()) j["error"] = row.error();
-    if (const ReduceReport* rr = row.report()) {
-      j["pct_of_peak"] = r.pct_of_peak(rr->gbps);
-      j["above_peak"] = above_peak(r.pct_of_peak(rr->gbps));
-      j["speedup_vs_naive"] = speedup(r, *rr);
-    }
-    rows.push_back(j);
+    const ReduceReport* rr = row.report();
+    t.add_row();
+    t.set("report", rr ? report_core_json(*rr) : json{{"variant", vr.variant}});
+    t.set("variant", vr.variant);
+    t.set("type", std::string(name_of(run.type)));
+    t.set("op", std::string(name_of(run.op)));
+    t.set("n", count(r.n));
+    t.set("peak_gbps", r.peak.gbps);
+    t.set("status", check_cell(row));
+    t.set("cache", r.cold ? "cold" : "warm");
+    if (!vr.unavailable.empty()) t.set("skipped", vr.unavailable);
+    if (!row.error().empty()) t.set("error", row.error());
+    if (!rr) continue;
+    const PassPlan& first = rr->plan.passes.front();
+    const double up = speedup(r, *rr);
+    t.set("wg", count(first.wg));
+    t.set("times", count(first.times));
+    t.set("vec", count(first.vec));
+    t.set("passes", count(rr->plan.passes.size()));
+    t.set("median_us", rr->timed.whole_us.median);
+    t.set("spread", noise_cell(rr->timed));
+    t.set("min_us", rr->timed.whole_us.min);
+    t.set("max_us", rr->timed.whole_us.max);
+    t.set("first_pass_us", rr->timed.first_pass_us.median);
+    t.set("single_us", rr->timed.single_us.median);
+    t.set("single_events_us", rr->timed.single_events_us.median);
+    t.set("gbps", rr->gbps);
+    t.set("pct", r.pct_of_peak(rr->gbps));
+    if (up > 0) t.set("speedup", up);
+    t.set("speedup_csv", up);
+    t.set("rel_error", rel_error_cell(rr->check.rel_error));
+    t.set("spread_pct", rr->timed.whole_us.spread_pct());
+    t.set("samples", count(rr->timed.whole_us.samples.size()));
+    t.set("noise_reached", rr->timed.noise_reached ? "yes" : "no");
+    t.set("above_peak", above_peak(r.pct_of_peak(rr->gbps)));
   }
-  return json{{"kind", "bench"},
-              {"device", device_json(dev)},
-              {"clock", std::string(name_of(run.clock))},
-              {"clock_note", run.clock_note},
-              {"cache", r.cold ? "cold" : "warm"},
-              {"cache_note", run.cache_note},
-              {"noise_target_pct", run.noise_target_pct},
-              {"n", r.n},
-              {"type", std::string(name_of(run.type))},
-              {"op", std::string(name_of(run.op))},
-              {"data", r.data_origin},
-              {"bytes", r.n * size_of(run.type)},
-              {"peak_read", peak_json(r.peak)},
-              {"host_reduce", host_reduce_json(r.host)},
-              {"rows", rows},
-              {"all_ok", run.all_ok()}};
+  return t;
+}
+}  // namespace
+
+json bench_json(const Run& run, const DeviceInfo& dev) {
+  const SizeRun& r = run.sizes.front();
+  ResultTable t = table_of(run);
+  t.meta = {{"kind", "bench"},
+            {"device", device_json(dev)},
+            {"clock", std::string(name_of(run.clock))},
+            {"clock_note", run.clock_note},
+            {"cache", r.cold ? "cold" : "warm"},
+            {"cache_note", run.cache_note},
+            {"noise_target_pct", run.noise_target_pct},
+            {"n", r.n},
+            {"type", std::string(name_of(run.type))},
+            {"op", std::string(name_of(run.op))},
+            {"data", r.data_origin},
+            {"bytes", r.n * size_of(run.type)},
+            {"peak_read", peak_json(r.peak)},
+            {"host_reduce", host_reduce_json(r.host)},
+            {"all_ok", run.all_ok()}};
+  return render_json(t);
 }
 
 std::string bench_text(const Run& run, const DeviceInfo& dev) {
@@ -94,38 +180,12 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
          "back-to-back median\n"
       << clock_line(run.clock, run.clock_note) << cache_line(r.cold, run.cache_note)
       << noise_line(run.noise_target_pct) << "\n";
-  // Float sums also show each variant's relative error against the compensated host sum.
-  const bool accuracy = is_floating(run.type) && run.op == Op::Sum;
-  TextTable t;
-  t.headers = {"variant", "wg", "times", "vec", "passes", "median µs", "spread", "min µs", "max µs",
-               "1 call µs", bandwidth_label(), "% of peak", "speedup vs naive", "check"};
-  if (accuracy) t.headers.insert(t.headers.end() - 1, "rel error");
-  bool marked = false;  // a cell above the peak
-  for (const auto& vr : r.variants) {
-    const Row row(vr);
-    if (!row.report()) {
-      t.rows.push_back({vr.variant, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", check_cell(row)});
-      if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, "-");
-      continue;
-    }
-    const ReduceReport& rr = *row.report();
-    const PassPlan& first = rr.plan.passes.front();
-    const double up = speedup(r, rr);
-    t.rows.push_back({vr.variant, std::to_string(first.wg), std::to_string(first.times),
-                      std::to_string(first.vec), std::to_string(rr.plan.passes.size()),
-                      stats_cell(rr.timed.whole_us.median), noise_cell(rr.timed), stats_cell(rr.timed.whole_us.min),
-                      stats_cell(rr.timed.whole_us.max), stats_cell(rr.timed.single_us.median),
-                      bandwidth_cell(rr.gbps, 1), pct_of_peak_cell(r.pct_of_peak(rr.gbps), 1),
-                      up > 0 ? fixed(up, 2) + "x" : "-", check_cell(row)});
-    if (accuracy) t.rows.back().insert(t.rows.back().end() - 1, rel_error_cell(rr.check.rel_error));
-    marked = marked || above_peak(r.pct_of_peak(rr.gbps));
-  }
-  out << t.render_text();
-  if (marked) out << kAbovePeakNote;
+  ResultTable t = table_of(run);
+  t.preamble = {out.str()};
   for (const auto& vr : r.variants)
     if (const ReduceReport* rr = Row(vr).report(); rr && !rr->timed.noise_reached)
-      out << vr.variant << ": noise target not reached: spread " << spread_cell(rr->timed.whole_us) << " after "
-          << rr->timed.repetitions << " samples (--max-time ends the sampling)\n";
+      t.after.push_back(vr.variant + ": noise target not reached: spread " + spread_cell(rr->timed.whole_us) + " after " +
+                        std::to_string(rr->timed.repetitions) + " samples (--max-time ends the sampling)\n");
   std::vector<std::string> tuned;
   std::string tuned_from;
   for (const auto& vr : r.variants)
@@ -134,52 +194,21 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
       tuned_from = rr->tuned_from;
     }
   if (!tuned.empty())
-    out << "tuned parameters from " << tuned_from << ": " << join(tuned, "; ")
-        << " (options given override them; --no-tuning: the built-in defaults)\n";
+    t.after.push_back("tuned parameters from " + tuned_from + ": " + join(tuned, "; ") +
+                      " (options given override them; --no-tuning: the built-in defaults)\n");
   for (const auto& vr : r.variants) {
     const Row row(vr);
-    if (!vr.unavailable.empty()) out << "\n" << vr.variant << " skipped: " << vr.unavailable;
-    if (!row.error().empty()) out << "\n" << vr.variant << " error: " << row.error();
-    if (row.report() && !row.ok()) out << "\n" << vr.variant << " check: " << row.report()->check.detail;
+    if (!vr.unavailable.empty()) t.notes.push_back(vr.variant + " skipped: " + vr.unavailable);
+    if (!row.error().empty()) t.notes.push_back(vr.variant + " error: " + row.error());
+    if (row.report() && !row.ok()) t.notes.push_back(vr.variant + " check: " + row.report()->check.detail);
     if (row.report() && row.report()->timed.timer_suspect)
-      out << "\n" << vr.variant << " timer?: the device clock gave " << stats_cell(row.report()->timed.whole_us.median)
-          << " µs per reduction where the host clock saw " << stats_cell(row.report()->timed.host_whole_us.median)
-          << " µs: its GB/s is not trusted";
+      t.notes.push_back(vr.variant + " timer?: the device clock gave " + stats_cell(row.report()->timed.whole_us.median) +
+                        " µs per reduction where the host clock saw " +
+                        stats_cell(row.report()->timed.host_whole_us.median) + " µs: its GB/s is not trusted");
   }
-  out << "\n";
-  return out.str();
+  return render_text(t);
 }
 
-std::string bench_csv(const Run& run) {
-  const SizeRun& r = run.sizes.front();
-  TextTable t;
-  t.headers = {"variant", "type", "op", "n", "wg", "times", "vec", "passes", "min_us", "median_us",
-               "max_us", "first_pass_median_us", "single_call_median_us",
-               "single_call_events_median_us", bandwidth_csv_label(), "peak_read_" + bandwidth_csv_label(), "pct_of_peak",
-               "speedup_vs_naive", "check", "rel_error", "cache", "spread_pct", "samples", "noise_reached"};
-  const std::string cache = r.cold ? "cold" : "warm";
-  for (const auto& vr : r.variants) {
-    const Row row(vr);
-    if (!row.report()) {
-      t.rows.push_back({vr.variant, std::string(name_of(run.type)), std::string(name_of(run.op)),
-                        std::to_string(r.n), "", "", "", "", "", "", "", "", "", "", "",
-                        bandwidth_cell(r.peak.gbps, 2), "", "", check_cell(row), "", cache, "", "", ""});
-      continue;
-    }
-    const ReduceReport& rr = *row.report();
-    t.rows.push_back({vr.variant, std::string(name_of(run.type)), std::string(name_of(run.op)),
-                      std::to_string(r.n), std::to_string(rr.plan.passes.front().wg),
-                      std::to_string(rr.plan.passes.front().times), std::to_string(rr.plan.passes.front().vec),
-                      std::to_string(rr.plan.passes.size()), fixed(rr.timed.whole_us.min, 3),
-                      fixed(rr.timed.whole_us.median, 3), fixed(rr.timed.whole_us.max, 3),
-                      fixed(rr.timed.first_pass_us.median, 3),
-                      fixed(rr.timed.single_us.median, 3), fixed(rr.timed.single_events_us.median, 3),
-                      bandwidth_cell(rr.gbps, 2), bandwidth_cell(r.peak.gbps, 2), fixed(r.pct_of_peak(rr.gbps), 2), fixed(speedup(r, rr), 3),
-                      check_cell(row), rel_error_cell(rr.check.rel_error), cache,
-                      fixed(rr.timed.whole_us.spread_pct(), 2), std::to_string(rr.timed.whole_us.samples.size()),
-                      rr.timed.noise_reached ? "yes" : "no"});
-  }
-  return t.render_csv();
-}
+std::string bench_csv(const Run& run) { return render_csv(table_of(run)); }
 
 }  // namespace clreduce

@@ -3,6 +3,8 @@
 
 #include "printers/table.hpp"
 
+#include <stdexcept>
+
 namespace clreduce {
 
 using nlohmann::json;
@@ -39,14 +41,33 @@ std::string csv_value(const Column& c, const Cell& v) {
   return c.csv_decimals < 0 ? std::to_string(x) : fixed(x, c.csv_decimals);
 }
 
+// The indices of the columns a format shows, in its order: `order`'s keys, else the declared
+// order of those with a header there.
+std::vector<std::size_t> shown(const ResultTable& t, const std::vector<std::string>& order,
+                               std::string Column::*header_of) {
+  std::vector<std::size_t> out;
+  if (order.empty()) {
+    for (std::size_t c = 0; c < t.columns.size(); ++c)
+      if (!(t.columns[c].*header_of).empty()) out.push_back(c);
+    return out;
+  }
+  for (const std::string& key : order) {
+    std::size_t c = 0;
+    while (c < t.columns.size() && t.columns[c].key != key) ++c;
+    if (c == t.columns.size() || (t.columns[c].*header_of).empty())
+      throw std::logic_error("result table: the order names '" + key + "', which no column of that format has");
+    out.push_back(c);
+  }
+  return out;
+}
+
 TextTable csv_table(const ResultTable& t) {
   TextTable out;
-  for (const Column& c : t.columns)
-    if (!c.csv.empty()) out.headers.push_back(header(c.csv, bandwidth_csv_label()));
+  const std::vector<std::size_t> cols = shown(t, t.csv_order, &Column::csv);
+  for (std::size_t c : cols) out.headers.push_back(header(t.columns[c].csv, bandwidth_csv_label()));
   for (const auto& row : t.rows) {
     std::vector<std::string> cells;
-    for (std::size_t c = 0; c < t.columns.size(); ++c)
-      if (!t.columns[c].csv.empty()) cells.push_back(csv_value(t.columns[c], row[c]));
+    for (std::size_t c : cols) cells.push_back(csv_value(t.columns[c], row[c]));
     out.rows.push_back(std::move(cells));
   }
   return out;
@@ -66,14 +87,13 @@ std::string render_text(const ResultTable& t) {
   std::string out;
   for (const std::string& line : t.preamble) out += line;
   TextTable table;
-  for (const Column& c : t.columns)
-    if (!c.text.empty()) table.headers.push_back(header(c.text, bandwidth_label()));
+  const std::vector<std::size_t> cols = shown(t, t.text_order, &Column::text);
+  for (std::size_t c : cols) table.headers.push_back(header(t.columns[c].text, bandwidth_label()));
   bool marked = false;
   for (const auto& row : t.rows) {
     std::vector<std::string> cells;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    for (std::size_t c : cols) {
       const Column& col = t.columns[c];
-      if (col.text.empty()) continue;
       cells.push_back(text_cell(col, row[c]));
       if (col.unit == Unit::PctOfPeak)
         if (const auto* x = std::get_if<double>(&row[c])) marked = marked || above_peak(*x);
@@ -82,6 +102,7 @@ std::string render_text(const ResultTable& t) {
   }
   out += table.render_text();
   if (marked) out += kAbovePeakNote;
+  for (const std::string& line : t.after) out += line;
   for (const std::string& note : t.notes) out += "\n" + note;
   return out + "\n";
 }
@@ -107,6 +128,10 @@ json render_json_rows(const ResultTable& t) {
       const Column& col = t.columns[c];
       const Cell& v = row[c];
       if (col.json.empty() || std::holds_alternative<std::monostate>(v)) continue;
+      if (col.json == "*") {
+        if (const auto* o = std::get_if<json>(&v)) j.update(*o);
+        continue;
+      }
       if (const auto* s = std::get_if<std::string>(&v)) put(j, col.json, *s);
       else if (const auto* u = std::get_if<std::uint64_t>(&v)) put(j, col.json, *u);
       else if (const auto* d = std::get_if<double>(&v)) put(j, col.json, *d);
