@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -43,6 +44,8 @@ struct Column {
 // or a JSON value.
 using Cell = std::variant<std::monostate, std::string, std::uint64_t, double, bool, nlohmann::json>;
 
+inline Cell u64(std::uint64_t x) { return x; }  // a count of any unsigned type as a cell
+
 struct ResultTable {
   std::vector<std::string> preamble;  // text only: lines before the table (each ends with '\n')
   std::vector<Column> columns;
@@ -61,5 +64,31 @@ struct ResultTable {
   // A string literal as text (a variant would otherwise take it as a bool or refuse it).
   void set(const std::string& key, const char* text) { set(key, Cell(std::string(text))); }
 };
+
+// A column with the function that reads its cell off one of a benchmark's rows (of type R): a
+// benchmark declares these and tabulate() fills the table, with no set() of its own.
+template <class R>
+struct ColumnOf {
+  Column column;
+  std::function<Cell(const R&)> cell;
+};
+
+// A cell read off what a row's member `part` points to, empty where it is null (a point that did
+// not run has no report): when(&Line::report, [](const Report& r) { return r.gbps; }).
+template <class R, class P, class F>
+std::function<Cell(const R&)> when(const P* R::*part, F f) {
+  return [part, f](const R& row) { return row.*part ? Cell(f(*(row.*part))) : Cell(); };
+}
+
+template <class R>
+ResultTable tabulate(const std::vector<ColumnOf<R>>& columns, const std::vector<R>& rows) {
+  ResultTable t;
+  for (const ColumnOf<R>& c : columns) t.columns.push_back(c.column);
+  for (const R& row : rows) {
+    t.rows.emplace_back();
+    for (const ColumnOf<R>& c : columns) t.rows.back().push_back(c.cell(row));
+  }
+  return t;
+}
 
 }  // namespace clreduce

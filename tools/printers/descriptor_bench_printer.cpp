@@ -20,134 +20,94 @@ const char* const kHowPeak =
     "GB/s / the read peak: a plain streaming-read kernel (stream_read.cl) over as many bytes (the first input's "
     "buffer, or one buffer of all inputs' bytes), measured at each point";
 
-// {key, json path, text header, csv header, unit}: the text table, the CSV and the JSON rows each
-// take the columns that name a header or a path there, in this order.
-const std::vector<Column>& columns() {
-  static const std::vector<Column> c = {
-      {"reduction", "reduction", "reduction", "reduction"},
-      {"inputs", "inputs", "inputs", "inputs"},
-      {"accumulator", "accumulator", "", "accumulator"},
-      {"family", "family", "family", "family"},
-      {"m", "m", "", "m", Unit::Count},
-      {"n", "n", "", "n", Unit::Count},
-      {"shape", "", "shape", ""},  // "8192x8192" for rows and columns, "2^26" elements for the whole array
-      {"launch", "launch", "launch", "launch"},
-      {"resolved", "resolved/label", "resolved", "resolved"},
-      {"options", "resolved/options", "", "options"},
-      {"private_bytes", "resolved/private_bytes", "private B", "private_bytes", Unit::Count},
-      {"depth", "resolved/depth", "", "depth", Unit::Count},
-      {"bytes_read", "bytes_read", "", "bytes_read", Unit::Count},
-      {"median_us", "", "median µs", "median_us", Unit::Micros},
-      {"min_us", "", "", "min_us", Unit::Micros},
-      {"max_us", "", "", "max_us", Unit::Micros},
-      {"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros},
-      {"gbps", "read_GB_per_s", "$bw", "$bw", Unit::Bandwidth},
-      {"peak_gbps", "", "", "peak_$bw", Unit::Bandwidth},
-      {"pct", "pct_of_read_peak", "% of peak", "pct_of_read_peak", Unit::PctOfPeak},
-      {"status", "status", "check", "check"},
-      {"reason", "", "", "reason"},  // why refused, the error, or the check's detail where it failed
+// One row as the columns read it.
+struct Line {
+  const DescriptorBenchRow* row;
+  const DescriptorReport* d;  // null where it did not run
+  std::string family, shape, status, reason;
+  explicit Line(const DescriptorBenchRow& r)
+      : row(&r),
+        d(r.report ? &*r.report : nullptr),
+        family(name_of(r.family)),
+        shape(r.family == DescriptorJob::Family::Whole ? size_label(r.n) : shape_label(r.m, r.n)),
+        status(status_cell(!r.refused.empty(), r.error.empty() && d, r.error.empty() && d && d->ok(),
+                           r.error.empty() && d && d->timing.timer_suspect)),
+        reason(!r.refused.empty() ? r.refused : r.error) {}
+};
+
+using Col = ColumnOf<Line>;
+// A text field of the row, empty where it is "" (JSON then leaves it out).
+std::function<Cell(const Line&)> text_if(std::string DescriptorBenchRow::*field) {
+  return [field](const Line& l) { return (l.row->*field).empty() ? Cell() : Cell(l.row->*field); };
+}
+
+// {{key, json path, text header, csv header, unit}, cell}: the text table, the CSV and the JSON rows
+// each take the columns that name a header or a path there, in this order.
+const std::vector<Col>& columns() {
+  using D = DescriptorReport;
+  static const std::vector<Col> c = {
+      {{"reduction", "reduction", "reduction", "reduction"}, [](const Line& l) { return Cell(l.row->reduction); }},
+      {{"inputs", "inputs", "inputs", "inputs"}, [](const Line& l) { return Cell(l.row->types); }},
+      {{"accumulator", "accumulator", "", "accumulator"}, when(&Line::d, [](const D& d) { return accumulator_str(d.reduction); })},
+      {{"family", "family", "family", "family"}, [](const Line& l) { return Cell(l.family); }},
+      {{"m", "m", "", "m", Unit::Count}, [](const Line& l) { return u64(l.row->m); }},
+      {{"n", "n", "", "n", Unit::Count}, [](const Line& l) { return u64(l.row->n); }},
+      {{"shape", "", "shape", ""}, [](const Line& l) { return Cell(l.shape); }},  // "8192x8192"; whole: "2^26"
+      {{"launch", "launch", "launch", "launch"}, [](const Line& l) { return Cell(l.row->launch); }},
+      {{"resolved", "resolved/label", "resolved", "resolved"}, when(&Line::d, [](const D& d) { return d.launch.label(); })},
+      {{"options", "resolved/options", "", "options"}, when(&Line::d, [](const D& d) { return d.launch.options; })},
+      {{"private_bytes", "resolved/private_bytes", "private B", "private_bytes", Unit::Count},
+       when(&Line::d, [](const D& d) { return u64(d.launch.private_bytes); })},
+      {{"depth", "resolved/depth", "", "depth", Unit::Count}, when(&Line::d, [](const D& d) { return u64(d.launch.depth); })},
+      {{"bytes_read", "bytes_read", "", "bytes_read", Unit::Count}, when(&Line::d, [](const D& d) { return u64(d.bytes_read); })},
+      {{"median_us", "", "median µs", "median_us", Unit::Micros}, when(&Line::d, [](const D& d) { return d.timing.whole_us.median; })},
+      {{"min_us", "", "", "min_us", Unit::Micros}, when(&Line::d, [](const D& d) { return d.timing.whole_us.min; })},
+      {{"max_us", "", "", "max_us", Unit::Micros}, when(&Line::d, [](const D& d) { return d.timing.whole_us.max; })},
+      {{"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros},
+       when(&Line::d, [](const D& d) { return d.timing.single_us.median; })},
+      {{"gbps", "read_GB_per_s", "$bw", "$bw", Unit::Bandwidth}, when(&Line::d, [](const D& d) { return d.read_gbs(); })},
+      {{"peak_gbps", "", "", "peak_$bw", Unit::Bandwidth}, when(&Line::d, [](const D& d) { return d.peak.gbps; })},
+      {{"pct", "pct_of_read_peak", "% of peak", "pct_of_read_peak", Unit::PctOfPeak},
+       when(&Line::d, [](const D& d) { return d.pct_of_peak(); })},
+      {{"status", "status", "check", "check"}, [](const Line& l) { return Cell(l.status); }},
+      // Why it was refused, its error, or where it failed its check, the check's detail.
+      {{"reason", "", "", "reason"},
+       [](const Line& l) {
+         return !l.reason.empty() ? Cell(l.reason) : l.d && !l.d->ok() ? Cell(l.d->check.detail) : Cell();
+       }},
       // JSON only.
-      {"refused", "refused", "", ""},
-      {"error", "error", "", ""},
-      {"result_layout", "result_layout", "", ""},
-      {"result", "result", "", ""},
-      {"results", "results", "", "", Unit::Count},
-      {"kernel", "resolved/kernel", "", ""},
-      {"wg", "resolved/wg", "", "", Unit::Count},
-      {"groups", "resolved/groups", "", "", Unit::Count},
-      {"vec", "resolved/vec", "", "", Unit::Count},
-      {"items", "resolved/items", "", "", Unit::Count},
-      {"row_width", "resolved/row_width", "", "", Unit::Count},
-      {"chunks", "resolved/chunks", "", "", Unit::Count},
-      {"tile_x", "resolved/tile_x", "", "", Unit::Count},
-      {"rows_y", "resolved/rows_y", "", "", Unit::Count},
-      {"check_ok", "check/ok", "", ""},
-      {"check_detail", "check/detail", "", ""},
-      {"check_reference", "check/reference", "", ""},
-      {"back_to_back_us", "back_to_back_us", "", "", Unit::Json},
-      {"one_call_us", "one_call_us", "", "", Unit::Json},
-      {"batch", "batch", "", "", Unit::Count},
-      {"timer_suspect", "timer_suspect", "", ""},
-      {"peak", "peak", "", "", Unit::Json},
-      {"above_peak", "above_peak", "", ""},
+      {{"refused", "refused", "", ""}, text_if(&DescriptorBenchRow::refused)},
+      {{"error", "error", "", ""}, text_if(&DescriptorBenchRow::error)},
+      {{"result_layout", "result_layout", "", ""}, when(&Line::d, [](const D& d) { return d.out_layout_str(); })},
+      {{"result", "result", "", ""}, when(&Line::d, [](const D& d) { return d.result.str(); })},
+      {{"results", "results", "", ""}, when(&Line::d, [](const D& d) { return u64(d.results.size()); })},
+      {{"launch_json", "resolved", "", ""}, when(&Line::d, [](const D& d) {
+         const DescriptorLaunch& l = d.launch;
+         return json{{"kernel", l.kernel}, {"wg", l.wg}, {"groups", l.groups}, {"vec", l.vec}, {"items", l.items},
+                     {"row_width", l.row_width}, {"chunks", l.chunks}, {"tile_x", l.tile_x}, {"rows_y", l.rows_y}};
+       })},
+      {{"check", "check", "", ""}, when(&Line::d, [](const D& d) {
+         return json{{"ok", d.check.ok}, {"detail", d.check.detail}, {"reference", d.reference_how}};
+       })},
+      {{"back_to_back_us", "back_to_back_us", "", ""}, when(&Line::d, [](const D& d) { return stats_json(d.timing.whole_us); })},
+      {{"one_call_us", "one_call_us", "", ""}, when(&Line::d, [](const D& d) { return stats_json(d.timing.single_us); })},
+      {{"batch", "batch", "", ""}, when(&Line::d, [](const D& d) { return u64(d.timing.batch); })},
+      {{"timer_suspect", "timer_suspect", "", ""}, when(&Line::d, [](const D& d) { return d.timing.timer_suspect; })},
+      {{"peak", "peak", "", ""}, when(&Line::d, [](const D& d) { return peak_json(d.peak); })},
+      {{"above_peak", "above_peak", "", ""}, when(&Line::d, [](const D& d) { return above_peak(d.pct_of_peak()); })},
   };
   return c;
 }
 
-Cell count(std::uint64_t x) { return x; }
-
-void add_row(ResultTable& t, const DescriptorBenchRow& row) {
-  const DescriptorReport* d = row.report ? &*row.report : nullptr;
-  const bool ran = row.error.empty() && d;
-  const std::string family(name_of(row.family));
-  const std::string status =
-      status_cell(!row.refused.empty(), ran, ran && d->ok(), ran && d->timing.timer_suspect);
-  t.add_row();
-  t.set("reduction", row.reduction);
-  t.set("inputs", row.types);
-  t.set("family", family);
-  t.set("m", count(row.m));
-  t.set("n", count(row.n));
-  t.set("shape", row.family == DescriptorJob::Family::Whole ? size_label(row.n) : shape_label(row.m, row.n));
-  t.set("launch", row.launch);
-  t.set("status", status);
-  if (!row.refused.empty()) t.set("refused", row.refused);
-  if (!row.error.empty()) t.set("error", row.error);
-  const std::string reason = !row.refused.empty() ? row.refused : row.error;
-  if (!reason.empty()) {
-    t.set("reason", reason);
-    t.notes.push_back(row.reduction + " " + row.types + " " + family + " " +
-                      (row.family == DescriptorJob::Family::Whole ? size_label(row.n) : shape_label(row.m, row.n)) +
-                      " " + row.launch + " " + status + ": " + reason);
-  }
-  if (!d) return;
-  const DescriptorLaunch& l = d->launch;
-  t.set("accumulator", accumulator_str(d->reduction));
-  t.set("resolved", l.label());
-  t.set("options", l.options);
-  t.set("private_bytes", count(l.private_bytes));
-  t.set("depth", count(l.depth));
-  t.set("bytes_read", count(d->bytes_read));
-  t.set("median_us", d->timing.whole_us.median);
-  t.set("min_us", d->timing.whole_us.min);
-  t.set("max_us", d->timing.whole_us.max);
-  t.set("single_us", d->timing.single_us.median);
-  t.set("gbps", d->read_gbs());
-  t.set("peak_gbps", d->peak.gbps);
-  t.set("pct", d->pct_of_peak());
-  if (!d->ok()) {
-    if (reason.empty()) t.set("reason", d->check.detail);
-    t.notes.push_back(row.reduction + " " + row.types + " " + family + " " +
-                      (row.family == DescriptorJob::Family::Whole ? size_label(row.n) : shape_label(row.m, row.n)) +
-                      " " + row.launch + " check: " + d->check.detail);
-  }
-  t.set("result_layout", d->out_layout_str());
-  t.set("result", d->result.str());
-  t.set("results", count(d->results.size()));
-  t.set("kernel", l.kernel);
-  t.set("wg", count(l.wg));
-  t.set("groups", count(l.groups));
-  t.set("vec", count(l.vec));
-  t.set("items", count(l.items));
-  t.set("row_width", count(l.row_width));
-  t.set("chunks", count(l.chunks));
-  t.set("tile_x", count(l.tile_x));
-  t.set("rows_y", count(l.rows_y));
-  t.set("check_ok", d->check.ok);
-  t.set("check_detail", d->check.detail);
-  t.set("check_reference", d->reference_how);
-  t.set("back_to_back_us", stats_json(d->timing.whole_us));
-  t.set("one_call_us", stats_json(d->timing.single_us));
-  t.set("batch", count(d->timing.batch));
-  t.set("timer_suspect", d->timing.timer_suspect);
-  t.set("peak", peak_json(d->peak));
-  t.set("above_peak", above_peak(d->pct_of_peak()));
-}
-
 ResultTable table_of(const std::vector<const DescriptorBenchRow*>& rows) {
-  ResultTable t;
-  t.columns = columns();
-  for (const DescriptorBenchRow* row : rows) add_row(t, *row);
+  std::vector<Line> lines;
+  for (const DescriptorBenchRow* row : rows) lines.emplace_back(*row);
+  ResultTable t = tabulate(columns(), lines);
+  for (const Line& l : lines) {
+    const std::string what = l.row->reduction + " " + l.row->types + " " + l.family + " " + l.shape + " " + l.row->launch;
+    if (!l.reason.empty()) t.notes.push_back(what + " " + l.status + ": " + l.reason);
+    if (l.d && !l.d->ok()) t.notes.push_back(what + " check: " + l.d->check.detail);
+  }
   return t;
 }
 

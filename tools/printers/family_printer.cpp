@@ -43,40 +43,64 @@ double speedup(const SizeRun& s, const ReduceReport& r) {
 }  // namespace
 
 namespace {
-// {key, json path, text header, csv header, unit, text decimals, csv decimals}; the text table and
-// the CSV order theirs below (kTextOrder, kCsvOrder).
-const std::vector<Column>& columns() {
-  static const std::vector<Column> c = {
-      {"report", "*", "", "", Unit::Json},  // the report's shared keys (report_core_json), or the variant alone
-      {"variant", "", "variant", "variant"},
-      {"type", "", "", "type"},
-      {"op", "", "", "op"},
-      {"n", "", "", "n", Unit::Count},
-      {"wg", "", "wg", "wg", Unit::Count},
-      {"times", "", "times", "times", Unit::Count},
-      {"vec", "", "vec", "vec", Unit::Count},
-      {"passes", "", "passes", "passes", Unit::Count},
-      {"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3},
-      {"spread", "", "spread", ""},
-      {"min_us", "", "min µs", "min_us", Unit::Micros, 2, 3},
-      {"max_us", "", "max µs", "max_us", Unit::Micros, 2, 3},
-      {"first_pass_us", "", "", "first_pass_median_us", Unit::Micros, 2, 3},
-      {"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
-      {"single_events_us", "", "", "single_call_events_median_us", Unit::Micros, 2, 3},
-      {"gbps", "", "$bw", "$bw", Unit::Bandwidth, 1, 2},
-      {"peak_gbps", "", "", "peak_read_$bw", Unit::Bandwidth, 1, 2},
-      {"pct", "pct_of_peak", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},
-      {"speedup", "", "speedup vs naive", "", Unit::Ratio, 2},  // where naive ran
-      {"speedup_csv", "speedup_vs_naive", "", "speedup_vs_naive", Unit::Number, 2, 3},
-      {"rel_error", "", "rel error", "rel_error"},
-      {"status", "status", "check", "check"},
-      {"cache", "", "", "cache"},
-      {"spread_pct", "", "", "spread_pct", Unit::Number, 1, 2},
-      {"samples", "", "", "samples", Unit::Count},
-      {"noise_reached", "", "", "noise_reached"},
-      {"skipped", "skipped", "", ""},
-      {"error", "error", "", ""},
-      {"above_peak", "above_peak", "", ""},
+// One variant's row as the columns read it.
+struct Line {
+  const Run* run;
+  const SizeRun* size;
+  Row row;
+  const ReduceReport* rr;  // null where it did not run
+  double up;               // naive's median over this one's (0: none)
+  Line(const Run& r, const VariantRun& v)
+      : run(&r), size(&r.sizes.front()), row(v), rr(row.report()), up(rr ? speedup(*size, *rr) : 0) {}
+};
+
+using Col = ColumnOf<Line>;
+
+// {{key, json path, text header, csv header, unit, text decimals, csv decimals}, cell}; the text
+// table and the CSV order theirs below (kTextOrder, kCsvOrder).
+const std::vector<Col>& columns() {
+  using R = ReduceReport;
+  static const std::vector<Col> c = {
+      // The report's shared keys (report_core_json), or the variant alone.
+      {{"report", "*", "", ""},
+       [](const Line& l) { return Cell(l.rr ? report_core_json(*l.rr) : json{{"variant", l.row.v.variant}}); }},
+      {{"variant", "", "variant", "variant"}, [](const Line& l) { return Cell(l.row.v.variant); }},
+      {{"type", "", "", "type"}, [](const Line& l) { return Cell(std::string(name_of(l.run->type))); }},
+      {{"op", "", "", "op"}, [](const Line& l) { return Cell(std::string(name_of(l.run->op))); }},
+      {{"n", "", "", "n", Unit::Count}, [](const Line& l) { return u64(l.size->n); }},
+      {{"wg", "", "wg", "wg", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().wg); })},
+      {{"times", "", "times", "times", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().times); })},
+      {{"vec", "", "vec", "vec", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().vec); })},
+      {{"passes", "", "passes", "passes", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.size()); })},
+      {{"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.median; })},
+      {{"spread", "", "spread", ""}, when(&Line::rr, [](const R& r) { return noise_cell(r.timed); })},
+      {{"min_us", "", "min µs", "min_us", Unit::Micros, 2, 3}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.min; })},
+      {{"max_us", "", "max µs", "max_us", Unit::Micros, 2, 3}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.max; })},
+      {{"first_pass_us", "", "", "first_pass_median_us", Unit::Micros, 2, 3},
+       when(&Line::rr, [](const R& r) { return r.timed.first_pass_us.median; })},
+      {{"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
+       when(&Line::rr, [](const R& r) { return r.timed.single_us.median; })},
+      {{"single_events_us", "", "", "single_call_events_median_us", Unit::Micros, 2, 3},
+       when(&Line::rr, [](const R& r) { return r.timed.single_events_us.median; })},
+      {{"gbps", "", "$bw", "$bw", Unit::Bandwidth, 1, 2}, when(&Line::rr, [](const R& r) { return r.gbps; })},
+      {{"peak_gbps", "", "", "peak_read_$bw", Unit::Bandwidth, 1, 2}, [](const Line& l) { return Cell(l.size->peak.gbps); }},
+      {{"pct", "pct_of_peak", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},
+       [](const Line& l) { return l.rr ? Cell(l.size->pct_of_peak(l.rr->gbps)) : Cell(); }},
+      {{"speedup", "", "speedup vs naive", "", Unit::Ratio, 2},  // where naive ran
+       [](const Line& l) { return l.up > 0 ? Cell(l.up) : Cell(); }},
+      {{"speedup_csv", "speedup_vs_naive", "", "speedup_vs_naive", Unit::Number, 2, 3},
+       [](const Line& l) { return l.rr ? Cell(l.up) : Cell(); }},
+      {{"rel_error", "", "rel error", "rel_error"}, when(&Line::rr, [](const R& r) { return rel_error_cell(r.check.rel_error); })},
+      {{"status", "status", "check", "check"}, [](const Line& l) { return Cell(check_cell(l.row)); }},
+      {{"cache", "", "", "cache"}, [](const Line& l) { return Cell(std::string(l.size->cold ? "cold" : "warm")); }},
+      {{"spread_pct", "", "", "spread_pct", Unit::Number, 1, 2}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.spread_pct(); })},
+      {{"samples", "", "", "samples", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.timed.whole_us.samples.size()); })},
+      {{"noise_reached", "", "", "noise_reached"}, when(&Line::rr, [](const R& r) { return std::string(r.timed.noise_reached ? "yes" : "no"); })},
+      {{"skipped", "skipped", "", ""},
+       [](const Line& l) { return l.row.v.unavailable.empty() ? Cell() : Cell(l.row.v.unavailable); }},
+      {{"error", "error", "", ""}, [](const Line& l) { return l.row.error().empty() ? Cell() : Cell(l.row.error()); }},
+      {{"above_peak", "above_peak", "", ""},
+       [](const Line& l) { return l.rr ? Cell(above_peak(l.size->pct_of_peak(l.rr->gbps))) : Cell(); }},
   };
   return c;
 }
@@ -87,54 +111,14 @@ const std::vector<std::string> kCsvOrder = {
     "single_us", "single_events_us", "gbps", "peak_gbps", "pct", "speedup_csv", "status", "rel_error", "cache",
     "spread_pct", "samples", "noise_reached"};
 
-Cell count(std::uint64_t x) { return x; }
-
 ResultTable table_of(const Run& run) {
-  const SizeRun& r = run.sizes.front();
-  ResultTable t;
-  t.columns = columns();
+  std::vector<Line> lines;
+  for (const auto& vr : run.sizes.front().variants) lines.emplace_back(run, vr);
+  ResultTable t = tabulate(columns(), lines);
   t.text_order = kTextOrder;
   t.csv_order = kCsvOrder;
   // Float sums also show each variant's relative error against the compensated host sum.
   if (is_floating(run.type) && run.op == Op::Sum) t.text_order.insert(t.text_order.end() - 1, "rel_error");
-  for (const auto& vr : r.variants) {
-    const Row row(vr);
-    const ReduceReport* rr = row.report();
-    t.add_row();
-    t.set("report", rr ? report_core_json(*rr) : json{{"variant", vr.variant}});
-    t.set("variant", vr.variant);
-    t.set("type", std::string(name_of(run.type)));
-    t.set("op", std::string(name_of(run.op)));
-    t.set("n", count(r.n));
-    t.set("peak_gbps", r.peak.gbps);
-    t.set("status", check_cell(row));
-    t.set("cache", r.cold ? "cold" : "warm");
-    if (!vr.unavailable.empty()) t.set("skipped", vr.unavailable);
-    if (!row.error().empty()) t.set("error", row.error());
-    if (!rr) continue;
-    const PassPlan& first = rr->plan.passes.front();
-    const double up = speedup(r, *rr);
-    t.set("wg", count(first.wg));
-    t.set("times", count(first.times));
-    t.set("vec", count(first.vec));
-    t.set("passes", count(rr->plan.passes.size()));
-    t.set("median_us", rr->timed.whole_us.median);
-    t.set("spread", noise_cell(rr->timed));
-    t.set("min_us", rr->timed.whole_us.min);
-    t.set("max_us", rr->timed.whole_us.max);
-    t.set("first_pass_us", rr->timed.first_pass_us.median);
-    t.set("single_us", rr->timed.single_us.median);
-    t.set("single_events_us", rr->timed.single_events_us.median);
-    t.set("gbps", rr->gbps);
-    t.set("pct", r.pct_of_peak(rr->gbps));
-    if (up > 0) t.set("speedup", up);
-    t.set("speedup_csv", up);
-    t.set("rel_error", rel_error_cell(rr->check.rel_error));
-    t.set("spread_pct", rr->timed.whole_us.spread_pct());
-    t.set("samples", count(rr->timed.whole_us.samples.size()));
-    t.set("noise_reached", rr->timed.noise_reached ? "yes" : "no");
-    t.set("above_peak", above_peak(r.pct_of_peak(rr->gbps)));
-  }
   return t;
 }
 }  // namespace

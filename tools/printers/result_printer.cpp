@@ -76,7 +76,9 @@ TextTable csv_table(const ResultTable& t) {
 void put(json& object, const std::string& path, json value) {
   const std::size_t slash = path.find('/');
   if (slash == std::string::npos) {
-    object[path] = std::move(value);
+    json& at = object[path];
+    if (at.is_object() && value.is_object()) at.update(value);  // "a/b" cells and an object at "a" meet
+    else at = std::move(value);
     return;
   }
   put(object[path.substr(0, slash)], path.substr(slash + 1), std::move(value));
