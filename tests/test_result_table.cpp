@@ -86,3 +86,38 @@ TEST_SUITE("unit") {
     CHECK_THROWS_AS(empty.set("name", "x"), std::logic_error);
   }
 }
+
+namespace {
+struct Point {
+  std::string name;
+  const double* gbps;  // null: the point did not run
+};
+}  // namespace
+
+TEST_SUITE("unit") {
+  TEST_CASE("result model: tabulate reads each column's cell off each row; when() leaves a missing part empty") {
+    const double fast = 1500.0;
+    const std::vector<ColumnOf<Point>> cols = {
+        {{"name", "name", "name", "name"}, [](const Point& p) { return Cell(p.name); }},
+        {{"gbps", "read/gbps", "$bw", "$bw", Unit::Bandwidth}, when(&Point::gbps, [](const double& g) { return g; })},
+        {{"read", "read", "", ""}, [](const Point& p) { return Cell(nlohmann::json{{"ran", p.gbps != nullptr}}); }}};
+    const ResultTable t = tabulate(cols, std::vector<Point>{{"a", &fast}, {"b", nullptr}});
+    REQUIRE(t.rows.size() == 2);
+    CHECK(std::get<double>(t.rows[0][1]) == 1500.0);
+    CHECK(std::holds_alternative<std::monostate>(t.rows[1][1]));
+    set_bandwidth_unit(BandwidthUnit::GB);
+    CHECK(render_csv(t) == "name,GB_per_s\na,1500.000000\nb,\n");
+    const nlohmann::json rows = render_json_rows(t);
+    // "read/gbps" and the object at "read" meet in one object, whichever comes first.
+    CHECK(rows[0]["read"] == nlohmann::json{{"gbps", 1500.0}, {"ran", true}});
+    CHECK(rows[1]["read"] == nlohmann::json{{"ran", false}});
+  }
+
+  TEST_CASE("result model: a format's own column order, and an order naming a column that format lacks") {
+    ResultTable t = sample();
+    t.csv_order = {"pct", "name"};
+    CHECK(render_csv(t).rfind("pct,name\n101.500000,sum\n", 0) == 0);
+    t.text_order = {"n"};  // n has no text header
+    CHECK_THROWS_AS(render_text(t), std::logic_error);
+  }
+}

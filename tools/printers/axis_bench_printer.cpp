@@ -34,23 +34,25 @@ std::string scalar_launch(const ReduceReport& r) {
 
 // One row as every format shows it.
 struct Line {
+  const AxisBenchRun* run;
   const AxisBenchShape& s;
   const AxisBenchRow& row;
-  const AxisReport* report() const { return row.report ? &*row.report : nullptr; }
+  const AxisReport* a;  // null where it did not run
+  const AxisReport* report() const { return a; }
   std::string shape() const { return shape_label(s.m, s.n); }
   std::string axis() const { return std::string(name_of(row.axis)); }
-  std::string launch() const { return report() ? report()->plan.launch_label() : ""; }
   std::string status() const { return status_of(row); }
   std::string reason() const { return !row.refused.empty() ? row.refused : row.error; }
-  double median_us() const { return report() ? report()->timing.whole_us.median : 0; }
-  double single_us() const { return report() ? report()->timing.single_us.median : 0; }
-  double gbps() const { return report() ? report()->gbps : 0; }
+  double median_us() const { return a ? a->timing.whole_us.median : 0; }
 };
 
-template <class F>
-void for_each_line(const AxisBenchRun& r, F&& f) {
+// The rows of one shape (or of all), in order.
+std::vector<Line> lines_of(const AxisBenchRun& r, const AxisBenchShape* only = nullptr) {
+  std::vector<Line> out;
   for (const auto& s : r.shapes)
-    for (const auto& row : s.rows) f(Line{s, row});
+    if (!only || &s == only)
+      for (const auto& row : s.rows) out.push_back(Line{&r, s, row, row.report ? &*row.report : nullptr});
+  return out;
 }
 
 json check_json(const AxisCheck& c) {
@@ -79,153 +81,103 @@ const char* const kHowScalar =
     "choice: the tuning database's best for the device, else the device's default policy): its back-to-back "
     "median / this one's";
 
-// The rows' columns, {key, json path, text header, csv header, unit, text decimals, csv decimals}:
-// each format takes those that name a header or a path there, in this order.
-const std::vector<Column>& line_columns() {
-  static const std::vector<Column> c = {
-      {"m", "m", "", "m", Unit::Count},
-      {"n", "n", "", "n", Unit::Count},
-      {"shape", "", "shape", ""},
-      {"axis", "axis", "axis", "axis"},
-      {"type", "", "", "type"},
-      {"op", "", "", "op"},
-      {"chosen_by", "chosen_by", "chosen by", "chosen_by"},
-      {"variant", "variant", "variant", "variant"},
-      {"launch", "launch", "launch", "launch"},
-      {"passes", "passes", "", "passes", Unit::Count},
-      {"min_us", "", "", "min_us", Unit::Micros, 2, 3},
-      {"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3},
-      {"max_us", "", "", "max_us", Unit::Micros, 2, 3},
-      {"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
-      {"gbps", "gbps", "GB/s", "GB_per_s", Unit::Number, 1, 2},
-      {"peak_gbps", "", "", "peak_read_GB_per_s", Unit::Number, 1, 2},
-      {"pct", "", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},  // where the shape's peak was measured
-      {"scalar_variant", "", "", "scalar_variant"},
-      {"scalar_us", "", "", "scalar_median_us", Unit::Micros, 2, 3},
-      {"speedup", "", "vs scalar", "speedup_vs_scalar", Unit::Ratio, 2, 3},  // where there is a speedup
-      {"status", "status", "check", "check"},
-      {"reason", "", "", "reason"},
+// {{key, json path, text header, csv header, unit, text decimals, csv decimals}, cell}: each format
+// takes the rows' columns that name a header or a path there, in this order.
+const std::vector<ColumnOf<Line>>& line_columns() {
+  using A = AxisReport;
+  using L = Line;
+  const auto sc = [](const L& l) { return l.s.scalar ? &*l.s.scalar : nullptr; };
+  static const std::vector<ColumnOf<Line>> c = {
+      {{"m", "m", "", "m", Unit::Count}, [](const L& l) { return u64(l.s.m); }},
+      {{"n", "n", "", "n", Unit::Count}, [](const L& l) { return u64(l.s.n); }},
+      {{"shape", "", "shape", ""}, [](const L& l) { return Cell(l.shape()); }},
+      {{"axis", "axis", "axis", "axis"}, [](const L& l) { return Cell(l.axis()); }},
+      {{"type", "", "", "type"}, [](const L& l) { return Cell(std::string(name_of(l.run->type))); }},
+      {{"op", "", "", "op"}, [](const L& l) { return Cell(std::string(name_of(l.run->op))); }},
+      {{"chosen_by", "chosen_by", "chosen by", "chosen_by"}, [](const L& l) { return Cell(l.row.chosen_by); }},
+      {{"variant", "variant", "variant", "variant"}, [](const L& l) { return Cell(l.row.variant); }},
+      {{"launch", "launch", "launch", "launch"}, when(&L::a, [](const A& a) { return a.plan.launch_label(); })},
+      {{"passes", "passes", "", "passes", Unit::Count}, when(&L::a, [](const A& a) { return u64(a.plan.passes.size()); })},
+      {{"min_us", "", "", "min_us", Unit::Micros, 2, 3}, when(&L::a, [](const A& a) { return a.timing.whole_us.min; })},
+      {{"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3},
+       when(&L::a, [](const A& a) { return a.timing.whole_us.median; })},
+      {{"max_us", "", "", "max_us", Unit::Micros, 2, 3}, when(&L::a, [](const A& a) { return a.timing.whole_us.max; })},
+      {{"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
+       when(&L::a, [](const A& a) { return a.timing.single_us.median; })},
+      {{"gbps", "gbps", "GB/s", "GB_per_s", Unit::Number, 1, 2}, when(&L::a, [](const A& a) { return a.gbps; })},
+      {{"peak_gbps", "", "", "peak_read_GB_per_s", Unit::Number, 1, 2},
+       [](const L& l) { return l.s.peak ? Cell(l.s.peak->gbps) : Cell(); }},
+      {{"pct", "", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},  // where the shape's peak was measured
+       [](const L& l) { return l.a && l.s.peak ? Cell(l.row.pct_of_peak) : Cell(); }},
+      {{"scalar_variant", "", "", "scalar_variant"},
+       [sc](const L& l) { return sc(l) ? Cell(sc(l)->config.variant) : Cell(); }},
+      {{"scalar_us", "", "", "scalar_median_us", Unit::Micros, 2, 3},
+       [sc](const L& l) { return sc(l) ? Cell(sc(l)->timed.whole_us.median) : Cell(); }},
+      {{"speedup", "", "vs scalar", "speedup_vs_scalar", Unit::Ratio, 2, 3},  // where there is a speedup
+       [](const L& l) { return l.a && l.row.speedup > 0 ? Cell(l.row.speedup) : Cell(); }},
+      {{"status", "status", "check", "check"}, [](const L& l) { return Cell(l.status()); }},
+      {{"reason", "", "", "reason"}, [](const L& l) { return Cell(l.reason()); }},
       // JSON only.
-      {"refused", "refused", "", ""},
-      {"error", "error", "", ""},
-      {"wg", "wg", "", "", Unit::Count},
-      {"outputs", "outputs", "", "", Unit::Count},
-      {"time_us", "time_us", "", "", Unit::Json},
-      {"single_call_us", "single_call_us", "", "", Unit::Json},
-      {"single_call_events_us", "single_call_events_us", "", "", Unit::Json},
-      {"batch", "batch", "", "", Unit::Count},
-      {"samples", "samples", "", "", Unit::Count},
-      {"timer_suspect", "timer_suspect", "", ""},
-      {"pct_of_peak", "pct_of_peak", "", "", Unit::Number},
-      {"above_peak", "above_peak", "", ""},
-      {"speedup_vs_scalar", "speedup_vs_scalar", "", "", Unit::Number},
-      {"check", "check", "", "", Unit::Json},
-      {"ok", "ok", "", ""},
+      {{"refused", "refused", "", ""}, [](const L& l) { return l.row.refused.empty() ? Cell() : Cell(l.row.refused); }},
+      {{"error", "error", "", ""}, [](const L& l) { return l.row.error.empty() ? Cell() : Cell(l.row.error); }},
+      {{"wg", "wg", "", ""}, when(&L::a, [](const A& a) { return u64(a.plan.wg); })},
+      {{"outputs", "outputs", "", ""}, when(&L::a, [](const A& a) { return u64(a.plan.outputs()); })},
+      {{"time_us", "time_us", "", ""}, when(&L::a, [](const A& a) { return stats_json(a.timing.whole_us); })},
+      {{"single_call_us", "single_call_us", "", ""}, when(&L::a, [](const A& a) { return stats_json(a.timing.single_us); })},
+      {{"single_call_events_us", "single_call_events_us", "", ""},
+       when(&L::a, [](const A& a) { return stats_json(a.timing.single_events_us); })},
+      {{"batch", "batch", "", ""}, when(&L::a, [](const A& a) { return u64(a.timing.batch); })},
+      {{"samples", "samples", "", ""}, when(&L::a, [](const A& a) { return u64(a.timing.repetitions); })},
+      {{"timer_suspect", "timer_suspect", "", ""}, when(&L::a, [](const A& a) { return a.timing.timer_suspect; })},
+      {{"pct_of_peak", "pct_of_peak", "", ""}, [](const L& l) { return l.a ? Cell(l.row.pct_of_peak) : Cell(); }},
+      {{"above_peak", "above_peak", "", ""}, [](const L& l) { return l.a ? Cell(above_peak(l.row.pct_of_peak)) : Cell(); }},
+      {{"speedup_vs_scalar", "speedup_vs_scalar", "", ""}, [](const L& l) { return l.a ? Cell(l.row.speedup) : Cell(); }},
+      {{"check", "check", "", ""}, when(&L::a, [](const A& a) { return check_json(a.check); })},
+      {{"ok", "ok", "", ""}, when(&L::a, [](const A& a) { return a.ok(); })},
   };
   return c;
 }
 
-Cell count(std::uint64_t x) { return x; }
 
-void add_line(ResultTable& t, const AxisBenchRun& r, const Line& l) {
-  t.add_row();
-  t.set("m", count(l.s.m));
-  t.set("n", count(l.s.n));
-  t.set("shape", l.shape());
-  t.set("axis", l.axis());
-  t.set("type", std::string(name_of(r.type)));
-  t.set("op", std::string(name_of(r.op)));
-  t.set("chosen_by", l.row.chosen_by);
-  t.set("variant", l.row.variant);
-  t.set("status", l.status());
-  if (!l.reason().empty()) t.set("reason", l.reason());
-  if (!l.row.refused.empty()) t.set("refused", l.row.refused);
-  if (!l.row.error.empty()) t.set("error", l.row.error);
-  if (l.s.peak) t.set("peak_gbps", l.s.peak->gbps);
-  if (l.s.scalar) {
-    t.set("scalar_variant", l.s.scalar->config.variant);
-    t.set("scalar_us", l.s.scalar->timed.whole_us.median);
-  }
-  const AxisReport* a = l.report();
-  if (!a) return;
-  t.set("launch", l.launch());
-  t.set("passes", count(a->plan.passes.size()));
-  t.set("min_us", a->timing.whole_us.min);
-  t.set("median_us", l.median_us());
-  t.set("max_us", a->timing.whole_us.max);
-  t.set("single_us", l.single_us());
-  t.set("gbps", l.gbps());
-  if (l.s.peak) t.set("pct", l.row.pct_of_peak);
-  if (l.row.speedup > 0) t.set("speedup", l.row.speedup);
-  t.set("wg", count(a->plan.wg));
-  t.set("outputs", count(a->plan.outputs()));
-  t.set("time_us", stats_json(a->timing.whole_us));
-  t.set("single_call_us", stats_json(a->timing.single_us));
-  t.set("single_call_events_us", stats_json(a->timing.single_events_us));
-  t.set("batch", count(a->timing.batch));
-  t.set("samples", count(a->timing.repetitions));
-  t.set("timer_suspect", a->timing.timer_suspect);
-  t.set("pct_of_peak", l.row.pct_of_peak);
-  t.set("above_peak", above_peak(l.row.pct_of_peak));
-  t.set("speedup_vs_scalar", l.row.speedup);
-  t.set("check", check_json(a->check));
-  t.set("ok", a->ok());
+// A shape as its columns read it.
+struct ShapeLine {
+  const AxisBenchRun* run;
+  const AxisBenchShape* s;
+  const ReduceReport* sc;  // the scalar reduction's report, null where it did not run
+};
+
+// The shapes (text) and the JSON's shapes, each with its rows nested.
+const std::vector<ColumnOf<ShapeLine>>& shape_columns() {
+  using S = ShapeLine;
+  using R = ReduceReport;
+  static const std::vector<ColumnOf<S>> c = {
+      {{"shape", "", "shape", ""}, [](const S& s) { return Cell(shape_label(s.s->m, s.s->n)); }},
+      {{"m", "m", "", ""}, [](const S& s) { return u64(s.s->m); }},
+      {{"n", "n", "", ""}, [](const S& s) { return u64(s.s->n); }},
+      {{"bytes", "bytes", "", ""}, [](const S& s) { return u64(s.s->bytes); }},
+      {{"size", "", "bytes", ""}, [](const S& s) { return Cell(bytes_human(s.s->bytes)); }},  // "4.0 MiB"
+      {{"data", "data", "", ""}, [](const S& s) { return Cell(s.s->data_origin); }},
+      {{"peak", "", "read peak GB/s", "", Unit::Number},
+       [](const S& s) { return s.s->peak ? Cell(s.s->peak->gbps) : Cell(); }},
+      {{"peak_read", "peak_read", "", ""}, [](const S& s) { return Cell(s.s->peak ? peak_json(*s.s->peak) : json()); }},
+      {{"scalar_variant", "", "scalar variant", ""}, when(&S::sc, [](const R& r) { return r.config.variant; })},
+      {{"scalar_launch", "", "scalar launch", ""}, when(&S::sc, [](const R& r) { return scalar_launch(r); })},
+      {{"scalar_chosen_by", "", "chosen by", ""}, when(&S::sc, [](const R& r) { return r.chosen_by; })},
+      {{"scalar_us", "", "scalar µs", "", Unit::Micros}, when(&S::sc, [](const R& r) { return r.timed.whole_us.median; })},
+      {{"scalar_gbps", "", "scalar GB/s", "", Unit::Number}, when(&S::sc, [](const R& r) { return r.gbps; })},
+      {{"scalar_status", "", "check", ""}, [](const S& s) { return Cell(scalar_status(*s.s)); }},
+      {{"scalar", "scalar", "", ""}, [](const S& s) { return Cell(scalar_json(*s.s)); }},
+      {{"rows", "rows", "", ""},
+       [](const S& s) { return Cell(render_json_rows(tabulate(line_columns(), lines_of(*s.run, s.s)))); }},
+      {{"error", "error", "", ""}, [](const S& s) { return s.s->error.empty() ? Cell() : Cell(s.s->error); }},
+  };
+  return c;
 }
 
-ResultTable lines_table(const AxisBenchRun& r) {
-  ResultTable t;
-  t.columns = line_columns();
-  for_each_line(r, [&](const Line& l) { add_line(t, r, l); });
-  return t;
-}
-
-// The shapes' table (text) and the JSON's shapes, each with its rows nested.
 ResultTable shapes_table(const AxisBenchRun& r) {
-  ResultTable t;
-  t.columns = {{"shape", "", "shape", ""},
-               {"m", "m", "", "", Unit::Count},
-               {"n", "n", "", "", Unit::Count},
-               {"bytes", "bytes", "", "", Unit::Count},
-               {"size", "", "bytes", ""},  // "4.0 MiB"
-               {"data", "data", "", ""},
-               {"peak", "", "read peak GB/s", "", Unit::Number},
-               {"peak_read", "peak_read", "", "", Unit::Json},
-               {"scalar_variant", "", "scalar variant", ""},
-               {"scalar_launch", "", "scalar launch", ""},
-               {"scalar_chosen_by", "", "chosen by", ""},
-               {"scalar_us", "", "scalar µs", "", Unit::Micros},
-               {"scalar_gbps", "", "scalar GB/s", "", Unit::Number},
-               {"scalar_status", "", "check", ""},
-               {"scalar", "scalar", "", "", Unit::Json},
-               {"rows", "rows", "", "", Unit::Json},
-               {"error", "error", "", ""}};
-  for (const auto& s : r.shapes) {
-    ResultTable rows;
-    rows.columns = line_columns();
-    for (const auto& row : s.rows) add_line(rows, r, Line{s, row});
-    t.add_row();
-    t.set("shape", shape_label(s.m, s.n));
-    t.set("m", count(s.m));
-    t.set("n", count(s.n));
-    t.set("bytes", count(s.bytes));
-    t.set("size", bytes_human(s.bytes));
-    t.set("data", s.data_origin);
-    t.set("peak_read", s.peak ? peak_json(*s.peak) : json());
-    if (s.peak) t.set("peak", s.peak->gbps);
-    if (s.scalar) {
-      const ReduceReport& sc = *s.scalar;
-      t.set("scalar_variant", sc.config.variant);
-      t.set("scalar_launch", scalar_launch(sc));
-      t.set("scalar_chosen_by", sc.chosen_by);
-      t.set("scalar_us", sc.timed.whole_us.median);
-      t.set("scalar_gbps", sc.gbps);
-    }
-    t.set("scalar_status", scalar_status(s));
-    t.set("scalar", scalar_json(s));
-    t.set("rows", render_json_rows(rows));
-    if (!s.error.empty()) t.set("error", s.error);
-  }
-  return t;
+  std::vector<ShapeLine> shapes;
+  for (const auto& s : r.shapes) shapes.push_back({&r, &s, s.scalar ? &*s.scalar : nullptr});
+  return tabulate(shape_columns(), shapes);
 }
 }  // namespace
 
@@ -246,7 +198,7 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
       << "\n"
       << clock_line(r.clock, r.clock_note) << "\n";
   out << render_text(shapes_table(r));
-  ResultTable lines = lines_table(r);
+  ResultTable lines = tabulate(line_columns(), lines_of(r));
   for (const auto& s : r.shapes) {
     const std::string shape = shape_label(s.m, s.n);
     if (!s.error.empty()) lines.notes.push_back(shape + " error: " + s.error);
@@ -257,7 +209,7 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
     if (s.scalar && !s.scalar->tuned.empty())
       lines.notes.push_back(shape + " scalar tuned: " + join(s.scalar->tuned) + " from " + s.scalar->tuned_from);
   }
-  for_each_line(r, [&](const Line& l) {
+  for (const Line& l : lines_of(r)) {
     const std::string what = l.shape() + " " + l.axis() + " " + l.row.chosen_by;
     if (!l.reason().empty()) lines.notes.push_back(what + " " + l.status() + ": " + l.reason());
     if (l.report() && !l.report()->ok()) lines.notes.push_back(what + " check: " + l.report()->check.detail);
@@ -265,11 +217,11 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
       lines.notes.push_back(what + " timer?: the device clock gave " + stats_cell(l.median_us()) +
                             " µs per reduction where the host clock saw " +
                             stats_cell(l.report()->timing.host_whole_us.median) + " µs: its GB/s is not trusted");
-  });
+  }
   return out.str() + render_text(lines);
 }
 
-std::string axis_bench_csv(const AxisBenchRun& r) { return render_csv(lines_table(r)); }
+std::string axis_bench_csv(const AxisBenchRun& r) { return render_csv(tabulate(line_columns(), lines_of(r))); }
 
 json axis_bench_json(const AxisBenchRun& r, const DeviceInfo& dev) {
   ResultTable shapes = shapes_table(r);
