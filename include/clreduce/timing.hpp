@@ -54,9 +54,7 @@ struct TimerCheck {
 TimerCheck check_device_timer(const cl::Context& context, const cl::CommandQueue& profiled, const DeviceInfo& dev);
 
 struct TimingOptions {
-  // Units run and discarded first (at least 1 is run); the process's first timed point runs more
-  // until kFirstWarmupUs have passed (at most kMaxFirstWarmupUnits).
-  unsigned warmup = 2;
+  unsigned warmup = 2;        // units run and discarded first (at least 1 is run)
   unsigned repetitions = 10;  // timed samples of each kind
   // Units enqueued back-to-back per sample. 0: chosen so that a sample spans kSampleTicks timer
   // ticks and kSampleMinUs (at most 4096 units).
@@ -76,8 +74,6 @@ struct TimingOptions {
   std::function<void(const cl::CommandQueue&)> before_sample;
 };
 inline constexpr unsigned kMaxNoiseSamples = 1000000;
-inline constexpr double kFirstWarmupUs = 100000;  // the process's first timed point: 100 ms of warm-up
-inline constexpr unsigned kMaxFirstWarmupUnits = 10000;
 
 struct Sampled {
   Stats whole_us;          // per unit (all its events), back-to-back, divided over the batch

@@ -6,7 +6,6 @@
 #include "clreduce/watchdog.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -125,19 +124,7 @@ Sampled time_enqueues(const cl::CommandQueue& queue, const cl::CommandQueue& pla
   s.clock = opt.clock;
   const bool device = opt.clock == TimeSource::DeviceEvents;
   std::vector<double> warm;  // per unit: device clock, or host clock without one
-  // The process's first timed point warms up for kFirstWarmupUs as well as `warmup` units: on PoCL
-  // (2 cores) the first point of a `bench descriptors` run read half the GB/s of the same launch
-  // measured later in the process (its samples fell from 4.9 to 2.3 ms over the first ten, about
-  // 30 ms), while 10 warm-up units instead of 2 gave the later figure (bench/NOTES.md, "The first
-  // point of a process"). Later points find the device's threads and clocks running.
-  static std::atomic<bool> process_warm{false};
-  const bool first_point = !process_warm.exchange(true);
-  const auto warm_start = Clock_::now();
-  const auto warming = [&](unsigned w) {
-    if (w < std::max(1u, opt.warmup)) return true;
-    return first_point && w < kMaxFirstWarmupUnits && us_between(warm_start, Clock_::now()) < kFirstWarmupUs;
-  };
-  for (unsigned w = 0; warming(w); ++w) {
+  for (unsigned w = 0; w < std::max(1u, opt.warmup); ++w) {
     if (device) {
       std::vector<cl::Event> ev = enqueue_one(queue, true);
       with_cl_context("waiting for a warm-up", [&] { queue.finish(); });
