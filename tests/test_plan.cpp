@@ -583,20 +583,3 @@ TEST_SUITE("unit") {
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192)) == "0 16 2");  // 256 bytes of u64 accumulators
   }
 }
-
-TEST_SUITE("unit") {
-  TEST_CASE("columns on a CPU: row chunks of at least 32 rows, up to 32 chunks, whatever the column tiles") {
-    const DeviceInfo cpu = fake_device();  // not a GPU, no loop limit: the CPU shapes
-    const Reduction sum = builtin(Builtin::Sum, Scalar::F32);
-    CHECK(plan_columns(sum, 4096, 4096, FamilyParams{}, cpu, 0, true).chunks == 32);
-    CHECK(plan_columns(sum, 256, 65536, FamilyParams{}, cpu, 0, true).chunks == 8);
-    CHECK(plan_columns(sum, 100, 65536, FamilyParams{}, cpu, 0, true).chunks == 2);  // 3 rounds down to 2
-    CHECK(plan_columns(sum, 32, 65536, FamilyParams{}, cpu, 0, true).chunks == 1);
-    CHECK(plan_columns(sum, 5, 7, FamilyParams{}, cpu, 0, true).chunks == 1);
-    FamilyParams given;
-    given.chunks = 4;  // the caller's count stands
-    CHECK(plan_columns(sum, 4096, 4096, given, cpu, 0, true).chunks == 4);
-    // A GPU keeps its rule (about 8 groups a compute unit): 8192 x 8192 f32 sums in 256 tiles, 4 chunks.
-    CHECK(plan_columns(sum, 8192, 8192, FamilyParams{}, fake_nvidia_device(), 0, true).chunks == 4);
-  }
-}

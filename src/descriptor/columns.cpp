@@ -159,12 +159,6 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
     const std::uint64_t by_device = (kGroupsPerCu * cus + l.groups - 1) / l.groups;
     const std::uint64_t by_length = std::max<std::uint64_t>(1, m / (std::uint64_t{l.rows_y} * l.items * 4));
     l.chunks = pow2_floor(std::min({by_device, by_length, kMaxChunks}));
-    // On a CPU, chunks of at least 32 rows, up to 32 chunks, however many column tiles there are:
-    // on PoCL (2 cores), f32 sums at 4096 x 4096 went from 7.6-13.8 GB/s (1 chunk) to 23.5-28.4
-    // (32; NumPy's sum(axis=0) 25.7), at 256 x 65536 from 17.7-19.1 to 44.7-46.1 (8; NumPy 25.8), at
-    // 1024 x 1024 from 13.3-25.6 to 39.7-42.9 (32), three runs each (bench/NOTES.md, "Columns on a
-    // CPU in row chunks"). Why shorter walks down a strip win there is not yet known.
-    if (cpu_shape) l.chunks = pow2_floor(std::min<std::uint64_t>(std::max<std::uint64_t>(1, m / 32), 32));
   }
   // Where the device ends long loops (llvmpipe), chunks enough that no work-item loops past it:
   // its share of the chunk's rows, ITEMS a trip, the tail, the trees and the last group's loop.
