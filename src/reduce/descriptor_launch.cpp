@@ -20,12 +20,12 @@ constexpr unsigned kItems = 4;
 constexpr unsigned kExactDoubleDigits = 68;
 constexpr unsigned kExactDoubleProductDigits = 134;
 
-// EXACT_GROUP's grid on a GPU: fewer groups a compute unit than the plain sums' 8. Its work-items
-// hold more registers (two doubles a chain, more for products) and its groups end in the digits'
-// carries and the launch's global atomics, so a second partial wave of groups costs where one
-// full wave of longer-running groups does not. H100 (driver 580), `bench descriptors --exact
-// --families whole --grid groups_per_cu=...`, median us against the 8 of before (bench/NOTES.md,
-// "The exact sum's grid"):
+// EXACT_GROUP's grid on a GPU: fewer groups a compute unit than the plain sums' 8. Each group ends
+// in its tree, its digits' carries and the launch's global atomics, paid once a group, so fewer and
+// longer-running groups pay it less often. Not residency: 6 groups, all that 40 registers a
+// work-item leave resident on an SM, lost to 8 everywhere. H100 (driver 580), `bench descriptors
+// --exact --families whole --grid groups_per_cu=...`, median us against the 8 of before
+// (bench/NOTES.md, "The exact sum's grid"):
 // - floats' sums (11 digits) and products (20): 4; f32 sum 2^26 104.1 -> 97.5, 2^28 363.9 -> 358.7,
 //   2^24 37.0 -> 33.8; f32 dot 2^26 194.2 -> 188.7, 2^24 68.3 -> 59.1. 6 was slower than 8 everywhere.
 // - doubles' sums (68): 3; 2^26 207.8 -> 194.2, 2^28 721.3 -> 707.4, 2^24 80.3 -> 67.1.
