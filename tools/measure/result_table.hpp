@@ -27,9 +27,10 @@ enum class Unit {
   Json,       // a JSON value (a stats object, the read peak): JSON only
 };
 
-// A column. `key` names it for ResultTable::set; `json` is its path in a row's JSON object ("a/b"
-// nests b inside a; "" leaves it out of JSON; "*" merges a Json cell's object into the row: a
-// report's shared keys), `text` and `csv` its headers there ("" leaves it out). In a header, "$bw" stands for the bandwidth unit's label ("GB/s" in text, "GB_per_s" in CSV).
+// A column. `key` names it (in text_order and csv_order); `json` is its path in a row's JSON
+// object ("a/b" nests b inside a; "" leaves it out of JSON; "*" merges a Json cell's object into
+// the row: a report's shared keys); `text` and `csv` are its headers there ("" leaves it out). In a
+// header, "$bw" stands for the bandwidth unit's label ("GB/s" in text, "GB_per_s" in CSV).
 struct Column {
   std::string key;
   std::string json;
@@ -56,17 +57,10 @@ struct ResultTable {
   // Where the text table or the CSV orders its columns apart from the declaration: their keys in
   // that format's order (empty: the declared order of the columns with a header there).
   std::vector<std::string> text_order, csv_order;
-
-  // A new row of empty cells; set() fills it by column key. Throws std::logic_error for a key no
-  // column has (a benchmark's own mistake, caught by its tests).
-  void add_row();
-  void set(const std::string& key, Cell value);  // in the last row added
-  // A string literal as text (a variant would otherwise take it as a bool or refuse it).
-  void set(const std::string& key, const char* text) { set(key, Cell(std::string(text))); }
 };
 
 // A column with the function that reads its cell off one of a benchmark's rows (of type R): a
-// benchmark declares these and tabulate() fills the table, with no set() of its own.
+// benchmark declares these and tabulate() fills the table.
 template <class R>
 struct ColumnOf {
   Column column;

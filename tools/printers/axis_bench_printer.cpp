@@ -38,7 +38,6 @@ struct Line {
   const AxisBenchShape& s;
   const AxisBenchRow& row;
   const AxisReport* a;  // null where it did not run
-  const AxisReport* report() const { return a; }
   std::string shape() const { return shape_label(s.m, s.n); }
   std::string axis() const { return std::string(name_of(row.axis)); }
   std::string status() const { return status_of(row); }
@@ -212,11 +211,11 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
   for (const Line& l : lines_of(r)) {
     const std::string what = l.shape() + " " + l.axis() + " " + l.row.chosen_by;
     if (!l.reason().empty()) lines.notes.push_back(what + " " + l.status() + ": " + l.reason());
-    if (l.report() && !l.report()->ok()) lines.notes.push_back(what + " check: " + l.report()->check.detail);
-    if (l.report() && l.report()->timing.timer_suspect)
+    if (l.a && !l.a->ok()) lines.notes.push_back(what + " check: " + l.a->check.detail);
+    if (l.a && l.a->timing.timer_suspect)
       lines.notes.push_back(what + " timer?: the device clock gave " + stats_cell(l.median_us()) +
                             " µs per reduction where the host clock saw " +
-                            stats_cell(l.report()->timing.host_whole_us.median) + " µs: its GB/s is not trusted");
+                            stats_cell(l.a->timing.host_whole_us.median) + " µs: its GB/s is not trusted");
   }
   return out.str() + render_text(lines);
 }

@@ -4,6 +4,7 @@
 #include "printers/table.hpp"
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace clreduce {
 
@@ -134,11 +135,11 @@ json render_json_rows(const ResultTable& t) {
         if (const auto* o = std::get_if<json>(&v)) j.update(*o);
         continue;
       }
-      if (const auto* s = std::get_if<std::string>(&v)) put(j, col.json, *s);
-      else if (const auto* u = std::get_if<std::uint64_t>(&v)) put(j, col.json, *u);
-      else if (const auto* d = std::get_if<double>(&v)) put(j, col.json, *d);
-      else if (const auto* b = std::get_if<bool>(&v)) put(j, col.json, *b);
-      else put(j, col.json, std::get<json>(v));
+      std::visit(
+          [&](const auto& x) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, std::monostate>) put(j, col.json, json(x));
+          },
+          v);
     }
     rows.push_back(std::move(j));
   }
