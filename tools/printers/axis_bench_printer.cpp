@@ -3,6 +3,7 @@
 #include "printers/axis_bench_printer.hpp"
 
 #include "parse.hpp"
+#include "printers/common_columns.hpp"
 #include "printers/reduce_printer.hpp"
 #include "printers/result_printer.hpp"
 #include "printers/table.hpp"
@@ -86,57 +87,43 @@ const std::vector<ColumnOf<Line>>& line_columns() {
   using A = AxisReport;
   using L = Line;
   const auto sc = [](const L& l) { return l.s.scalar ? &*l.s.scalar : nullptr; };
-  static const std::vector<ColumnOf<Line>> c = {
-      {{"m", "m", "", "m", Unit::Count}, [](const L& l) { return u64(l.s.m); }},
-      {{"n", "n", "", "n", Unit::Count}, [](const L& l) { return u64(l.s.n); }},
-      {{"shape", "", "shape", ""}, [](const L& l) { return Cell(l.shape()); }},
-      {{"axis", "axis", "axis", "axis"}, [](const L& l) { return Cell(l.axis()); }},
-      {{"type", "", "", "type"}, [](const L& l) { return Cell(std::string(name_of(l.run->type))); }},
-      {{"op", "", "", "op"}, [](const L& l) { return Cell(std::string(name_of(l.run->op))); }},
-      {{"chosen_by", "chosen_by", "chosen by", "chosen_by"}, [](const L& l) { return Cell(l.row.chosen_by); }},
-      {{"variant", "variant", "variant", "variant"}, [](const L& l) { return Cell(l.row.variant); }},
-      {{"launch", "launch", "launch", "launch"}, when(&L::a, [](const A& a) { return a.plan.launch_label(); })},
-      {{"passes", "passes", "", "passes", Unit::Count}, when(&L::a, [](const A& a) { return u64(a.plan.passes.size()); })},
-      {{"min_us", "", "", "min_us", Unit::Micros, 2, 3}, when(&L::a, [](const A& a) { return a.timing.whole_us.min; })},
-      {{"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3},
-       when(&L::a, [](const A& a) { return a.timing.whole_us.median; })},
-      {{"max_us", "", "", "max_us", Unit::Micros, 2, 3}, when(&L::a, [](const A& a) { return a.timing.whole_us.max; })},
-      {{"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
-       when(&L::a, [](const A& a) { return a.timing.single_us.median; })},
-      {{"gbps", "gbps", "GB/s", "GB_per_s", Unit::Number, 1, 2}, when(&L::a, [](const A& a) { return a.gbps; })},
-      {{"peak_gbps", "", "", "peak_read_GB_per_s", Unit::Number, 1, 2},
-       [](const L& l) { return l.s.peak ? Cell(l.s.peak->gbps) : Cell(); }},
-      {{"pct", "", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},  // where the shape's peak was measured
-       [](const L& l) { return l.a && l.s.peak ? Cell(l.row.pct_of_peak) : Cell(); }},
-      {{"scalar_variant", "", "", "scalar_variant"},
-       [sc](const L& l) { return sc(l) ? Cell(sc(l)->config.variant) : Cell(); }},
-      {{"scalar_us", "", "", "scalar_median_us", Unit::Micros, 2, 3},
-       [sc](const L& l) { return sc(l) ? Cell(sc(l)->timed.whole_us.median) : Cell(); }},
-      {{"speedup", "", "vs scalar", "speedup_vs_scalar", Unit::Ratio, 2, 3},  // where there is a speedup
-       [](const L& l) { return l.a && l.row.speedup > 0 ? Cell(l.row.speedup) : Cell(); }},
-      {{"status", "status", "check", "check"}, [](const L& l) { return Cell(l.status()); }},
-      {{"reason", "", "", "reason"}, [](const L& l) { return Cell(l.reason()); }},
+  const PartOf<L, Sampled> timing = [](const L& l) { return l.a ? &l.a->timing : nullptr; };
+  static const std::vector<ColumnOf<Line>> c = join<L>({
+      {{{"m", "m", "", "m", Unit::Count}, [](const L& l) { return u64(l.s.m); }},
+       {{"n", "n", "", "n", Unit::Count}, [](const L& l) { return u64(l.s.n); }},
+       {{"shape", "", "shape", ""}, [](const L& l) { return Cell(l.shape()); }},
+       {{"axis", "axis", "axis", "axis"}, [](const L& l) { return Cell(l.axis()); }},
+       {{"type", "", "", "type"}, [](const L& l) { return Cell(std::string(name_of(l.run->type))); }},
+       {{"op", "", "", "op"}, [](const L& l) { return Cell(std::string(name_of(l.run->op))); }},
+       {{"chosen_by", "chosen_by", "chosen by", "chosen_by"}, [](const L& l) { return Cell(l.row.chosen_by); }},
+       {{"variant", "variant", "variant", "variant"}, [](const L& l) { return Cell(l.row.variant); }},
+       {{"launch", "launch", "launch", "launch"}, when(&L::a, [](const A& a) { return a.plan.launch_label(); })},
+       {{"passes", "passes", "", "passes", Unit::Count}, when(&L::a, [](const A& a) { return u64(a.plan.passes.size()); })}},
+      time_columns(timing, kSingle),
+      {{{"gbps", "gbps", "GB/s", "GB_per_s", Unit::Number, 1, 2}, when(&L::a, [](const A& a) { return a.gbps; })}},
+      // The % where the shape's peak was measured (JSON: pct_of_peak and above_peak below, wherever the row ran).
+      peak_columns<L>([](const L& l) { return l.s.peak ? &*l.s.peak : nullptr; },
+                      [](const L& l) { return l.a && l.s.peak ? std::optional(l.row.pct_of_peak) : std::nullopt; },
+                      {"peak_read_GB_per_s", "", "pct_of_peak", "", false, Unit::Number}),
+      {{{"scalar_variant", "", "", "scalar_variant"},
+        [sc](const L& l) { return sc(l) ? Cell(sc(l)->config.variant) : Cell(); }},
+       {{"scalar_us", "", "", "scalar_median_us", Unit::Micros, 2, 3},
+        [sc](const L& l) { return sc(l) ? Cell(sc(l)->timed.whole_us.median) : Cell(); }},
+       {{"speedup", "", "vs scalar", "speedup_vs_scalar", Unit::Ratio, 2, 3},  // where there is a speedup
+        [](const L& l) { return l.a && l.row.speedup > 0 ? Cell(l.row.speedup) : Cell(); }}},
+      check_columns<L>([](const L& l) { return l.status(); }, [](const L& l) { return l.reason(); },
+                       [](const L& l) { return l.row.refused; }, [](const L& l) { return l.row.error; }),
+      time_json_columns(timing, "time_us", "single_call_us", "single_call_events_us", "samples"),
       // JSON only.
-      {{"refused", "refused", "", ""}, [](const L& l) { return l.row.refused.empty() ? Cell() : Cell(l.row.refused); }},
-      {{"error", "error", "", ""}, [](const L& l) { return l.row.error.empty() ? Cell() : Cell(l.row.error); }},
-      {{"wg", "wg", "", ""}, when(&L::a, [](const A& a) { return u64(a.plan.wg); })},
-      {{"outputs", "outputs", "", ""}, when(&L::a, [](const A& a) { return u64(a.plan.outputs()); })},
-      {{"time_us", "time_us", "", ""}, when(&L::a, [](const A& a) { return stats_json(a.timing.whole_us); })},
-      {{"single_call_us", "single_call_us", "", ""}, when(&L::a, [](const A& a) { return stats_json(a.timing.single_us); })},
-      {{"single_call_events_us", "single_call_events_us", "", ""},
-       when(&L::a, [](const A& a) { return stats_json(a.timing.single_events_us); })},
-      {{"batch", "batch", "", ""}, when(&L::a, [](const A& a) { return u64(a.timing.batch); })},
-      {{"samples", "samples", "", ""}, when(&L::a, [](const A& a) { return u64(a.timing.repetitions); })},
-      {{"timer_suspect", "timer_suspect", "", ""}, when(&L::a, [](const A& a) { return a.timing.timer_suspect; })},
-      {{"pct_of_peak", "pct_of_peak", "", ""}, [](const L& l) { return l.a ? Cell(l.row.pct_of_peak) : Cell(); }},
-      {{"above_peak", "above_peak", "", ""}, [](const L& l) { return l.a ? Cell(above_peak(l.row.pct_of_peak)) : Cell(); }},
-      {{"speedup_vs_scalar", "speedup_vs_scalar", "", ""}, [](const L& l) { return l.a ? Cell(l.row.speedup) : Cell(); }},
-      {{"check", "check", "", ""}, when(&L::a, [](const A& a) { return check_json(a.check); })},
-      {{"ok", "ok", "", ""}, when(&L::a, [](const A& a) { return a.ok(); })},
-  };
+      {{{"wg", "wg", "", ""}, when(&L::a, [](const A& a) { return u64(a.plan.wg); })},
+       {{"outputs", "outputs", "", ""}, when(&L::a, [](const A& a) { return u64(a.plan.outputs()); })},
+       {{"pct_of_peak", "pct_of_peak", "", ""}, [](const L& l) { return l.a ? Cell(l.row.pct_of_peak) : Cell(); }},
+       {{"above_peak", "above_peak", "", ""}, [](const L& l) { return l.a ? Cell(above_peak(l.row.pct_of_peak)) : Cell(); }},
+       {{"speedup_vs_scalar", "speedup_vs_scalar", "", ""}, [](const L& l) { return l.a ? Cell(l.row.speedup) : Cell(); }},
+       {{"check", "check", "", ""}, when(&L::a, [](const A& a) { return check_json(a.check); })},
+       {{"ok", "ok", "", ""}, when(&L::a, [](const A& a) { return a.ok(); })}}});
   return c;
 }
-
 
 // A shape as its columns read it.
 struct ShapeLine {

@@ -3,6 +3,7 @@
 #include "printers/descriptor_bench_printer.hpp"
 
 #include "parse.hpp"
+#include "printers/common_columns.hpp"
 #include "printers/reduce_printer.hpp"
 #include "printers/result_printer.hpp"
 #include "printers/table.hpp"
@@ -36,66 +37,49 @@ struct Line {
 };
 
 using Col = ColumnOf<Line>;
-// A text field of the row, empty where it is "" (JSON then leaves it out).
-std::function<Cell(const Line&)> text_if(std::string DescriptorBenchRow::*field) {
-  return [field](const Line& l) { return (l.row->*field).empty() ? Cell() : Cell(l.row->*field); };
-}
 
 // {{key, json path, text header, csv header, unit}, cell}: the text table, the CSV and the JSON rows
 // each take the columns that name a header or a path there, in this order.
 const std::vector<Col>& columns() {
   using D = DescriptorReport;
-  static const std::vector<Col> c = {
-      {{"reduction", "reduction", "reduction", "reduction"}, [](const Line& l) { return Cell(l.row->reduction); }},
-      {{"inputs", "inputs", "inputs", "inputs"}, [](const Line& l) { return Cell(l.row->types); }},
-      {{"accumulator", "accumulator", "", "accumulator"}, when(&Line::d, [](const D& d) { return accumulator_str(d.reduction); })},
-      {{"family", "family", "family", "family"}, [](const Line& l) { return Cell(l.family); }},
-      {{"m", "m", "", "m", Unit::Count}, [](const Line& l) { return u64(l.row->m); }},
-      {{"n", "n", "", "n", Unit::Count}, [](const Line& l) { return u64(l.row->n); }},
-      {{"shape", "", "shape", ""}, [](const Line& l) { return Cell(l.shape); }},  // "8192x8192"; whole: "2^26"
-      {{"launch", "launch", "launch", "launch"}, [](const Line& l) { return Cell(l.row->launch); }},
-      {{"resolved", "resolved/label", "resolved", "resolved"}, when(&Line::d, [](const D& d) { return d.launch.label(); })},
-      {{"options", "resolved/options", "", "options"}, when(&Line::d, [](const D& d) { return d.launch.options; })},
-      {{"private_bytes", "resolved/private_bytes", "private B", "private_bytes", Unit::Count},
-       when(&Line::d, [](const D& d) { return u64(d.launch.private_bytes); })},
-      {{"depth", "resolved/depth", "", "depth", Unit::Count}, when(&Line::d, [](const D& d) { return u64(d.launch.depth); })},
-      {{"bytes_read", "bytes_read", "", "bytes_read", Unit::Count}, when(&Line::d, [](const D& d) { return u64(d.bytes_read); })},
-      {{"median_us", "", "median µs", "median_us", Unit::Micros}, when(&Line::d, [](const D& d) { return d.timing.whole_us.median; })},
-      {{"min_us", "", "", "min_us", Unit::Micros}, when(&Line::d, [](const D& d) { return d.timing.whole_us.min; })},
-      {{"max_us", "", "", "max_us", Unit::Micros}, when(&Line::d, [](const D& d) { return d.timing.whole_us.max; })},
-      {{"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros},
-       when(&Line::d, [](const D& d) { return d.timing.single_us.median; })},
-      {{"gbps", "read_GB_per_s", "$bw", "$bw", Unit::Bandwidth}, when(&Line::d, [](const D& d) { return d.read_gbs(); })},
-      {{"peak_gbps", "", "", "peak_$bw", Unit::Bandwidth}, when(&Line::d, [](const D& d) { return d.peak.gbps; })},
-      {{"pct", "pct_of_read_peak", "% of peak", "pct_of_read_peak", Unit::PctOfPeak},
-       when(&Line::d, [](const D& d) { return d.pct_of_peak(); })},
-      {{"status", "status", "check", "check"}, [](const Line& l) { return Cell(l.status); }},
+  const PartOf<Line, Sampled> timing = [](const Line& l) { return l.d ? &l.d->timing : nullptr; };
+  static const std::vector<Col> c = join<Line>({
+      {{{"reduction", "reduction", "reduction", "reduction"}, [](const Line& l) { return Cell(l.row->reduction); }},
+       {{"inputs", "inputs", "inputs", "inputs"}, [](const Line& l) { return Cell(l.row->types); }},
+       {{"accumulator", "accumulator", "", "accumulator"}, when(&Line::d, [](const D& d) { return accumulator_str(d.reduction); })},
+       {{"family", "family", "family", "family"}, [](const Line& l) { return Cell(l.family); }},
+       {{"m", "m", "", "m", Unit::Count}, [](const Line& l) { return u64(l.row->m); }},
+       {{"n", "n", "", "n", Unit::Count}, [](const Line& l) { return u64(l.row->n); }},
+       {{"shape", "", "shape", ""}, [](const Line& l) { return Cell(l.shape); }},  // "8192x8192"; whole: "2^26"
+       {{"launch", "launch", "launch", "launch"}, [](const Line& l) { return Cell(l.row->launch); }},
+       {{"resolved", "resolved/label", "resolved", "resolved"}, when(&Line::d, [](const D& d) { return d.launch.label(); })},
+       {{"options", "resolved/options", "", "options"}, when(&Line::d, [](const D& d) { return d.launch.options; })},
+       {{"private_bytes", "resolved/private_bytes", "private B", "private_bytes", Unit::Count},
+        when(&Line::d, [](const D& d) { return u64(d.launch.private_bytes); })},
+       {{"depth", "resolved/depth", "", "depth", Unit::Count}, when(&Line::d, [](const D& d) { return u64(d.launch.depth); })},
+       {{"bytes_read", "bytes_read", "", "bytes_read", Unit::Count}, when(&Line::d, [](const D& d) { return u64(d.bytes_read); })}},
+      time_columns(timing, kMedianFirst | kSingle, -1),
+      {{{"gbps", "read_GB_per_s", "$bw", "$bw", Unit::Bandwidth}, when(&Line::d, [](const D& d) { return d.read_gbs(); })}},
+      peak_columns<Line>([](const Line& l) { return l.d ? &l.d->peak : nullptr; },
+                         [](const Line& l) { return l.d ? std::optional(l.d->pct_of_peak()) : std::nullopt; },
+                         {"peak_$bw", "pct_of_read_peak", "pct_of_read_peak", "peak", true, Unit::Bandwidth, -1}),
       // Why it was refused, its error, or where it failed its check, the check's detail.
-      {{"reason", "", "", "reason"},
-       [](const Line& l) {
-         return !l.reason.empty() ? Cell(l.reason) : l.d && !l.d->ok() ? Cell(l.d->check.detail) : Cell();
-       }},
+      check_columns<Line>([](const Line& l) { return l.status; },
+                          [](const Line& l) { return !l.reason.empty() ? l.reason : l.d && !l.d->ok() ? l.d->check.detail : ""; },
+                          [](const Line& l) { return l.row->refused; }, [](const Line& l) { return l.row->error; }),
       // JSON only.
-      {{"refused", "refused", "", ""}, text_if(&DescriptorBenchRow::refused)},
-      {{"error", "error", "", ""}, text_if(&DescriptorBenchRow::error)},
-      {{"result_layout", "result_layout", "", ""}, when(&Line::d, [](const D& d) { return d.out_layout_str(); })},
-      {{"result", "result", "", ""}, when(&Line::d, [](const D& d) { return d.result.str(); })},
-      {{"results", "results", "", ""}, when(&Line::d, [](const D& d) { return u64(d.results.size()); })},
-      {{"launch_json", "resolved", "", ""}, when(&Line::d, [](const D& d) {
-         const DescriptorLaunch& l = d.launch;
-         return json{{"kernel", l.kernel}, {"wg", l.wg}, {"groups", l.groups}, {"vec", l.vec}, {"items", l.items},
-                     {"row_width", l.row_width}, {"chunks", l.chunks}, {"tile_x", l.tile_x}, {"rows_y", l.rows_y}};
-       })},
-      {{"check", "check", "", ""}, when(&Line::d, [](const D& d) {
-         return json{{"ok", d.check.ok}, {"detail", d.check.detail}, {"reference", d.reference_how}};
-       })},
-      {{"back_to_back_us", "back_to_back_us", "", ""}, when(&Line::d, [](const D& d) { return stats_json(d.timing.whole_us); })},
-      {{"one_call_us", "one_call_us", "", ""}, when(&Line::d, [](const D& d) { return stats_json(d.timing.single_us); })},
-      {{"batch", "batch", "", ""}, when(&Line::d, [](const D& d) { return u64(d.timing.batch); })},
-      {{"timer_suspect", "timer_suspect", "", ""}, when(&Line::d, [](const D& d) { return d.timing.timer_suspect; })},
-      {{"peak", "peak", "", ""}, when(&Line::d, [](const D& d) { return peak_json(d.peak); })},
-      {{"above_peak", "above_peak", "", ""}, when(&Line::d, [](const D& d) { return above_peak(d.pct_of_peak()); })},
-  };
+      {{{"result_layout", "result_layout", "", ""}, when(&Line::d, [](const D& d) { return d.out_layout_str(); })},
+       {{"result", "result", "", ""}, when(&Line::d, [](const D& d) { return d.result.str(); })},
+       {{"results", "results", "", ""}, when(&Line::d, [](const D& d) { return u64(d.results.size()); })},
+       {{"launch_json", "resolved", "", ""}, when(&Line::d, [](const D& d) {
+          const DescriptorLaunch& l = d.launch;
+          return json{{"kernel", l.kernel}, {"wg", l.wg}, {"groups", l.groups}, {"vec", l.vec}, {"items", l.items},
+                      {"row_width", l.row_width}, {"chunks", l.chunks}, {"tile_x", l.tile_x}, {"rows_y", l.rows_y}};
+        })},
+       {{"check", "check", "", ""}, when(&Line::d, [](const D& d) {
+          return json{{"ok", d.check.ok}, {"detail", d.check.detail}, {"reference", d.reference_how}};
+        })}},
+      time_json_columns(timing, "back_to_back_us", "one_call_us")});
   return c;
 }
 

@@ -2,6 +2,7 @@
 // once (the result model, measure/result_table.hpp), every format from the generic printers.
 #include "printers/family_printer.hpp"
 
+#include "printers/common_columns.hpp"
 #include "printers/reduce_printer.hpp"
 #include "printers/result_printer.hpp"
 #include "printers/table.hpp"
@@ -60,48 +61,38 @@ using Col = ColumnOf<Line>;
 // table and the CSV order theirs below (kTextOrder, kCsvOrder).
 const std::vector<Col>& columns() {
   using R = ReduceReport;
-  static const std::vector<Col> c = {
+  const PartOf<Line, Timed> timing = [](const Line& l) { return l.rr ? &l.rr->timed : nullptr; };
+  static const std::vector<Col> c = join<Line>({
       // The report's shared keys (report_core_json), or the variant alone.
-      {{"report", "*", "", ""},
-       [](const Line& l) { return Cell(l.rr ? report_core_json(*l.rr) : json{{"variant", l.row.v.variant}}); }},
-      {{"variant", "", "variant", "variant"}, [](const Line& l) { return Cell(l.row.v.variant); }},
-      {{"type", "", "", "type"}, [](const Line& l) { return Cell(std::string(name_of(l.run->type))); }},
-      {{"op", "", "", "op"}, [](const Line& l) { return Cell(std::string(name_of(l.run->op))); }},
-      {{"n", "", "", "n", Unit::Count}, [](const Line& l) { return u64(l.size->n); }},
-      {{"wg", "", "wg", "wg", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().wg); })},
-      {{"times", "", "times", "times", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().times); })},
-      {{"vec", "", "vec", "vec", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().vec); })},
-      {{"passes", "", "passes", "passes", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.size()); })},
-      {{"median_us", "", "median µs", "median_us", Unit::Micros, 2, 3}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.median; })},
-      {{"spread", "", "spread", ""}, when(&Line::rr, [](const R& r) { return noise_cell(r.timed); })},
-      {{"min_us", "", "min µs", "min_us", Unit::Micros, 2, 3}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.min; })},
-      {{"max_us", "", "max µs", "max_us", Unit::Micros, 2, 3}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.max; })},
-      {{"first_pass_us", "", "", "first_pass_median_us", Unit::Micros, 2, 3},
-       when(&Line::rr, [](const R& r) { return r.timed.first_pass_us.median; })},
-      {{"single_us", "", "1 call µs", "single_call_median_us", Unit::Micros, 2, 3},
-       when(&Line::rr, [](const R& r) { return r.timed.single_us.median; })},
-      {{"single_events_us", "", "", "single_call_events_median_us", Unit::Micros, 2, 3},
-       when(&Line::rr, [](const R& r) { return r.timed.single_events_us.median; })},
-      {{"gbps", "", "$bw", "$bw", Unit::Bandwidth, 1, 2}, when(&Line::rr, [](const R& r) { return r.gbps; })},
-      {{"peak_gbps", "", "", "peak_read_$bw", Unit::Bandwidth, 1, 2}, [](const Line& l) { return Cell(l.size->peak.gbps); }},
-      {{"pct", "pct_of_peak", "% of peak", "pct_of_peak", Unit::PctOfPeak, 1, 2},
-       [](const Line& l) { return l.rr ? Cell(l.size->pct_of_peak(l.rr->gbps)) : Cell(); }},
-      {{"speedup", "", "speedup vs naive", "", Unit::Ratio, 2},  // where naive ran
-       [](const Line& l) { return l.up > 0 ? Cell(l.up) : Cell(); }},
-      {{"speedup_csv", "speedup_vs_naive", "", "speedup_vs_naive", Unit::Number, 2, 3},
-       [](const Line& l) { return l.rr ? Cell(l.up) : Cell(); }},
-      {{"rel_error", "", "rel error", "rel_error"}, when(&Line::rr, [](const R& r) { return rel_error_cell(r.check.rel_error); })},
-      {{"status", "status", "check", "check"}, [](const Line& l) { return Cell(check_cell(l.row)); }},
-      {{"cache", "", "", "cache"}, [](const Line& l) { return Cell(std::string(l.size->cold ? "cold" : "warm")); }},
-      {{"spread_pct", "", "", "spread_pct", Unit::Number, 1, 2}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.spread_pct(); })},
-      {{"samples", "", "", "samples", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.timed.whole_us.samples.size()); })},
-      {{"noise_reached", "", "", "noise_reached"}, when(&Line::rr, [](const R& r) { return std::string(r.timed.noise_reached ? "yes" : "no"); })},
-      {{"skipped", "skipped", "", ""},
-       [](const Line& l) { return l.row.v.unavailable.empty() ? Cell() : Cell(l.row.v.unavailable); }},
-      {{"error", "error", "", ""}, [](const Line& l) { return l.row.error().empty() ? Cell() : Cell(l.row.error()); }},
-      {{"above_peak", "above_peak", "", ""},
-       [](const Line& l) { return l.rr ? Cell(above_peak(l.size->pct_of_peak(l.rr->gbps))) : Cell(); }},
-  };
+      {{{"report", "*", "", ""},
+        [](const Line& l) { return Cell(l.rr ? report_core_json(*l.rr) : json{{"variant", l.row.v.variant}}); }},
+       {{"variant", "", "variant", "variant"}, [](const Line& l) { return Cell(l.row.v.variant); }},
+       {{"type", "", "", "type"}, [](const Line& l) { return Cell(std::string(name_of(l.run->type))); }},
+       {{"op", "", "", "op"}, [](const Line& l) { return Cell(std::string(name_of(l.run->op))); }},
+       {{"n", "", "", "n", Unit::Count}, [](const Line& l) { return u64(l.size->n); }},
+       {{"wg", "", "wg", "wg", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().wg); })},
+       {{"times", "", "times", "times", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().times); })},
+       {{"vec", "", "vec", "vec", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.front().vec); })},
+       {{"passes", "", "passes", "passes", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.plan.passes.size()); })},
+       {{"spread", "", "spread", ""}, when(&Line::rr, [](const R& r) { return noise_cell(r.timed); })},
+       {{"first_pass_us", "", "", "first_pass_median_us", Unit::Micros, 2, 3},
+        when(&Line::rr, [](const R& r) { return r.timed.first_pass_us.median; })},
+       {{"gbps", "", "$bw", "$bw", Unit::Bandwidth, 1, 2}, when(&Line::rr, [](const R& r) { return r.gbps; })},
+       {{"speedup", "", "speedup vs naive", "", Unit::Ratio, 2},  // where naive ran
+        [](const Line& l) { return l.up > 0 ? Cell(l.up) : Cell(); }},
+       {{"speedup_csv", "speedup_vs_naive", "", "speedup_vs_naive", Unit::Number, 2, 3},
+        [](const Line& l) { return l.rr ? Cell(l.up) : Cell(); }},
+       {{"rel_error", "", "rel error", "rel_error"}, when(&Line::rr, [](const R& r) { return rel_error_cell(r.check.rel_error); })},
+       {{"cache", "", "", "cache"}, [](const Line& l) { return Cell(std::string(l.size->cold ? "cold" : "warm")); }},
+       {{"spread_pct", "", "", "spread_pct", Unit::Number, 1, 2}, when(&Line::rr, [](const R& r) { return r.timed.whole_us.spread_pct(); })},
+       {{"samples", "", "", "samples", Unit::Count}, when(&Line::rr, [](const R& r) { return u64(r.timed.whole_us.samples.size()); })},
+       {{"noise_reached", "", "", "noise_reached"}, when(&Line::rr, [](const R& r) { return std::string(r.timed.noise_reached ? "yes" : "no"); })}},
+      time_columns(timing, kMinMaxText | kSingle | kSingleEvents),
+      peak_columns<Line>([](const Line& l) { return &l.size->peak; },
+                         [](const Line& l) { return l.rr ? std::optional(l.size->pct_of_peak(l.rr->gbps)) : std::nullopt; }, {}),
+      check_columns<Line>([](const Line& l) { return check_cell(l.row); }, nullptr,
+                          [](const Line& l) { return l.row.v.unavailable; }, [](const Line& l) { return l.row.error(); },
+                          "skipped")});
   return c;
 }
 const std::vector<std::string> kTextOrder = {"variant", "wg", "times", "vec", "passes", "median_us", "spread",
