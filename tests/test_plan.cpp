@@ -497,11 +497,12 @@ TEST_SUITE("unit") {
 }
 
 TEST_SUITE("unit") {
-  TEST_CASE("the descriptor's whole array on a GPU: 16 bytes a load, 32 for 16-bit integers into a struct (VEC 16, ITEMS 1)") {
+  TEST_CASE("the descriptor's whole array on a GPU: 16 bytes a load, 32 for 16-bit integers into a struct (VEC 16, ITEMS 1), 64 for 8-byte inputs into a struct (VEC 8)") {
     DeviceInfo dev = fake_device();
     dev.is_gpu = true;
     dev.compute_units = 132;
     dev.max_work_group_size = 1024;
+    dev.fp64 = true;
     const auto shape = [&](Builtin b, Scalar t, std::vector<Define> defines = {}) {
       ReduceParams p;
       p.defines = std::move(defines);
@@ -519,6 +520,13 @@ TEST_SUITE("unit") {
     CHECK(shape(Builtin::VarPop, Scalar::U8) == "16 2");   // 8-bit: 16 bytes are already VEC 16
     CHECK(shape(Builtin::VarPop, Scalar::I16, {Define{"ITEMS", "2"}}) == "16 2");  // the caller's ITEMS
     CHECK(shape(Builtin::VarPop, Scalar::I16, {Define{"VEC", "8"}}) == "8 2");     // the caller's VEC: the old ITEMS
+    // 8-byte inputs into a struct: 64 bytes a load (f64 var_pop 85.8% -> 91.8% of the H100's read peak).
+    CHECK(shape(Builtin::VarPop, Scalar::F64) == "8 2");
+    CHECK(shape(Builtin::L2, Scalar::F64) == "8 2");
+    CHECK(shape(Builtin::ArgMin, Scalar::I64) == "8 2");
+    CHECK(shape(Builtin::SumSq, Scalar::F64) == "2 4");  // an 8-byte accumulator: 16 bytes, ITEMS 4 as before
+    CHECK(shape(Builtin::L2, Scalar::F64, {Define{"ITEMS", "4"}}) == "2 4");  // the caller's ITEMS: 16 bytes
+    CHECK(shape(Builtin::L2, Scalar::F64, {Define{"VEC", "2"}}) == "2 2");    // the caller's VEC
     dev.is_gpu = false;  // CPU shapes: unchanged
     CHECK(shape(Builtin::VarPop, Scalar::I16) == "16 2");
   }

@@ -205,6 +205,13 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     // 78.6% (bench/NOTES.md, 16-bit structs over the whole array).
     l.vec = 16;
     if (!items) l.items = 1;
+  } else if (!cpu_shape && widest == 8 && !l.exact_group && l.items == 2 && r.acc_bytes > 8) {
+    // 8-byte inputs into a struct (Welford's triple, the scaled l2's pair, argmin's pair) at the
+    // structs' ITEMS 2: 64 bytes a load, VEC 8, four times the bytes in flight of VEC 2 ITEMS 2
+    // and one lift per 8 elements. H100, f64 at 2^25 elements (bench/NOTES.md, f64 structs over
+    // the whole array): var_pop 85.8% -> 91.8% of the read peak (VEC 4: 90.4%), l2 86.9% -> 93.8%;
+    // ITEMS 1 or 4 at VEC 2 did not help (85.0%, 73.1%).
+    l.vec = 8;
   }
   if (!l.exact_group)
     fit_private_footprint(r, l.wg, wg != 0, std::uint64_t{l.items} + l.vec + 4, dev,
