@@ -1,7 +1,10 @@
-// Renderings of the size benchmark.
+// Renderings of the size benchmark: a variant's row at one size declared once (the result model,
+// measure/result_table.hpp), every format from the generic printers.
 #include "printers/sizes_printer.hpp"
 
+#include "printers/common_columns.hpp"
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/table.hpp"
 
 #include <sstream>
@@ -25,24 +28,11 @@ std::string config_label(const ReduceReport& r, const DeviceInfo& dev) {
 }
 
 namespace {
-double floor_us(const SizeRun& s, ElemType t) { return s.floor_us(t); }
-
 std::string status(const VariantRun& row) {
   if (!row.unavailable.empty()) return "skipped";
   if (row.measured() == 0) return "ERROR";
   return row.ok() ? "ok" : "FAILED";
 }
-
-std::string checked_cell(const VariantRun& row) {
-  std::string s = std::to_string(row.measured()) + " run";
-  if (row.skipped()) s += ", " + std::to_string(row.skipped()) + " refused";
-  return s;
-}
-
-const ReduceReport* best_report(const VariantRun& row) {
-  return row.best() < 0 ? nullptr : &*row.points[row.best()].report;
-}
-const ReduceReport& best_single_report(const VariantRun& row) { return *row.points[row.best_single()].report; }
 
 // The best one-call-at-a-time figure across every variant and candidate of one size.
 const ReduceReport* best_of(const SizeRun& s, bool single) {
@@ -55,6 +45,100 @@ const ReduceReport* best_of(const SizeRun& s, bool single) {
     if (!best || t < (single ? best->timed.single_us.median : best->timed.whole_us.median)) best = r;
   }
   return best;
+}
+
+// A variant at one size as its columns read it: its best candidate back-to-back (b) and one call at
+// a time (bs), null where none was measured.
+struct Line {
+  const Run* run;
+  const SizeRun* s;
+  const VariantRun* v;
+  const DeviceInfo* dev;
+  const ReduceReport *b, *bs;
+  Line(const Run& r, const SizeRun& size, const VariantRun& row, const DeviceInfo& d)
+      : run(&r), s(&size), v(&row), dev(&d), b(row.best() < 0 ? nullptr : &*row.points[row.best()].report),
+        bs(b ? &*row.points[row.best_single()].report : nullptr) {}
+};
+
+// Every candidate tried, with its report (for `clreduce report`) where it ran.
+json candidates_json(const Line& l) {
+  json tried = json::array();
+  for (const auto& c : l.v->points) {
+    const ReduceParams& cp = c.report ? static_cast<const ReduceParams&>(c.report->config) : c.point.params;
+    json cj{{"wg", cp.wg}};
+    if (cp.groups_per_cu) cj["groups_per_cu"] = *cp.groups_per_cu;
+    if (cp.vec) cj["vec"] = *cp.vec;
+    if (c.report)
+      cj.update({{"config", config_label(*c.report, *l.dev)}, {"b2b_us", stats_json(c.report->timed.whole_us)},
+                 {"single_us", stats_json(c.report->timed.single_us)},
+                 {"single_events_us", stats_json(c.report->timed.single_events_us)}, {"ok", c.report->ok()},
+                 {"report", report_core_json(*c.report)}});
+    if (!c.skipped.empty()) cj["refused"] = c.skipped;
+    if (!c.error.empty()) cj["error"] = c.error;
+    tried.push_back(cj);
+  }
+  return tried;
+}
+
+// {{key, json path, text header, csv header, unit, text decimals, csv decimals}, cell}: each format
+// takes the columns that name a header or a path there, in this order.
+const std::vector<ColumnOf<Line>>& columns() {
+  using R = ReduceReport;
+  using L = Line;
+  static const std::vector<ColumnOf<L>> c = join<L>({
+      {{{"n", "", "", "n", Unit::Count}, [](const L& l) { return u64(l.s->n); }},
+       {{"type", "", "", "type"}, [](const L& l) { return Cell(std::string(name_of(l.run->type))); }},
+       {{"op", "", "", "op"}, [](const L& l) { return Cell(std::string(name_of(l.run->op))); }},
+       {{"variant", "variant", "variant", "variant"}, [](const L& l) { return Cell(l.v->variant); }},
+       {{"config", "best/config", "best configuration", ""},
+        [](const L& l) { return l.b ? Cell(config_label(*l.b, *l.dev)) : Cell(); }},
+       {{"wg", "", "", "wg", Unit::Count}, when(&L::b, [](const R& r) { return u64(r.plan.passes.front().wg); })},
+       {{"groups", "", "", "groups", Unit::Count}, when(&L::b, [](const R& r) { return u64(r.plan.passes.front().groups); })},
+       {{"groups_per_cu", "", "", "groups_per_cu", Unit::Count},
+        [](const L& l) { return l.b && l.b->config.groups_per_cu ? u64(*l.b->config.groups_per_cu) : Cell(); }},
+       {{"times", "", "", "times", Unit::Count}, when(&L::b, [](const R& r) { return u64(r.plan.passes.front().times); })},
+       {{"vec", "", "", "vec", Unit::Count}, when(&L::b, [](const R& r) { return u64(r.plan.passes.front().vec); })},
+       {{"passes", "", "", "passes", Unit::Count}, when(&L::b, [](const R& r) { return u64(r.plan.passes.size()); })},
+       {{"b2b_us", "", "b2b µs", "b2b_median_us", Unit::Micros, 2, 3}, when(&L::b, [](const R& r) { return r.timed.whole_us.median; })},
+       {{"spread", "", "spread", ""}, when(&L::b, [](const R& r) { return noise_cell(r.timed); })},
+       {{"b2b_min_us", "", "", "b2b_min_us", Unit::Micros, 2, 3}, when(&L::b, [](const R& r) { return r.timed.whole_us.min; })},
+       {{"single_us", "", "1 call µs", "single_median_us", Unit::Micros, 2, 3},
+        when(&L::b, [](const R& r) { return r.timed.single_us.median; })},
+       {{"single_events_us", "", "", "single_events_median_us", Unit::Micros, 2, 3},
+        when(&L::b, [](const R& r) { return r.timed.single_events_us.median; })},
+       {{"gbps", "", "$bw", "$bw", Unit::Bandwidth, 1, 2}, when(&L::b, [](const R& r) { return r.gbps; })}},
+      peak_columns<L>([](const L& l) { return &l.s->peak; },
+                      [](const L& l) { return l.b ? std::optional(l.s->pct_of_peak(l.b->gbps)) : std::nullopt; }, {}),
+      {{{"floor_us", "", "", "floor_us", Unit::Micros, 2, 3}, [](const L& l) { return Cell(l.s->floor_us(l.run->type)); }},
+       {{"best_single_us", "", "best 1 call µs", "best_single_median_us", Unit::Micros, 2, 3},
+        when(&L::bs, [](const R& r) { return r.timed.single_us.median; })},
+       {{"best_single_config", "best_single/config", "", "best_single_config"},
+        [](const L& l) { return l.bs ? Cell(config_label(*l.bs, *l.dev)) : Cell(); }},
+       {{"candidates_run", "", "", "candidates_run", Unit::Count}, [](const L& l) { return u64(l.v->measured()); }},
+       {{"candidates", "", "candidates", ""},
+        [](const L& l) {
+          return Cell(std::to_string(l.v->measured()) + " run" +
+                      (l.v->skipped() ? ", " + std::to_string(l.v->skipped()) + " refused" : std::string()));
+        }}},
+      check_columns<L>([](const L& l) { return status(*l.v); }, nullptr, [](const L& l) { return l.v->unavailable; },
+                       nullptr, "skipped"),
+      {{{"cache", "", "", "cache"}, [](const L& l) { return Cell(std::string(l.s->cold ? "cold" : "warm")); }},
+       {{"b2b_spread_pct", "", "", "b2b_spread_pct", Unit::Number, 1, 2}, when(&L::b, [](const R& r) { return r.timed.whole_us.spread_pct(); })},
+       {{"b2b_samples", "", "", "b2b_samples", Unit::Count}, when(&L::b, [](const R& r) { return u64(r.timed.whole_us.samples.size()); })},
+       {{"noise_reached", "", "", "noise_reached"}, when(&L::b, [](const R& r) { return std::string(r.timed.noise_reached ? "yes" : "no"); })},
+       // JSON only: the best candidates' reports (their configs above) and every candidate.
+       {{"best", "best", "", ""}, when(&L::b, [](const R& r) { return report_core_json(r); })},
+       {{"best_single", "best_single", "", ""}, when(&L::bs, [](const R& r) { return report_core_json(r); })},
+       {{"candidates_json", "candidates", "", ""}, [](const L& l) { return Cell(candidates_json(l)); }}}});
+  return c;
+}
+
+std::vector<Line> lines_of(const Run& r, const DeviceInfo& dev, const SizeRun* only = nullptr) {
+  std::vector<Line> out;
+  for (const auto& s : r.sizes)
+    if (!only || &s == only)
+      for (const auto& row : s.variants) out.emplace_back(r, s, row, dev);
+  return out;
 }
 }  // namespace
 
@@ -77,132 +161,44 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
   if (warm || r.sizes.empty()) out << cache_line(false, "");
   if (cold) out << cache_line(true, r.cache_note);
   for (const auto& s : r.sizes) {
-    const std::uint64_t bytes = s.n * size_of(r.type);
-    out << "\nn = " << size_label(s.n) << (s.cold ? " COLD" : " warm") << " (" << s.n << " " << name_of(r.type) << ", "
-        << bytes_human(bytes) << ", " << s.data_origin << "): read peak " << bandwidth_cell(s.peak.gbps, 1)
-        << " " << bandwidth_label() << " (stream_read.cl, same buffer), floor " << stats_cell(floor_us(s, r.type)) << " µs\n";
-    TextTable t;
-    t.headers = {"variant", "best configuration", "b2b µs", "spread", "1 call µs", bandwidth_label(), "% of peak",
-                 "best 1 call µs", "candidates", "check"};
-    bool marked = false;  // a cell above the peak
-    for (const auto& row : s.variants) {
-      const ReduceReport* b = best_report(row);
-      if (!b) {
-        t.rows.push_back({row.variant, "-", "-", "-", "-", "-", "-", "-", checked_cell(row), status(row)});
-        continue;
-      }
-      const ReduceReport& bs = best_single_report(row);
-      t.rows.push_back({row.variant, config_label(*b, dev), stats_cell(b->timed.whole_us.median),
-                        noise_cell(b->timed), stats_cell(b->timed.single_us.median), bandwidth_cell(b->gbps, 1),
-                        pct_of_peak_cell(s.pct_of_peak(b->gbps), 1), stats_cell(bs.timed.single_us.median),
-                        checked_cell(row), status(row)});
-      marked = marked || above_peak(s.pct_of_peak(b->gbps));
-    }
-    out << t.render_text();
-    if (marked) out << kAbovePeakNote;
-    for (const auto& row : s.variants)
-      if (const ReduceReport* b = best_report(row); b && !b->timed.noise_reached)
-        out << row.variant << ": noise target not reached: spread " << spread_cell(b->timed.whole_us) << " after "
-            << b->timed.repetitions << " samples (--max-time ends the sampling)\n";
+    ResultTable t = tabulate(columns(), lines_of(r, dev, &s));
+    t.preamble = {"n = " + size_label(s.n) + (s.cold ? " COLD" : " warm") + " (" + std::to_string(s.n) + " " +
+                  std::string(name_of(r.type)) + ", " + bytes_human(s.n * size_of(r.type)) + ", " + s.data_origin +
+                  "): read peak " + bandwidth_cell(s.peak.gbps, 1) + " " + bandwidth_label() +
+                  " (stream_read.cl, same buffer), floor " + stats_cell(s.floor_us(r.type)) + " µs\n"};
+    for (const Line& l : lines_of(r, dev, &s))
+      if (l.b && !l.b->timed.noise_reached)
+        t.after.push_back(l.v->variant + ": noise target not reached: spread " + spread_cell(l.b->timed.whole_us) +
+                          " after " + std::to_string(l.b->timed.repetitions) + " samples (--max-time ends the sampling)\n");
     if (const ReduceReport* b = best_of(s, false))
-      out << "best b2b:    " << b->config.variant << " " << stats_cell(b->timed.whole_us.median)
-          << " µs (" << config_label(*b, dev) << ")\n";
+      t.after.push_back("best b2b:    " + b->config.variant + " " + stats_cell(b->timed.whole_us.median) + " µs (" +
+                        config_label(*b, dev) + ")\n");
     if (const ReduceReport* b = best_of(s, true))
-      out << "best one call: " << b->config.variant << " " << stats_cell(b->timed.single_us.median)
-          << " µs (" << config_label(*b, dev) << ")\n";
+      t.after.push_back("best one call: " + b->config.variant + " " + stats_cell(b->timed.single_us.median) + " µs (" +
+                        config_label(*b, dev) + ")\n");
     for (const auto& row : s.variants) {
-      if (!row.unavailable.empty()) out << row.variant << " skipped: " << row.unavailable << "\n";
+      if (!row.unavailable.empty()) t.after.push_back(row.variant + " skipped: " + row.unavailable + "\n");
       for (const auto& c : row.points) {
-        if (!c.error.empty()) out << row.variant << " error: " << c.error << "\n";
+        if (!c.error.empty()) t.after.push_back(row.variant + " error: " + c.error + "\n");
         if (c.report && !c.report->ok())
-          out << row.variant << " FAILED (" << config_label(*c.report, dev) << "): " << c.report->check.detail << "\n";
+          t.after.push_back(row.variant + " FAILED (" + config_label(*c.report, dev) + "): " + c.report->check.detail + "\n");
       }
     }
+    // render_text ends with a blank line; here the next size's header gives it.
+    const std::string text = render_text(t);
+    out << "\n" << text.substr(0, text.size() - 1);
   }
   return out.str();
 }
 
-std::string sizes_csv(const Run& r, const DeviceInfo& dev) {
-  TextTable t;
-  t.headers = {"n", "type", "op", "variant", "wg", "groups", "groups_per_cu", "times", "vec",
-               "passes", "b2b_median_us", "b2b_min_us", "single_median_us", "single_events_median_us",
-               bandwidth_csv_label(), "peak_read_" + bandwidth_csv_label(), "pct_of_peak", "floor_us", "best_single_median_us",
-               "best_single_config", "candidates_run", "check", "cache", "b2b_spread_pct", "b2b_samples",
-               "noise_reached"};
-  for (const auto& s : r.sizes)
-    for (const auto& row : s.variants) {
-      std::vector<std::string> cells{std::to_string(s.n), std::string(name_of(r.type)),
-                                     std::string(name_of(r.op)), row.variant};
-      const ReduceReport* b = best_report(row);
-      if (!b) {
-        cells.insert(cells.end(), {"", "", "", "", "", "", "", "", "", "", "", bandwidth_cell(s.peak.gbps, 2), "",
-                                   fixed(floor_us(s, r.type), 3), "", "", std::to_string(row.measured()),
-                                   status(row), s.cold ? "cold" : "warm", "", "", ""});
-      } else {
-        const PassPlan& p = b->plan.passes.front();
-        const ReduceReport& bs = best_single_report(row);
-        cells.insert(cells.end(),
-                     {std::to_string(p.wg), std::to_string(p.groups),
-                      b->config.groups_per_cu ? std::to_string(*b->config.groups_per_cu) : "",
-                      std::to_string(p.times), std::to_string(p.vec), std::to_string(b->plan.passes.size()),
-                      fixed(b->timed.whole_us.median, 3), fixed(b->timed.whole_us.min, 3),
-                      fixed(b->timed.single_us.median, 3), fixed(b->timed.single_events_us.median, 3),
-                      bandwidth_cell(b->gbps, 2), bandwidth_cell(s.peak.gbps, 2), fixed(s.pct_of_peak(b->gbps), 2),
-                      fixed(floor_us(s, r.type), 3), fixed(bs.timed.single_us.median, 3),
-                      config_label(bs, dev), std::to_string(row.measured()), status(row), s.cold ? "cold" : "warm",
-                      fixed(b->timed.whole_us.spread_pct(), 2), std::to_string(b->timed.whole_us.samples.size()),
-                      b->timed.noise_reached ? "yes" : "no"});
-      }
-      t.rows.push_back(cells);
-    }
-  return t.render_csv();
-}
+std::string sizes_csv(const Run& r, const DeviceInfo& dev) { return render_csv(tabulate(columns(), lines_of(r, dev))); }
 
 json sizes_json(const Run& r, const DeviceInfo& dev) {
   json sizes = json::array();
-  for (const auto& s : r.sizes) {
-    json rows = json::array();
-    for (const auto& row : s.variants) {
-      json j{{"variant", row.variant}, {"status", status(row)}};
-      if (!row.unavailable.empty()) j["skipped"] = row.unavailable;
-      if (const ReduceReport* b = best_report(row)) {
-        j["best"] = report_core_json(*b);
-        j["best"]["config"] = config_label(*b, dev);
-        j["best_single"] = report_core_json(best_single_report(row));
-        j["best_single"]["config"] = config_label(best_single_report(row), dev);
-        j["pct_of_peak"] = s.pct_of_peak(b->gbps);
-        j["above_peak"] = above_peak(s.pct_of_peak(b->gbps));
-      }
-      json tried = json::array();
-      for (const auto& c : row.points) {
-        const ReduceParams& cp = c.report ? static_cast<const ReduceParams&>(c.report->config) : c.point.params;
-        json cj{{"wg", cp.wg}};
-        if (cp.groups_per_cu) cj["groups_per_cu"] = *cp.groups_per_cu;
-        if (cp.vec) cj["vec"] = *cp.vec;
-        if (c.report) {
-          cj["config"] = config_label(*c.report, dev);
-          cj["b2b_us"] = stats_json(c.report->timed.whole_us);
-          cj["single_us"] = stats_json(c.report->timed.single_us);
-          cj["single_events_us"] = stats_json(c.report->timed.single_events_us);
-          cj["ok"] = c.report->ok();
-          cj["report"] = report_core_json(*c.report);  // everything, for `clreduce report`
-        }
-        if (!c.skipped.empty()) cj["refused"] = c.skipped;
-        if (!c.error.empty()) cj["error"] = c.error;
-        tried.push_back(cj);
-      }
-      j["candidates"] = tried;
-      rows.push_back(j);
-    }
-    sizes.push_back(json{{"n", s.n},
-                         {"cache", s.cold ? "cold" : "warm"},
-                         {"bytes", s.n * size_of(r.type)},
-                         {"data", s.data_origin},
-                         {"peak_read", peak_json(s.peak)},
-                         {"host_reduce", host_reduce_json(s.host)},
-                         {"floor_us", floor_us(s, r.type)},
-                         {"rows", rows}});
-  }
+  for (const auto& s : r.sizes)
+    sizes.push_back({{"n", s.n}, {"cache", s.cold ? "cold" : "warm"}, {"bytes", s.n * size_of(r.type)},
+                     {"data", s.data_origin}, {"peak_read", peak_json(s.peak)}, {"host_reduce", host_reduce_json(s.host)},
+                     {"floor_us", s.floor_us(r.type)}, {"rows", render_json_rows(tabulate(columns(), lines_of(r, dev, &s)))}});
   return json{{"kind", "bench_sizes"},
               {"device", device_json(dev)},
               {"clock", std::string(name_of(r.clock))},
