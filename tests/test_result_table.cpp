@@ -105,4 +105,14 @@ TEST_SUITE("unit") {
     t.text_order = {"n"};  // n has no text header
     CHECK_THROWS_AS(render_text(t), std::logic_error);
   }
+
+  TEST_CASE("result model: a table's text for empty cells, and the above-peak note left to the caller") {
+    ResultTable t = sample();
+    t.empty_text = "";
+    t.peak_note = false;
+    const std::string text = render_text(t);
+    CHECK(text.find("max, refused |           |") != std::string::npos);  // empty, not "-"
+    CHECK(text.find("101.5% *") != std::string::npos);                      // still marked
+    CHECK(text.find(kAbovePeakNote) == std::string::npos);                  // but no note
+  }
 }

@@ -57,6 +57,8 @@ struct ResultTable {
   // Where the text table or the CSV orders its columns apart from the declaration: their keys in
   // that format's order (empty: the declared order of the columns with a header there).
   std::vector<std::string> text_order, csv_order;
+  std::string empty_text = "-";  // text: an empty cell
+  bool peak_note = true;         // text: kAbovePeakNote under a table with a marked cell (false: the caller's)
 };
 
 // A column with the function that reads its cell off one of a benchmark's rows (of type R): a

@@ -16,8 +16,8 @@ std::string header(const std::string& h, const std::string& bw) {
   return at == std::string::npos ? h : h.substr(0, at) + bw + h.substr(at + 3);
 }
 
-std::string text_cell(const Column& c, const Cell& v) {
-  if (std::holds_alternative<std::monostate>(v)) return "-";
+std::string text_cell(const ResultTable& t, const Column& c, const Cell& v) {
+  if (std::holds_alternative<std::monostate>(v)) return t.empty_text;
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
   if (const auto* u = std::get_if<std::uint64_t>(&v)) return std::to_string(*u);
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";
@@ -97,14 +97,14 @@ std::string render_text(const ResultTable& t) {
     std::vector<std::string> cells;
     for (std::size_t c : cols) {
       const Column& col = t.columns[c];
-      cells.push_back(text_cell(col, row[c]));
+      cells.push_back(text_cell(t, col, row[c]));
       if (col.unit == Unit::PctOfPeak)
         if (const auto* x = std::get_if<double>(&row[c])) marked = marked || above_peak(*x);
     }
     table.rows.push_back(std::move(cells));
   }
   out += table.render_text();
-  if (marked) out += kAbovePeakNote;
+  if (marked && t.peak_note) out += kAbovePeakNote;
   for (const std::string& line : t.after) out += line;
   for (const std::string& note : t.notes) out += "\n" + note;
   return out + "\n";

@@ -11,8 +11,8 @@
 
 namespace clreduce {
 
-// The preamble, the table, kAbovePeakNote where a PctOfPeak cell is above 100, the lines `after`,
-// each note after a '\n', then a final '\n'.
+// The preamble, the table (empty cells as empty_text), kAbovePeakNote where a PctOfPeak cell is
+// above 100 (unless peak_note is false), the lines `after`, each note after a '\n', then a final '\n'.
 std::string render_text(const ResultTable& t);
 // The header line and every row; csv_rows: the rows alone (for rows written as they are measured).
 std::string render_csv(const ResultTable& t);
