@@ -116,3 +116,17 @@ TEST_SUITE("unit") {
     CHECK(text.find(kAbovePeakNote) == std::string::npos);                  // but no note
   }
 }
+
+TEST_SUITE("unit") {
+  TEST_CASE("result model: a plain percentage and a ratio in text, never marked above 100; raw in CSV") {
+    ResultTable t;
+    t.columns = {{"pct", "pct", "% of copy", "pct", Unit::Percent, 1, 2}, {"x", "x", "speedup", "x", Unit::Ratio, 2, 3}};
+    t.rows = {{120.04, 1.5}};
+    const std::string text = render_text(t);
+    CHECK(text.find("120.0% |") != std::string::npos);
+    CHECK(text.find("1.50x") != std::string::npos);
+    CHECK(text.find('*') == std::string::npos);
+    CHECK(text.find(kAbovePeakNote) == std::string::npos);
+    CHECK(render_csv(t) == "pct,x\n120.04,1.500\n");
+  }
+}

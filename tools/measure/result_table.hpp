@@ -24,6 +24,7 @@ enum class Unit {
   Micros,     // a time in µs: text with 2 decimals under 100 µs, else 1
   Bandwidth,  // GB/s: text and CSV in the process's bandwidth unit (--units), JSON in GB/s
   PctOfPeak,  // a % of a measured peak: text "87.3%", marked (with a note under the table) above 100
+  Percent,    // any other percentage (of a copy's rate, a spread): text "87.3%", never marked
   Json,       // a JSON value (a stats object, the read peak): JSON only
 };
 
@@ -37,7 +38,7 @@ struct Column {
   std::string text;
   std::string csv;
   Unit unit = Unit::Text;
-  int decimals = 1;       // Number, Ratio, Bandwidth and PctOfPeak in text
+  int decimals = 1;       // Number, Ratio, Bandwidth, PctOfPeak and Percent in text
   int csv_decimals = -1;  // numbers in CSV: -1 as std::to_string writes them (6 decimals)
 };
 

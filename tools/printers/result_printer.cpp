@@ -28,6 +28,7 @@ std::string text_cell(const ResultTable& t, const Column& c, const Cell& v) {
     case Unit::Bandwidth: return bandwidth_cell(x, c.decimals);
     case Unit::PctOfPeak: return pct_of_peak_cell(x, c.decimals);
     case Unit::Ratio: return fixed(x, c.decimals) + "x";
+    case Unit::Percent: return fixed(x, c.decimals) + "%";
     default: return fixed(x, c.decimals);
   }
 }

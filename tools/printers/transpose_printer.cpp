@@ -1,9 +1,13 @@
-// Renderings of transposes, the transpose benchmark and the access-pattern study.
+// Renderings of transposes, the transpose benchmark and the access-pattern study: their rows'
+// columns declared once (the result model, measure/result_table.hpp), the tables, CSV and JSON rows
+// from the generic printers; one transpose's text stays a report of its own.
 #include "printers/transpose_printer.hpp"
 
 #include "parse.hpp"
-#include "printers/table.hpp"
+#include "printers/common_columns.hpp"
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
+#include "printers/table.hpp"
 
 #include <sstream>
 
@@ -12,43 +16,88 @@ namespace clreduce {
 using nlohmann::json;
 
 namespace {
-std::string tile_cell(const TransposePlan& p) { return p.tile ? std::to_string(p.tile) : "-"; }
-std::string rows_cell(const TransposePlan& p) {
-  return p.variant && p.variant->shape == TransposeShape::TileRows ? std::to_string(p.rows) : "-";
-}
 std::uint64_t moved_bytes(std::uint64_t m, std::uint64_t n, ElemType t) {
   return 2 * m * n * size_of(t);
 }
 
-json plan_json(const TransposePlan& p) {
-  return json{{"variant", p.variant->name}, {"m", p.m}, {"n", p.n},
-              {"wg_x", p.wg_x}, {"wg_y", p.wg_y}, {"tile", p.tile}, {"rows", p.rows}, {"vec", p.vec},
-              {"aligned", p.aligned},
-              {"groups_x", p.groups_x}, {"groups_y", p.groups_y},
-              {"local_bytes", p.local_bytes}, {"options", p.options}};
-}
-
 json report_core_json(const TransposeReport& r) {
-  return json{{"plan", plan_json(r.plan)},
-              {"type", std::string(name_of(r.config.type))},
-              {"data", r.data_origin},
-              {"bytes_moved", moved_bytes(r.plan.m, r.plan.n, r.config.type)},
-              {"time_us", stats_json(r.timing.whole_us)},
-              {"batch", r.timing.batch},
-              {"samples", r.timing.repetitions},
-              {"gbps", r.gbps},
-              {"check", {{"ok", r.check.ok}, {"mismatches", r.check.mismatches},
-                         {"detail", r.check.detail}}}};
+  const TransposePlan& p = r.plan;
+  const json plan{{"variant", p.variant->name}, {"m", p.m}, {"n", p.n}, {"wg_x", p.wg_x}, {"wg_y", p.wg_y},
+                  {"tile", p.tile}, {"rows", p.rows}, {"vec", p.vec}, {"aligned", p.aligned}, {"groups_x", p.groups_x},
+                  {"groups_y", p.groups_y}, {"local_bytes", p.local_bytes}, {"options", p.options}};
+  return json{{"plan", plan}, {"type", std::string(name_of(r.config.type))}, {"data", r.data_origin},
+              {"bytes_moved", moved_bytes(p.m, p.n, r.config.type)}, {"time_us", stats_json(r.timing.whole_us)},
+              {"batch", r.timing.batch}, {"samples", r.timing.repetitions}, {"gbps", r.gbps},
+              {"check", {{"ok", r.check.ok}, {"mismatches", r.check.mismatches}, {"detail", r.check.detail}}}};
 }
 
-std::string status(const TransposeBenchRow& row) {
-  if (!row.error.empty()) return "ERROR";
-  return row.ok() ? "ok" : "FAILED";
+// A transpose as its columns read it: a bench transpose's row (with its shape's copy) or one
+// transpose (shape and row null).
+struct Line {
+  std::string variant;
+  const TransposeReport* r;  // null where it did not run
+  ElemType type;
+  std::uint64_t m, n;
+  const TransposeShapeResult* s = nullptr;
+  const TransposeBenchRow* row = nullptr;
+  std::string status() const { return row && !row->error.empty() ? "ERROR" : r && r->ok() ? "ok" : "FAILED"; }
+};
+using Col = ColumnOf<Line>;
+
+// {{key, json path, text header, csv header, unit, text decimals, csv decimals}, cell}. The bench's
+// columns (bench: its copy, % of copy, speedup, and the variant and status in JSON beside the
+// report's keys) or one transpose's (its CSV row; its JSON the report's keys alone).
+std::vector<Col> make_columns(bool bench) {
+  using R = TransposeReport;
+  std::vector<Col> c = join<Line>({
+      {{{"variant", bench ? "variant" : "", "variant", "variant"}, [](const Line& l) { return Cell(l.variant); }},
+       {{"type", "", "", "type"}, [](const Line& l) { return Cell(std::string(name_of(l.type))); }},
+       {{"m", "", "", "m", Unit::Count}, [](const Line& l) { return u64(l.m); }},
+       {{"n", "", "", "n", Unit::Count}, [](const Line& l) { return u64(l.n); }},
+       {{"shape", "", "shape", ""}, [](const Line& l) { return Cell(shape_label(l.m, l.n)); }},
+       {{"wg", "", "wg", "wg"}, when(&Line::r, [](const R& r) { return r.plan.wg_label(); })},
+       {{"tile", "", "", "tile"}, when(&Line::r, [](const R& r) { return r.plan.tile ? std::to_string(r.plan.tile) : "-"; })},
+       {{"rows", "", "", "rows"}, when(&Line::r, [](const R& r) {
+          const TransposePlan& p = r.plan;
+          return p.variant && p.variant->shape == TransposeShape::TileRows ? std::to_string(p.rows) : "-";
+        })}},
+      time_columns<Line, Sampled>([](const Line& l) { return l.r ? &l.r->timing : nullptr; }, kMinMaxText),
+      {{{"gbps", "", "GB/s", "GB_per_s", Unit::Number, 1, 2}, when(&Line::r, [](const R& r) { return r.gbps; })}}});
+  if (bench)
+    c = join<Line>({c,
+                    {{{"copy", "", "", "copy_GB_per_s", Unit::Number, 1, 2}, [](const Line& l) { return Cell(l.s->copy.gbps); }},
+                     {{"pct_of_copy", "pct_of_copy", "% of copy", "pct_of_copy", Unit::Percent, 1, 2},
+                      [](const Line& l) { return l.r ? Cell(l.row->pct_of_copy) : Cell(); }},
+                     // The text shows no speedup where naive did not run (0); CSV and JSON keep the 0.
+                     {{"speedup", "", "speedup vs naive", "", Unit::Ratio, 2},
+                      [](const Line& l) { return l.r && l.row->speedup > 0 ? Cell(l.row->speedup) : Cell(); }},
+                     {{"speedup_vs_naive", "speedup_vs_naive", "", "speedup_vs_naive", Unit::Number, 1, 3},
+                      [](const Line& l) { return l.r ? Cell(l.row->speedup) : Cell(); }},
+                     {{"error", "error", "", ""}, [](const Line& l) { return l.row->error.empty() ? Cell() : Cell(l.row->error); }}}});
+  return join<Line>({c,
+                     {{{"status", bench ? "status" : "", "check", "check"}, [](const Line& l) { return Cell(l.status()); }},
+                      {{"report", "*", "", ""}, when(&Line::r, [](const R& r) { return report_core_json(r); })}}});
+}
+
+const std::vector<Col>& columns(bool bench) {
+  static const std::vector<Col> b = make_columns(true), one = make_columns(false);
+  return bench ? b : one;
+}
+
+Line line_of(const TransposeReport& r) { return Line{r.plan.variant->name, &r, r.config.type, r.plan.m, r.plan.n}; }
+
+std::vector<Line> lines_of(const TransposeBenchReport& r, const TransposeShapeResult* only = nullptr) {
+  std::vector<Line> out;
+  for (const auto& s : r.shapes)
+    if (!only || &s == only)
+      for (const auto& row : s.rows)
+        out.push_back(Line{row.variant, row.report ? &*row.report : nullptr, r.type, s.m, s.n, &s, &row});
+  return out;
 }
 }  // namespace
 
 json transpose_json(const TransposeReport& r, const DeviceInfo& dev) {
-  json j = report_core_json(r);
+  json j = render_json_rows(tabulate(columns(false), std::vector<Line>{line_of(r)}))[0];
   j["device"] = device_json(dev);
   return j;
 }
@@ -81,163 +130,110 @@ std::string transpose_text(const TransposeReport& r, const DeviceInfo& dev) {
 }
 
 std::string transpose_csv(const TransposeReport& r) {
-  TextTable t;
-  t.headers = {"variant", "type", "m", "n", "wg", "tile", "rows", "min_us", "median_us", "max_us",
-               "GB_per_s", "check"};
-  t.rows.push_back({r.plan.variant->name, std::string(name_of(r.config.type)),
-                    std::to_string(r.plan.m), std::to_string(r.plan.n), r.plan.wg_label(),
-                    tile_cell(r.plan), rows_cell(r.plan), fixed(r.timing.whole_us.min, 3),
-                    fixed(r.timing.whole_us.median, 3), fixed(r.timing.whole_us.max, 3),
-                    fixed(r.gbps, 2), r.ok() ? "ok" : "FAILED"});
-  return t.render_csv();
+  return render_csv(tabulate(columns(false), std::vector<Line>{line_of(r)}));
 }
 
 json transpose_bench_json(const TransposeBenchReport& r, const DeviceInfo& dev) {
   json shapes = json::array();
-  for (const auto& s : r.shapes) {
-    json rows = json::array();
-    for (const auto& row : s.rows) {
-      json j = row.report ? report_core_json(*row.report) : json::object();
-      j["variant"] = row.variant;
-      j["status"] = status(row);
-      if (!row.error.empty()) j["error"] = row.error;
-      if (row.report) {
-        j["pct_of_copy"] = row.pct_of_copy;
-        j["speedup_vs_naive"] = row.speedup;
-      }
-      rows.push_back(j);
-    }
+  for (const auto& s : r.shapes)
     shapes.push_back(json{{"m", s.m}, {"n", s.n}, {"data", s.data_origin},
                           {"copy", {{"bytes", s.copy.bytes}, {"gbps", s.copy.gbps},
                                     {"time_us", stats_json(s.copy.timing.whole_us)},
                                     {"how", "clEnqueueCopyBuffer; GB/s counts read plus written"}}},
-                          {"rows", rows}});
-  }
+                          {"rows", render_json_rows(tabulate(columns(true), lines_of(r, &s)))}});
   return json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
               {"type", std::string(name_of(r.type))}, {"shapes", shapes}, {"all_ok", r.all_ok()}};
 }
 
-std::string transpose_bench_text(const TransposeBenchReport& r, const DeviceInfo& dev) {
-  std::ostringstream out;
-  out << "device: " << dev.label() << ", " << dev.compute_units << " compute units\n"
-      << "type:   " << name_of(r.type) << "; GB/s = bytes read plus written (2*M*N*"
-      << size_of(r.type) << ") / median; copy = clEnqueueCopyBuffer of the same bytes, now\n"
-      << clock_line(r.clock, r.clock_note);
-  TextTable t;
-  t.headers = {"variant", "shape", "wg", "median µs", "min µs", "max µs", "GB/s", "% of copy",
-               "speedup vs naive", "check"};
-  for (const auto& s : r.shapes) {
-    const std::string shape = shape_label(s.m, s.n);
-    out << "copy " << shape << ": " << fixed(s.copy.gbps, 1) << " GB/s (median "
-        << stats_cell(s.copy.timing.whole_us.median) << " µs)\n";
-    for (const auto& row : s.rows) {
-      if (!row.report) {
-        t.rows.push_back({row.variant, shape, "-", "-", "-", "-", "-", "-", "-", status(row)});
-        continue;
-      }
-      const TransposeReport& tr = *row.report;
-      t.rows.push_back({row.variant, shape, tr.plan.wg_label(),
-                        stats_cell(tr.timing.whole_us.median), stats_cell(tr.timing.whole_us.min),
-                        stats_cell(tr.timing.whole_us.max), fixed(tr.gbps, 1),
-                        fixed(row.pct_of_copy, 1) + "%",
-                        row.speedup > 0 ? fixed(row.speedup, 2) + "x" : "-", status(row)});
-    }
-  }
-  out << "\n" << t.render_text();
+ResultTable bench_table(const TransposeBenchReport& r) {
+  ResultTable t = tabulate(columns(true), lines_of(r));
+  t.text_order = {"variant", "shape", "wg", "median_us", "min_us", "max_us", "gbps", "pct_of_copy", "speedup", "status"};
   for (const auto& s : r.shapes)
     for (const auto& row : s.rows) {
-      if (!row.error.empty())
-        out << "\n" << row.variant << " " << shape_label(s.m, s.n) << " error: " << row.error;
+      if (!row.error.empty()) t.notes.push_back(row.variant + " " + shape_label(s.m, s.n) + " error: " + row.error);
       if (row.report && !row.ok())
-        out << "\n" << row.variant << " " << shape_label(s.m, s.n) << " check: "
-            << row.report->check.detail;
+        t.notes.push_back(row.variant + " " + shape_label(s.m, s.n) + " check: " + row.report->check.detail);
     }
-  out << "\n";
-  return out.str();
+  return t;
 }
 
-std::string transpose_bench_csv(const TransposeBenchReport& r) {
-  TextTable t;
-  t.headers = {"variant", "type", "m", "n", "wg", "tile", "rows", "min_us", "median_us", "max_us",
-               "GB_per_s", "copy_GB_per_s", "pct_of_copy", "speedup_vs_naive", "check"};
+std::string transpose_bench_text(const TransposeBenchReport& r, const DeviceInfo& dev) {
+  ResultTable t = bench_table(r);
+  t.preamble = {"device: " + dev.label() + ", " + std::to_string(dev.compute_units) + " compute units\n",
+                "type:   " + std::string(name_of(r.type)) + "; GB/s = bytes read plus written (2*M*N*" +
+                    std::to_string(size_of(r.type)) + ") / median; copy = clEnqueueCopyBuffer of the same bytes, now\n",
+                clock_line(r.clock, r.clock_note)};
   for (const auto& s : r.shapes)
-    for (const auto& row : s.rows) {
-      const std::string type(name_of(r.type));
-      if (!row.report) {
-        t.rows.push_back({row.variant, type, std::to_string(s.m), std::to_string(s.n), "", "", "",
-                          "", "", "", "", fixed(s.copy.gbps, 2), "", "", status(row)});
-        continue;
-      }
-      const TransposeReport& tr = *row.report;
-      t.rows.push_back({row.variant, type, std::to_string(s.m), std::to_string(s.n),
-                        tr.plan.wg_label(), tile_cell(tr.plan), rows_cell(tr.plan),
-                        fixed(tr.timing.whole_us.min, 3), fixed(tr.timing.whole_us.median, 3),
-                        fixed(tr.timing.whole_us.max, 3), fixed(tr.gbps, 2), fixed(s.copy.gbps, 2),
-                        fixed(row.pct_of_copy, 2), fixed(row.speedup, 3), status(row)});
-    }
-  return t.render_csv();
+    t.preamble.push_back("copy " + shape_label(s.m, s.n) + ": " + fixed(s.copy.gbps, 1) + " GB/s (median " +
+                         stats_cell(s.copy.timing.whole_us.median) + " µs)\n");
+  t.preamble.push_back("\n");
+  return render_text(t);
 }
+
+std::string transpose_bench_csv(const TransposeBenchReport& r) { return render_csv(bench_table(r)); }
+
+namespace {
+// The access study's row: the report's shared launch beside each pattern's.
+struct AccessLine {
+  const AccessReport* r;
+  const AccessRow* row;
+};
+
+ResultTable access_table(const AccessReport& r) {
+  using L = AccessLine;
+  static const std::vector<ColumnOf<L>> c = join<L>({
+      {{{"pattern", "pattern", "pattern", "pattern"}, [](const L& l) { return Cell(l.row->pattern.name); }},
+       {{"kernel", "kernel", "", ""}, [](const L& l) { return Cell(l.row->pattern.kernel); }},
+       {{"reads", "reads", "", ""}, [](const L& l) { return Cell(l.row->pattern.summary); }},
+       {{"n", "", "", "n", Unit::Count}, [](const L& l) { return u64(l.r->n); }},
+       {{"wg", "", "", "wg", Unit::Count}, [](const L& l) { return u64(l.r->wg); }},
+       {{"groups", "", "", "groups", Unit::Count}, [](const L& l) { return u64(l.r->groups); }},
+       {{"chunk", "", "", "chunk", Unit::Count}, [](const L& l) { return u64(l.r->chunk); }}},
+      time_columns<L, Sampled>([](const L& l) { return &l.row->timing; }, kMinMaxText),
+      {{{"first_us", "", "pattern pass µs", "first_pass_median_us", Unit::Micros, 2, 3},
+        [](const L& l) { return Cell(l.row->timing.first_us.median); }},
+       {{"gbps", "gbps", "GB/s", "GB_per_s", Unit::Number, 1, 2}, [](const L& l) { return Cell(l.row->gbps); }},
+       {{"first_gbps", "first_pass_gbps", "pattern pass GB/s", "first_pass_GB_per_s", Unit::Number, 1, 2},
+        [](const L& l) { return Cell(l.row->first_pass_gbps); }},
+       {{"value", "value", "result", "result", Unit::Count}, [](const L& l) { return u64(l.row->value); }},
+       {{"reference", "", "", "reference", Unit::Count}, [](const L& l) { return u64(l.r->reference); }},
+       {{"check", "", "check", "check"}, [](const L& l) { return Cell(std::string(l.row->ok ? "ok" : "FAILED")); }},
+       {{"time_us", "time_us", "", ""}, [](const L& l) { return Cell(stats_json(l.row->timing.whole_us)); }},
+       {{"first_pass_us", "first_pass_us", "", ""}, [](const L& l) { return Cell(stats_json(l.row->timing.first_us)); }},
+       {{"batch", "batch", "", ""}, [](const L& l) { return u64(l.row->timing.batch); }},
+       {{"consistent", "consistent", "", ""}, [](const L& l) { return Cell(l.row->consistent); }},
+       {{"ok", "ok", "", ""}, [](const L& l) { return Cell(l.row->ok); }}}});
+  std::vector<L> lines;
+  for (const AccessRow& row : r.rows) lines.push_back({&r, &row});
+  ResultTable t = tabulate(c, lines);
+  t.text_order = {"pattern", "median_us", "min_us", "max_us", "gbps", "first_us", "first_gbps", "value", "check"};
+  return t;
+}
+}  // namespace
 
 json access_json(const AccessReport& r, const DeviceInfo& dev) {
-  json rows = json::array();
-  for (const auto& row : r.rows)
-    rows.push_back(json{{"pattern", row.pattern.name},
-                        {"kernel", row.pattern.kernel},
-                        {"reads", row.pattern.summary},
-                        {"time_us", stats_json(row.timing.whole_us)},
-                        {"first_pass_us", stats_json(row.timing.first_us)},
-                        {"batch", row.timing.batch},
-                        {"gbps", row.gbps},
-                        {"first_pass_gbps", row.first_pass_gbps},
-                        {"value", row.value},
-                        {"consistent", row.consistent},
-                        {"ok", row.ok}});
   return json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
               {"n", r.n}, {"type", "uint"}, {"data", r.data_origin},
               {"wg", r.wg}, {"groups", r.groups}, {"work_items", r.groups * r.wg},
-              {"chunk", r.chunk}, {"reference", r.reference}, {"rows", rows},
+              {"chunk", r.chunk}, {"reference", r.reference}, {"rows", render_json_rows(access_table(r))},
               {"interleaved_over_contiguous", r.ratio}, {"all_ok", r.all_ok()}};
 }
 
 std::string access_text(const AccessReport& r, const DeviceInfo& dev) {
-  std::ostringstream out;
-  out << "device: " << dev.label() << ", " << dev.compute_units << " compute units\n"
-      << "input:  n = " << r.n << " uint (" << bytes_human(r.n * 4) << ", " << r.data_origin
-      << "); sum of x^3 mod 2^32, host reference " << r.reference << "\n"
-      << "launch: " << r.groups << " groups of " << r.wg << " = " << r.groups * r.wg
-      << " work-items; contiguous chunk " << r.chunk << " elements\n"
-      << "time:   whole (pattern pass + reduction of the partials), median; GB/s = input bytes / "
-         "median\n"
-      << clock_line(r.clock, r.clock_note) << "\n";
-  TextTable t;
-  t.headers = {"pattern", "median µs", "min µs", "max µs", "GB/s", "pattern pass µs",
-               "pattern pass GB/s", "result", "check"};
-  for (const auto& row : r.rows)
-    t.rows.push_back({row.pattern.name, stats_cell(row.timing.whole_us.median),
-                      stats_cell(row.timing.whole_us.min), stats_cell(row.timing.whole_us.max),
-                      fixed(row.gbps, 1), stats_cell(row.timing.first_us.median),
-                      fixed(row.first_pass_gbps, 1), std::to_string(row.value),
-                      row.ok ? "ok" : "FAILED"});
-  out << t.render_text() << "\n"
-      << "interleaved / contiguous: " << fixed(r.ratio, 2) << "x the bandwidth\n";
-  for (const auto& row : r.rows)
-    out << "  " << row.pattern.name << ": " << row.pattern.summary << "\n";
-  return out.str();
+  ResultTable t = access_table(r);
+  t.preamble = {
+      "device: " + dev.label() + ", " + std::to_string(dev.compute_units) + " compute units\n",
+      "input:  n = " + std::to_string(r.n) + " uint (" + bytes_human(r.n * 4) + ", " + r.data_origin +
+          "); sum of x^3 mod 2^32, host reference " + std::to_string(r.reference) + "\n",
+      "launch: " + std::to_string(r.groups) + " groups of " + std::to_string(r.wg) + " = " +
+          std::to_string(r.groups * r.wg) + " work-items; contiguous chunk " + std::to_string(r.chunk) + " elements\n",
+      "time:   whole (pattern pass + reduction of the partials), median; GB/s = input bytes / median\n",
+      clock_line(r.clock, r.clock_note) + "\n"};
+  t.notes = {"interleaved / contiguous: " + fixed(r.ratio, 2) + "x the bandwidth"};
+  for (const auto& row : r.rows) t.notes.push_back("  " + row.pattern.name + ": " + row.pattern.summary);
+  return render_text(t);
 }
 
-std::string access_csv(const AccessReport& r) {
-  TextTable t;
-  t.headers = {"pattern", "n", "wg", "groups", "chunk", "min_us", "median_us", "max_us",
-               "first_pass_median_us", "GB_per_s", "first_pass_GB_per_s", "result", "reference",
-               "check"};
-  for (const auto& row : r.rows)
-    t.rows.push_back({row.pattern.name, std::to_string(r.n), std::to_string(r.wg),
-                      std::to_string(r.groups), std::to_string(r.chunk),
-                      fixed(row.timing.whole_us.min, 3), fixed(row.timing.whole_us.median, 3),
-                      fixed(row.timing.whole_us.max, 3), fixed(row.timing.first_us.median, 3),
-                      fixed(row.gbps, 2), fixed(row.first_pass_gbps, 2), std::to_string(row.value),
-                      std::to_string(r.reference), row.ok ? "ok" : "FAILED"});
-  return t.render_csv();
-}
+std::string access_csv(const AccessReport& r) { return render_csv(access_table(r)); }
 
 }  // namespace clreduce
