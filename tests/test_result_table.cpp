@@ -130,3 +130,15 @@ TEST_SUITE("unit") {
     CHECK(render_csv(t) == "pct,x\n120.04,1.500\n");
   }
 }
+
+TEST_SUITE("unit") {
+  TEST_CASE("result model: CSV as the text table writes it (an output that predates the model)") {
+    ResultTable t = sample();
+    t.csv_text = true;
+    set_bandwidth_unit(BandwidthUnit::GB);
+    const std::string csv = render_csv(t);
+    CHECK(csv.rfind("name,median µs,GB/s,% of peak\n", 0) == 0);  // the text's headers, not the CSV's
+    CHECK(csv.find("sum,12.35,2000.0,101.5% *\n") != std::string::npos);  // the text's cells
+    CHECK(csv.find("\"max, refused\",-,-,-\n") != std::string::npos);
+  }
+}

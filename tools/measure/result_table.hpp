@@ -60,6 +60,9 @@ struct ResultTable {
   std::vector<std::string> text_order, csv_order;
   std::string empty_text = "-";  // text: an empty cell
   bool peak_note = true;         // text: kAbovePeakNote under a table with a marked cell (false: the caller's)
+  // CSV: the text table's columns, headers and cells as text writes them (an output that predates the
+  // model); the columns' CSV headers and csv_order are not used.
+  bool csv_text = false;
 };
 
 // A column with the function that reads its cell off one of a benchmark's rows (of type R): a

@@ -1,8 +1,11 @@
 // Renderings of the multi-device benchmark: the whole per device count, then each device's part,
-// so that a poor efficiency can be traced to the device (or the split) that held it back.
+// so that a poor efficiency can be traced to the device (or the split) that held it back. Both
+// tables' columns declared once (the result model, measure/result_table.hpp); the tables, CSV and
+// JSON rows (each count's parts nested in it) from the generic printers.
 #include "printers/multi_printer.hpp"
 
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/table.hpp"
 
 #include <sstream>
@@ -40,22 +43,93 @@ std::string result_str(const MultiBenchRun& run, const MultiResult& m) {
   return run.design.reduction ? m.result.str() : m.value.str();
 }
 
-std::string check_cell(const MultiBenchRow& r) {
-  if (!r.check.ok) return "FAILED";
-  return r.repeatable ? "ok" : "NOT REPEATABLE";
+// A device count's row, or (share set) one device's part of it, as the columns read it.
+struct Line {
+  const MultiBenchRun* run;
+  const MultiBenchRow* row;
+  const DeviceShare* s = nullptr;
+  const Stats& part_us() const { return row->device_us[s->device]; }
+  double part_gbps() const {  // 0 where the device did not run
+    return s->n && part_us().median > 0 ? static_cast<double>(s->n * run->element_bytes) / (part_us().median * 1e3) : 0.0;
+  }
+};
+using Col = ColumnOf<Line>;
+
+// {{key, json path, text header, csv header, unit, text decimals}, cell}: the CSV is the text
+// table's (csv_text).
+const std::vector<Col>& share_columns() {
+  const auto ran = [](auto f) { return [f](const Line& l) { return l.s->n ? Cell(f(l)) : Cell(); }; };
+  static const std::vector<Col> c = {
+      {{"devices", "", "devices", "", Unit::Count}, [](const Line& l) { return u64(l.row->devices); }},
+      {{"device", "device", "device", "", Unit::Count}, [](const Line& l) { return u64(l.s->device); }},
+      {{"name", "name", "name", ""}, [](const Line& l) { return Cell(l.s->name); }},
+      {{"n", "n", "n", "", Unit::Count}, [](const Line& l) { return u64(l.s->n); }},
+      {{"chunks", "chunks", "chunks", "", Unit::Count}, [](const Line& l) { return u64(l.s->chunks); }},
+      {{"variant_text", "", "variant", ""}, [](const Line& l) { return Cell(l.s->n ? l.s->variant : "(skipped)"); }},
+      {{"start", "", "start µs", "", Unit::Micros}, ran([](const Line& l) { return l.row->device_start_us[l.s->device].median; })},
+      {{"median", "", "median µs", "", Unit::Micros}, ran([](const Line& l) { return l.part_us().median; })},
+      {{"gbps_text", "", "$bw", "", Unit::Bandwidth, 2},
+       [](const Line& l) { return l.part_gbps() > 0 ? Cell(l.part_gbps()) : Cell(); }},
+      // The text's last header is "part" for a descriptor (its parts unfinished), else "value".
+      {{"value_text", "", "value", ""},
+       ran([](const Line& l) { return l.run->design.reduction ? std::string("(unfinished)") : l.s->value.str(); })},
+      // JSON only.
+      {{"json", "*", "", ""}, [](const Line& l) {
+         const DeviceShare& s = *l.s;
+         return Cell(json{{"offset", s.offset}, {"variant", s.variant}, {"value", s.n && !l.run->design.reduction ? s.value.str() : ""},
+                          {"time_us", stats_json(l.part_us())}, {"start_us", stats_json(l.row->device_start_us[s.device])},
+                          {"gbps", l.part_gbps()}});
+       }}};
+  return c;
 }
 
-TextTable whole_table(const MultiBenchRun& run) {
-  TextTable t;
-  t.headers = {"devices", "parts", "median µs", "spread", "min µs", "max µs", bandwidth_label(), "speedup",
-               "efficiency", "tail µs", "check"};
-  for (const MultiBenchRow& r : run.rows) {
-    std::vector<std::string> parts;
-    for (const DeviceShare& s : r.last.shares) parts.push_back(std::to_string(s.n));
-    t.rows.push_back({std::to_string(r.devices), join(parts, "/"), stats_cell(r.us.median), spread_cell(r.us),
-                      stats_cell(r.us.min), stats_cell(r.us.max), bandwidth_cell(r.gbps, 2), fixed(r.speedup, 2) + "x",
-                      fixed(r.efficiency_pct, 1) + "%", stats_cell(r.tail_us.median), check_cell(r)});
-  }
+ResultTable share_table(const MultiBenchRun& run, const MultiBenchRow* only = nullptr) {
+  std::vector<Line> lines;
+  for (const MultiBenchRow& r : run.rows)
+    if (!only || &r == only)
+      for (const DeviceShare& s : r.last.shares) lines.push_back({&run, &r, &s});
+  ResultTable t = tabulate(share_columns(), lines);
+  if (run.design.reduction) t.columns[9].text = "part";  // value_text
+  return t;
+}
+
+const std::vector<Col>& columns() {
+  const auto stats = [](Stats MultiBenchRow::*s, double Stats::*x) {
+    return [s, x](const Line& l) { return Cell(l.row->*s.*x); };
+  };
+  static const std::vector<Col> c = {
+      {{"devices", "devices", "devices", "", Unit::Count}, [](const Line& l) { return u64(l.row->devices); }},
+      {{"parts", "", "parts", ""},
+       [](const Line& l) {
+         std::vector<std::string> parts;
+         for (const DeviceShare& s : l.row->last.shares) parts.push_back(std::to_string(s.n));
+         return Cell(join(parts, "/"));
+       }},
+      {{"median", "", "median µs", "", Unit::Micros}, stats(&MultiBenchRow::us, &Stats::median)},
+      {{"spread", "", "spread", ""}, [](const Line& l) { return Cell(spread_cell(l.row->us)); }},
+      {{"min", "", "min µs", "", Unit::Micros}, stats(&MultiBenchRow::us, &Stats::min)},
+      {{"max", "", "max µs", "", Unit::Micros}, stats(&MultiBenchRow::us, &Stats::max)},
+      {{"gbps", "gbps", "$bw", "", Unit::Bandwidth, 2}, [](const Line& l) { return Cell(l.row->gbps); }},
+      {{"speedup", "speedup", "speedup", "", Unit::Ratio, 2}, [](const Line& l) { return Cell(l.row->speedup); }},
+      {{"efficiency", "efficiency_pct", "efficiency", "", Unit::Percent}, [](const Line& l) { return Cell(l.row->efficiency_pct); }},
+      {{"tail", "", "tail µs", "", Unit::Micros}, stats(&MultiBenchRow::tail_us, &Stats::median)},
+      {{"check_cell", "", "check", ""},
+       [](const Line& l) { return Cell(std::string(!l.row->check.ok ? "FAILED" : l.row->repeatable ? "ok" : "NOT REPEATABLE")); }},
+      // JSON only.
+      {{"json", "*", "", ""}, [](const Line& l) {
+         const MultiBenchRow& r = *l.row;
+         return Cell(json{{"time_us", stats_json(r.us)}, {"tail_us", stats_json(r.tail_us)}, {"value", result_str(*l.run, r.last)},
+                          {"depth", r.last.depth}, {"check", r.check.detail}, {"ok", r.ok()}, {"repeatable", r.repeatable},
+                          {"shares", render_json_rows(share_table(*l.run, l.row))}});
+       }}};
+  return c;
+}
+
+ResultTable whole_table(const MultiBenchRun& run) {
+  std::vector<Line> lines;
+  for (const MultiBenchRow& r : run.rows) lines.push_back({&run, &r});
+  ResultTable t = tabulate(columns(), lines);
+  t.csv_text = true;
   return t;
 }
 }  // namespace
@@ -78,68 +152,29 @@ std::string multi_text(const MultiBenchRun& run) {
       << " warm-up); GB/s = input bytes / median; efficiency = speedup over the first row / devices;\n"
       << "         tail = the last part's value to the call's return (the other threads waited for, values folded), median;\n"
       << "         start (below) = the call's start to the part's start (handed to its thread), median\n\n";
-  out << whole_table(run).render_text();
+  ResultTable whole = whole_table(run);
   for (std::size_t k : run.skipped)
-    out << k << " device" << (k == 1 ? "" : "s") << ": not run ("
-        << (k == 1 ? std::string("the first weight of the split is 0")
-                   : "the first " + std::to_string(k) + " weights of the split are all 0")
-        << "); speedup and efficiency are over the first row run\n";
-  out << "\n";
-  TextTable t;
-  t.headers = {"devices", "device", "name", "n", "chunks", "variant", "start µs", "median µs", bandwidth_label(),
-               d.reduction ? "part" : "value"};
+    whole.after.push_back(std::to_string(k) + " device" + (k == 1 ? "" : "s") + ": not run (" +
+                          (k == 1 ? std::string("the first weight of the split is 0")
+                                  : "the first " + std::to_string(k) + " weights of the split are all 0") +
+                          "); speedup and efficiency are over the first row run\n");
+  ResultTable parts = share_table(run);
+  parts.preamble = {"each device's part (host clock from its first command to its value):\n"};
   for (const MultiBenchRow& r : run.rows)
-    for (const DeviceShare& s : r.last.shares)
-      t.rows.push_back({std::to_string(r.devices), std::to_string(s.device), s.name, std::to_string(s.n),
-                        std::to_string(s.chunks), s.n ? s.variant : "(skipped)",
-                        s.n ? stats_cell(r.device_start_us[s.device].median) : "-",
-                        s.n ? stats_cell(r.device_us[s.device].median) : "-",
-                        s.n && r.device_us[s.device].median > 0
-                            ? bandwidth_cell(static_cast<double>(s.n * run.element_bytes) / (r.device_us[s.device].median * 1e3), 2)
-                            : "-",
-                        !s.n ? "-" : d.reduction ? "(unfinished)" : s.value.str()});
-  out << "each device's part (host clock from its first command to its value):\n" << t.render_text();
-  for (const MultiBenchRow& r : run.rows)
-    out << r.devices << " device" << (r.devices == 1 ? "" : "s") << ": " << result_str(run, r.last) << ", " << r.check.detail
-        << (r.repeatable ? "" : "; the iterations did not all give the same bits") << "\n";
-  return out.str();
+    parts.after.push_back(std::to_string(r.devices) + " device" + (r.devices == 1 ? "" : "s") + ": " +
+                          result_str(run, r.last) + ", " + r.check.detail +
+                          (r.repeatable ? "" : "; the iterations did not all give the same bits") + "\n");
+  std::string text = render_text(parts);
+  text.pop_back();  // render_text's closing blank line: the part table ends the output
+  return out.str() + render_text(whole) + text;
 }
 
-std::string multi_csv(const MultiBenchRun& run) { return whole_table(run).render_csv(); }
+std::string multi_csv(const MultiBenchRun& run) { return render_csv(whole_table(run)); }
 
 json multi_json(const MultiBenchRun& run) {
   const MultiBenchDesign& d = run.design;
   json devices = json::array();
   for (const DeviceInfo& dev : d.devices) devices.push_back(device_json(dev));
-  json rows = json::array();
-  for (const MultiBenchRow& r : run.rows) {
-    json shares = json::array();
-    for (const DeviceShare& s : r.last.shares) {
-      const Stats& st = r.device_us[s.device];
-      shares.push_back({{"device", s.device},
-                        {"name", s.name},
-                        {"offset", s.offset},
-                        {"n", s.n},
-                        {"chunks", s.chunks},
-                        {"variant", s.variant},
-                        {"value", s.n && !d.reduction ? s.value.str() : ""},
-                        {"time_us", stats_json(st)},
-                        {"start_us", stats_json(r.device_start_us[s.device])},
-                        {"gbps", s.n && st.median > 0 ? static_cast<double>(s.n * run.element_bytes) / (st.median * 1e3) : 0.0}});
-    }
-    rows.push_back({{"devices", r.devices},
-                    {"time_us", stats_json(r.us)},
-                    {"gbps", r.gbps},
-                    {"speedup", r.speedup},
-                    {"efficiency_pct", r.efficiency_pct},
-                    {"tail_us", stats_json(r.tail_us)},
-                    {"value", result_str(run, r.last)},
-                    {"depth", r.last.depth},
-                    {"check", r.check.detail},
-                    {"ok", r.ok()},
-                    {"repeatable", r.repeatable},
-                    {"shares", shares}});
-  }
   json what;
   if (d.reduction) {
     json inputs = json::array();
@@ -151,18 +186,10 @@ json multi_json(const MultiBenchRun& run) {
     what = {{"type", std::string(name_of(d.type))}, {"op", std::string(name_of(d.op))},
             {"accumulator", std::string(name_of(d.type))}};
   }
-  json j{{"kind", "bench multi"},
-              {"devices", devices},
-              {"n", run.n},
-              {"data", run.data_origin},
-              {"bytes", run.n * run.element_bytes},
-              {"resident", d.resident},
-              {"split", d.split.str()},
-              {"iterations", d.iterations},
-              {"warmup", d.warmup},
-              {"rows", rows},
-              {"skipped_device_counts", run.skipped},
-              {"all_ok", run.all_ok()}};
+  json j{{"kind", "bench multi"}, {"devices", devices}, {"n", run.n}, {"data", run.data_origin},
+         {"bytes", run.n * run.element_bytes}, {"resident", d.resident}, {"split", d.split.str()},
+         {"iterations", d.iterations}, {"warmup", d.warmup}, {"rows", render_json_rows(whole_table(run))},
+         {"skipped_device_counts", run.skipped}, {"all_ok", run.all_ok()}};
   j.update(what);
   return j;
 }

@@ -65,11 +65,15 @@ std::vector<std::size_t> shown(const ResultTable& t, const std::vector<std::stri
 
 TextTable csv_table(const ResultTable& t) {
   TextTable out;
-  const std::vector<std::size_t> cols = shown(t, t.csv_order, &Column::csv);
-  for (std::size_t c : cols) out.headers.push_back(header(t.columns[c].csv, bandwidth_csv_label()));
+  const std::vector<std::size_t> cols =
+      t.csv_text ? shown(t, t.text_order, &Column::text) : shown(t, t.csv_order, &Column::csv);
+  for (std::size_t c : cols)
+    out.headers.push_back(t.csv_text ? header(t.columns[c].text, bandwidth_label())
+                                     : header(t.columns[c].csv, bandwidth_csv_label()));
   for (const auto& row : t.rows) {
     std::vector<std::string> cells;
-    for (std::size_t c : cols) cells.push_back(csv_value(t.columns[c], row[c]));
+    for (std::size_t c : cols)
+      cells.push_back(t.csv_text ? text_cell(t, t.columns[c], row[c]) : csv_value(t.columns[c], row[c]));
     out.rows.push_back(std::move(cells));
   }
   return out;
