@@ -1,9 +1,12 @@
-// Renderings of one segmented reduction.
+// Renderings of one segmented reduction: its text report, and its CSV row and JSON from the result
+// model.
 #include "printers/segmented_printer.hpp"
 
 #include "parse.hpp"
 #include "printers/axis_printer.hpp"
+#include "printers/common_columns.hpp"
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/table.hpp"
 
 #include <sstream>
@@ -42,34 +45,44 @@ std::string segmented_text(const SegmentedReport& r, const DeviceInfo& dev) {
   return out.str();
 }
 
-std::string segmented_csv(const SegmentedReport& r) {
-  TextTable t;
-  t.headers = {"kernel", "type", "op", "n", "segments", "empty_segments", "longest_segment", "launch", "min_us",
-               "median_us", "max_us", "single_call_median_us", "single_call_events_median_us", "GB_per_s", "check"};
-  t.rows.push_back({r.plan.kernel, std::string(name_of(r.config.type)), std::string(name_of(r.config.op)),
-                    std::to_string(r.plan.n), std::to_string(r.plan.segments), std::to_string(r.empty_segments),
-                    std::to_string(r.longest_segment), r.plan.launch_label(), fixed(r.timing.whole_us.min, 3),
-                    fixed(r.timing.whole_us.median, 3), fixed(r.timing.whole_us.max, 3),
-                    fixed(r.timing.single_us.median, 3), fixed(r.timing.single_events_us.median, 3), fixed(r.gbps, 2),
-                    r.ok() ? "ok" : "FAILED"});
-  return t.render_csv();
+namespace {
+// One segmented reduction's CSV row and JSON object: its columns declared once (the result model,
+// measure/result_table.hpp), both formats from the generic printers.
+ResultTable table_of(const SegmentedReport& r) {
+  using R = SegmentedReport;
+  using L = const R*;  // the report, not a copy of its outputs
+  static const std::vector<ColumnOf<L>> c = join<L>({
+      {{{"kernel", "", "", "kernel"}, [](L r) { return Cell(r->plan.kernel); }},
+       {{"type", "type", "", "type"}, [](L r) { return Cell(std::string(name_of(r->config.type))); }},
+       {{"op", "op", "", "op"}, [](L r) { return Cell(std::string(name_of(r->config.op))); }},
+       {{"n", "", "", "n", Unit::Count}, [](L r) { return u64(r->plan.n); }},
+       {{"segments", "", "", "segments", Unit::Count}, [](L r) { return u64(r->plan.segments); }},
+       {{"empty_segments", "empty_segments", "", "empty_segments", Unit::Count}, [](L r) { return u64(r->empty_segments); }},
+       {{"longest_segment", "longest_segment", "", "longest_segment", Unit::Count}, [](L r) { return u64(r->longest_segment); }},
+       {{"launch", "", "", "launch"}, [](L r) { return Cell(r->plan.launch_label()); }}},
+      time_columns<L, Sampled>([](L r) { return &r->timing; }, kSingle | kSingleEvents),
+      {{{"gbps", "", "", "GB_per_s", Unit::Number, 1, 2}, [](L r) { return Cell(r->gbps); }},
+       {{"check", "", "", "check"}, [](L r) { return Cell(std::string(r->ok() ? "ok" : "FAILED")); }},
+       // JSON only.
+       {{"plan", "plan", "", ""}, [](L r) {
+          const SegmentedPlan& p = r->plan;
+          return Cell(json{{"kernel", p.kernel}, {"finish_kernel", p.finish_kernel}, {"n", p.n}, {"segments", p.segments},
+                           {"wg", p.wg}, {"parts", p.parts}, {"items", p.items}, {"groups", p.groups}, {"options", p.options}});
+        }},
+       {{"data", "data", "", ""}, [](L r) { return Cell(r->data_origin); }},
+       {{"segments_file", "segments_file", "", ""}, [](L r) { return Cell(r->segments_origin); }},
+       {{"bytes_read", "bytes_read", "", ""}, [](L r) { return u64(r->bytes_read()); }},
+       {{"first_outputs", "first_outputs", "", ""}, [](L r) { return Cell(first_outputs_json(r->outputs)); }},
+       {{"timed", "*", "", ""}, [](L r) { return Cell(timed_outputs_json(r->timing, r->gbps, r->check)); }}}});
+  return tabulate(c, std::vector<L>{&r});
 }
+}  // namespace
+
+std::string segmented_csv(const SegmentedReport& r) { return render_csv(table_of(r)); }
 
 json segmented_json(const SegmentedReport& r, const DeviceInfo& dev) {
-  const SegmentedPlan& p = r.plan;
-  json j{{"device", device_json(dev)},
-         {"plan",
-          {{"kernel", p.kernel}, {"finish_kernel", p.finish_kernel}, {"n", p.n}, {"segments", p.segments},
-           {"wg", p.wg}, {"parts", p.parts}, {"items", p.items}, {"groups", p.groups}, {"options", p.options}}},
-         {"type", std::string(name_of(r.config.type))},
-         {"op", std::string(name_of(r.config.op))},
-         {"data", r.data_origin},
-         {"segments_file", r.segments_origin},
-         {"empty_segments", r.empty_segments},
-         {"longest_segment", r.longest_segment},
-         {"bytes_read", r.bytes_read()},
-         {"first_outputs", first_outputs_json(r.outputs)}};
-  j.update(timed_outputs_json(r.timing, r.gbps, r.check));
+  json j = render_json_rows(table_of(r))[0];
+  j["device"] = device_json(dev);
   return j;
 }
 
