@@ -1,10 +1,11 @@
-// Renderings of tune's choice.
+// Renderings of tune's choice: the per-variant table (text and JSON rows) and the per-size CSV
+// declared on the result model (measure/result_table.hpp), rendered by the generic printers.
 #include "printers/tune_printer.hpp"
 
+#include "printers/common_columns.hpp"
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/table.hpp"
-
-#include <sstream>
 
 namespace clreduce {
 
@@ -18,92 +19,119 @@ std::string params_label(const TunedParams& p) {
   if (p.vec) s += ", vec " + std::to_string(*p.vec);
   return s;
 }
+
+// A variant (text and JSON rows) or a variant at one size (CSV rows) as the columns read it.
+struct Line {
+  const TuneReport* r;
+  const TuneRow* row;
+  std::size_t s = 0;  // the size (CSV)
+  const TunedVariant* t() const { return row->tuned ? &*row->tuned : nullptr; }
+  const TunedMeasurement* m() const { return row->tuned ? &row->tuned->measurements[s] : nullptr; }
+};
+using Col = ColumnOf<Line>;
+
+// {{key, json path, text header, csv header, unit, text decimals}, cell}. A variant's row: its
+// parameters, then its tuned (default) median at each size; an unavailable variant's text row is
+// blank after "unavailable".
+ResultTable variant_table(const TuneReport& r) {
+  const auto have = [](auto f) { return [f](const Line& l) { return l.row->unavailable.empty() ? Cell(f(l)) : Cell(); }; };
+  std::vector<Col> c = {
+      {{"variant", "variant", "variant", ""}, [](const Line& l) { return Cell(l.row->variant); }},
+      {{"params", "", "tuned parameters", ""},
+       [](const Line& l) { return Cell(!l.row->unavailable.empty() ? "unavailable" : l.t() ? params_label(l.t()->params) : "default kept"); }}};
+  for (std::size_t s = 0; s < r.sizes.size(); ++s)
+    c.push_back({{"us" + std::to_string(s), "", size_label(r.sizes[s]) + " µs", ""}, have([s](const Line& l) {
+                   const double d = l.row->default_us[s];
+                   const std::string def = d > 0 ? stats_cell(d) : "-";
+                   return l.t() ? stats_cell(l.t()->measurements[s].tuned_us) + " (" + def + ")" : def;
+                 })});
+  c = join<Line>({c, {
+      {{"gain", "", "gain over default", "", Unit::Ratio, 2}, have([](const Line& l) { return l.t() ? l.t()->gain_over_default : 1.0; })},
+      {{"vs_best", "", "vs best variant", ""},
+       have([](const Line& l) { return l.row->score > 0 ? fixed(l.row->score, 2) + "x" : "-"; })},
+      // JSON only.
+      {{"default_us", "default_us", "", ""}, [](const Line& l) { return Cell(json(l.row->default_us)); }},
+      {{"score", "score", "", ""}, [](const Line& l) { return Cell(l.row->score); }},
+      {{"unavailable", "unavailable", "", ""}, text_if<Line>([](const Line& l) { return l.row->unavailable; })},
+      {{"note", "note", "", ""}, text_if<Line>([](const Line& l) { return l.row->note; })},
+      {{"tuned", "tuned", "", ""}, [](const Line& l) { return Cell(l.row->tuned.has_value()); }}}});
+  std::vector<Line> lines;
+  for (const TuneRow& row : r.rows) lines.push_back({&r, &row});
+  ResultTable t = tabulate(c, lines);
+  t.empty_text = "";
+  return t;
+}
+
+// The CSV's rows: one per variant and size, the tuned parameters and medians where tuned.
+const std::vector<Col>& size_columns() {
+  const auto opt = [](std::optional<unsigned> TunedParams::*x) {
+    return [x](const Line& l) { return l.t() && l.t()->params.*x ? u64(*(l.t()->params.*x)) : Cell(); };
+  };
+  static const std::vector<Col> c = {
+      {{"variant", "", "", "variant"}, [](const Line& l) { return Cell(l.row->variant); }},
+      {{"type", "", "", "type"}, [](const Line& l) { return Cell(std::string(name_of(l.r->type))); }},
+      {{"op", "", "", "op"}, [](const Line& l) { return Cell(std::string(name_of(l.r->op))); }},
+      {{"n", "", "", "n", Unit::Count}, [](const Line& l) { return u64(l.r->sizes[l.s]); }},
+      {{"tuned", "", "", "tuned"}, [](const Line& l) { return Cell(std::string(l.t() ? "1" : "0")); }},
+      {{"wg", "", "", "wg", Unit::Count}, [](const Line& l) { return l.t() ? u64(l.t()->params.wg) : Cell(); }},
+      {{"times", "", "", "times", Unit::Count}, opt(&TunedParams::times)},
+      {{"groups_per_cu", "", "", "groups_per_cu", Unit::Count}, opt(&TunedParams::groups_per_cu)},
+      {{"vec", "", "", "vec", Unit::Count}, opt(&TunedParams::vec)},
+      {{"tuned_us", "", "", "tuned_b2b_median_us", Unit::Micros, 2, 3}, [](const Line& l) { return l.m() ? Cell(l.m()->tuned_us) : Cell(); }},
+      {{"default_us", "", "", "default_b2b_median_us", Unit::Micros, 2, 3},
+       [](const Line& l) {
+         if (l.m()) return Cell(l.m()->default_us);
+         const auto& d = l.row->default_us;
+         return d.empty() || d[l.s] <= 0 ? Cell() : Cell(d[l.s]);
+       }},
+      {{"gbps", "", "", "GB_per_s", Unit::Number, 1, 2}, [](const Line& l) { return l.m() ? Cell(l.m()->gbps) : Cell(); }},
+      {{"gain", "", "", "gain_over_default", Unit::Number, 1, 3},
+       [](const Line& l) { return l.t() ? Cell(l.t()->gain_over_default) : Cell(); }},
+      {{"note", "", "", "note"},
+       [](const Line& l) { return Cell(l.t() ? "" : l.row->unavailable.empty() ? l.row->note : l.row->unavailable); }}};
+  return c;
+}
 }  // namespace
 
 std::string tune_text(const TuneReport& r, const DeviceInfo& dev) {
-  std::ostringstream out;
-  out << "device: " << dev.label() << "\n"
-      << "tuned:  " << name_of(r.op) << " of " << name_of(r.type) << " at n = ";
-  for (std::size_t s = 0; s < r.sizes.size(); ++s) out << (s ? ", " : "") << size_label(r.sizes[s]);
-  out << "; " << r.run.count_points() << " grid points per size, every measured point "
-      << "verified\nchoice:  per variant the grid point with the lowest geometric mean of (its "
-         "time / the variant's best time) over the sizes; b2b medians below as tuned (default)\n"
-      << clock_line(r.run.clock, r.run.clock_note) << "\n";
-  TextTable t;
-  t.headers = {"variant", "tuned parameters"};
-  for (std::uint64_t n : r.sizes) t.headers.push_back(size_label(n) + " µs");
-  t.headers.insert(t.headers.end(), {"gain over default", "vs best variant"});
+  ResultTable t = variant_table(r);
+  std::string sizes;
+  for (std::size_t s = 0; s < r.sizes.size(); ++s) sizes += (s ? ", " : "") + size_label(r.sizes[s]);
+  t.preamble = {"device: " + dev.label() + "\n",
+                "tuned:  " + std::string(name_of(r.op)) + " of " + std::string(name_of(r.type)) + " at n = " + sizes + "; " +
+                    std::to_string(r.run.count_points()) + " grid points per size, every measured point verified\n",
+                "choice:  per variant the grid point with the lowest geometric mean of (its time / the variant's best "
+                "time) over the sizes; b2b medians below as tuned (default)\n",
+                clock_line(r.run.clock, r.run.clock_note) + "\n"};
   for (const auto& row : r.rows) {
-    std::vector<std::string> cells{row.variant};
-    if (!row.unavailable.empty()) {
-      cells.push_back("unavailable");
-      cells.resize(t.headers.size());
-      t.rows.push_back(cells);
-      continue;
-    }
-    cells.push_back(row.tuned ? params_label(row.tuned->params) : "default kept");
-    for (std::size_t s = 0; s < r.sizes.size(); ++s) {
-      const double d = row.default_us[s];
-      const std::string def = d > 0 ? stats_cell(d) : "-";
-      cells.push_back(row.tuned ? stats_cell(row.tuned->measurements[s].tuned_us) + " (" + def + ")" : def);
-    }
-    cells.push_back(row.tuned ? fixed(row.tuned->gain_over_default, 2) + "x" : "1.00x");
-    cells.push_back(row.score > 0 ? fixed(row.score, 2) + "x" : "-");
-    t.rows.push_back(cells);
+    if (!row.unavailable.empty()) t.after.push_back(row.variant + " unavailable: " + row.unavailable + "\n");
+    else if (!row.note.empty()) t.after.push_back(row.variant + ": " + row.note + "\n");
   }
-  out << t.render_text();
-  for (const auto& row : r.rows) {
-    if (!row.unavailable.empty()) out << row.variant << " unavailable: " << row.unavailable << "\n";
-    else if (!row.note.empty()) out << row.variant << ": " << row.note << "\n";
-  }
-  if (!r.entry.best_variant.empty()) out << "best variant overall: " << r.entry.best_variant << "\n";
+  if (!r.entry.best_variant.empty()) t.after.push_back("best variant overall: " + r.entry.best_variant + "\n");
   for (std::size_t s = 0; s < r.run.sizes.size(); ++s)
     for (const auto& v : r.run.sizes[s].variants)
       if (v.unavailable.empty() && v.failed() > 0)
-        out << "FAILED: " << v.variant << " at n = " << size_label(r.sizes[s]) << ": "
-            << v.failed() << " points failed (see `clreduce sweep --variants " << v.variant
-            << " --n " << r.sizes[s] << "`)\n";
-  return out.str();
+        t.after.push_back("FAILED: " + v.variant + " at n = " + size_label(r.sizes[s]) + ": " + std::to_string(v.failed()) +
+                          " points failed (see `clreduce sweep --variants " + v.variant + " --n " +
+                          std::to_string(r.sizes[s]) + "`)\n");
+  std::string text = render_text(t);
+  text.pop_back();  // render_text's closing blank line: the lines under the table end the output
+  return text;
 }
 
 std::string tune_csv(const TuneReport& r) {
-  TextTable t;
-  t.headers = {"variant", "type", "op", "n", "tuned", "wg", "times", "groups_per_cu", "vec",
-               "tuned_b2b_median_us", "default_b2b_median_us", "GB_per_s", "gain_over_default", "note"};
-  const auto opt = [](const std::optional<unsigned>& x) { return x ? std::to_string(*x) : std::string(); };
+  std::vector<Line> lines;
   for (const auto& row : r.rows)
-    for (std::size_t s = 0; s < r.sizes.size(); ++s) {
-      std::vector<std::string> cells{row.variant, std::string(name_of(r.type)), std::string(name_of(r.op)),
-                                     std::to_string(r.sizes[s]), row.tuned ? "1" : "0"};
-      if (row.tuned) {
-        const TunedParams& p = row.tuned->params;
-        const TunedMeasurement& m = row.tuned->measurements[s];
-        cells.insert(cells.end(), {std::to_string(p.wg), opt(p.times), opt(p.groups_per_cu), opt(p.vec),
-                                   fixed(m.tuned_us, 3), fixed(m.default_us, 3), fixed(m.gbps, 2),
-                                   fixed(row.tuned->gain_over_default, 3), ""});
-      } else {
-        cells.insert(cells.end(), {"", "", "", "", "", row.default_us.empty() || row.default_us[s] <= 0 ? "" : fixed(row.default_us[s], 3),
-                                   "", "", row.unavailable.empty() ? row.note : row.unavailable});
-      }
-      t.rows.push_back(cells);
-    }
-  return t.render_csv();
+    for (std::size_t s = 0; s < r.sizes.size(); ++s) lines.push_back({&r, &row, s});
+  return render_csv(tabulate(size_columns(), lines));
 }
 
 json tune_json(const TuneReport& r, const DeviceInfo& dev) {
   TuningDb db;
   db.devices.push_back(DeviceTuning{device_key(dev), {r.entry}});
-  json rows = json::array();
-  for (const auto& row : r.rows) {
-    json j{{"variant", row.variant}, {"default_us", row.default_us}, {"score", row.score}};
-    if (!row.unavailable.empty()) j["unavailable"] = row.unavailable;
-    if (!row.note.empty()) j["note"] = row.note;
-    j["tuned"] = row.tuned.has_value();
-    rows.push_back(j);
-  }
   return json{{"device", device_json(dev)},
               {"entry", json::parse(tuning_db_json(db))},
-              {"rows", rows},
+              {"rows", render_json_rows(variant_table(r))},
               {"all_ok", r.all_ok()}};
 }
 
