@@ -281,9 +281,8 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!is_last) return;  // the same for the whole group: the barriers below are reached by all
-  // Partials lid, lid + WG_SIZE, ... in order.
-  const DESC_ACC mine =
-      desc_fold_published(desc_identity(), partials + lid, lid < groups ? (groups - lid + WG_SIZE - 1) / WG_SIZE : 0, WG_SIZE);
+  DESC_ACC mine = desc_identity();
+  for (uint g = lid; g < groups; g += WG_SIZE) mine = desc_combine(mine, desc_load_published(partials + g));
   desc_group_fold(l, lid, mine);
   if (lid == 0) {
     out[out_index] = DESC_WHOLE_FINISH(l[0], n);

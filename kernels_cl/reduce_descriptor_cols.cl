@@ -88,9 +88,6 @@
 #error "BLOCK takes a descriptor with a lift_vector"
 #endif
 #include "descriptor_ticket.clh"
-// The last group's fold of the chunks' partials: chunks a slice loads before combining them, four
-// loads in flight whatever the columns a work-item owns.
-#define COLS_AHEAD (COLS_VEC >= 4 ? 1 : 4 / COLS_VEC)
 
 // The ROWS_Y slices of one column folded in a tree; the column's value is returned to slice 0
 // (and is in l[x] after the last barrier, for every work-item). One slice (ROWS_Y 1): the
@@ -252,35 +249,12 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!is_last) return;  // the same for the whole group: the barriers below are reached by all
-  // Slice y folds chunks y, y + ROWS_Y, ... of each of its columns in that order, COLS_AHEAD chunks
-  // of all COLS_VEC columns loaded before their combines (desc_fold_published's reason: one column
-  // after another, each load waiting for the combine before it, cost a round trip per partial).
-  DESC_ACC mine[COLS_VEC];
-  for (uint c = 0; c < COLS_VEC; ++c) mine[c] = desc_identity();
-  {
-    const ulong count = y < chunks ? (chunks - y + ROWS_Y - 1) / ROWS_Y : 0, stride = (ulong)ROWS_Y * ncols;
-    __global const DESC_ACC* p = partials + (ulong)y * ncols + j0;
-    ulong k = 0;
-    for (; k + COLS_AHEAD <= count; k += COLS_AHEAD) {
-      DESC_ACC a[COLS_AHEAD][COLS_VEC];
-#pragma unroll
-      for (uint u = 0; u < COLS_AHEAD; ++u)
-#pragma unroll
-        for (uint c = 0; c < COLS_VEC; ++c)
-          a[u][c] = j0 + c < ncols ? desc_load_published(p + (k + u) * stride + c) : desc_identity();
-#pragma unroll
-      for (uint u = 0; u < COLS_AHEAD; ++u)
-#pragma unroll
-        for (uint c = 0; c < COLS_VEC; ++c) mine[c] = desc_combine(mine[c], a[u][c]);
-    }
-    for (; k < count; ++k)
-#pragma unroll
-      for (uint c = 0; c < COLS_VEC; ++c)
-        if (j0 + c < ncols) mine[c] = desc_combine(mine[c], desc_load_published(p + k * stride + c));
-  }
   for (uint c = 0; c < COLS_VEC; ++c) {
     const ulong j = j0 + c;
-    const DESC_ACC v = cols_fold(l, x, y, mine[c]);
+    DESC_ACC mine = desc_identity();
+    if (j < ncols)
+      for (uint k = y; k < chunks; k += ROWS_Y) mine = desc_combine(mine, desc_load_published(partials + (ulong)k * ncols + j));
+    const DESC_ACC v = cols_fold(l, x, y, mine);
     if (y == 0 && j < ncols) out[out_index + j] = desc_finish(v, m);
     COLS_DONE();
   }

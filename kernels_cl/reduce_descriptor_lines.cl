@@ -170,7 +170,8 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
       GLOBAL_FENCE();  // the part is visible device-wide before the ticket is taken
       if (atomic_inc(tickets + s) == chunks - 1) {
         GLOBAL_FENCE();  // and the last one's reads of the parts come after its ticket
-        const DESC_ACC v = desc_fold_published(desc_identity(), partials + s * chunks, chunks, 1);
+        DESC_ACC v = desc_identity();
+        for (uint c = 0; c < chunks; ++c) v = desc_combine(v, desc_load_published(partials + s * chunks + c));
         out[out_index + s] = desc_finish(v, e - b);
         atomic_xchg(tickets + s, 0u);  // ready for the next launch
       }
