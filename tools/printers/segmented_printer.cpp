@@ -48,7 +48,7 @@ std::string segmented_text(const SegmentedReport& r, const DeviceInfo& dev) {
 namespace {
 // One segmented reduction's CSV row and JSON object: its columns declared once (the result model,
 // measure/result_table.hpp), both formats from the generic printers.
-ResultTable table_of(const SegmentedReport& r) {
+ResultTable table_of(const SegmentedReport& report) {
   using R = SegmentedReport;
   using L = const R*;  // the report, not a copy of its outputs
   static const std::vector<ColumnOf<L>> c = join<L>({
@@ -74,7 +74,7 @@ ResultTable table_of(const SegmentedReport& r) {
        {{"bytes_read", "bytes_read", "", ""}, [](L r) { return u64(r->bytes_read()); }},
        {{"first_outputs", "first_outputs", "", ""}, [](L r) { return Cell(first_outputs_json(r->outputs)); }},
        {{"timed", "*", "", ""}, [](L r) { return Cell(timed_outputs_json(r->timing, r->gbps, r->check)); }}}});
-  return tabulate(c, std::vector<L>{&r});
+  return tabulate(c, std::vector<L>{&report});
 }
 }  // namespace
 

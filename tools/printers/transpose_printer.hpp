@@ -1,5 +1,5 @@
 // Text, CSV and JSON renderings of transposes, the transpose benchmark and the access-pattern
-// study (the table helpers are report.hpp's).
+// study (their rows declared on the result model, measure/result_table.hpp).
 #pragma once
 
 #include "benchmarks/access.hpp"
