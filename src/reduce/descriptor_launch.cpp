@@ -205,12 +205,15 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     // 78.6% (bench/NOTES.md, 16-bit structs over the whole array).
     l.vec = 16;
     if (!items) l.items = 1;
-  } else if (!cpu_shape && widest == 8 && !l.exact_group && l.items == 2 && r.acc_bytes > 8) {
-    // 8-byte inputs into a struct (Welford's triple, the scaled l2's pair, argmin's pair) at the
-    // structs' ITEMS 2: 64 bytes a load, VEC 8, four times the bytes in flight of VEC 2 ITEMS 2
-    // and one lift per 8 elements. H100, f64 at 2^25 elements (bench/NOTES.md, f64 structs over
-    // the whole array): var_pop 85.8% -> 91.8% of the read peak (VEC 4: 90.4%), l2 86.9% -> 93.8%;
-    // ITEMS 1 or 4 at VEC 2 did not help (85.0%, 73.1%).
+  } else if (!cpu_shape && widest == 8 && !l.exact_group && l.items == 2 && r.acc_bytes > 8 &&
+             r.out.kind == ResultLayout::Kind::Value) {
+    // 8-byte inputs into a struct that sums (Welford's triple, the scaled l2's pair, nanmean's sum
+    // and count) at the structs' ITEMS 2: 64 bytes a load, VEC 8, four times the bytes in flight
+    // of VEC 2 ITEMS 2 and one lift per 8 elements. H100, 2^25 elements, VEC 8 against VEC 2 in one
+    // call (bench/NOTES.md, f64 structs over the whole array): f64 var_pop 89.6% against 74.7% of
+    // the read peak, l2 94.2 against 83.8, nanmean 92.6 against 86.2; u64/i64 var_pop 93.3 against
+    // 91.9. Not the selections (argmin/argmax's value and index, minmax's pair), which lost there:
+    // f64 argmin 92.5 against 95.1, minmax 90.1 against 94.4, u64 minmax 89.0 against 95.1.
     l.vec = 8;
   }
   if (!l.exact_group)
