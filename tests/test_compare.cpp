@@ -205,6 +205,27 @@ TEST_SUITE("cli") {
     for (const fs::path& p : {good, not_json, other, broken, old_file, floats}) fs::remove(p);
   }
 
+  TEST_CASE("JSON: every document of the result model carries its schema marker") {
+    const fs::path db = temp("marker_db.json");
+    const std::vector<std::pair<std::string, std::string>> runs = {
+        {"bench --n 3001 --variants naive --iterations 2 --warmup 1 --quiet", "bench"},
+        {"bench --sizes 1000 --variants naive --iterations 2 --warmup 1 --quiet", "bench_sizes"},
+        {"sweep --variants naive --n 100 --wg 16,32 --iterations 1 --warmup 0", "sweep"},
+        {"bench axis --shapes 64x8 --axis cols --variants cols_item --iterations 1", "bench_axis"},
+        {"bench descriptors --ops sum --families whole --bytes 4096 --iterations 1 --quiet", "bench_descriptors"},
+        {"bench transpose --shapes 9x7 --variants naive --iterations 1", "bench_transpose"},
+        {"bench access --n 1001 --iterations 1", "bench_access"},
+        {"tune --db " + db.string() + " --sizes 1000 --variants naive --wg 32 --iterations 1 --warmup 0", "tune"}};
+    for (const auto& [args, kind] : runs) {
+      const CliRun r = run_cli(args + " --format json");
+      INFO(args << "\n" << r.out);
+      REQUIRE(r.code == 0);
+      const json j = json::parse(r.stdout_text);
+      CHECK(j["schema"] == json{{"name", "clreduce." + kind}, {"version", 2}});
+    }
+    fs::remove(db);
+  }
+
   TEST_CASE("report: every saved file renders again as it was written (JSON, CSV, table)") {
     const fs::path bj = temp("bench.json"), bc = temp("bench.csv"), sj = temp("sizes.json"), sc = temp("sizes.csv");
     const CliRun bench = run_cli("bench --n 3001 --variants naive,vector,single_pass --iterations 3 --warmup 1 --quiet "

@@ -221,7 +221,7 @@ json axis_bench_json(const AxisBenchRun& r, const DeviceInfo& dev) {
                  {"all_ok", r.all_ok()}};
   json doc = shapes.meta;
   doc["shapes"] = render_json_rows(shapes);
-  return doc;
+  return with_schema(doc, "bench_axis");
 }
 
 }  // namespace clreduce

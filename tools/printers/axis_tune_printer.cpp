@@ -117,8 +117,9 @@ json axis_tune_json(const AxisTuneRun& r, const DeviceInfo& dev) {
   for (const AxisTuneShape& s : r.shapes)
     shapes.push_back({{"axis", std::string(name_of(s.axis))}, {"m", s.m}, {"n", s.n}, {"class", s.shape_class},
                       {"points", render_json_rows(point_table(r, &s))}});
-  return json{{"device", device_json(dev)}, {"type", std::string(name_of(r.type))}, {"op", std::string(name_of(r.op))},
-              {"shapes", shapes}, {"classes", render_json_rows(class_table(r))}, {"ok", r.all_ok()}};
+  return with_schema(json{{"device", device_json(dev)}, {"type", std::string(name_of(r.type))}, {"op", std::string(name_of(r.op))},
+                          {"shapes", shapes}, {"classes", render_json_rows(class_table(r))}, {"ok", r.all_ok()}},
+                     "tune_axis");
 }
 
 }  // namespace clreduce

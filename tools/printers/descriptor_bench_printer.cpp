@@ -126,6 +126,8 @@ std::string descriptor_bench_csv_header() { return render_csv(table_of({})); }
 
 std::string descriptor_bench_csv_line(const DescriptorBenchRow& row) { return render_csv_rows(table_of({&row})); }
 
-json descriptor_bench_json(const DescriptorBenchRun& r, const DeviceInfo& dev) { return render_json(table_of(r, &dev)); }
+json descriptor_bench_json(const DescriptorBenchRun& r, const DeviceInfo& dev) {
+  return with_schema(render_json(table_of(r, &dev)), "bench_descriptors");
+}
 
 }  // namespace clreduce

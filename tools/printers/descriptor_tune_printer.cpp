@@ -147,7 +147,9 @@ json descriptor_tune_json(const DescriptorTuneRun& r, const DeviceInfo& dev) {
     }
     classes.push_back(j);
   }
-  return json{{"device", device_json(dev)}, {"classes", classes}, {"points", render_json_rows(point_table(r))}, {"ok", r.all_ok()}};
+  return with_schema(
+      json{{"device", device_json(dev)}, {"classes", classes}, {"points", render_json_rows(point_table(r))}, {"ok", r.all_ok()}},
+      "tune_descriptors");
 }
 
 }  // namespace clreduce

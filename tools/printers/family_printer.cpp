@@ -132,7 +132,7 @@ json bench_json(const Run& run, const DeviceInfo& dev) {
             {"peak_read", peak_json(r.peak)},
             {"host_reduce", host_reduce_json(r.host)},
             {"all_ok", run.all_ok()}};
-  return render_json(t);
+  return with_schema(render_json(t), "bench");
 }
 
 std::string bench_text(const Run& run, const DeviceInfo& dev) {

@@ -220,7 +220,7 @@ json grid_sweep_json(const Run& run, const GridAxes& axes, const DeviceInfo& dev
            {"variants", vs},
            {"all_ok", run.all_ok()}};
   if (const VariantRun* b = s.best_variant()) out["best_variant"] = b->variant;
-  return out;
+  return with_schema(out, "sweep");
 }
 
 }  // namespace clreduce

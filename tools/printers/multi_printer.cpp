@@ -191,7 +191,7 @@ json multi_json(const MultiBenchRun& run) {
          {"iterations", d.iterations}, {"warmup", d.warmup}, {"rows", render_json_rows(whole_table(run))},
          {"skipped_device_counts", run.skipped}, {"all_ok", run.all_ok()}};
   j.update(what);
-  return j;
+  return with_schema(j, "bench_multi");
 }
 
 }  // namespace clreduce

@@ -151,4 +151,13 @@ json render_json_rows(const ResultTable& t) {
   return rows;
 }
 
+json schema_json(const std::string& kind) {
+  return json{{"name", "clreduce." + kind}, {"version", kSchemaVersion}};
+}
+
+json with_schema(json doc, const std::string& kind) {
+  doc["schema"] = schema_json(kind);
+  return doc;
+}
+
 }  // namespace clreduce

@@ -23,4 +23,15 @@ nlohmann::json render_json(const ResultTable& t);
 // of the outer table holding the inner one's rows.
 nlohmann::json render_json_rows(const ResultTable& t);
 
+// The schema marker of every JSON document the result model writes: a top-level
+// "schema": {"name": "clreduce.<kind>", "version": kSchemaVersion}. Version 1 is the documents
+// written before the marker (they carry none); the version grows when a key changes meaning or
+// goes away (keys only added keep it). kind: bench, bench_sizes, sweep, bench_axis,
+// bench_descriptors, bench_transpose, bench_access, bench_multi, reduce_segments, transpose,
+// tune, tune_axis, tune_descriptors.
+inline constexpr int kSchemaVersion = 2;
+nlohmann::json schema_json(const std::string& kind);
+// `doc` with its "schema" marker.
+nlohmann::json with_schema(nlohmann::json doc, const std::string& kind);
+
 }  // namespace clreduce

@@ -83,7 +83,7 @@ std::string segmented_csv(const SegmentedReport& r) { return render_csv(table_of
 json segmented_json(const SegmentedReport& r, const DeviceInfo& dev) {
   json j = render_json_rows(table_of(r))[0];
   j["device"] = device_json(dev);
-  return j;
+  return with_schema(j, "reduce_segments");
 }
 
 }  // namespace clreduce

@@ -200,6 +200,7 @@ json sizes_json(const Run& r, const DeviceInfo& dev) {
                      {"data", s.data_origin}, {"peak_read", peak_json(s.peak)}, {"host_reduce", host_reduce_json(s.host)},
                      {"floor_us", s.floor_us(r.type)}, {"rows", render_json_rows(tabulate(columns(), lines_of(r, dev, &s)))}});
   return json{{"kind", "bench_sizes"},
+              {"schema", schema_json("bench_sizes")},
               {"device", device_json(dev)},
               {"clock", std::string(name_of(r.clock))},
               {"clock_note", r.clock_note},

@@ -99,7 +99,7 @@ std::vector<Line> lines_of(const TransposeBenchReport& r, const TransposeShapeRe
 json transpose_json(const TransposeReport& r, const DeviceInfo& dev) {
   json j = render_json_rows(tabulate(columns(false), std::vector<Line>{line_of(r)}))[0];
   j["device"] = device_json(dev);
-  return j;
+  return with_schema(j, "transpose");
 }
 
 std::string transpose_text(const TransposeReport& r, const DeviceInfo& dev) {
@@ -141,8 +141,9 @@ json transpose_bench_json(const TransposeBenchReport& r, const DeviceInfo& dev) 
                                     {"time_us", stats_json(s.copy.timing.whole_us)},
                                     {"how", "clEnqueueCopyBuffer; GB/s counts read plus written"}}},
                           {"rows", render_json_rows(tabulate(columns(true), lines_of(r, &s)))}});
-  return json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
-              {"type", std::string(name_of(r.type))}, {"shapes", shapes}, {"all_ok", r.all_ok()}};
+  return with_schema(json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
+                          {"type", std::string(name_of(r.type))}, {"shapes", shapes}, {"all_ok", r.all_ok()}},
+                     "bench_transpose");
 }
 
 ResultTable bench_table(const TransposeBenchReport& r) {
@@ -212,11 +213,11 @@ ResultTable access_table(const AccessReport& r) {
 }  // namespace
 
 json access_json(const AccessReport& r, const DeviceInfo& dev) {
-  return json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
+  return with_schema(json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
               {"n", r.n}, {"type", "uint"}, {"data", r.data_origin},
               {"wg", r.wg}, {"groups", r.groups}, {"work_items", r.groups * r.wg},
               {"chunk", r.chunk}, {"reference", r.reference}, {"rows", render_json_rows(access_table(r))},
-              {"interleaved_over_contiguous", r.ratio}, {"all_ok", r.all_ok()}};
+              {"interleaved_over_contiguous", r.ratio}, {"all_ok", r.all_ok()}}, "bench_access");
 }
 
 std::string access_text(const AccessReport& r, const DeviceInfo& dev) {

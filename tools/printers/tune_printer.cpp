@@ -129,10 +129,11 @@ std::string tune_csv(const TuneReport& r) {
 json tune_json(const TuneReport& r, const DeviceInfo& dev) {
   TuningDb db;
   db.devices.push_back(DeviceTuning{device_key(dev), {r.entry}});
-  return json{{"device", device_json(dev)},
-              {"entry", json::parse(tuning_db_json(db))},
-              {"rows", render_json_rows(variant_table(r))},
-              {"all_ok", r.all_ok()}};
+  return with_schema(json{{"device", device_json(dev)},
+                          {"entry", json::parse(tuning_db_json(db))},
+                          {"rows", render_json_rows(variant_table(r))},
+                          {"all_ok", r.all_ok()}},
+                     "tune");
 }
 
 }  // namespace clreduce
