@@ -167,7 +167,8 @@ ResultTable shapes_table(const AxisBenchRun& r) {
 }
 }  // namespace
 
-std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
+namespace {
+TableView view_of(const AxisBenchRun& r, const DeviceInfo& dev) {
   std::ostringstream out;
   out << "device:    " << dev.label() << ", " << dev.compute_units << " compute units\n"
       << "reduce:    " << name_of(r.op) << " of every row (M values) or column (N values) of each M x N "
@@ -183,7 +184,9 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
                           : std::string())
       << "\n"
       << clock_line(r.clock, r.clock_note) << "\n";
-  out << render_text(shapes_table(r));
+  TableView v;
+  v.text.push_back({out.str(), std::nullopt});
+  v.text.push_back({"", shapes_table(r)});
   ResultTable lines = tabulate(line_columns(), lines_of(r));
   for (const auto& s : r.shapes) {
     const std::string shape = shape_label(s.m, s.n);
@@ -204,8 +207,13 @@ std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) {
                             " µs per reduction where the host clock saw " +
                             stats_cell(l.a->timing.host_whole_us.median) + " µs: its GB/s is not trusted");
   }
-  return out.str() + render_text(lines);
+  v.text.push_back({"", std::move(lines)});
+  v.csv_part = 2;
+  return v;
 }
+}  // namespace
+
+std::string axis_bench_text(const AxisBenchRun& r, const DeviceInfo& dev) { return render_text(view_of(r, dev)); }
 
 std::string axis_bench_csv(const AxisBenchRun& r) { return render_csv(tabulate(line_columns(), lines_of(r))); }
 
@@ -221,7 +229,7 @@ json axis_bench_json(const AxisBenchRun& r, const DeviceInfo& dev) {
                  {"all_ok", r.all_ok()}};
   json doc = shapes.meta;
   doc["shapes"] = render_json_rows(shapes);
-  return with_schema(doc, "bench_axis");
+  return with_table(doc, "bench_axis", view_of(r, dev));
 }
 
 }  // namespace clreduce

@@ -91,24 +91,30 @@ ResultTable class_table(const AxisTuneRun& r) {
 }
 }  // namespace
 
-std::string axis_tune_text(const AxisTuneRun& r, const DeviceInfo& dev) {
+namespace {
+TableView view_of(const AxisTuneRun& r, const DeviceInfo& dev) {
   std::ostringstream out;
   out << "device  " << dev.label() << "\n"
       << "tune    " << name_of(r.op) << " of " << name_of(r.type) << " rows or columns: every launch below verified "
       << "against the host reference; median of the samples\n\n";
+  TableView v;
+  v.text.push_back({out.str(), std::nullopt});
   for (const AxisTuneShape& s : r.shapes) {
     ResultTable t = point_table(r, &s);
     t.text_order = {"candidate", "launch", "median", "gbps_text", "vs_default", "status", "note"};
     t.preamble = {std::string(name_of(s.axis)) + " " + shape_label(s.m, s.n) + " (class " + s.shape_class + ")\n"};
-    out << render_text(t);
+    v.text.push_back({"", std::move(t)});
   }
   ResultTable c = class_table(r);
   c.preamble = {"per class (kept when the gain is over 1 + max(min gain, noise); noise: the IQRs' mean over the default's "
                 "median)\n"};
-  std::string text = render_text(c);
-  text.pop_back();  // render_text's closing blank line: the class table ends the output
-  return out.str() + text;
+  v.text.push_back({"", std::move(c), true});  // render_text's closing blank line left out: the class table ends
+  v.csv = point_table(r);
+  return v;
 }
+}  // namespace
+
+std::string axis_tune_text(const AxisTuneRun& r, const DeviceInfo& dev) { return render_text(view_of(r, dev)); }
 
 std::string axis_tune_csv(const AxisTuneRun& r) { return render_csv(point_table(r)); }
 
@@ -117,9 +123,9 @@ json axis_tune_json(const AxisTuneRun& r, const DeviceInfo& dev) {
   for (const AxisTuneShape& s : r.shapes)
     shapes.push_back({{"axis", std::string(name_of(s.axis))}, {"m", s.m}, {"n", s.n}, {"class", s.shape_class},
                       {"points", render_json_rows(point_table(r, &s))}});
-  return with_schema(json{{"device", device_json(dev)}, {"type", std::string(name_of(r.type))}, {"op", std::string(name_of(r.op))},
+  return with_table(json{{"device", device_json(dev)}, {"type", std::string(name_of(r.type))}, {"op", std::string(name_of(r.op))},
                           {"shapes", shapes}, {"classes", render_json_rows(class_table(r))}, {"ok", r.all_ok()}},
-                     "tune_axis");
+                     "tune_axis", view_of(r, dev));
 }
 
 }  // namespace clreduce

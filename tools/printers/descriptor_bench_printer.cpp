@@ -116,8 +116,18 @@ ResultTable table_of(const DescriptorBenchRun& r, const DeviceInfo* dev) {
 }
 }  // namespace
 
+namespace {
+TableView view_of(const DescriptorBenchRun& r, const DeviceInfo& dev) {
+  TableView v;
+  v.text.push_back({"", table_of(r, &dev)});
+  v.text.back().table->meta = json::object();  // the JSON's keys, not the view's
+  v.csv_part = 0;
+  return v;
+}
+}  // namespace
+
 std::string descriptor_bench_text(const DescriptorBenchRun& r, const DeviceInfo& dev) {
-  return render_text(table_of(r, &dev));
+  return render_text(view_of(r, dev));
 }
 
 std::string descriptor_bench_csv(const DescriptorBenchRun& r) { return render_csv(table_of(r, nullptr)); }
@@ -127,7 +137,7 @@ std::string descriptor_bench_csv_header() { return render_csv(table_of({})); }
 std::string descriptor_bench_csv_line(const DescriptorBenchRow& row) { return render_csv_rows(table_of({&row})); }
 
 json descriptor_bench_json(const DescriptorBenchRun& r, const DeviceInfo& dev) {
-  return with_schema(render_json(table_of(r, &dev)), "bench_descriptors");
+  return with_table(render_json(table_of(r, &dev)), "bench_descriptors", view_of(r, dev));
 }
 
 }  // namespace clreduce

@@ -115,7 +115,8 @@ ResultTable where_table(const DescriptorTuneRun& r, const DescriptorTuneClass* o
 }
 }  // namespace
 
-std::string descriptor_tune_text(const DescriptorTuneRun& r, const DeviceInfo& dev) {
+namespace {
+TableView view_of(const DescriptorTuneRun& r, const DeviceInfo& dev) {
   ResultTable t = where_table(r);
   t.preamble = {"device  " + dev.label() + "\n",
                 "tune    reduction descriptors: the default launch and every grid point verified against the host "
@@ -128,8 +129,14 @@ std::string descriptor_tune_text(const DescriptorTuneRun& r, const DeviceInfo& d
                                                    "x the default over the class (noise " + fixed(c.noise * 100, 1) + "%)"
                                              : c.note));
   }
-  return render_text(t);
+  TableView v;
+  v.text.push_back({"", std::move(t)});
+  v.csv = point_table(r);
+  return v;
 }
+}  // namespace
+
+std::string descriptor_tune_text(const DescriptorTuneRun& r, const DeviceInfo& dev) { return render_text(view_of(r, dev)); }
 
 std::string descriptor_tune_csv(const DescriptorTuneRun& r) { return render_csv(point_table(r)); }
 
@@ -147,9 +154,9 @@ json descriptor_tune_json(const DescriptorTuneRun& r, const DeviceInfo& dev) {
     }
     classes.push_back(j);
   }
-  return with_schema(
+  return with_table(
       json{{"device", device_json(dev)}, {"classes", classes}, {"points", render_json_rows(point_table(r))}, {"ok", r.all_ok()}},
-      "tune_descriptors");
+      "tune_descriptors", view_of(r, dev));
 }
 
 }  // namespace clreduce

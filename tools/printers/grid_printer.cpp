@@ -124,8 +124,10 @@ std::vector<Line> lines_of(const Run& run, const VariantRun* only, std::map<std:
 std::string axis_label(const std::vector<std::size_t>& xs) { return list_label(xs); }
 std::string axis_label(const std::vector<unsigned>& xs) { return list_label(xs); }
 
-std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceInfo& dev) {
+namespace {
+TableView view_of(const Run& run, const GridAxes& axes, const DeviceInfo& dev) {
   const SizeRun& s = run.sizes.front();
+  TableView view;
   std::ostringstream out;
   const std::uint64_t bytes = s.n * size_of(run.type);
   out << "device: " << dev.label() << ", " << dev.compute_units << " compute units\n"
@@ -151,8 +153,9 @@ std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceIn
     ResultTable t = tabulate(columns(), lines_of(run, &v, &reasons));
     t.empty_text = "";
     t.peak_note = false;
-    const std::string text = render_text(t);
-    out << text.substr(0, text.size() - 1);  // without render_text's closing blank line
+    view.text.push_back({out.str(), std::nullopt});
+    out.str("");
+    view.text.push_back({"", std::move(t), true});  // without render_text's closing blank line
     for (const auto& p : v.points) marked = marked || (p.report && above_peak(s.pct_of_peak(p.gbps())));
   }
   if (!reasons.empty()) {
@@ -186,7 +189,14 @@ std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceIn
         << stats_cell(best->best_point()->us()) << " µs, " << fixed(best->best_point()->gbps(), 1)
         << " GB/s (" << pct_of_peak_cell(s.pct_of_peak(best->best_point()->gbps()), 1) << " of peak)\n";
   if (marked) out << kAbovePeakNote;
-  return out.str();
+  view.text.push_back({out.str(), std::nullopt});
+  view.csv = tabulate(columns(), lines_of(run, nullptr));
+  return view;
+}
+}  // namespace
+
+std::string grid_sweep_text(const Run& run, const GridAxes& axes, const DeviceInfo& dev) {
+  return render_text(view_of(run, axes, dev));
 }
 
 std::string grid_sweep_csv(const Run& run) {
@@ -220,7 +230,7 @@ json grid_sweep_json(const Run& run, const GridAxes& axes, const DeviceInfo& dev
            {"variants", vs},
            {"all_ok", run.all_ok()}};
   if (const VariantRun* b = s.best_variant()) out["best_variant"] = b->variant;
-  return with_schema(out, "sweep");
+  return with_table(out, "sweep", view_of(run, axes, dev));
 }
 
 }  // namespace clreduce

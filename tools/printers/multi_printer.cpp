@@ -134,7 +134,8 @@ ResultTable whole_table(const MultiBenchRun& run) {
 }
 }  // namespace
 
-std::string multi_text(const MultiBenchRun& run) {
+namespace {
+TableView view_of(const MultiBenchRun& run) {
   const MultiBenchDesign& d = run.design;
   std::ostringstream out;
   out << "devices:";
@@ -164,10 +165,16 @@ std::string multi_text(const MultiBenchRun& run) {
     parts.after.push_back(std::to_string(r.devices) + " device" + (r.devices == 1 ? "" : "s") + ": " +
                           result_str(run, r.last) + ", " + r.check.detail +
                           (r.repeatable ? "" : "; the iterations did not all give the same bits") + "\n");
-  std::string text = render_text(parts);
-  text.pop_back();  // render_text's closing blank line: the part table ends the output
-  return out.str() + render_text(whole) + text;
+  TableView v;
+  v.text.push_back({out.str(), std::nullopt});
+  v.text.push_back({"", std::move(whole)});
+  v.text.push_back({"", std::move(parts), true});  // render_text's closing blank line left out: the part table ends
+  v.csv_part = 1;
+  return v;
 }
+}  // namespace
+
+std::string multi_text(const MultiBenchRun& run) { return render_text(view_of(run)); }
 
 std::string multi_csv(const MultiBenchRun& run) { return render_csv(whole_table(run)); }
 
@@ -191,7 +198,7 @@ json multi_json(const MultiBenchRun& run) {
          {"iterations", d.iterations}, {"warmup", d.warmup}, {"rows", render_json_rows(whole_table(run))},
          {"skipped_device_counts", run.skipped}, {"all_ok", run.all_ok()}};
   j.update(what);
-  return with_schema(j, "bench_multi");
+  return with_table(j, "bench_multi", view_of(run));
 }
 
 }  // namespace clreduce

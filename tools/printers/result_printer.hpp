@@ -7,7 +7,9 @@
 #include "measure/result_table.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace clreduce {
 
@@ -33,5 +35,36 @@ inline constexpr int kSchemaVersion = 2;
 nlohmann::json schema_json(const std::string& kind);
 // `doc` with its "schema" marker.
 nlohmann::json with_schema(nlohmann::json doc, const std::string& kind);
+
+}  // namespace clreduce
+
+namespace clreduce {
+
+// A command's text and CSV output as result tables, so that a saved JSON document renders them again
+// without knowing its kind: the text output is its parts in order (each a table as render_text
+// writes it, less its closing '\n' where `chop`, or lines as they are), the CSV one table (or the
+// table of text part csv_part).
+struct TextPart {
+  std::string lines;                // a part of lines (where no table)
+  std::optional<ResultTable> table;
+  bool chop = false;                // the table's text without render_text's closing '\n'
+};
+struct TableView {
+  std::vector<TextPart> text;
+  ResultTable csv;
+  int csv_part = -1;  // >= 0: the CSV is that text part's table
+};
+std::string render_text(const TableView& v);
+std::string render_csv(const TableView& v);
+// The document's "table": {"text": [{"lines": ...} | {"table": T, "chop": bool}], "csv": T | {"part": i}},
+// each T {"columns": [{"key", "json", "text", "csv", "unit", "decimals", "csv_decimals"}], "text_order",
+// "csv_order", "preamble", "after", "notes", "empty_text", "peak_note", "csv_text", "cells": [[...]]}:
+// the columns a format shows and their cells (null: empty; {"json": v}: a JSON cell; {"double": "nan"}:
+// a number JSON has no literal for).
+nlohmann::json table_json(const TableView& v);
+// Back from that object; throws std::runtime_error naming the field that is wrong (its path under "table").
+TableView table_view_of(const nlohmann::json& j);
+// `doc` with its "schema" marker of `kind` and its "table".
+nlohmann::json with_table(nlohmann::json doc, const std::string& kind, const TableView& v);
 
 }  // namespace clreduce

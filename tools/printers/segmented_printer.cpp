@@ -83,7 +83,10 @@ std::string segmented_csv(const SegmentedReport& r) { return render_csv(table_of
 json segmented_json(const SegmentedReport& r, const DeviceInfo& dev) {
   json j = render_json_rows(table_of(r))[0];
   j["device"] = device_json(dev);
-  return with_schema(j, "reduce_segments");
+  TableView v;
+  v.text.push_back({segmented_text(r, dev), std::nullopt});
+  v.csv = table_of(r);
+  return with_table(j, "reduce_segments", v);
 }
 
 }  // namespace clreduce

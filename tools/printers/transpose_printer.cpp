@@ -99,7 +99,10 @@ std::vector<Line> lines_of(const TransposeBenchReport& r, const TransposeShapeRe
 json transpose_json(const TransposeReport& r, const DeviceInfo& dev) {
   json j = render_json_rows(tabulate(columns(false), std::vector<Line>{line_of(r)}))[0];
   j["device"] = device_json(dev);
-  return with_schema(j, "transpose");
+  TableView v;
+  v.text.push_back({transpose_text(r, dev), std::nullopt});
+  v.csv = tabulate(columns(false), std::vector<Line>{line_of(r)});
+  return with_table(j, "transpose", v);
 }
 
 std::string transpose_text(const TransposeReport& r, const DeviceInfo& dev) {
@@ -133,6 +136,10 @@ std::string transpose_csv(const TransposeReport& r) {
   return render_csv(tabulate(columns(false), std::vector<Line>{line_of(r)}));
 }
 
+namespace {
+TableView bench_view(const TransposeBenchReport& r, const DeviceInfo& dev);
+}  // namespace
+
 json transpose_bench_json(const TransposeBenchReport& r, const DeviceInfo& dev) {
   json shapes = json::array();
   for (const auto& s : r.shapes)
@@ -141,9 +148,9 @@ json transpose_bench_json(const TransposeBenchReport& r, const DeviceInfo& dev) 
                                     {"time_us", stats_json(s.copy.timing.whole_us)},
                                     {"how", "clEnqueueCopyBuffer; GB/s counts read plus written"}}},
                           {"rows", render_json_rows(tabulate(columns(true), lines_of(r, &s)))}});
-  return with_schema(json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
+  return with_table(json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
                           {"type", std::string(name_of(r.type))}, {"shapes", shapes}, {"all_ok", r.all_ok()}},
-                     "bench_transpose");
+                     "bench_transpose", bench_view(r, dev));
 }
 
 ResultTable bench_table(const TransposeBenchReport& r) {
@@ -158,7 +165,8 @@ ResultTable bench_table(const TransposeBenchReport& r) {
   return t;
 }
 
-std::string transpose_bench_text(const TransposeBenchReport& r, const DeviceInfo& dev) {
+namespace {
+TableView bench_view(const TransposeBenchReport& r, const DeviceInfo& dev) {
   ResultTable t = bench_table(r);
   t.preamble = {"device: " + dev.label() + ", " + std::to_string(dev.compute_units) + " compute units\n",
                 "type:   " + std::string(name_of(r.type)) + "; GB/s = bytes read plus written (2*M*N*" +
@@ -168,7 +176,15 @@ std::string transpose_bench_text(const TransposeBenchReport& r, const DeviceInfo
     t.preamble.push_back("copy " + shape_label(s.m, s.n) + ": " + fixed(s.copy.gbps, 1) + " GB/s (median " +
                          stats_cell(s.copy.timing.whole_us.median) + " µs)\n");
   t.preamble.push_back("\n");
-  return render_text(t);
+  TableView v;
+  v.text.push_back({"", std::move(t)});
+  v.csv_part = 0;
+  return v;
+}
+}  // namespace
+
+std::string transpose_bench_text(const TransposeBenchReport& r, const DeviceInfo& dev) {
+  return render_text(bench_view(r, dev));
 }
 
 std::string transpose_bench_csv(const TransposeBenchReport& r) { return render_csv(bench_table(r)); }
@@ -212,15 +228,20 @@ ResultTable access_table(const AccessReport& r) {
 }
 }  // namespace
 
+namespace {
+TableView access_view(const AccessReport& r, const DeviceInfo& dev);
+}  // namespace
+
 json access_json(const AccessReport& r, const DeviceInfo& dev) {
-  return with_schema(json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
+  return with_table(json{{"device", device_json(dev)}, {"clock", std::string(name_of(r.clock))}, {"clock_note", r.clock_note},
               {"n", r.n}, {"type", "uint"}, {"data", r.data_origin},
               {"wg", r.wg}, {"groups", r.groups}, {"work_items", r.groups * r.wg},
               {"chunk", r.chunk}, {"reference", r.reference}, {"rows", render_json_rows(access_table(r))},
-              {"interleaved_over_contiguous", r.ratio}, {"all_ok", r.all_ok()}}, "bench_access");
+              {"interleaved_over_contiguous", r.ratio}, {"all_ok", r.all_ok()}}, "bench_access", access_view(r, dev));
 }
 
-std::string access_text(const AccessReport& r, const DeviceInfo& dev) {
+namespace {
+TableView access_view(const AccessReport& r, const DeviceInfo& dev) {
   ResultTable t = access_table(r);
   t.preamble = {
       "device: " + dev.label() + ", " + std::to_string(dev.compute_units) + " compute units\n",
@@ -232,8 +253,14 @@ std::string access_text(const AccessReport& r, const DeviceInfo& dev) {
       clock_line(r.clock, r.clock_note) + "\n"};
   t.notes = {"interleaved / contiguous: " + fixed(r.ratio, 2) + "x the bandwidth"};
   for (const auto& row : r.rows) t.notes.push_back("  " + row.pattern.name + ": " + row.pattern.summary);
-  return render_text(t);
+  TableView v;
+  v.text.push_back({"", std::move(t)});
+  v.csv_part = 0;
+  return v;
 }
+}  // namespace
+
+std::string access_text(const AccessReport& r, const DeviceInfo& dev) { return render_text(access_view(r, dev)); }
 
 std::string access_csv(const AccessReport& r) { return render_csv(access_table(r)); }
 

@@ -93,7 +93,8 @@ const std::vector<Col>& size_columns() {
 }
 }  // namespace
 
-std::string tune_text(const TuneReport& r, const DeviceInfo& dev) {
+namespace {
+TableView view_of(const TuneReport& r, const DeviceInfo& dev) {
   ResultTable t = variant_table(r);
   std::string sizes;
   for (std::size_t s = 0; s < r.sizes.size(); ++s) sizes += (s ? ", " : "") + size_label(r.sizes[s]);
@@ -114,10 +115,18 @@ std::string tune_text(const TuneReport& r, const DeviceInfo& dev) {
         t.after.push_back("FAILED: " + v.variant + " at n = " + size_label(r.sizes[s]) + ": " + std::to_string(v.failed()) +
                           " points failed (see `clreduce sweep --variants " + v.variant + " --n " +
                           std::to_string(r.sizes[s]) + "`)\n");
-  std::string text = render_text(t);
-  text.pop_back();  // render_text's closing blank line: the lines under the table end the output
-  return text;
+  TableView v;
+  // render_text's closing blank line left out: the lines under the table end the output
+  v.text.push_back({"", std::move(t), true});
+  std::vector<Line> lines;
+  for (const auto& row : r.rows)
+    for (std::size_t s = 0; s < r.sizes.size(); ++s) lines.push_back({&r, &row, s});
+  v.csv = tabulate(size_columns(), lines);
+  return v;
 }
+}  // namespace
+
+std::string tune_text(const TuneReport& r, const DeviceInfo& dev) { return render_text(view_of(r, dev)); }
 
 std::string tune_csv(const TuneReport& r) {
   std::vector<Line> lines;
@@ -129,11 +138,11 @@ std::string tune_csv(const TuneReport& r) {
 json tune_json(const TuneReport& r, const DeviceInfo& dev) {
   TuningDb db;
   db.devices.push_back(DeviceTuning{device_key(dev), {r.entry}});
-  return with_schema(json{{"device", device_json(dev)},
+  return with_table(json{{"device", device_json(dev)},
                           {"entry", json::parse(tuning_db_json(db))},
                           {"rows", render_json_rows(variant_table(r))},
                           {"all_ok", r.all_ok()}},
-                     "tune");
+                     "tune", view_of(r, dev));
 }
 
 }  // namespace clreduce
