@@ -1,9 +1,11 @@
-// `clreduce report FILE.json`: a saved run (bench or bench --sizes) rendered again as the table,
-// CSV, JSON or the charts the command that measured it writes, without a device.
+// `clreduce report FILE.json`: a saved run rendered again as the table, CSV or JSON the command that
+// measured it wrote, without a device: bench and bench --sizes through their own printers (and
+// charts), any other document with a "schema" marker from the result tables it keeps ("table").
 #include "cli.hpp"
 
 #include "printers/family_printer.hpp"
 #include "printers/result_charts.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/run_json.hpp"
 #include "printers/sizes_printer.hpp"
 
@@ -17,17 +19,51 @@ struct ReportTexts {
   std::optional<std::string> units;
 };
 
+// Without --units: the unit the run's own table used (meta.units.text_bandwidth).
+void units_of(const nlohmann::json& doc, const ReportTexts& o) {
+  if (o.units) return;
+  const nlohmann::json meta = doc.value("meta", nlohmann::json::object());
+  const nlohmann::json units = meta.is_object() ? meta.value("units", nlohmann::json::object()) : nlohmann::json();
+  const nlohmann::json was = units.is_object() ? units.value("text_bandwidth", nlohmann::json("GB/s")) : nlohmann::json();
+  set_bandwidth_unit(was == "GiB/s" ? BandwidthUnit::GiB : BandwidthUnit::GB);
+}
+
+// A document of the result model (any schema but bench's and bench --sizes'): its "table" rendered
+// by the generic printers, its JSON as it was written.
+int report_table(const nlohmann::json& doc, const std::string& schema, const ReportTexts& o) {
+  if (o.chart) throw Error("--chart draws a bench or bench --sizes run; " + o.path + " is " + schema);
+  if (!doc.contains("table"))
+    throw Error(o.path + ": schema " + schema + " but no \"table\" to render (a file cut short or edited?)");
+  TableView v;
+  try {
+    v = table_view_of(doc["table"]);
+  } catch (const std::runtime_error& e) {
+    throw Error(o.path + ": " + e.what());
+  }
+  units_of(doc, o);
+  if (doc.contains("meta")) note_saved_kernels(doc["meta"]);
+  emit(render_text(v), render_csv(v), doc, o.output);
+  for (const char* ok : {"all_ok", "ok"})
+    if (doc.contains(ok) && doc[ok].is_boolean() && !doc[ok].get<bool>()) return 1;
+  return 0;
+}
+
 int report(const ReportTexts& o) {
   check_outputs(o.output, named("--chart", o.chart), {{"FILE", o.path}});
   if (o.units) set_bandwidth_unit(parse_bandwidth_unit(*o.units));
-  const SavedRun s = read_saved_run(o.path);
-  // Without --units: the unit the run's own table used (meta.units.text_bandwidth).
-  if (!o.units) {
-    const std::string was = s.doc.value("meta", nlohmann::json::object())
-                                .value("units", nlohmann::json::object())
-                                .value("text_bandwidth", std::string("GB/s"));
-    set_bandwidth_unit(was == "GiB/s" ? BandwidthUnit::GiB : BandwidthUnit::GB);
-  }
+  const nlohmann::json doc = read_saved_document(o.path, kReportKinds);
+  const std::string schema = saved_schema(doc, o.path);
+  if (!schema.empty() && schema != "clreduce.bench" && schema != "clreduce.bench_sizes")
+    return report_table(doc, schema, o);
+  if (schema.empty() && doc.is_object() && doc.contains("table") && !doc.contains("kind"))
+    throw Error(o.path + ": a \"table\" but no \"schema\" marker; expected " + std::string(kReportKinds));
+  if (schema.empty() && doc.is_object() &&
+      (!doc.contains("kind") || (doc["kind"] != "bench" && doc["kind"] != "bench_sizes")))
+    throw Error(o.path + ": no \"schema\" marker and not a bench or bench --sizes run (a file of another command "
+                "written before the marker, schema version 1, keeps no table to render: run it again); expected " +
+                std::string(kReportKinds));
+  const SavedRun s = saved_run_of(doc, o.path);
+  units_of(s.doc, o);
   const Run& run = s.run;
   const DeviceInfo& dev = s.device;
   nlohmann::json j = s.kind == "bench" ? bench_json(run, dev) : sizes_json(run, dev);
@@ -54,8 +90,8 @@ int report(const ReportTexts& o) {
 void register_report_command(Cli& cli) {
   auto o = std::make_shared<ReportTexts>();
   CLI::App* c = cli.add("report",
-                        "render a saved run (JSON of bench or bench --sizes) again as a table, CSV, JSON or "
-                        "charts, without a device",
+                        "render a saved run (the JSON of any benchmark: bench, bench --sizes, sweep, tune, ...) again "
+                        "as a table, CSV or JSON (bench and bench --sizes: also charts), without a device",
                         [o] { return report(*o); });
   c->add_option("FILE", o->path, "the saved run (JSON)")->required();
   add_output_options(c, o->output);

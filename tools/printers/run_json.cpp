@@ -4,6 +4,7 @@
 #include "clreduce/error.hpp"
 #include "clreduce/variants.hpp"
 #include "parse.hpp"
+#include "printers/result_printer.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -240,6 +241,9 @@ SavedRun saved_run_of(const json& doc, const std::string& path) {
   s.path = path;
   s.doc = doc;
   if (!doc.is_object()) rd.fail("the document", "not a JSON object");
+  if (const std::string schema = saved_schema(doc, path);
+      !schema.empty() && schema != "clreduce.bench" && schema != "clreduce.bench_sizes")
+    rd.fail("schema", "'" + schema + "' is a kind this command does not read");
   if (!doc.contains("kind"))
     rd.fail("the document", "no field \"kind\" (a file of another kind, or written before clreduce 0.2 kept it)");
   s.kind = rd.get<std::string>(doc, "kind", "the document");
@@ -315,17 +319,17 @@ SavedRun saved_run_of(const json& doc, const std::string& path) {
   return s;
 }
 
-SavedRun read_saved_run(const std::string& path) {
+json read_saved_document(const std::string& path, const std::string& expected) {
   // What the path is, before anything is opened: a FIFO would block the open, a directory is no
   // file, and a file past the limit is refused without reading it.
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Error(path + ": cannot be read: " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory; expected " + std::string(kSavedKinds));
+  if (S_ISDIR(st.st_mode)) throw Error(path + ": is a directory; expected " + expected);
   if (!S_ISREG(st.st_mode))
-    throw Error(path + ": is not a regular file (a FIFO, socket or device); expected " + std::string(kSavedKinds));
+    throw Error(path + ": is not a regular file (a FIFO, socket or device); expected " + expected);
   const auto too_big = [&] {
     return Error(path + ": is larger than " + std::to_string(kSavedRunMaxBytes >> 20) +
-                 " MiB, the most a saved run may be read at; expected " + kSavedKinds);
+                 " MiB, the most a saved run may be read at; expected " + expected);
   };
   if (static_cast<std::uint64_t>(st.st_size) > kSavedRunMaxBytes) throw too_big();
   std::ifstream in(path, std::ios::binary);
@@ -337,27 +341,55 @@ SavedRun read_saved_run(const std::string& path) {
     text.append(buf, static_cast<std::size_t>(in.gcount()));
   }
   if (text.size() > kSavedRunMaxBytes) throw too_big();
-  return parse_saved_run(text, path);
+  return parse_saved_document(text, path, expected);
 }
 
-SavedRun parse_saved_run(const std::string& text, const std::string& path) {
+json parse_saved_document(const std::string& text, const std::string& path, const std::string& expected) {
   if (text.size() > kSavedRunMaxBytes)
     throw Error(path + ": is larger than " + std::to_string(kSavedRunMaxBytes >> 20) +
-                " MiB, the most a saved run may be read at; expected " + kSavedKinds);
-  json doc;
+                " MiB, the most a saved run may be read at; expected " + expected);
   try {
     // The parser's own depth, checked as it goes: a file of 200000 nested arrays is refused at
     // the first one too deep, before anything deep is built.
-    doc = json::parse(text, [&](int depth, json::parse_event_t, json&) {
+    return json::parse(text, [&](int depth, json::parse_event_t, json&) {
       if (depth > static_cast<int>(kSavedRunMaxDepth))
         throw Error(path + ": JSON nested deeper than " + std::to_string(kSavedRunMaxDepth) + " levels; expected " +
-                    kSavedKinds);
+                    expected);
       return true;
     });
   } catch (const json::exception& e) {  // syntax, and numbers past a double (1e400): out_of_range
-    throw Error(path + ": not JSON (" + std::string(e.what()) + "); expected " + kSavedKinds);
+    throw Error(path + ": not JSON (" + std::string(e.what()) + "); expected " + expected);
   }
-  return saved_run_of(doc, path);
+}
+
+std::string saved_schema(const json& doc, const std::string& path) {
+  if (!doc.is_object() || !doc.contains("schema")) return "";
+  const json& m = doc["schema"];
+  if (!m.is_object() || !m.contains("name") || !m["name"].is_string() || !m.contains("version") ||
+      !m["version"].is_number_integer())
+    throw Error(path + ": \"schema\" is not {\"name\": \"clreduce.<kind>\", \"version\": N}; valid schemas: " +
+                std::string(kSchemaNames) + " (version " + std::to_string(kSchemaVersion) + " at most)");
+  const std::string name = m["name"].get<std::string>();
+  bool known = false;
+  std::istringstream names(kSchemaNames);
+  for (std::string one; std::getline(names >> std::ws, one, ',');) known = known || one == name;
+  if (!known)
+    throw Error(path + ": schema '" + name + "' is not one this clreduce reads; valid schemas: " + kSchemaNames);
+  const std::int64_t version = m["version"].get<std::int64_t>();
+  if (version > kSchemaVersion)
+    throw Error(path + ": schema " + name + " version " + std::to_string(version) +
+                " is newer than this clreduce reads (version " + std::to_string(kSchemaVersion) +
+                " at most); render it with the clreduce that wrote it, or a newer one");
+  if (version < 2)
+    throw Error(path + ": schema " + name + " version " + std::to_string(version) +
+                " was never written (version 1 files carry no marker; the marker starts at version 2)");
+  return name;
+}
+
+SavedRun read_saved_run(const std::string& path) { return saved_run_of(read_saved_document(path), path); }
+
+SavedRun parse_saved_run(const std::string& text, const std::string& path) {
+  return saved_run_of(parse_saved_document(text, path), path);
 }
 
 std::vector<SavedRow> saved_rows(const SavedRun& s) {

@@ -33,6 +33,26 @@ inline constexpr const char* kSavedKinds = "a JSON file written by `clreduce ben
 inline constexpr std::uint64_t kSavedRunMaxBytes = 64ull << 20;
 inline constexpr unsigned kSavedRunMaxDepth = 32;
 
+// What `clreduce report` reads: those, and any document with a "schema" marker and its "table".
+inline constexpr const char* kReportKinds =
+    "a JSON file written by `clreduce bench` or `clreduce bench --sizes`, or one with a \"schema\" marker of version "
+    "2 at most (any benchmark's --format json or --output-json)";
+// The schema names a saved document may carry (result_printer.hpp's with_schema), for messages.
+inline constexpr const char* kSchemaNames =
+    "clreduce.bench, clreduce.bench_sizes, clreduce.sweep, clreduce.bench_axis, clreduce.bench_descriptors, "
+    "clreduce.bench_transpose, clreduce.bench_access, clreduce.bench_multi, clreduce.reduce_segments, "
+    "clreduce.transpose, clreduce.tune, clreduce.tune_axis, clreduce.tune_descriptors";
+
+// The file's JSON under the limits below (bytes, nesting); Error naming the file and what is wrong
+// (`expected` says what the file should have been).
+nlohmann::json read_saved_document(const std::string& path, const std::string& expected = kSavedKinds);
+nlohmann::json parse_saved_document(const std::string& text, const std::string& path,
+                                    const std::string& expected = kSavedKinds);
+// The schema a document names ("clreduce.tune"), "" where it carries no marker (version 1, written
+// before the marker). Error: a marker that is not {"name": string, "version": integer}, a name
+// not in kSchemaNames, or a version above kSchemaVersion.
+std::string saved_schema(const nlohmann::json& doc, const std::string& path);
+
 // Reads and parses `path`. Throws Error: the file cannot be read, is a directory, FIFO or device,
 // is over kSavedRunMaxBytes, is not JSON (a number past a double's range included), nests deeper
 // than kSavedRunMaxDepth, is not of a kind it knows, or lacks a field the printers need.
