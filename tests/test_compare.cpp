@@ -226,6 +226,82 @@ TEST_SUITE("cli") {
     fs::remove(db);
   }
 
+  TEST_CASE("report: any saved table renders again as the command printed it; other schemas refused") {
+    const fs::path db = temp("report_db.json");
+    const std::vector<std::pair<std::string, std::string>> runs = {
+        {"descriptors", "bench descriptors --ops sum,argmax --families whole,rows --shapes 33x17 --bytes 4096 "
+                        "--iterations 1 --quiet"},
+        {"axis", "bench axis --shapes 17x33,64x8 --iterations 1 --warmup 0"},
+        {"tune", "tune --db " + db.string() + " --sizes 1000,3000 --variants naive,vector --wg 32 --iterations 1 --warmup 0"},
+        {"sweep", "sweep --variants naive --n 100 --wg 16,32 --iterations 1 --warmup 0"}};
+    for (const auto& [name, args] : runs) {
+      INFO(args);
+      const fs::path jc = temp(name + "_csv.json"), jt = temp(name + "_table.json");
+      fs::remove(db);
+      const CliRun csv = run_cli(args + " --format csv --output-json " + jc.string());
+      REQUIRE_MESSAGE(csv.code == 0, csv.out);
+      fs::remove(db);
+      const CliRun table = run_cli(args + " --output-json " + jt.string());
+      REQUIRE_MESSAGE(table.code == 0, table.out);
+      const CliRun rc = run_cli("report " + jc.string() + " --format csv");
+      REQUIRE_MESSAGE(rc.code == 0, rc.out);
+      CHECK(rc.stdout_text == csv.stdout_text);
+      const CliRun rt = run_cli("report " + jt.string());
+      REQUIRE_MESSAGE(rt.code == 0, rt.out);
+      CHECK(rt.stdout_text == table.stdout_text);
+      const CliRun rj = run_cli("report " + jc.string() + " --format json");
+      REQUIRE_MESSAGE(rj.code == 0, rj.out);
+      CHECK(rj.stdout_text == slurp(jc));
+      const json saved = json::parse(slurp(jc));
+      CHECK(saved["schema"]["version"] == 2);
+      CHECK(saved["table"]["text"].is_array());
+      // A newer version, an unknown name, a table without its marker, a broken table: one line each.
+      const fs::path bad = temp(name + "_bad.json");
+      json newer = saved;
+      newer["schema"]["version"] = 3;
+      write(bad, newer.dump());
+      expect_error("report " + bad.string(), saved["schema"]["name"].get<std::string>() +
+                   " version 3 is newer than this clreduce reads (version 2 at most)");
+      json unknown = saved;
+      unknown["schema"]["name"] = "clreduce.bogus";
+      write(bad, unknown.dump());
+      expect_error("report " + bad.string(), "schema 'clreduce.bogus' is not one this clreduce reads; valid schemas: "
+                                             "clreduce.bench, clreduce.bench_sizes, clreduce.sweep");
+      json unmarked = saved;
+      unmarked.erase("schema");
+      write(bad, unmarked.dump());
+      expect_error("report " + bad.string(), "no \"schema\" marker");
+      json broken = saved;
+      broken["table"]["text"] = 7;
+      write(bad, broken.dump());
+      expect_error("report " + bad.string(), "table.text: not an array");
+      expect_error("report " + jc.string() + " --chart " + temp("x.svg").string(), "--chart draws a bench or bench --sizes run");
+      // The file is an input: never written over, with --force too.
+      expect_error("report " + jc.string() + " --force --output-json " + jc.string(), jc.string());
+      CHECK(slurp(jc) == rj.stdout_text);
+      for (const fs::path& p : {jc, jt, bad}) fs::remove(p);
+    }
+    fs::remove(db);
+    // A bench file from before the marker (version 1) still reports, as one with it.
+    json old = template_run();
+    REQUIRE(old.contains("schema"));
+    const fs::path with = temp("with_marker.json"), without = temp("without_marker.json");
+    write(with, old.dump());
+    old.erase("schema");
+    write(without, old.dump());
+    const CliRun a = run_cli("report " + with.string() + " --format csv"), b = run_cli("report " + without.string() + " --format csv");
+    CHECK(a.code == 0);
+    CHECK(b.code == 0);
+    CHECK(a.stdout_text == b.stdout_text);
+    CHECK(run_cli("report " + without.string()).code == 0);
+    // A file of another command from before the marker: no table to render, said so.
+    const CliRun reduce = run_cli("reduce --variant naive --n 1000 --iterations 2 --format json");
+    REQUIRE(reduce.code == 0);
+    write(without, reduce.stdout_text);
+    expect_error("report " + without.string(), "no \"schema\" marker and not a bench or bench --sizes run");
+    for (const fs::path& p : {with, without}) fs::remove(p);
+  }
+
   TEST_CASE("report: every saved file renders again as it was written (JSON, CSV, table)") {
     const fs::path bj = temp("bench.json"), bc = temp("bench.csv"), sj = temp("sizes.json"), sc = temp("sizes.csv");
     const CliRun bench = run_cli("bench --n 3001 --variants naive,vector,single_pass --iterations 3 --warmup 1 --quiet "
