@@ -16,6 +16,7 @@
 #include "printers/axis_printer.hpp"
 #include "printers/descriptor_printer.hpp"
 #include "printers/reduce_printer.hpp"
+#include "printers/result_printer.hpp"
 #include "printers/segmented_printer.hpp"
 
 #include <algorithm>
@@ -184,7 +185,7 @@ int reduce_axis(const GlobalOptions& g, const ReduceTexts& o) {
   const HostData data = o.input ? read_data_file(*o.input, cfg.type, m * n)
                                 : generate_data(cfg.type, m * n, parse_data_kind(o.data.data), o.data.seed);
   const AxisReport r = run_axis(session, cfg, data, m, n, timing, choice.user_op, tuning);
-  emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
+  emit(axis_text(r, dev), axis_csv(r), with_schema(axis_json(r, dev), "reduce_axis"), o.output);
   return r.ok() ? 0 : 1;
 }
 
@@ -224,7 +225,7 @@ int reduce_arg_whole(const GlobalOptions& g, const ReduceTexts& o) {
                                 : generate_data(cfg.type, n, parse_data_kind(o.data.data), o.data.seed);
   AxisReport r = run_axis(session, cfg, data, 1, n, timing, nullptr, no_tuning);
   r.whole_array = true;
-  emit(axis_text(r, dev), axis_csv(r), axis_json(r, dev), o.output);
+  emit(axis_text(r, dev), axis_csv(r), with_schema(axis_json(r, dev), "reduce_axis"), o.output);
   return r.ok() ? 0 : 1;
 }
 
@@ -471,7 +472,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
                                     : read_scalar_file(o.inputs[j], r.inputs[j], *n));
   const DescriptorReport rep = run_descriptor(session, r, data, job, timing);
   warn_once(rep.launch.warnings);
-  emit(descriptor_text(rep, dev), descriptor_csv(rep), descriptor_json(rep, dev), o.output);
+  emit(descriptor_text(rep, dev), descriptor_csv(rep), with_schema(descriptor_json(rep, dev), "reduce_descriptor"), o.output);
   if (o.values_out) write_results(*o.values_out, r.out, rep.results, o.output.force);
   if (o.binary) {
     const std::string binary = with_cl_context("reading the program binary", [&] {
@@ -525,7 +526,7 @@ int reduce(const GlobalOptions& g, const ReduceTexts& o) {
   const HostData data = input_of(o.n, o.input, o.data, type, dev, std::nullopt, /*chunks_ok=*/true);
   const ReduceReport r = run_reduce(session, reducer, data, op, timing, choice.user_op.get());
   warn_once(r.warnings);
-  emit(reduce_text(r, dev), reduce_csv(r), reduce_json(r, dev), o.output);
+  emit(reduce_text(r, dev), reduce_csv(r), with_schema(reduce_json(r, dev), "reduce"), o.output);
   return r.ok() ? 0 : 1;
 }
 }  // namespace

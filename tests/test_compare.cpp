@@ -226,6 +226,26 @@ TEST_SUITE("cli") {
     fs::remove(db);
   }
 
+  TEST_CASE("JSON: one run's reports of reduce carry their marker too, and report says they are no table") {
+    const std::vector<std::pair<std::string, std::string>> runs = {
+        {"reduce --n 1001 --variant naive --iterations 1", "reduce"},
+        {"reduce --axis rows --shape 9x7 --iterations 1", "reduce_axis"},
+        {"reduce --op var_pop --type f16 --n 1001 --iterations 1", "reduce_descriptor"},
+        {"reduce --op sum --type f32 --axis cols --shape 9x7 --iterations 1", "reduce_descriptor"}};
+    for (const auto& [args, kind] : runs) {
+      const fs::path f = temp(kind + "_run.json");
+      fs::remove(f);
+      const CliRun r = run_cli(args + " --format json --output-json " + f.string());
+      INFO(args << "\n" << r.out);
+      REQUIRE(r.code == 0);
+      CHECK(json::parse(r.stdout_text)["schema"] == json{{"name", "clreduce." + kind}, {"version", 2}});
+      const CliRun rep = run_cli("report " + f.string());
+      CHECK(rep.code == 2);
+      CHECK(rep.out.find("one run's report of `clreduce reduce`, not a table") != std::string::npos);
+      fs::remove(f);
+    }
+  }
+
   TEST_CASE("report: any saved table renders again as the command printed it; other schemas refused") {
     const fs::path db = temp("report_db.json");
     const std::vector<std::pair<std::string, std::string>> runs = {

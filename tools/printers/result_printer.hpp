@@ -30,7 +30,8 @@ nlohmann::json render_json_rows(const ResultTable& t);
 // written before the marker (they carry none); the version grows when a key changes meaning or
 // goes away (keys only added keep it). kind: bench, bench_sizes, sweep, bench_axis,
 // bench_descriptors, bench_transpose, bench_access, bench_multi, reduce_segments, transpose,
-// tune, tune_axis, tune_descriptors.
+// tune, tune_axis, tune_descriptors; and the one-run reports of `clreduce reduce` (no table):
+// reduce, reduce_axis, reduce_descriptor.
 inline constexpr int kSchemaVersion = 2;
 nlohmann::json schema_json(const std::string& kind);
 // `doc` with its "schema" marker.

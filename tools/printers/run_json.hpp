@@ -41,7 +41,8 @@ inline constexpr const char* kReportKinds =
 inline constexpr const char* kSchemaNames =
     "clreduce.bench, clreduce.bench_sizes, clreduce.sweep, clreduce.bench_axis, clreduce.bench_descriptors, "
     "clreduce.bench_transpose, clreduce.bench_access, clreduce.bench_multi, clreduce.reduce_segments, "
-    "clreduce.transpose, clreduce.tune, clreduce.tune_axis, clreduce.tune_descriptors";
+    "clreduce.transpose, clreduce.tune, clreduce.tune_axis, clreduce.tune_descriptors, clreduce.reduce, "
+    "clreduce.reduce_axis, clreduce.reduce_descriptor";
 
 // The file's JSON under the limits below (bytes, nesting); Error naming the file and what is wrong
 // (`expected` says what the file should have been).
