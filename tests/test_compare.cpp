@@ -160,7 +160,13 @@ TEST_SUITE("cli") {
     write(not_json, "{ this is not json");
     const CliRun reduce = run_cli("reduce --variant naive --n 1000 --iterations 2 --format json");
     REQUIRE(reduce.code == 0);
-    write(other, reduce.stdout_text);
+    // Another command's file from before the schema marker (version 1: none), and as written now.
+    json other_doc = json::parse(reduce.stdout_text);
+    REQUIRE(other_doc.contains("schema"));
+    const fs::path other_marked = temp("other_marked.json");
+    write(other_marked, other_doc.dump());
+    other_doc.erase("schema");
+    write(other, other_doc.dump());
     json j = template_run();
     j["rows"][0].erase("time_us");
     write(broken, j.dump());
@@ -175,6 +181,9 @@ TEST_SUITE("cli") {
     expect_error("report " + not_json.string(), "not JSON");
     expect_error("compare " + good.string() + " " + other.string(), "no field \"kind\"");
     expect_error("report " + other.string(), "written by `clreduce bench`");
+    expect_error("compare " + good.string() + " " + other_marked.string(), "'clreduce.reduce' is a kind this command does not read");
+    expect_error("report " + other_marked.string(), "one run's report of `clreduce reduce`, not a table");
+    fs::remove(other_marked);
     expect_error("report " + broken.string(), "rows[0]: no field \"time_us\"");
     expect_error("compare " + good.string() + " " + old_file.string(), "keeps no raw samples");
     expect_error("compare " + good.string() + " " + floats.string(), "matches a row of");
@@ -317,7 +326,9 @@ TEST_SUITE("cli") {
     // A file of another command from before the marker: no table to render, said so.
     const CliRun reduce = run_cli("reduce --variant naive --n 1000 --iterations 2 --format json");
     REQUIRE(reduce.code == 0);
-    write(without, reduce.stdout_text);
+    json reduce_doc = json::parse(reduce.stdout_text);
+    reduce_doc.erase("schema");
+    write(without, reduce_doc.dump());
     expect_error("report " + without.string(), "no \"schema\" marker and not a bench or bench --sizes run");
     for (const fs::path& p : {with, without}) fs::remove(p);
   }
