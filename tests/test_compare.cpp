@@ -225,7 +225,8 @@ TEST_SUITE("cli") {
         {"bench transpose --shapes 9x7 --variants naive --iterations 1", "bench_transpose"},
         {"bench access --n 1001 --iterations 1", "bench_access"},
         {"tune --db " + db.string() + " --sizes 1000 --variants naive --wg 32 --iterations 1 --warmup 0", "tune"}};
-    for (const auto& [args, kind] : runs) {
+    for (const auto& run : runs) {
+      const std::string &args = run.first, &kind = run.second;  // INFO captures these (no bindings in C++17)
       const CliRun r = run_cli(args + " --format json");
       INFO(args << "\n" << r.out);
       REQUIRE(r.code == 0);
@@ -241,7 +242,8 @@ TEST_SUITE("cli") {
         {"reduce --axis rows --shape 9x7 --iterations 1", "reduce_axis"},
         {"reduce --op var_pop --type f16 --n 1001 --iterations 1", "reduce_descriptor"},
         {"reduce --op sum --type f32 --axis cols --shape 9x7 --iterations 1", "reduce_descriptor"}};
-    for (const auto& [args, kind] : runs) {
+    for (const auto& run : runs) {
+      const std::string &args = run.first, &kind = run.second;  // INFO captures these (no bindings in C++17)
       const fs::path f = temp(kind + "_run.json");
       fs::remove(f);
       const CliRun r = run_cli(args + " --format json --output-json " + f.string());
@@ -263,7 +265,8 @@ TEST_SUITE("cli") {
         {"axis", "bench axis --shapes 17x33,64x8 --iterations 1 --warmup 0"},
         {"tune", "tune --db " + db.string() + " --sizes 1000,3000 --variants naive,vector --wg 32 --iterations 1 --warmup 0"},
         {"sweep", "sweep --variants naive --n 100 --wg 16,32 --iterations 1 --warmup 0"}};
-    for (const auto& [name, args] : runs) {
+    for (const auto& run : runs) {
+      const std::string &name = run.first, &args = run.second;  // INFO captures these (no bindings in C++17)
       INFO(args);
       const fs::path jc = temp(name + "_csv.json"), jt = temp(name + "_table.json");
       fs::remove(db);
