@@ -130,6 +130,7 @@ std::string option_of(Param p) {
     case Param::Scalars: return "--scalar";
     case Param::Devices: return "--devices";
     case Param::Split: return "--split";
+    case Param::HostPath: return "--host-path";
     case Param::None:
     case Param::Offset:
     case Param::Queue:

@@ -18,7 +18,8 @@ namespace clreduce::cli {
 
 namespace {
 struct MultiTexts {
-  std::string type = "uint", op = "sum", split = "bandwidth";
+  std::string type = "uint", op = "sum", split = "bandwidth", host_path = "auto";
+  unsigned copy_threads = 0;
   CLI::Option* type_option = nullptr;
   CLI::Option* op_option = nullptr;
   std::optional<std::string> n, chunk, op_file, accumulate;
@@ -79,6 +80,8 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
     require_multi_device_op(d.op);
   }
   d.split = parse_split(o.split);
+  d.host_path = parse_host_path(o.host_path);
+  d.copy_threads = o.copy_threads;
   if (o.iterations == 0) throw Error("--iterations must be at least 1");
   d.iterations = o.iterations;
   d.warmup = o.warmup;
@@ -87,6 +90,10 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
     if (d.chunk_elements == 0) throw Error("--chunk must be at least 1 element");
     if (o.resident) throw Error("--chunk sets the host-copied chunks; drop it with --resident");
   }
+  if (o.resident && o.host_path != "auto")
+    throw Error(Param::HostPath, "--host-path sets how host-copied chunks reach a device; drop it with --resident");
+  if (o.copy_threads && d.host_path != HostPath::Pinned && d.host_path != HostPath::Auto)
+    throw Error(Param::HostPath, "--copy-threads sets the pinned path's copy threads; give it with --host-path pinned or auto");
   const DataKind kind = parse_data_kind(o.data.data);
   check_outputs(o.output, {}, named("--op-file", o.op_file));
   d.reducer.tuning = tuning_of(o.tuning);
@@ -200,6 +207,14 @@ void register_multi_bench_command(Cli& cli) {
               "the host in chunks, overlapped with the reductions");
   c->add_option("--n", o->n, "elements (default 2^26 on a GPU, 2^22 elsewhere)");
   c->add_option("--chunk", o->chunk, "host-copied: elements per chunk (default 4Mi)");
+  c->add_option("--host-path", o->host_path,
+                "host-copied: how chunks reach a device: auto (in_place on a device sharing the host's memory, else "
+                "pinned), pageable, pinned, in_place")
+      ->capture_default_str();
+  c->add_option("--copy-threads", o->copy_threads,
+                "host-copied, pinned: threads that copy each chunk into the staging buffer (default: the hardware's "
+                "threads over the devices, 1 to 8)")
+      ->check(whole_number(256, "1..256 threads"));
   o->type_option = c->add_option("--type", o->type,
                                  "element type: uint, int, float, double, or any reduction descriptor type (u8, i8, "
                                  "u16, i16, u32, i32, u64, i64, f16, bf16, f32, f64)")

@@ -41,6 +41,13 @@ struct DeviceInfo {
   unsigned resident_groups_limit = 0;
   std::string occupancy_source;
   bool fp64 = false;
+  // The device shares the host's memory (CL_DEVICE_HOST_UNIFIED_MEMORY: CPUs, integrated GPUs), so
+  // it can read host data where it lies (HostPath::InPlace) rather than through a copy.
+  bool host_unified_memory = false;
+  // The alignment in bytes the device's buffers start at (CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8): its
+  // compiled kernels may load whole vectors at that alignment, so host memory read in place must
+  // start on it.
+  std::uint64_t base_align_bytes = 0;
   bool is_nvidia = false;  // platform vendor is NVIDIA (inline PTX available)
   // Loop iterations one kernel invocation may run before the implementation ends its loops
   // silently; 0 when none is known. Mesa's llvmpipe (Rusticl's CPU device) runs a group's

@@ -44,6 +44,7 @@ enum class Param {
   OpFile,         // a user operator's file (Op::User)
   Devices,        // the device list of a multi-device reduction
   Split,          // how a multi-device reduction splits its input
+  HostPath,       // how host data reaches a device (pageable, pinned, in place)
   Scalars,        // a reduction descriptor's run-time scalar arguments
   Launch,         // a prepared launch given to an introspection hook (clreduce/introspect.hpp)
 };

@@ -85,8 +85,27 @@ std::vector<DeviceInfo> default_devices(const DeviceSelector& sel = {});
 // repeated one and the valid indices with their names; (Param::Platform) for a bad platform.
 std::vector<DeviceInfo> devices_at(std::size_t platform, const std::vector<std::size_t>& indices);
 
+// How host data reaches a device (the host-copied paths, not resident buffers).
+enum class HostPath {
+  Auto,      // InPlace on a device that shares the host's memory (DeviceInfo::host_unified_memory), else Pinned
+  Pageable,  // each chunk written straight from the caller's memory (the driver stages it through its own buffers)
+  Pinned,    // copy threads fill two pinned staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped once) in turn; each chunk
+             // is written from there, so the copy of chunk k+1 into one overlaps the transfer of chunk k from the other
+  InPlace,   // the device reads the caller's memory where it lies (CL_MEM_USE_HOST_PTR, read-only): no copy by clreduce
+};
+const char* name_of(HostPath p);  // "auto", "pageable", "pinned", "in_place"
+// One of those names; throws Error (Param::HostPath) naming the text and the valid names.
+HostPath parse_host_path(std::string_view text);
+// The path Auto takes on `dev` (any other path is itself).
+HostPath resolve_host_path(HostPath p, const DeviceInfo& dev);
+
 struct MultiDeviceOptions {
   Split split;
+  // Host-copied input: how each chunk reaches its device, and for Pinned, the host threads that copy
+  // a chunk into the staging buffer (0: the hardware's threads over the devices, at least 1 and at
+  // most 8 a device). Neither changes a result: the chunks and every fold stay the same.
+  HostPath host_path = HostPath::Auto;
+  unsigned copy_threads = 0;
   // Host-copied input: elements per chunk (each device's part is copied and reduced chunk by
   // chunk). 0: kDefaultChunkElements, lowered to the device's largest allocation. Any value
   // works; it sets the fold order (see above), so keep it fixed where results are compared.
@@ -110,6 +129,8 @@ struct DeviceShare {
   double us = 0;               // host clock: first enqueue to its value on the host
   double gbps = 0;             // n * the bytes of one element of every input / us
   double start_us = 0;         // host clock: the call's start to this part's start (handing it to its thread included)
+  HostPath host_path = HostPath::Auto;  // host-copied parts: the path that ran (never Auto); resident: Auto
+  unsigned copy_threads = 0;            // HostPath::Pinned: the threads that filled the staging buffers
 };
 
 struct MultiResult {

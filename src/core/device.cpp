@@ -109,6 +109,15 @@ DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d, std::size
   info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
   info.timer_resolution_ns = d.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
   info.fp64 = info.has_extension("cl_khr_fp64");
+  {
+    // Deprecated by OpenCL 2.0 but answered by every implementation we meet; where it is not, a
+    // device that is not a GPU is taken to share the host's memory.
+    cl_bool unified = CL_FALSE;
+    info.host_unified_memory = clGetDeviceInfo(d(), CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, nullptr) == CL_SUCCESS
+                                   ? unified == CL_TRUE
+                                   : !info.is_gpu;
+  }
+  info.base_align_bytes = d.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
   info.is_nvidia = lower(info.platform_vendor).find("nvidia") != std::string::npos;
   info.lockstep_source = "none reported";
   if (info.has_extension("cl_nv_device_attribute_query")) {

@@ -36,6 +36,7 @@ std::string_view name_of(Param p) {
     case Param::Launch: return "launch";
     case Param::Devices: return "device list";
     case Param::Split: return "split";
+    case Param::HostPath: return "host path";
   }
   return "";
 }

@@ -18,6 +18,7 @@
 #include "core/bound_queue.hpp"
 #include "descriptor/common.hpp"
 #include "multi_device/device_workers.hpp"
+#include "multi_device/host_staging.hpp"
 #include "reduce/descriptor_launch.hpp"
 
 #include <algorithm>
@@ -168,21 +169,20 @@ void require_multi_device_op(Op op) {
 }
 
 namespace {
-// One device's context, queues, reducer and the two buffers its host-copied chunks alternate in.
+// One device's context, queues, reducer and the stager its host-copied chunks go through.
 struct Dev {
   DeviceInfo info;
   cl::Context context;
   cl::CommandQueue compute;  // the reducer's in-order queue: passes, then each chunk's value read
   cl::CommandQueue copy;     // in-order: the chunk writes, each after the chunk two before it was read
   std::unique_ptr<Reducer> reducer;
-  cl::Buffer slots[2];
-  std::uint64_t slot_bytes = 0;
-  // The descriptor path, made on its first use: its view of `compute`, its launches, each input's
-  // pair of chunk buffers, the chunks' accumulators, and (device 0) the folded result.
+  // Host-copied chunks: each input's two slots (and the pinned path's staging buffers), made on
+  // the first host part.
+  std::unique_ptr<HostStager> stager;
+  // The descriptor path, made on its first use: its view of `compute`, its launches, the chunks'
+  // accumulators, and (device 0) the folded result.
   std::unique_ptr<BoundQueue> bound;
   std::unique_ptr<DescriptorReducer> descriptors;
-  std::vector<std::array<cl::Buffer, 2>> input_slots;
-  std::vector<std::uint64_t> input_slot_bytes;
   cl::Buffer parts, result;
   std::uint64_t parts_bytes = 0;
 };
@@ -196,6 +196,8 @@ struct PartOut {
   std::string variant;
   double us = 0;
   Clock::time_point began;  // when the part started (its thread running)
+  HostPath host_path = HostPath::Auto;  // host parts: the stager's path
+  unsigned copy_threads = 0;
 };
 
 // Waits for everything already enqueued on the device's queues; used before an error leaves the
@@ -213,42 +215,47 @@ Value fold_chunks(const std::vector<unsigned char>& bytes, std::uint64_t chunks,
   return fold_values(values, op);
 }
 
-// Host part: chunk k is written into slots[k % 2] on the copy queue (non-blocking), reduced on the
-// compute queue once its write event has fired, and its value read (non-blocking) right after its
-// passes on the same in-order queue (so the reducer's scratch is free for the next chunk). The
-// write of chunk k+2 into the same slot waits for chunk k's first pass, the only pass that reads
-// the input. Both queues are flushed after each chunk so the device starts at once.
+// The part's transfers so far and the share's record of its path.
+void note_path(PartOut& out, const Dev& d) {
+  out.host_path = d.stager->path();
+  out.copy_threads = d.stager->copy_threads();
+}
+
+// Host part: chunk k is staged into slot k % 2 (HostStager: written on the copy queue, or read in
+// place), reduced on the compute queue once its write event has fired, and its value read
+// (non-blocking) right after its passes on the same in-order queue (so the reducer's scratch is
+// free for the next chunk). The write of chunk k+2 into the same slot waits for chunk k's first
+// pass, the only pass that reads the input. Both queues are flushed after each chunk so the device
+// starts at once.
 PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint64_t n, Op op, std::uint64_t chunk) {
   const std::uint64_t es = size_of(t);
   chunk = std::max<std::uint64_t>(1, std::min({chunk, n, chunk_elements(t, d.info)}));
   const std::uint64_t chunks = (n + chunk - 1) / chunk;
-  if (chunk * es > d.slot_bytes) {
-    for (cl::Buffer& s : d.slots) s = cl::Buffer(d.context, CL_MEM_READ_ONLY, chunk * es);
-    d.slot_bytes = chunk * es;
-  }
+  d.stager->reserve({chunk * es});
   std::vector<unsigned char> values(8 * chunks, 0);
   std::vector<cl::Event> first_pass(chunks);
   std::vector<cl::Event> transfers;  // every write and read of the host's memory, waited for by name
   transfers.reserve(2 * chunks);
   PartOut out;
   out.chunks = chunks;
+  note_path(out, d);
   const Clock::time_point t0 = Clock::now();
   out.began = t0;
   try {
     for (std::uint64_t k = 0; k < chunks; ++k) {
       const std::uint64_t count = std::min(chunk, n - k * chunk);
-      const std::shared_ptr<const Launch> launch = introspect::prepare(*d.reducer, t, op, count, 0);
-      out.depth = std::max(out.depth, launch->plan.depth);
-      if (k == 0) out.variant = launch->plan.variant->name;
-      const cl::Buffer& slot = d.slots[k % 2];
       std::vector<cl::Event> before;
       if (k >= 2) before.push_back(first_pass[k - 2]);
-      std::vector<cl::Event> written(1);
-      d.copy.enqueueWriteBuffer(slot, CL_FALSE, 0, count * es, bytes + k * chunk * es,
-                                before.empty() ? nullptr : &before, &written[0]);
+      std::vector<cl::Event> written;
+      const Input slot = d.stager->stage(0, static_cast<unsigned>(k % 2), bytes + k * chunk * es, count * es, es, before, written);
       d.copy.flush();
-      transfers.push_back(written[0]);
-      const std::vector<cl::Event> passes = introspect::enqueue(*d.reducer, *launch, slot, 0, nullptr, true, &written);
+      // In place, the launch reads from the caller's memory at its offset (host_staging.hpp).
+      const std::shared_ptr<const Launch> launch = introspect::prepare(*d.reducer, t, op, count, slot.offset);
+      out.depth = std::max(out.depth, launch->plan.depth);
+      if (k == 0) out.variant = launch->plan.variant->name;
+      transfers.insert(transfers.end(), written.begin(), written.end());
+      const std::vector<cl::Event> passes =
+          introspect::enqueue(*d.reducer, *launch, slot.buffer, slot.offset, nullptr, true, written.empty() ? nullptr : &written);
       first_pass[k] = passes.front();
       transfers.emplace_back();
       d.compute.enqueueReadBuffer(introspect::result_buffer(*d.reducer, *launch), CL_FALSE, 0, es, values.data() + 8 * k,
@@ -317,20 +324,16 @@ PartOut run_descriptor_host_part(Dev& d, const Reduction& r, const std::vector<c
   chunk = std::max<std::uint64_t>(1, std::min({chunk, n, descriptor_chunk_elements(r, d.info)}));
   const std::uint64_t chunks = (n + chunk - 1) / chunk;
   const std::size_t ni = r.inputs.size();
-  d.input_slots.resize(std::max(d.input_slots.size(), ni));
-  d.input_slot_bytes.resize(d.input_slots.size(), 0);
-  for (std::size_t j = 0; j < ni; ++j) {
-    const std::uint64_t bytes = chunk * size_of(r.inputs[j]);
-    if (bytes > d.input_slot_bytes[j]) {
-      for (cl::Buffer& b : d.input_slots[j]) b = cl::Buffer(d.context, CL_MEM_READ_ONLY, bytes);
-      d.input_slot_bytes[j] = bytes;
-    }
-  }
+  std::vector<std::uint64_t> slot_bytes;
+  for (std::size_t j = 0; j < ni; ++j) slot_bytes.push_back(chunk * size_of(r.inputs[j]));
+  d.stager->reserve(slot_bytes);
   ensure_parts(d, r, chunks);
   PartOut out;
   out.chunks = chunks;
+  note_path(out, d);
   out.accumulators.assign(chunks * r.acc_bytes, 0);
   std::vector<cl::Event> launched(chunks);
+  std::vector<cl::Event> transfers;  // every write of the host's memory, waited for by name (as run_host_part)
   const Clock::time_point t0 = Clock::now();
   out.began = t0;
   try {
@@ -338,14 +341,13 @@ PartOut run_descriptor_host_part(Dev& d, const Reduction& r, const std::vector<c
       const std::uint64_t count = std::min(chunk, n - k * chunk);
       std::vector<cl::Event> before;
       if (k >= 2) before.push_back(launched[k - 2]);
-      std::vector<cl::Event> written(ni);
+      std::vector<cl::Event> written;
       std::vector<Input> in(ni);
       for (std::size_t j = 0; j < ni; ++j) {
         const std::uint64_t es = size_of(r.inputs[j]);
-        d.copy.enqueueWriteBuffer(d.input_slots[j][k % 2], CL_FALSE, 0, count * es, inputs[j] + k * chunk * es,
-                                  before.empty() ? nullptr : &before, &written[j]);
-        in[j] = Input{d.input_slots[j][k % 2], 0};
+        in[j] = d.stager->stage(j, static_cast<unsigned>(k % 2), inputs[j] + k * chunk * es, count * es, es, before, written);
       }
+      transfers.insert(transfers.end(), written.begin(), written.end());
       d.copy.flush();
       DescriptorLaunch l;
       launched[k] = d.descriptors->enqueue_part(r, in, count, DescriptorPart{index_base + k * chunk}, d.parts, k,
@@ -356,6 +358,7 @@ PartOut run_descriptor_host_part(Dev& d, const Reduction& r, const std::vector<c
     }
     d.compute.enqueueReadBuffer(d.parts, CL_TRUE, 0, chunks * r.acc_bytes, out.accumulators.data());
     d.copy.finish();
+    if (!transfers.empty()) cl::WaitForEvents(transfers);
   } catch (...) {
     drain(d);
     throw;
@@ -471,6 +474,8 @@ struct MultiReducer::State {
         s.us = outs[i].us;
         s.gbps = gbps_of(s.n * element_bytes, s.us);
         s.start_us = std::max(0.0, std::chrono::duration<double, std::micro>(outs[i].began - t0).count());
+        s.host_path = outs[i].host_path;
+        s.copy_threads = outs[i].copy_threads;
         last_end = std::max(last_end, s.start_us + s.us);
       }
       shares.push_back(std::move(s));
@@ -682,6 +687,12 @@ MultiReducer::MultiReducer(std::vector<DeviceInfo> devices, MultiDeviceOptions o
                 kSplitForms);
   s_->devices = std::move(devices);
   s_->options = std::move(options);
+  // The pinned path's copy threads: the hardware's threads shared between the devices (each device's
+  // own thread copies too), at most 8 a device (past that one socket's memory is the limit).
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned copy_threads =
+      s_->options.copy_threads ? s_->options.copy_threads
+                               : std::clamp(hw / static_cast<unsigned>(s_->devices.size()), 1u, 8u);
   for (std::size_t i = 0; i < s_->devices.size(); ++i) {
     const DeviceInfo& info = s_->devices[i];
     Dev d;
@@ -694,6 +705,7 @@ MultiReducer::MultiReducer(std::vector<DeviceInfo> devices, MultiDeviceOptions o
     ReducerOptions ro = s_->options.reducer;
     ro.device = info;
     d.reducer = std::make_unique<Reducer>(d.compute, ro);
+    d.stager = std::make_unique<HostStager>(d.context, d.copy, info, s_->options.host_path, copy_threads);
     s_->devs.push_back(std::move(d));
   }
 }

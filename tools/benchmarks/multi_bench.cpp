@@ -51,6 +51,8 @@ MultiBenchRun run_rows(const MultiBenchDesign& d, MultiBenchRun run, Make&& make
       }
     }
     opt.chunk_elements = d.chunk_elements;
+    opt.host_path = d.host_path;
+    opt.copy_threads = d.copy_threads;
     opt.reducer = d.reducer;
     MultiReducer mr(std::vector<DeviceInfo>(d.devices.begin(), d.devices.begin() + static_cast<std::ptrdiff_t>(k)), opt);
     const std::function<MultiResult()> once = make(mr);
@@ -90,12 +92,30 @@ MultiBenchRun run_rows(const MultiBenchDesign& d, MultiBenchRun run, Make&& make
 }
 }  // namespace
 
+namespace {
+Scalar scalar_of(ElemType t) {
+  switch (t) {
+    case ElemType::Uint: return Scalar::U32;
+    case ElemType::Int: return Scalar::I32;
+    case ElemType::Float: return Scalar::F32;
+    case ElemType::Double: return Scalar::F64;
+  }
+  return Scalar::U32;
+}
+
+MultiBenchRun with_anchors(MultiBenchRun run, const void* data, Scalar type, std::uint64_t bytes) {
+  if (!run.design.resident && !run.rows.empty())
+    run.anchors = measure_host_anchors(data, type, bytes, run.design.devices.front(), run.design.iterations);
+  return run;
+}
+}  // namespace
+
 MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, const Reference& ref) {
   MultiBenchRun run;
   run.n = data.n;
   run.element_bytes = size_of(data.type);
   run.data_origin = data.origin;
-  return run_rows(
+  return with_anchors(run_rows(
       d, std::move(run),
       [&](MultiReducer& mr) -> std::function<MultiResult()> {
         if (!d.resident) return [&mr, &data, &d] { return mr.reduce(data.data(), data.type, data.n, d.op); };
@@ -104,7 +124,8 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
         return [&mr, &data, &d, counts, buffers] { return mr.reduce_resident(buffers, counts, data.type, d.op); };
       },
       [](const MultiResult& a, const MultiResult& b) { return same_result(a.value, b.value); },
-      [&](const MultiResult& r) { return check_result(r.value, ref, d.op, r.depth); });
+      [&](const MultiResult& r) { return check_result(r.value, ref, d.op, r.depth); }),
+      data.data(), scalar_of(data.type), data.bytes.size());
 }
 
 MultiBenchRun run_multi_bench_descriptor(const MultiBenchDesign& d, const std::vector<ScalarData>& inputs,
@@ -118,7 +139,7 @@ MultiBenchRun run_multi_bench_descriptor(const MultiBenchDesign& d, const std::v
   }
   std::vector<const void*> pointers;
   for (const ScalarData& in : inputs) pointers.push_back(in.data());
-  return run_rows(
+  return with_anchors(run_rows(
       d, std::move(run),
       [&](MultiReducer& mr) -> std::function<MultiResult()> {
         const std::uint64_t n = inputs.front().n;
@@ -147,7 +168,8 @@ MultiBenchRun run_multi_bench_descriptor(const MultiBenchDesign& d, const std::v
         return [&mr, &r, &d, counts, parts] { return mr.reduce_resident(r, parts, counts, d.scalars); };
       },
       [](const MultiResult& a, const MultiResult& b) { return a.result.bytes == b.result.bytes; },
-      [&](const MultiResult& m) { return check(m.result, m.depth); });
+      [&](const MultiResult& m) { return check(m.result, m.depth); }),
+      inputs.front().data(), inputs.front().type, inputs.front().bytes.size());
 }
 
 }  // namespace clreduce

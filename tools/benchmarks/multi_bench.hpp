@@ -10,6 +10,7 @@
 #include "data/descriptor_reference.hpp"
 #include "data/host_data.hpp"
 #include "data/reference.hpp"
+#include "measure/host_anchors.hpp"
 #include "measure/progress.hpp"
 
 #include <functional>
@@ -30,6 +31,8 @@ struct MultiBenchDesign {
   Split split;                      // weights: one per device of the list (a run takes its first k)
   bool resident = false;            // one buffer per device, written before timing
   std::uint64_t chunk_elements = 0; // host-copied chunks; 0: the library's default
+  HostPath host_path = HostPath::Auto;  // host-copied: how chunks reach each device
+  unsigned copy_threads = 0;            // host-copied, pinned: copy threads a device (0: the library's default)
   unsigned warmup = 1, iterations = 5;
   ReducerOptions reducer;
   // Told before each device count's run (the count of them the total), e.g. a ProgressReporter.
@@ -60,6 +63,9 @@ struct MultiBenchRun {
   std::vector<MultiBenchRow> rows;
   // Device counts not run: their first k weights (--split w1,w2,...) are all 0.
   std::vector<std::size_t> skipped;
+  // Host-copied runs: the host's own threaded sum and device 0's pageable and pinned writes of the
+  // same bytes (the first input's), measured after the rows.
+  std::optional<HostAnchors> anchors;
   bool all_ok() const;
 };
 

@@ -55,6 +55,13 @@ struct Line {
 };
 using Col = ColumnOf<Line>;
 
+// How the part's input reached its device: "resident", "pageable", "pinned x8" (copy threads), "in_place".
+std::string path_text(const MultiBenchRun& run, const DeviceShare& s) {
+  if (run.design.resident) return "resident";
+  if (s.host_path == HostPath::Pinned) return "pinned x" + std::to_string(s.copy_threads);
+  return name_of(s.host_path);
+}
+
 // {{key, json path, text header, csv header, unit, text decimals}, cell}: the CSV is the text
 // table's (csv_text).
 const std::vector<Col>& share_columns() {
@@ -65,6 +72,7 @@ const std::vector<Col>& share_columns() {
       {{"name", "name", "name", ""}, [](const Line& l) { return Cell(l.s->name); }},
       {{"n", "n", "n", "", Unit::Count}, [](const Line& l) { return u64(l.s->n); }},
       {{"chunks", "chunks", "chunks", "", Unit::Count}, [](const Line& l) { return u64(l.s->chunks); }},
+      {{"path", "", "path", ""}, ran([](const Line& l) { return path_text(*l.run, *l.s); })},
       {{"variant_text", "", "variant", ""}, [](const Line& l) { return Cell(l.s->n ? l.s->variant : "(skipped)"); }},
       {{"start", "", "start µs", "", Unit::Micros}, ran([](const Line& l) { return l.row->device_start_us[l.s->device].median; })},
       {{"median", "", "median µs", "", Unit::Micros}, ran([](const Line& l) { return l.part_us().median; })},
@@ -78,7 +86,8 @@ const std::vector<Col>& share_columns() {
          const DeviceShare& s = *l.s;
          return Cell(json{{"offset", s.offset}, {"variant", s.variant}, {"value", s.n && !l.run->design.reduction ? s.value.str() : ""},
                           {"time_us", stats_json(l.part_us())}, {"start_us", stats_json(l.row->device_start_us[s.device])},
-                          {"gbps", l.part_gbps()}});
+                          {"gbps", l.part_gbps()}, {"host_path", l.run->design.resident ? "resident" : name_of(s.host_path)},
+                          {"copy_threads", s.copy_threads}});
        }}};
   return c;
 }
@@ -89,7 +98,7 @@ ResultTable share_table(const MultiBenchRun& run, const MultiBenchRow* only = nu
     if (!only || &r == only)
       for (const DeviceShare& s : r.last.shares) lines.push_back({&run, &r, &s});
   ResultTable t = tabulate(share_columns(), lines);
-  if (run.design.reduction) t.columns[9].text = "part";  // value_text
+  if (run.design.reduction) t.columns[10].text = "part";  // value_text
   return t;
 }
 
@@ -143,7 +152,9 @@ TableView view_of(const MultiBenchRun& run) {
     out << (i ? ";" : "") << " " << i << ": " << d.devices[i].label();
   out << "\ninput:   " << input_line(run) << ", "
       << (d.resident ? "resident (one buffer per device, written before timing)"
-                     : "host-copied (each device copies its part in chunks, overlapped with its reductions)")
+                     : std::string("host-copied (each device copies its part in chunks, overlapped with its reductions; host "
+                                   "path ") + name_of(d.host_path) + ": pageable = written from the caller's memory, pinned xT = T "
+                                   "threads copy into pinned staging buffers written from there, in_place = read where it lies)")
       << "\nsplit:   " << d.split.str()
       << (d.reduction ? "; each chunk's accumulator kept unfinished, all folded in device and chunk order on device 0, "
                         "which finishes the result (it does not depend on which device finishes first)\n"
@@ -165,6 +176,15 @@ TableView view_of(const MultiBenchRun& run) {
     parts.after.push_back(std::to_string(r.devices) + " device" + (r.devices == 1 ? "" : "s") + ": " +
                           result_str(run, r.last) + ", " + r.check.detail +
                           (r.repeatable ? "" : "; the iterations did not all give the same bits") + "\n");
+  if (run.anchors) {
+    const HostAnchors& a = *run.anchors;
+    std::ostringstream an;
+    an << "anchors (the same bytes without clreduce, best of " << d.iterations << "): the host's own "
+       << a.sum_what << " " << fixed(a.host_sum_gbps, 2) << " GB/s; device 0's write of " << a.write_bytes
+       << " bytes from pageable memory " << fixed(a.pageable_write_gbps, 2) << " GB/s, from pinned memory "
+       << fixed(a.pinned_write_gbps, 2) << " GB/s\n";
+    parts.after.push_back(an.str());
+  }
   TableView v;
   v.text.push_back({out.str(), std::nullopt});
   v.text.push_back({"", std::move(whole)});
@@ -195,8 +215,15 @@ json multi_json(const MultiBenchRun& run) {
   }
   json j{{"kind", "bench multi"}, {"devices", devices}, {"n", run.n}, {"data", run.data_origin},
          {"bytes", run.n * run.element_bytes}, {"resident", d.resident}, {"split", d.split.str()},
+         {"host_path", name_of(d.host_path)},
          {"iterations", d.iterations}, {"warmup", d.warmup}, {"rows", render_json_rows(whole_table(run))},
          {"skipped_device_counts", run.skipped}, {"all_ok", run.all_ok()}};
+  if (run.anchors) {
+    const HostAnchors& a = *run.anchors;
+    j["anchors"] = {{"host_sum", a.sum_what}, {"host_sum_gbps", a.host_sum_gbps}, {"threads", a.threads},
+                    {"write_bytes", a.write_bytes}, {"pageable_write_gbps", a.pageable_write_gbps},
+                    {"pinned_write_gbps", a.pinned_write_gbps}, {"device", a.device}};
+  }
   j.update(what);
   return with_table(j, "bench_multi", view_of(run));
 }

@@ -1,0 +1,73 @@
+// HostStager: how one device's host-copied chunks reach it, by a HostPath (clreduce/multi_device.hpp).
+// A part of host data is reduced chunk by chunk, each chunk of every input in one of two slots
+// that alternate (slot k % 2), so the copy of chunk k+1 overlaps the reduction of chunk k. The
+// stager owns each input's two device buffers and, for the pinned path, two pinned staging
+// buffers mapped once, filled by copy threads.
+//
+// Why pinned staging of our own: a write from pageable memory is staged by the driver through its
+// own pinned buffers, one thread's memcpy at a time (on the two-H200 machine, 1 GiB: about 8 GB/s
+// against 55 GB/s from a pinned buffer, and one thread's memcpy into pinned memory about 9 GB/s).
+// Several threads copying into our pinned buffer, while the DMA engine reads the other one, take
+// the copy off that single thread. Why in place on a CPU: its "device memory" is host memory, so a
+// copy only doubles the bytes moved.
+//
+// Not thread-safe: one stager serves its device's thread. Errors: cl::Error from OpenCL calls.
+#pragma once
+
+#include "clreduce/multi_device.hpp"
+#include "multi_device/device_workers.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace clreduce {
+
+class HostStager {
+ public:
+  // `copy`: the in-order queue that writes chunks (and maps the pinned buffers). `path` is
+  // resolved for `dev` (Auto never stays); copy_threads 0 means 1.
+  HostStager(const cl::Context& context, const cl::CommandQueue& copy, const DeviceInfo& dev, HostPath path,
+             unsigned copy_threads);
+  HostStager(const HostStager&) = delete;
+  HostStager& operator=(const HostStager&) = delete;
+  ~HostStager();  // waits for its transfers and unmaps the pinned buffers
+
+  HostPath path() const { return path_; }
+  unsigned copy_threads() const { return path_ == HostPath::Pinned ? threads_ : 0; }
+
+  // Makes room for `inputs` inputs of chunks of up to bytes[j] bytes each (grown, never shrunk).
+  void reserve(const std::vector<std::uint64_t>& bytes);
+
+  // Chunk [src, src + bytes) of input j (elements of `element_bytes`) into `slot` (0 or 1), after
+  // `before` (the events of the launch that last read that slot). Returns the buffer and the
+  // element offset the launch reads from; where a transfer was enqueued its event is appended to
+  // `written` (the launch waits for it). In place, the buffer is the caller's memory itself and
+  // nothing is appended: it starts at src rounded down to the device's buffer alignment
+  // (DeviceInfo::base_align_bytes; its kernels may load whole aligned vectors from a buffer's
+  // start: PoCL's do, and fault on memory off it), and the offset skips to src. Memory in place
+  // that does not start on an element boundary takes the pageable write.
+  Input stage(std::size_t input, unsigned slot, const unsigned char* src, std::uint64_t bytes,
+              std::uint64_t element_bytes, const std::vector<cl::Event>& before, std::vector<cl::Event>& written);
+
+ private:
+  struct Slots {
+    std::array<cl::Buffer, 2> device;  // what the launches read (unused in place)
+    std::array<cl::Buffer, 2> pinned;  // Pinned: the staging buffers, mapped for the stager's life
+    std::array<void*, 2> mapped{};
+    std::array<cl::Event, 2> read;     // Pinned: the write that last read each staging buffer
+    std::uint64_t bytes = 0;
+  };
+  void release(Slots& s) noexcept;
+
+  cl::Context context_;
+  cl::CommandQueue copy_;
+  std::uint64_t align_;
+  HostPath path_;
+  unsigned threads_;
+  std::vector<std::unique_ptr<Slots>> inputs_;
+  DeviceWorkers copiers_;  // Pinned: the copy threads beside the device's own
+};
+
+}  // namespace clreduce
