@@ -159,9 +159,13 @@ std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev);
 void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 
 // Host data on the default device (select_device({}): CLREDUCE_DEVICE, else the first GPU, else
-// the first device), with the best known launch; data over one allocation is reduced in chunks
-// whose values are folded on the host in order. The device, its context, queue and reducer are
-// made on the first call and kept; calls are serialised. Throws Error (n = 0, no device, ...).
+// the first device), with the best known launch. Sum, min and max take the multi-device path's
+// host staging over that one device (clreduce/multi_device.hpp, HostPath::Auto: chunks of
+// kDefaultChunkElements copied by threads into pinned buffers on a GPU, read in place on a CPU,
+// the copies overlapped with the reductions; the chunk values folded on the host in order);
+// argmin and argmax are reduced in allocation-sized chunks. The device, its context, queue and
+// reducers are made on the first call and kept; calls are serialised. Throws Error (n = 0, no
+// device, ...).
 Value reduce(const void* data, ElemType type, std::uint64_t n, Op op);
 template <class T>
 T reduce(const T* data, std::uint64_t n, Op op) {
@@ -173,9 +177,9 @@ T reduce(const std::vector<T>& data, Op op) {
 }
 
 // A descriptor reduction of host data (one pointer per input, each of n elements of its type) on
-// the default device, as reduce() above: copied to the device (in one piece; n elements of every
-// input must fit one allocation) and reduced by the shared reducer. Throws Error as
-// Reducer::reduce(Reduction, ...).
+// the default device, staged as reduce() above (any n: each chunk's accumulator kept unfinished,
+// all folded in order and finished once, as MultiReducer::reduce(Reduction, ...)). Throws Error
+// as MultiReducer::reduce(Reduction, ...).
 Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
               const std::vector<ScalarArg>& scalars = {});
 

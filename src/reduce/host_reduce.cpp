@@ -1,4 +1,5 @@
 // clreduce::reduce() of host data on the default device, and the host fold of chunk values.
+#include "clreduce/multi_device.hpp"
 #include "clreduce/reduce.hpp"
 #include "descriptor/common.hpp"
 
@@ -39,6 +40,18 @@ struct DefaultDevice {
   cl::Context context;
   cl::CommandQueue queue;
   std::optional<Reducer> reducer;
+  // Host data's path (sum, min, max and descriptors): the MultiReducer's over this one device, so
+  // it is staged as the multi-device path stages it (pinned on a GPU, in place on a CPU: the
+  // HostPath of multi_device.hpp), chunk copies overlapped with the reductions. Made on first use.
+  std::unique_ptr<MultiReducer> host;
+  MultiReducer& host_path() {
+    if (!host) {
+      MultiDeviceOptions o;
+      o.reducer.device = device;
+      host = std::make_unique<MultiReducer>(std::vector<DeviceInfo>{device}, o);
+    }
+    return *host;
+  }
 };
 
 DefaultDevice& default_device() {
@@ -68,6 +81,8 @@ Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
   if (!data) throw Error(Param::Buffer, "the host data pointer is null", "a pointer to n elements");
   std::lock_guard<std::mutex> lock(default_device_mutex());
   DefaultDevice& d = default_device();
+  if (op == Op::Sum || op == Op::Min || op == Op::Max) return d.host_path().reduce(data, type, n, op).value;
+  // argmin, argmax and user operators: one launch per allocation-sized chunk (one chunk in practice).
   check_device_memory(n, type, d.device);
   const std::uint64_t es = size_of(type);
   const std::uint64_t chunk = chunk_elements(type, d.device);
@@ -91,7 +106,7 @@ Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::u
   check_counts(r, inputs.size(), scalars.size());
   std::lock_guard<std::mutex> lock(default_device_mutex());
   DefaultDevice& d = default_device();
-  return d.reducer->reduce(r, upload_host_inputs(d.context, d.queue, d.device, r, inputs, n), n, scalars);
+  return d.host_path().reduce(r, inputs, n, scalars).result;
 }
 
 }  // namespace clreduce
