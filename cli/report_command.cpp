@@ -31,7 +31,7 @@ void units_of(const nlohmann::json& doc, const ReportTexts& o) {
 // A document of the result model (any schema but bench's and bench --sizes'): its "table" rendered
 // by the generic printers, its JSON as it was written.
 int report_table(const nlohmann::json& doc, const std::string& schema, const ReportTexts& o) {
-  if (schema == "clreduce.reduce" || schema == "clreduce.reduce_axis" || schema == "clreduce.reduce_descriptor")
+  if (schema_listed(schema, kOneRunSchemaNames))
     throw Error(o.path + ": " + schema + " is one run's report of `clreduce reduce`, not a table; its JSON is the whole "
                 "record. report renders benchmark tables: bench, bench --sizes, sweep, tune and the other bench kinds");
   if (o.chart) throw Error("--chart draws a bench or bench --sizes run; " + o.path + " is " + schema);

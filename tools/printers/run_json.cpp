@@ -362,19 +362,25 @@ json parse_saved_document(const std::string& text, const std::string& path, cons
   }
 }
 
+std::string all_schema_names() { return std::string(kTableSchemaNames) + ", " + kOneRunSchemaNames; }
+
+bool schema_listed(const std::string& name, const std::string& list) {
+  std::istringstream names(list);
+  for (std::string one; std::getline(names >> std::ws, one, ',');)
+    if (one == name) return true;
+  return false;
+}
+
 std::string saved_schema(const json& doc, const std::string& path) {
   if (!doc.is_object() || !doc.contains("schema")) return "";
   const json& m = doc["schema"];
   if (!m.is_object() || !m.contains("name") || !m["name"].is_string() || !m.contains("version") ||
       !m["version"].is_number_integer())
     throw Error(path + ": \"schema\" is not {\"name\": \"clreduce.<kind>\", \"version\": N}; valid schemas: " +
-                std::string(kSchemaNames) + " (version " + std::to_string(kSchemaVersion) + " at most)");
+                all_schema_names() + " (version " + std::to_string(kSchemaVersion) + " at most)");
   const std::string name = m["name"].get<std::string>();
-  bool known = false;
-  std::istringstream names(kSchemaNames);
-  for (std::string one; std::getline(names >> std::ws, one, ',');) known = known || one == name;
-  if (!known)
-    throw Error(path + ": schema '" + name + "' is not one this clreduce reads; valid schemas: " + kSchemaNames);
+  if (!schema_listed(name, all_schema_names()))
+    throw Error(path + ": schema '" + name + "' is not one this clreduce reads; valid schemas: " + all_schema_names());
   const std::int64_t version = m["version"].get<std::int64_t>();
   if (version > kSchemaVersion)
     throw Error(path + ": schema " + name + " version " + std::to_string(version) +

@@ -37,12 +37,17 @@ inline constexpr unsigned kSavedRunMaxDepth = 32;
 inline constexpr const char* kReportKinds =
     "a JSON file written by `clreduce bench` or `clreduce bench --sizes`, or one with a \"schema\" marker of version "
     "2 at most (any benchmark's --format json or --output-json)";
-// The schema names a saved document may carry (result_printer.hpp's with_schema), for messages.
-inline constexpr const char* kSchemaNames =
+// The schema names a saved document may carry (result_printer.hpp's with_schema): the tables
+// `report` renders, then one run's reports of `clreduce reduce` (their JSON is the record, no table).
+inline constexpr const char* kTableSchemaNames =
     "clreduce.bench, clreduce.bench_sizes, clreduce.sweep, clreduce.bench_axis, clreduce.bench_descriptors, "
     "clreduce.bench_transpose, clreduce.bench_access, clreduce.bench_multi, clreduce.reduce_segments, "
-    "clreduce.transpose, clreduce.tune, clreduce.tune_axis, clreduce.tune_descriptors, clreduce.reduce, "
-    "clreduce.reduce_axis, clreduce.reduce_descriptor";
+    "clreduce.transpose, clreduce.tune, clreduce.tune_axis, clreduce.tune_descriptors";
+inline constexpr const char* kOneRunSchemaNames = "clreduce.reduce, clreduce.reduce_axis, clreduce.reduce_descriptor";
+// Both lists, for messages.
+std::string all_schema_names();
+// Whether `name` is in `list` (a comma-separated list of names such as those above).
+bool schema_listed(const std::string& name, const std::string& list);
 
 // The file's JSON under the limits below (bytes, nesting); Error naming the file and what is wrong
 // (`expected` says what the file should have been).
@@ -51,7 +56,7 @@ nlohmann::json parse_saved_document(const std::string& text, const std::string& 
                                     const std::string& expected = kSavedKinds);
 // The schema a document names ("clreduce.tune"), "" where it carries no marker (version 1, written
 // before the marker). Error: a marker that is not {"name": string, "version": integer}, a name
-// not in kSchemaNames, or a version above kSchemaVersion.
+// not in all_schema_names(), or a version above kSchemaVersion.
 std::string saved_schema(const nlohmann::json& doc, const std::string& path);
 
 // Reads and parses `path`. Throws Error: the file cannot be read, is a directory, FIFO or device,
