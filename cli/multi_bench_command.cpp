@@ -14,6 +14,8 @@
 #include "parse.hpp"
 #include "printers/multi_printer.hpp"
 
+#include <limits>
+
 namespace clreduce::cli {
 
 namespace {
@@ -25,7 +27,7 @@ struct MultiTexts {
   std::optional<std::string> n, chunk, op_file, accumulate;
   bool exact = false;
   std::vector<std::string> scalars;
-  std::vector<std::size_t> devices;
+  std::vector<std::string> devices;  // "D" (a device of the platform) or "P:D" (device D of platform P)
   CLI::Option* devices_option = nullptr;
   bool resident = false;
   unsigned iterations = 5, warmup = 1;
@@ -68,6 +70,39 @@ bool names_descriptor(const MultiTexts& o) {
   }
 }
 
+// The --devices list: each item a device index of the platform (--platform, else the default
+// device's), or P:D, device D of platform P (a GPU beside a CPU of another platform, say). A
+// list of plain indices is one platform's (devices_at's refusals); a device given twice is refused
+// by the MultiReducer.
+std::vector<DeviceInfo> listed_devices(const std::vector<std::string>& items, const GlobalOptions& g) {
+  const char* const valid = "device indices D of the platform, or P:D for device D of platform P (see `clreduce devices`)";
+  std::vector<std::pair<std::size_t, std::size_t>> at;
+  bool qualified = false;
+  for (const std::string& item : items) {
+    const std::size_t colon = item.find(':');
+    const auto index = [&](const std::string& text) {
+      if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+        throw Error(Param::Devices, "--devices: '" + item + "' is not a device; valid: " + valid, valid);
+      return static_cast<std::size_t>(std::stoul(text));
+    };
+    if (colon == std::string::npos) {
+      at.emplace_back(std::numeric_limits<std::size_t>::max(), index(item));
+    } else {
+      qualified = true;
+      at.emplace_back(index(item.substr(0, colon)), index(item.substr(colon + 1)));
+    }
+  }
+  const std::size_t platform = g.platform ? *g.platform : select_device(DeviceSelector{g.platform, g.device}).platform_index;
+  if (!qualified) {
+    std::vector<std::size_t> indices;
+    for (const auto& pd : at) indices.push_back(pd.second);
+    return devices_at(platform, indices);
+  }
+  std::vector<DeviceInfo> out;
+  for (const auto& [p, i] : at) out.push_back(devices_at(p == std::numeric_limits<std::size_t>::max() ? platform : p, {i}).front());
+  return out;
+}
+
 int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
   // The texts first: nothing below opens a device until they all parse.
   MultiBenchDesign d;
@@ -103,8 +138,7 @@ int bench_multi(const GlobalOptions& g, const MultiTexts& o) {
 
   // The devices: the indices given, on the platform of --platform or of the default device.
   if (o.devices_option && o.devices_option->count() > 0) {
-    const std::size_t platform = g.platform ? *g.platform : select_device(DeviceSelector{g.platform, g.device}).platform_index;
-    d.devices = devices_at(platform, o.devices);
+    d.devices = listed_devices(o.devices, g);
   } else {
     d.devices = default_devices(DeviceSelector{g.platform, g.device});
   }
@@ -195,11 +229,10 @@ void register_multi_bench_command(Cli& cli) {
       },
       bench);
   o->devices_option = c->add_option("--devices", o->devices,
-                                    "device indices within the platform, comma-separated (default: every GPU of "
-                                    "the platform, else every device)")
-                          ->delimiter(',')
-                          ->check(whole_number(kMaxU32, "device indices 0, 1, ... within the platform (see "
-                                                        "`clreduce devices`)"));
+                                    "device indices within the platform, or P:D for device D of platform P (a GPU "
+                                    "beside another platform's CPU: 0:0,1:0), comma-separated (default: every GPU "
+                                    "of the platform, else every device)")
+                          ->delimiter(',');
   c->add_option("--split", o->split, "even, bandwidth (measured) or weights w1,w2,... (one per device)")
       ->capture_default_str();
   c->add_flag("--resident", o->resident,

@@ -983,5 +983,12 @@ TEST_SUITE("multi_device") {
     expect_error("bench multi --n 0", "at least 1");
     expect_error("bench multi --n 100 --resident --chunk 10", "--chunk");
     expect_error("bench --n 100 multi", "not for `bench multi`");
+    expect_error("bench multi --devices 0:x --n 100", "--devices: '0:x' is not a device; valid: device indices D");
+    expect_error("bench multi --devices 0:0,-1 --n 100", "--devices: '-1' is not a device");
+    expect_error("bench multi --devices 0:0,999:0 --n 100", "no platform with index 999");
+    expect_error("bench multi --devices 0:0,0:0 --n 100", "listed twice");
+    expect_error("bench multi --host-path dma --n 100", "--host-path: unknown host path 'dma'; valid: auto, pageable, pinned, in_place");
+    expect_error("bench multi --host-path pinned --resident --n 100", "drop it with --resident");
+    expect_error("bench multi --host-path pageable --copy-threads 4 --n 100", "--copy-threads sets the pinned path's");
   }
 }
