@@ -612,6 +612,19 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summati
       r.finish = fl ? std::string("(n == 0 ? (") + ct + ")(" + (is_min ? "INFINITY" : "-INFINITY") + ") : a)" : "a";
       r.out = {ResultLayout::Kind::Value, value_type(t)};
       r.exact = true;
+      if (fl) {
+        // A vector's VEC values met lane-wise in halves (VEC 16: 8, 4, 2, then 1 combine), so a
+        // vector costs log2(VEC) dependent combines rather than VEC: on a CPU device, whose
+        // fmin/fmax is several instructions long, the chain of VEC of them bounded the whole loop.
+        const std::string f = is_min ? "fmin" : "fmax";
+        r.prelude = "#if VEC > 1\n" + ct + " desc_tree(const DESC_MAPV v) {\n"
+                    "#if VEC == 16\n  const " + ct + "8 t8 = " + f + "(v.lo, v.hi);\n  const " + ct + "4 t4 = " + f + "(t8.lo, t8.hi);\n"
+                    "#elif VEC == 8\n  const " + ct + "4 t4 = " + f + "(v.lo, v.hi);\n"
+                    "#elif VEC == 4\n  const " + ct + "4 t4 = v;\n#endif\n"
+                    "#if VEC >= 4\n  const " + ct + "2 t2 = " + f + "(t4.lo, t4.hi);\n#else\n  const " + ct + "2 t2 = v;\n#endif\n"
+                    "  return " + f + "(t2.x, t2.y);\n}\n#endif\n";
+        r.lift_vector = "desc_tree(v)";
+      }
       break;
     }
     case Builtin::ArgMin:
