@@ -395,8 +395,22 @@ TEST_SUITE("unit") {
                                builtin(B::Dot, S::F32, std::nullopt, Summation::Exact),
                                builtin(B::L2, S::F32, std::nullopt, Summation::Exact)}) {
       INFO(r.name);
-      CHECK_FALSE(plan_descriptor(r, 1 << 20, {}, gpu).exact_last_group_rounds);
+      CHECK_FALSE(plan_descriptor(r, (1 << 22) + 1, {}, gpu).exact_last_group_rounds);
     }
+    // Doubles' sums and means up to 2^22 elements on a GPU: one group a compute unit, rounded by the
+    // last group (faster there on the H100); past it, 3 a unit and a launch of their own. Not the
+    // products, not a CPU.
+    for (B b : {B::Sum, B::Mean}) {
+      const Reduction r = builtin(b, S::F64, std::nullopt, Summation::Exact);
+      INFO(r.name);
+      const DescriptorLaunch up_to = plan_descriptor(r, 1 << 22, {}, gpu);
+      CHECK(up_to.exact_last_group_rounds);
+      CHECK(up_to.groups == gpu.compute_units);
+      const DescriptorLaunch large = plan_descriptor(r, (1 << 22) + 1, {}, gpu);
+      CHECK_FALSE(large.exact_last_group_rounds);
+      CHECK(large.groups == 3u * gpu.compute_units);
+    }
+    CHECK_FALSE(plan_descriptor(dot64, 1 << 20, {}, gpu).exact_last_group_rounds);
     ReduceParams rounds;
     rounds.defines.push_back({"EXACT_LAST_GROUP_ROUNDS", "1"});
     CHECK(plan_descriptor(dot64, 1 << 20, rounds, gpu).exact_last_group_rounds);

@@ -589,6 +589,12 @@ TEST_SUITE("unit") {
     CHECK(shape(plan(Builtin::ArgMax, Scalar::F32, 8192, {Define{"BLOCK", "1"}})) == "1 1 8");  // ITEMS 8 under BLOCK
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192, {Define{"BLOCK", "1"}, Define{"VEC", "2"}})) == "1 2 8");
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192, {Define{"VEC", "2"}})) == "0 2 4");  // a caller's VEC: no BLOCK unless asked
+    // Float min and max have a lift_vector (a tree, for CPUs) but 4- and 8-byte ones no BLOCK by
+    // default (slower under it on the H100); 16-bit ones keep it; a caller's BLOCK=1 is taken.
+    CHECK(shape(plan(Builtin::Max, Scalar::F32, 8192)) == "0 1 4");
+    CHECK(shape(plan(Builtin::NanMin, Scalar::F32, 8192)) == "0 1 4");
+    CHECK(shape(plan(Builtin::Max, Scalar::F16, 8192)) == "1 2 8");
+    CHECK(shape(plan(Builtin::Max, Scalar::F32, 8192, {Define{"BLOCK", "1"}})) == "1 1 8");
     dev.is_gpu = false;  // CPU shapes: 64-byte loads, no BLOCK
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192)) == "0 16 2");  // 256 bytes of u64 accumulators
   }

@@ -64,10 +64,19 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // is then read VEC columns at once and each column lifted.
   const std::optional<std::uint64_t> block_given = given_value(k, "BLOCK", params.defines);
   const bool can_block = !r.lift_vector.empty();
+  // Not by default for float min and max of 4 or 8 bytes: their lift_vector (a lane-wise tree,
+  // for CPU devices) saves combines of one instruction each on a GPU, and BLOCK's ITEMS 8 cost
+  // more than that. On the H100 (bench/results/2026-12-06_h100_host_paths_maxtree): f32 max and
+  // nanmin columns at 8192 x 8192 96.6 us under BLOCK against 93.1 without, at 65536 x 1024 97.7
+  // against 92.4; f16's were 0.5-1.7% faster under BLOCK, so 16-bit keeps it.
+  const bool cheap_combine = r.builtin && widest_input_bytes(r) >= 4 &&
+                             (*r.builtin == Builtin::Min || *r.builtin == Builtin::Max ||
+                              *r.builtin == Builtin::NanMin || *r.builtin == Builtin::NanMax);
+  const bool block_default = can_block && !cheap_combine && l.vec == 1;
   // ITEMS 8 under BLOCK, the caller's or the planner's (a given BLOCK=1 kept ITEMS 4 or 2 before,
   // against this parameter's declared default).
-  if ((block_given ? *block_given != 0 : can_block && l.vec == 1) && !items_given) l.items = 8;
-  l.block = block_given ? *block_given != 0 : can_block && l.vec == 1 && l.items > 1;
+  if ((block_given ? *block_given != 0 : block_default) && !items_given) l.items = 8;
+  l.block = block_given ? *block_given != 0 : block_default && l.items > 1;
   if (l.block && (!can_block || l.items == 1))
     throw ConfigError(Param::Define,
                       "-D BLOCK=1 for reduction '" + r.name + "'" +

@@ -38,7 +38,15 @@ HostPath resolve_host_path(HostPath p, const DeviceInfo& dev) {
 
 HostStager::HostStager(const cl::Context& context, const cl::CommandQueue& copy, const DeviceInfo& dev, HostPath path,
                        unsigned copy_threads)
-    : context_(context), copy_(copy), align_(std::max<std::uint64_t>(1, dev.base_align_bytes)), path_(resolve_host_path(path, dev)), threads_(std::max(1u, copy_threads)) {}
+    : context_(context), copy_(copy), align_(std::max<std::uint64_t>(1, dev.base_align_bytes)), path_(resolve_host_path(path, dev)),
+      chosen_(path == HostPath::Auto),
+      part_path_(path_),
+      threads_(std::max(1u, copy_threads)) {}
+
+HostPath HostStager::begin_part(std::uint64_t chunks) {
+  part_path_ = chosen_ && path_ == HostPath::Pinned && chunks < 2 ? HostPath::Pageable : path_;
+  return part_path_;
+}
 
 HostStager::~HostStager() {
   for (auto& s : inputs_) release(*s);
@@ -60,17 +68,20 @@ void HostStager::reserve(const std::vector<std::uint64_t>& bytes) {
   while (inputs_.size() < bytes.size()) inputs_.push_back(std::make_unique<Slots>());
   for (std::size_t j = 0; j < bytes.size(); ++j) {
     Slots& s = *inputs_[j];
-    if (bytes[j] <= s.bytes) continue;
-    release(s);  // waits for every transfer of the old buffers
+    const bool pinned = part_path_ == HostPath::Pinned && bytes[j] > s.pinned_bytes;
+    if (bytes[j] <= s.bytes && !pinned) continue;
+    release(s);  // waits for every transfer of the old buffers (and unmaps the staging buffers)
+    s.bytes = std::max(s.bytes, bytes[j]);
     for (unsigned k = 0; k < 2; ++k) {
-      s.device[k] = cl::Buffer(context_, CL_MEM_READ_ONLY, bytes[j]);
-      if (path_ == HostPath::Pinned) {
-        s.pinned[k] = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes[j]);
-        s.mapped[k] = copy_.enqueueMapBuffer(s.pinned[k], CL_TRUE, CL_MAP_WRITE, 0, bytes[j]);
-        s.read[k] = cl::Event();
+      s.device[k] = cl::Buffer(context_, CL_MEM_READ_ONLY, s.bytes);
+      s.pinned[k] = cl::Buffer();
+      s.read[k] = cl::Event();
+      if (part_path_ == HostPath::Pinned) {  // pinned memory only for a part that copies through it
+        s.pinned[k] = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s.bytes);
+        s.mapped[k] = copy_.enqueueMapBuffer(s.pinned[k], CL_TRUE, CL_MAP_WRITE, 0, s.bytes);
       }
     }
-    s.bytes = bytes[j];
+    s.pinned_bytes = part_path_ == HostPath::Pinned ? s.bytes : 0;
   }
 }
 
@@ -79,7 +90,7 @@ Input HostStager::stage(std::size_t input, unsigned slot, const unsigned char* s
                         std::vector<cl::Event>& written) {
   Slots& s = *inputs_.at(input);
   const std::uint64_t lead = reinterpret_cast<std::uintptr_t>(src) % align_;
-  if (path_ == HostPath::InPlace && lead % element_bytes == 0) {
+  if (part_path_ == HostPath::InPlace && lead % element_bytes == 0) {
     // Read-only for the kernels and never mapped, so the implementation has no reason to write the
     // caller's memory (OpenCL's signature takes a non-const pointer only because other flags
     // write). The `lead` bytes before src lie on src's own aligned block, so they are mapped
@@ -88,7 +99,7 @@ Input HostStager::stage(std::size_t input, unsigned slot, const unsigned char* s
     return Input{cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, lead + bytes, base), lead / element_bytes};
   }
   written.emplace_back();
-  if (path_ != HostPath::Pinned) {
+  if (part_path_ != HostPath::Pinned) {
     copy_.enqueueWriteBuffer(s.device[slot], CL_FALSE, 0, bytes, src, before.empty() ? nullptr : &before,
                              &written.back());
     return Input{s.device[slot], 0};

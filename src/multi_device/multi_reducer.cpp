@@ -231,6 +231,7 @@ PartOut run_host_part(Dev& d, const unsigned char* bytes, ElemType t, std::uint6
   const std::uint64_t es = size_of(t);
   chunk = std::max<std::uint64_t>(1, std::min({chunk, n, chunk_elements(t, d.info)}));
   const std::uint64_t chunks = (n + chunk - 1) / chunk;
+  d.stager->begin_part(chunks);
   d.stager->reserve({chunk * es});
   std::vector<unsigned char> values(8 * chunks, 0);
   std::vector<cl::Event> first_pass(chunks);
@@ -326,6 +327,7 @@ PartOut run_descriptor_host_part(Dev& d, const Reduction& r, const std::vector<c
   const std::size_t ni = r.inputs.size();
   std::vector<std::uint64_t> slot_bytes;
   for (std::size_t j = 0; j < ni; ++j) slot_bytes.push_back(chunk * size_of(r.inputs[j]));
+  d.stager->begin_part(chunks);
   d.stager->reserve(slot_bytes);
   ensure_parts(d, r, chunks);
   PartOut out;

@@ -120,6 +120,19 @@ std::uint64_t exact_group_flag(const char* name, bool exact_group, std::uint64_t
 // own; a float's 11 digits did not hold the sum back, and the second launch costs about 10 us at
 // 2^20 (bench/NOTES.md, "Exact summation after the rounding launch").
 constexpr unsigned kLastGroupRoundsMaxDigits = 11;
+
+// Small exact double sums on a GPU: one group a compute unit, rounded by the last group. At this
+// size the grid's groups each pay their tree, carries and atomics for little data, and the second
+// launch is a fixed cost; one launch's register count does not matter with one group a unit. H100
+// (driver 580), `bench descriptors --exact --families whole --ops sum --types f64 --grid
+// EXACT_LAST_GROUP_ROUNDS=0,1 --grid groups_per_cu=1,3`, median us (bench/results/
+// 2026-12-06_h100_host_paths_maxtree, lgr_f64_*): 2^20 22.4 (3 a unit, own launch) -> 19.0 (1) ->
+// 18.4 (1, last group); 2^22 29.1 -> 26.9 -> 24.5; at 2^24 one group a unit lost (66.9 -> 73.2-76.9).
+// Not the products of doubles: rounding in the last group lost there (2^20 36.4 -> 50.6).
+constexpr std::uint64_t kSmallExactDoubleSum = std::uint64_t{1} << 22;
+bool small_exact_double_sum(const Reduction& r, std::uint64_t n, const DeviceInfo& dev) {
+  return dev.is_gpu && exact_digits(r) == kExactDoubleDigits && n <= kSmallExactDoubleSum;
+}
 }  // namespace
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
@@ -137,7 +150,8 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   DescriptorLaunch l;
   l.exact_group = plan_exact_group(r, dev, params.defines);
   l.exact_last_group_rounds =
-      exact_group_flag("EXACT_LAST_GROUP_ROUNDS", l.exact_group, exact_digits(r) <= kLastGroupRoundsMaxDigits ? 1 : 0,
+      exact_group_flag("EXACT_LAST_GROUP_ROUNDS", l.exact_group,
+                       exact_digits(r) <= kLastGroupRoundsMaxDigits || small_exact_double_sum(r, n, dev) ? 1 : 0,
                        0, "only the exact fast path rounds in its last group", params.defines) != 0;
   // The other paths' whole trips have no bounds tests between their loads anyway.
   const std::uint64_t whole_trips = exact_group_flag("EXACT_WHOLE_TRIPS", l.exact_group, 1, 1,
@@ -220,7 +234,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     fit_private_footprint(r, l.wg, wg != 0, std::uint64_t{l.items} + l.vec + 4, dev,
                         "the descriptor kernel (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")");
   const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape        ? kCpuGroupsPerCu
-                                                       : l.exact_group ? exact_groups_per_cu(r)
+                                                       : l.exact_group ? (small_exact_double_sum(r, n, dev) ? 1 : exact_groups_per_cu(r))
                                                                        : kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
     throw ConfigError(Param::GroupsPerCu, "groups per compute unit " + std::to_string(per_cu) + "; valid: 1..1024",
