@@ -12,8 +12,10 @@
 // those of the whole input); the accumulators of every chunk of every device are then folded in
 // device and chunk order by one work-item on device 0, which applies the finish once.
 //
-// Determinism: the parts, the chunks and the order of every fold depend only on n, the split and
-// the chunk size, never on timing. Each device reduces its part chunk by chunk (one value per
+// Determinism: the parts, the chunks and the order of every fold depend only on n, the split, the
+// chunk size and the host path (HostPath: in place, a part's default chunk is an allocation, and
+// memory off the device's base alignment is read from an offset, which may plan another launch),
+// never on timing. Each device reduces its part chunk by chunk (one value per
 // chunk, by the device's launch for that chunk size); the chunk values are folded on the host in
 // chunk order, then the device values in device index order (device 0 first). So a float or
 // double sum is bit-identical from run to run for the same n, split, chunk size and launches; it
@@ -107,8 +109,10 @@ struct MultiDeviceOptions {
   HostPath host_path = HostPath::Auto;
   unsigned copy_threads = 0;
   // Host-copied input: elements per chunk (each device's part is copied and reduced chunk by
-  // chunk). 0: kDefaultChunkElements, lowered to the device's largest allocation. Any value
-  // works; it sets the fold order (see above), so keep it fixed where results are compared.
+  // chunk). 0: kDefaultChunkElements where chunks are copied, the device's largest allocation
+  // where they are read in place (nothing to overlap; a launch a chunk costs its tail); any value
+  // is lowered to the largest allocation. Any value works; it sets the fold order (see above), so
+  // keep it fixed where results are compared.
   std::uint64_t chunk_elements = 0;
   // For each device's Reducer (launch parameters, tuning database, kernel directory). Its
   // `device` field is ignored (each reducer gets its own device's facts).

@@ -66,22 +66,19 @@ void HostStager::release(Slots& s) noexcept {
 
 void HostStager::reserve(const std::vector<std::uint64_t>& bytes) {
   while (inputs_.size() < bytes.size()) inputs_.push_back(std::make_unique<Slots>());
+  // Pinned memory only for a part that copies through it; the device slots are made by stage()
+  // as a chunk needs them (in place, only where a chunk is not on an element boundary).
+  if (part_path_ != HostPath::Pinned) return;
   for (std::size_t j = 0; j < bytes.size(); ++j) {
     Slots& s = *inputs_[j];
-    const bool pinned = part_path_ == HostPath::Pinned && bytes[j] > s.pinned_bytes;
-    if (bytes[j] <= s.bytes && !pinned) continue;
-    release(s);  // waits for every transfer of the old buffers (and unmaps the staging buffers)
-    s.bytes = std::max(s.bytes, bytes[j]);
+    if (bytes[j] <= s.pinned_bytes) continue;
+    release(s);  // waits for every transfer of the old staging buffers and unmaps them
     for (unsigned k = 0; k < 2; ++k) {
-      s.device[k] = cl::Buffer(context_, CL_MEM_READ_ONLY, s.bytes);
-      s.pinned[k] = cl::Buffer();
+      s.pinned[k] = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes[j]);
+      s.mapped[k] = copy_.enqueueMapBuffer(s.pinned[k], CL_TRUE, CL_MAP_WRITE, 0, bytes[j]);
       s.read[k] = cl::Event();
-      if (part_path_ == HostPath::Pinned) {  // pinned memory only for a part that copies through it
-        s.pinned[k] = cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s.bytes);
-        s.mapped[k] = copy_.enqueueMapBuffer(s.pinned[k], CL_TRUE, CL_MAP_WRITE, 0, s.bytes);
-      }
     }
-    s.pinned_bytes = part_path_ == HostPath::Pinned ? s.bytes : 0;
+    s.pinned_bytes = bytes[j];
   }
 }
 
@@ -97,6 +94,11 @@ Input HostStager::stage(std::size_t input, unsigned slot, const unsigned char* s
     // memory; no kernel reads them (the offset skips them).
     auto* base = const_cast<unsigned char*>(src - lead);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
     return Input{cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, lead + bytes, base), lead / element_bytes};
+  }
+  // The device slot, made or grown here (a launch still reading the old one keeps it alive).
+  if (!s.device[slot]() || s.device_bytes[slot] < bytes) {
+    s.device[slot] = cl::Buffer(context_, CL_MEM_READ_ONLY, bytes);
+    s.device_bytes[slot] = bytes;
   }
   written.emplace_back();
   if (part_path_ != HostPath::Pinned) {

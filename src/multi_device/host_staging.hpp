@@ -34,6 +34,8 @@ class HostStager {
   HostStager& operator=(const HostStager&) = delete;
   ~HostStager();  // waits for its transfers and unmaps the pinned buffers
 
+  // The path chosen for the device (Auto resolved).
+  HostPath resolved() const { return path_; }
   // The path of the part begun last (begin_part), and its copy threads (0 but for Pinned).
   HostPath path() const { return part_path_; }
   unsigned copy_threads() const { return part_path_ == HostPath::Pinned ? threads_ : 0; }
@@ -44,7 +46,8 @@ class HostStager {
   // pageable, 6.1 pinned; 64 MiB in 4 chunks: 9.2 pageable, 24.8 pinned).
   HostPath begin_part(std::uint64_t chunks);
 
-  // Makes room for `inputs` inputs of chunks of up to bytes[j] bytes each (grown, never shrunk).
+  // Makes room for `inputs` inputs of chunks of up to bytes[j] bytes each (grown, never shrunk):
+  // the pinned staging buffers where the current part copies through them.
   void reserve(const std::vector<std::uint64_t>& bytes);
 
   // Chunk [src, src + bytes) of input j (elements of `element_bytes`) into `slot` (0 or 1), after
@@ -64,8 +67,8 @@ class HostStager {
     std::array<cl::Buffer, 2> pinned;  // Pinned: the staging buffers, mapped for the stager's life
     std::array<void*, 2> mapped{};
     std::array<cl::Event, 2> read;     // Pinned: the write that last read each staging buffer
-    std::uint64_t bytes = 0;         // the device buffers'
-    std::uint64_t pinned_bytes = 0;  // the staging buffers' (0: none)
+    std::array<std::uint64_t, 2> device_bytes{};  // each device slot's size
+    std::uint64_t pinned_bytes = 0;                // the staging buffers' (0: none)
   };
   void release(Slots& s) noexcept;
 
