@@ -12,6 +12,7 @@
 #include "data/descriptor_reference.hpp"
 #include "measure/descriptor_device_reference.hpp"
 #include "multi_device/device_workers.hpp"
+#include "multi_device/host_staging.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -489,6 +490,26 @@ TEST_SUITE("multi_device") {
         CHECK(mr.reduce_resident(bufs, counts, t, Op::Sum).value == res_first);
       }
       check_multi(mr.reduce(data.data(), t, data.n, Op::Sum), data, Op::Sum, mr.counts(data.n, false));
+    }
+  }
+
+  TEST_CASE("upload_host: through pinned staging (forced on a CPU device) and by one write, the same bytes") {
+    // Two 16 MiB chunks and a tail, from an odd address: the pinned path's chunks, slices and
+    // offsets, taken here by telling upload_host the device does not share the host's memory.
+    DeviceInfo dev = test_devices().front();
+    cl::Context ctx(dev.device);
+    cl::CommandQueue q(ctx, dev.device);
+    const std::uint64_t bytes = 2 * kUploadChunk + 4099;
+    std::vector<unsigned char> src(bytes + 1);
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+    for (bool unified : {false, true}) {
+      CAPTURE(unified);
+      dev.host_unified_memory = unified;
+      cl::Buffer dst(ctx, CL_MEM_READ_WRITE, bytes);
+      upload_host(ctx, q, dev, dst, src.data() + 1, bytes);
+      std::vector<unsigned char> back(bytes);
+      q.enqueueReadBuffer(dst, CL_TRUE, 0, bytes, back.data());
+      CHECK(std::memcmp(back.data(), src.data() + 1, bytes) == 0);
     }
   }
 

@@ -1,5 +1,6 @@
 // The descriptor families' shared host helpers (src/descriptor/common.hpp).
 #include "descriptor/common.hpp"
+#include "multi_device/host_staging.hpp"
 
 #include "clreduce/fill.hpp"
 #include "clreduce/error.hpp"
@@ -61,7 +62,7 @@ std::vector<Input> upload_host_inputs(const cl::Context& context, const cl::Comm
                                        [&] {
                                          cl::Buffer b(context, CL_MEM_READ_ONLY,
                                                       std::max<std::uint64_t>(bytes, size_of(r.inputs[j])));
-                                         if (bytes) queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, host[j]);
+                                         upload_host(context, queue, dev, b, host[j], bytes);
                                          return b;
                                        }),
                        0});

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace clreduce {
 
@@ -124,6 +125,50 @@ Input HostStager::stage(std::size_t input, unsigned slot, const unsigned char* s
                            &written.back());
   s.read[slot] = written.back();
   return Input{s.device[slot], 0};
+}
+
+void upload_host(const cl::Context& context, const cl::CommandQueue& queue, const DeviceInfo& dev,
+                 const cl::Buffer& dst, const void* src, std::uint64_t bytes) {
+  if (dev.host_unified_memory || bytes < 2 * kUploadChunk) {
+    if (bytes) queue.enqueueWriteBuffer(dst, CL_TRUE, 0, bytes, src);
+    return;
+  }
+  // The same mechanics as a host part's pinned path (HostStager), each chunk written at its offset
+  // of dst rather than into a slot.
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  std::array<cl::Buffer, 2> pinned;
+  std::array<void*, 2> mapped{};
+  std::array<cl::Event, 2> read;
+  DeviceWorkers copiers;
+  const auto* from = static_cast<const unsigned char*>(src);
+  try {
+    for (unsigned k = 0; k < 2; ++k) {
+      pinned[k] = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kUploadChunk);
+      mapped[k] = queue.enqueueMapBuffer(pinned[k], CL_TRUE, CL_MAP_WRITE, 0, kUploadChunk);
+    }
+    const std::uint64_t per = kUploadChunk / threads / kSliceAlign * kSliceAlign;
+    for (std::uint64_t off = 0, k = 0; off < bytes; off += kUploadChunk, ++k) {
+      const unsigned slot = static_cast<unsigned>(k % 2);
+      const std::uint64_t count = std::min(kUploadChunk, bytes - off);
+      if (read[slot]()) read[slot].wait();
+      auto* dst_bytes = static_cast<unsigned char*>(mapped[slot]);
+      copiers.run(std::vector<bool>(threads, true), [&](std::size_t i) {
+        const std::uint64_t a = std::min(count, i * per), b = i + 1 == threads ? count : std::min(count, a + per);
+        if (a < b) std::memcpy(dst_bytes + a, from + off + a, b - a);
+      });
+      queue.enqueueWriteBuffer(dst, CL_FALSE, off, count, dst_bytes, nullptr, &read[slot]);
+      queue.flush();
+    }
+    queue.finish();
+  } catch (...) {
+    try { queue.finish(); } catch (...) {}
+    for (unsigned k = 0; k < 2; ++k)
+      if (mapped[k]) try { queue.enqueueUnmapMemObject(pinned[k], mapped[k]); } catch (...) {}
+    try { queue.finish(); } catch (...) {}
+    throw;
+  }
+  for (unsigned k = 0; k < 2; ++k) queue.enqueueUnmapMemObject(pinned[k], mapped[k]);
+  queue.finish();
 }
 
 }  // namespace clreduce

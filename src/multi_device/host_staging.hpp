@@ -83,4 +83,14 @@ class HostStager {
   DeviceWorkers copiers_;  // Pinned: the copy threads beside the device's own
 };
 
+// Writes `bytes` of host memory at `src` into `dst` from offset 0, blocking, by the fastest path
+// for the device: on a device that does not share the host's memory and for at least two
+// kUploadChunk chunks, through two pinned staging buffers that copy threads (the hardware's, at
+// most 8) fill in turn while the other one's chunk is written (the H100's host: 1 GiB of floats
+// reached a device 4.8x faster that way than by a pageable write, bench/results/
+// 2026-12-06_h100_host_paths_maxtree); else one blocking write from `src`. Throws cl::Error.
+inline constexpr std::uint64_t kUploadChunk = std::uint64_t{16} << 20;
+void upload_host(const cl::Context& context, const cl::CommandQueue& queue, const DeviceInfo& dev,
+                 const cl::Buffer& dst, const void* src, std::uint64_t bytes);
+
 }  // namespace clreduce
