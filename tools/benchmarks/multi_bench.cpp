@@ -93,16 +93,6 @@ MultiBenchRun run_rows(const MultiBenchDesign& d, MultiBenchRun run, Make&& make
 }  // namespace
 
 namespace {
-Scalar scalar_of(ElemType t) {
-  switch (t) {
-    case ElemType::Uint: return Scalar::U32;
-    case ElemType::Int: return Scalar::I32;
-    case ElemType::Float: return Scalar::F32;
-    case ElemType::Double: return Scalar::F64;
-  }
-  return Scalar::U32;
-}
-
 MultiBenchRun with_anchors(MultiBenchRun run, const void* data, Scalar type, std::uint64_t bytes) {
   if (!run.design.resident && !run.rows.empty())
     run.anchors = measure_host_anchors(data, type, bytes, run.design.devices.front(), run.design.iterations);
@@ -125,7 +115,7 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
       },
       [](const MultiResult& a, const MultiResult& b) { return same_result(a.value, b.value); },
       [&](const MultiResult& r) { return check_result(r.value, ref, d.op, r.depth); }),
-      data.data(), scalar_of(data.type), data.bytes.size());
+      data.data(), to_scalar(data.type), data.bytes.size());
 }
 
 MultiBenchRun run_multi_bench_descriptor(const MultiBenchDesign& d, const std::vector<ScalarData>& inputs,
