@@ -106,7 +106,7 @@ std::vector<Input> device_inputs(Session& s, const std::vector<std::variant<Host
   for (const auto& in : ins) {
     if (const auto* h = std::get_if<HostSpan>(&in)) {
       if (h->bytes == 0) throw Error(Param::N, "an input array is empty: a reduction reads at least one element");
-      out.push_back({cl::Buffer(s.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, h->bytes, const_cast<void*>(h->data)), 0});
+      out.push_back({upload(s.context(), s.queue(), s.info(), h->data, h->bytes), 0});
     } else {
       const auto& d = std::get<DeviceInput>(in);
       out.push_back(input_of(d));

@@ -183,6 +183,15 @@ T reduce(const std::vector<T>& data, Op op) {
 Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,
               const std::vector<ScalarArg>& scalars = {});
 
+// `bytes` of host memory at `data` in a new read-only buffer of `context` on `dev` (at least one
+// byte), blocking, so the caller's memory may change once it returns: on a device that does not
+// share the host's memory and from 32 MiB, through pinned staging buffers that copy threads fill
+// while the other one is written (on the H100's host 4.8x a pageable write's rate); else one write.
+// The host forms of the axis, segment and descriptor reducers copy their inputs this way. Throws
+// Error (an OpenCL failure, naming the bytes).
+cl::Buffer upload(const cl::Context& context, const cl::CommandQueue& queue, const DeviceInfo& dev, const void* data,
+                  std::uint64_t bytes);
+
 // Folds values of one type with op on the host, in order (integer sums wrap modulo 2^32).
 Value fold_values(const std::vector<Value>& values, Op op);
 

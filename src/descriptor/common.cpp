@@ -57,14 +57,10 @@ std::vector<Input> upload_host_inputs(const cl::Context& context, const cl::Comm
   std::vector<Input> in;
   for (std::size_t j = 0; j < host.size(); ++j) {
     const std::uint64_t bytes = elements * size_of(r.inputs[j]);
-    in.push_back(Input{with_cl_context("copying input " + std::to_string(j) + " (" + std::to_string(bytes) +
-                                           " bytes) to the device",
-                                       [&] {
-                                         cl::Buffer b(context, CL_MEM_READ_ONLY,
-                                                      std::max<std::uint64_t>(bytes, size_of(r.inputs[j])));
-                                         upload_host(context, queue, dev, b, host[j], bytes);
-                                         return b;
-                                       }),
+    // 0 elements: a buffer of one element, nothing read from the caller's memory.
+    in.push_back(Input{bytes ? upload(context, queue, dev, host[j], bytes)
+                             : with_cl_context("making an empty input's buffer",
+                                               [&] { return cl::Buffer(context, CL_MEM_READ_ONLY, size_of(r.inputs[j])); }),
                        0});
   }
   return in;

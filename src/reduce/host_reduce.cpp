@@ -2,6 +2,7 @@
 #include "clreduce/multi_device.hpp"
 #include "clreduce/reduce.hpp"
 #include "descriptor/common.hpp"
+#include "multi_device/host_staging.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -107,6 +108,16 @@ Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::u
   std::lock_guard<std::mutex> lock(default_device_mutex());
   DefaultDevice& d = default_device();
   return d.host_path().reduce(r, inputs, n, scalars).result;
+}
+
+cl::Buffer upload(const cl::Context& context, const cl::CommandQueue& queue, const DeviceInfo& dev, const void* data,
+                  std::uint64_t bytes) {
+  if (bytes && !data) throw Error(Param::Buffer, "the host data pointer is null", "a pointer to the bytes");
+  return with_cl_context("copying " + std::to_string(bytes) + " bytes of host memory to " + dev.name, [&] {
+    cl::Buffer b(context, CL_MEM_READ_ONLY, std::max<std::uint64_t>(bytes, 1));
+    upload_host(context, queue, dev, b, data, bytes);
+    return b;
+  });
 }
 
 }  // namespace clreduce
