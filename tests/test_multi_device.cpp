@@ -493,6 +493,33 @@ TEST_SUITE("multi_device") {
     }
   }
 
+  TEST_CASE("host data's device: a CPU beside a GPU default is a candidate; a CPU default or a GPU is not") {
+    const std::vector<DeviceInfo> devs = test_devices();
+    DeviceInfo gpu = devs[0];  // the first device, told it is a discrete GPU
+    gpu.is_gpu = true;
+    gpu.host_unified_memory = false;
+    const std::vector<DeviceInfo> found = host_data_candidates(gpu, devs);
+    REQUIRE(found.size() == devs.size() - 1);  // every other device (PoCL's CPUs), not itself
+    for (std::size_t i = 0; i < found.size(); ++i) CHECK(found[i].device() == devs[i + 1].device());
+    CHECK(host_data_candidates(devs[0], devs).empty());  // a default sharing the host's memory keeps it
+    std::vector<DeviceInfo> gpus = devs;
+    for (DeviceInfo& d : gpus) d.is_gpu = true;
+    CHECK(host_data_candidates(gpu, gpus).empty());  // GPUs are not candidates
+    // The default device here is a CPU: host data stays on it.
+    CHECK(host_data_device().device() == select_device({}).device());
+    // The choice: the faked GPU against the other device, by the probe, and whichever comes
+    // reduces right; named (CLREDUCE_DEVICE), the default is kept without a probe.
+    std::unique_ptr<MultiReducer> chosen = host_reducer_for(gpu, false, devs);
+    REQUIRE(chosen->devices().size() == 1);
+    const bool is_first = chosen->devices().front().device() == devs[0].device();
+    const bool is_second = chosen->devices().front().device() == devs[1].device();
+    CHECK((is_first || is_second));
+    MESSAGE("host data's device by the probe: " << (is_first ? "the default" : "the other CPU"));
+    const std::vector<std::uint32_t> seven(1000003, 7u);
+    CHECK(chosen->reduce(seven.data(), ElemType::Uint, seven.size(), Op::Sum).value.get<std::uint32_t>() == 7000021u);
+    CHECK(host_reducer_for(gpu, true, devs)->devices().front().device() == devs[0].device());
+  }
+
   TEST_CASE("upload_host: through pinned staging (forced on a CPU device) and by one write, the same bytes") {
     // Two 16 MiB chunks and a tail, from an odd address: the pinned path's chunks, slices and
     // offsets, taken here by telling upload_host the device does not share the host's memory.

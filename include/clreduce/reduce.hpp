@@ -160,12 +160,16 @@ void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 
 // Host data on the default device (select_device({}): CLREDUCE_DEVICE, else the first GPU, else
 // the first device), with the best known launch. Sum, min and max take the multi-device path's
-// host staging over that one device (clreduce/multi_device.hpp, HostPath::Auto: chunks of
-// kDefaultChunkElements copied by threads into pinned buffers on a GPU, read in place on a CPU,
-// the copies overlapped with the reductions; the chunk values folded on the host in order);
-// argmin and argmax are reduced in allocation-sized chunks. The device, its context, queue and
-// reducers are made on the first call and kept; calls are serialised. Throws Error (n = 0, no
-// device, ...).
+// host staging over one device (clreduce/multi_device.hpp, HostPath::Auto: chunks copied by
+// threads into pinned buffers on a GPU, read in place on a CPU, the copies overlapped with the
+// reductions; the chunk values folded on the host in order): the default device, or where that
+// is a GPU not named by CLREDUCE_DEVICE and the host has a CPU device, whichever of the two reads
+// host data faster, measured on the first call (host_data_device()). Why: host data crosses PCIe
+// to a GPU (55 GB/s pinned on the H100's host) while a CPU reads it where it lies (104.6 GB/s for
+// 1 GiB of floats on that host's PoCL, against 43.7 through the H100: bench/results/
+// 2026-12-06_h100_host_paths_maxtree). argmin and argmax are reduced on the default device in
+// allocation-sized chunks. The devices, contexts, queues and reducers are made on the first call
+// and kept; calls are serialised. Throws Error (n = 0, no device, ...).
 Value reduce(const void* data, ElemType type, std::uint64_t n, Op op);
 template <class T>
 T reduce(const T* data, std::uint64_t n, Op op) {
@@ -176,8 +180,14 @@ T reduce(const std::vector<T>& data, Op op) {
   return reduce(data.data(), data.size(), op);
 }
 
+// The devices host data may go to instead of `dev`: where `dev` does not share the host's memory,
+// the other devices of `all` that do and are not GPUs (CPUs), in list order; else none.
+std::vector<DeviceInfo> host_data_candidates(const DeviceInfo& dev, const std::vector<DeviceInfo>& all);
+// The device reduce() of host data uses (made and, where there is a choice, measured on first use).
+DeviceInfo host_data_device();
+
 // A descriptor reduction of host data (one pointer per input, each of n elements of its type) on
-// the default device, staged as reduce() above (any n: each chunk's accumulator kept unfinished,
+// host_data_device(), staged as reduce() above (any n: each chunk's accumulator kept unfinished,
 // all folded in order and finished once, as MultiReducer::reduce(Reduction, ...)). Throws Error
 // as MultiReducer::reduce(Reduction, ...).
 Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::uint64_t n,

@@ -93,4 +93,11 @@ inline constexpr std::uint64_t kUploadChunk = std::uint64_t{16} << 20;
 void upload_host(const cl::Context& context, const cl::CommandQueue& queue, const DeviceInfo& dev,
                  const cl::Buffer& dst, const void* src, std::uint64_t bytes);
 
+// The reducer of host data for the default device `dev` (clreduce::reduce() of host data): on
+// `dev`, unless it does not share the host's memory, the caller did not name it (`named`:
+// CLREDUCE_DEVICE) and `all` holds a CPU device (host_data_candidates): then on whichever of the
+// two reads a 64 MiB probe faster (a uint sum through its host path, the best of 3). A candidate
+// that fails to start or to probe is passed over. Defined in src/reduce/host_reduce.cpp.
+std::unique_ptr<MultiReducer> host_reducer_for(const DeviceInfo& dev, bool named, const std::vector<DeviceInfo>& all);
+
 }  // namespace clreduce

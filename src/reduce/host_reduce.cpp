@@ -5,6 +5,7 @@
 #include "multi_device/host_staging.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <mutex>
 
@@ -35,22 +36,64 @@ Value fold_values(const std::vector<Value>& values, Op op) {
 }
 
 namespace {
+std::unique_ptr<MultiReducer> host_reducer_on(const DeviceInfo& dev) {
+  MultiDeviceOptions o;
+  o.reducer.device = dev;
+  return std::make_unique<MultiReducer>(std::vector<DeviceInfo>{dev}, o);
+}
+
+// GB/s of a uint sum of kHostProbeElements host elements through mr (its host path and default
+// chunks), the best of 3 after one untimed run (which builds its kernels).
+constexpr std::uint64_t kHostProbeElements = std::uint64_t{1} << 24;
+double host_probe_gbps(MultiReducer& mr) {
+  const std::vector<std::uint32_t> ones(kHostProbeElements, 1u);
+  double best = 0;
+  for (int k = 0; k < 4; ++k) {
+    const MultiResult r = mr.reduce(ones.data(), ElemType::Uint, ones.size(), Op::Sum);
+    if (k > 0) best = std::max(best, r.gbps);
+  }
+  return best;
+}
+
+std::unique_ptr<MultiReducer> choose_host_reducer(const DeviceInfo& dev, bool named) {
+  std::vector<DeviceInfo> all;
+  if (!named) try {
+      all = list_devices();
+    } catch (const std::exception&) {
+    }
+  return host_reducer_for(dev, named, all);
+}
+}  // namespace
+
+std::unique_ptr<MultiReducer> host_reducer_for(const DeviceInfo& dev, bool named, const std::vector<DeviceInfo>& all) {
+  std::unique_ptr<MultiReducer> own = host_reducer_on(dev);
+  if (named) return own;
+  const std::vector<DeviceInfo> others = host_data_candidates(dev, all);
+  if (others.empty()) return own;
+  const double own_gbps = host_probe_gbps(*own);
+  try {
+    std::unique_ptr<MultiReducer> cpu = host_reducer_on(others.front());
+    if (host_probe_gbps(*cpu) > own_gbps) return cpu;
+  } catch (const std::exception&) {
+  }
+  return own;
+}
+
+namespace {
+
 // The default device's context, queue and reducer, made on first use and kept for the process.
 struct DefaultDevice {
   DeviceInfo device;
   cl::Context context;
   cl::CommandQueue queue;
   std::optional<Reducer> reducer;
-  // Host data's path (sum, min, max and descriptors): the MultiReducer's over this one device, so
-  // it is staged as the multi-device path stages it (pinned on a GPU, in place on a CPU: the
-  // HostPath of multi_device.hpp), chunk copies overlapped with the reductions. Made on first use.
+  // Host data's path (sum, min, max and descriptors): the MultiReducer's over one device, so it
+  // is staged as the multi-device path stages it (pinned on a GPU, in place on a CPU: the HostPath
+  // of multi_device.hpp), chunk copies overlapped with the reductions. The device is this one, or a
+  // CPU device that reads host data faster (host_data_device()). Made on first use.
   std::unique_ptr<MultiReducer> host;
   MultiReducer& host_path() {
-    if (!host) {
-      MultiDeviceOptions o;
-      o.reducer.device = device;
-      host = std::make_unique<MultiReducer>(std::vector<DeviceInfo>{device}, o);
-    }
+    if (!host) host = choose_host_reducer(device, std::getenv("CLREDUCE_DEVICE") && *std::getenv("CLREDUCE_DEVICE"));
     return *host;
   }
 };
@@ -108,6 +151,19 @@ Result reduce(const Reduction& r, const std::vector<const void*>& inputs, std::u
   std::lock_guard<std::mutex> lock(default_device_mutex());
   DefaultDevice& d = default_device();
   return d.host_path().reduce(r, inputs, n, scalars).result;
+}
+
+std::vector<DeviceInfo> host_data_candidates(const DeviceInfo& dev, const std::vector<DeviceInfo>& all) {
+  std::vector<DeviceInfo> out;
+  if (dev.host_unified_memory) return out;
+  for (const DeviceInfo& d : all)
+    if (d.host_unified_memory && !d.is_gpu && !(d.device() == dev.device())) out.push_back(d);
+  return out;
+}
+
+DeviceInfo host_data_device() {
+  std::lock_guard<std::mutex> lock(default_device_mutex());
+  return default_device().host_path().devices().front();
 }
 
 cl::Buffer upload(const cl::Context& context, const cl::CommandQueue& queue, const DeviceInfo& dev, const void* data,
