@@ -514,7 +514,7 @@ TEST_SUITE("multi_device") {
     const bool is_first = chosen->devices().front().device() == devs[0].device();
     const bool is_second = chosen->devices().front().device() == devs[1].device();
     CHECK((is_first || is_second));
-    MESSAGE("host data's device by the probe: " << (is_first ? "the default" : "the other CPU"));
+    MESSAGE("host data's device by the probe: " << std::string(is_first ? "the default" : "the other CPU"));
     const std::vector<std::uint32_t> seven(1000003, 7u);
     CHECK(chosen->reduce(seven.data(), ElemType::Uint, seven.size(), Op::Sum).value.get<std::uint32_t>() == 7000021u);
     CHECK(host_reducer_for(gpu, true, devs)->devices().front().device() == devs[0].device());
