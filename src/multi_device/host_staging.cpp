@@ -88,7 +88,9 @@ Input HostStager::stage(std::size_t input, unsigned slot, const unsigned char* s
                         std::vector<cl::Event>& written) {
   Slots& s = *inputs_.at(input);
   const std::uint64_t lead = reinterpret_cast<std::uintptr_t>(src) % align_;
-  if (part_path_ == HostPath::InPlace && lead % element_bytes == 0) {
+  // The aligned block must not start before src's own page (which is mapped): with an alignment
+  // above a page's 4 KiB, only memory already on it is read in place.
+  if (part_path_ == HostPath::InPlace && lead % element_bytes == 0 && (lead == 0 || align_ <= 4096)) {
     // Read-only for the kernels and never mapped, so the implementation has no reason to write the
     // caller's memory (OpenCL's signature takes a non-const pointer only because other flags
     // write). The `lead` bytes before src lie on src's own aligned block, so they are mapped
