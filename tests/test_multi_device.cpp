@@ -894,6 +894,20 @@ TEST_SUITE("multi_device") {
       for (const auto& share : row.at("shares")) CHECK(share.at("start_us").at("median").get<double>() >= 0);
     }
     CHECK(doc.at("rows")[0].at("efficiency_pct").get<double>() == doctest::Approx(100.0));
+    // Host-copied: each part's path, and the anchors of the same bytes (the host's best threaded
+    // sum, device 0's writes); a resident run has none.
+    CHECK(doc.at("host_path") == "auto");
+    // In place on a device sharing the host's memory (PoCL's CPUs); else pinned, but a part of one
+    // chunk (all of them at this n) is written pageable.
+    const std::string expected_path = test_devices()[0].host_unified_memory ? "in_place" : "pageable";
+    for (const auto& share : doc.at("rows")[0].at("shares")) CHECK(share.at("host_path") == expected_path);
+    const auto& anchors = doc.at("anchors");
+    CHECK(anchors.at("host_sum_gbps").get<double>() > 0);
+    CHECK(anchors.at("threads").get<unsigned>() >= 1);
+    CHECK(anchors.at("host_sum").get<std::string>().rfind("f32 sum into f64 over ", 0) == 0);
+    CHECK(anchors.at("write_bytes") == 100003 * 4);
+    CHECK(anchors.at("pageable_write_gbps").get<double>() > 0);
+    CHECK(anchors.at("pinned_write_gbps").get<double>() > 0);
 
     const CliRun t = run_cli("bench multi --n 5000 --op max --type int --resident --split 3,1" +
                              std::string(d == 3 ? ",1" : "") + " --iterations 1");
@@ -901,6 +915,7 @@ TEST_SUITE("multi_device") {
     CHECK(t.stdout_text.find("efficiency") != std::string::npos);
     CHECK(t.stdout_text.find("resident") != std::string::npos);
     CHECK(t.stdout_text.find("exact match") != std::string::npos);
+    CHECK(t.stdout_text.find("anchors (") == std::string::npos);
 
     // A device count whose weights are all 0 is not run, and said so.
     const CliRun z = run_cli("bench multi --n 1000 --iterations 1 --format json --split 0,1" + std::string(d == 3 ? ",1" : ""));

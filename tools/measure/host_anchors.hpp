@@ -14,7 +14,7 @@
 namespace clreduce {
 
 struct HostAnchors {
-  unsigned threads = 0;          // host threads of the sum
+  unsigned threads = 0;          // host threads of the best sum (of 1, 2, 4, ... up to the hardware's)
   std::string sum_what;          // "f32 sum into f64 over 16 threads", "bytes as u64 words over 16 threads"
   double host_sum_gbps = 0;      // the whole input's bytes over the best run's time
   std::uint64_t write_bytes = 0; // the writes' size: the input's first bytes, at most kAnchorWriteBytes
@@ -26,7 +26,8 @@ inline constexpr std::uint64_t kAnchorWriteBytes = std::uint64_t{256} << 20;
 
 // `bytes` bytes at `data`, elements of `type` (sum in the widest type of its kind: integers in 64
 // bits, floats in double; 8- and 16-bit types and f16/bf16 as 64-bit words: a read rate). `runs`
-// timed runs after one untimed, the best kept; threads 0: the hardware's threads.
+// timed runs after one untimed at each thread count (1, 2, 4, ... and `threads`, 0: the hardware's),
+// the best kept.
 HostAnchors measure_host_anchors(const void* data, Scalar type, std::uint64_t bytes, const DeviceInfo& dev,
                                  unsigned runs, unsigned threads = 0);
 
