@@ -250,6 +250,28 @@ TEST_CASE("host data on the default device") {
   CHECK(clreduce::reduce(u, Op::Min) == *std::min_element(u.begin(), u.end()));
   CHECK(clreduce::reduce(u.data() + 7, 1, Op::Sum) == u[7]);
   CHECK_THROWS_AS(clreduce::reduce(std::vector<float>{}, Op::Sum), Error);
+  // Inputs of up to 1 MiB are folded by the calling thread, larger ones on a device: the same
+  // semantics either side of the line. Integer sums wrap modulo 2^32 (exact on both sides),
+  // fmin/fmax pass a NaN over (all NaN gives NaN), each size from 1 to past 8 running values.
+  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{8}, std::uint64_t{9}, std::uint64_t{17},
+                          std::uint64_t{262144}, std::uint64_t{262145}}) {
+    CAPTURE(n);
+    std::vector<std::uint32_t> big(n, 0xF0000000u);
+    big[n / 2] = 5u;
+    CHECK(clreduce::reduce(big, Op::Sum) == static_cast<std::uint32_t>(0xF0000000ull * (n - 1) + 5));
+    CHECK(clreduce::reduce(big, Op::Min) == 5u);
+    std::vector<std::int32_t> neg(n, -3);
+    neg[n - 1] = 4;
+    CHECK(clreduce::reduce(neg, Op::Max) == 4);
+    CHECK(clreduce::reduce(neg, Op::Sum) == static_cast<std::int32_t>(-3 * static_cast<std::int64_t>(n - 1) + 4));
+    std::vector<float> nan(n, std::nanf(""));
+    CHECK(std::isnan(clreduce::reduce(nan, Op::Max)));
+    nan[n / 3] = -2.5f;
+    CHECK(clreduce::reduce(nan, Op::Max) == -2.5f);
+    CHECK(clreduce::reduce(nan, Op::Min) == -2.5f);
+    const std::vector<double> halves(n, 0.5);
+    CHECK(clreduce::reduce(halves, Op::Sum) == 0.5 * static_cast<double>(n));  // exact: every partial is a multiple of 0.5
+  }
 }
 
 TEST_CASE("transposes of the user's buffers") {

@@ -167,8 +167,10 @@ void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 // host data faster, measured on the first call (host_data_device()). Why: host data crosses PCIe
 // to a GPU (55 GB/s pinned on the H100's host) while a CPU reads it where it lies (104.6 GB/s for
 // 1 GiB of floats on that host's PoCL, against 43.7 through the H100: bench/results/
-// 2026-12-06_h100_host_paths_maxtree). argmin and argmax are reduced on the default device in
-// allocation-sized chunks. The devices, contexts, queues and reducers are made on the first call
+// 2026-12-06_h100_host_paths_maxtree). Sum, min and max of up to 1 MiB are folded by the calling
+// thread instead (eight running values, met in order; the device's semantics: integer sums wrap
+// modulo 2^32, fmin/fmax pass a NaN over): any OpenCL launch costs more than reading that little.
+// argmin and argmax are reduced on the default device in allocation-sized chunks. The devices, contexts, queues and reducers are made on the first call
 // and kept; calls are serialised. Throws Error (n = 0, no device, ...).
 Value reduce(const void* data, ElemType type, std::uint64_t n, Op op);
 template <class T>

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <mutex>
+#include <type_traits>
 
 namespace clreduce {
 
@@ -81,6 +82,51 @@ std::unique_ptr<MultiReducer> host_reducer_for(const DeviceInfo& dev, bool named
 
 namespace {
 
+// Small host inputs are reduced by the calling thread: any OpenCL path costs a launch of tens of
+// microseconds (a 256 KiB float sum: 73 us on PoCL's CPU in place, 110 us through the H100), while
+// one thread reads that from cache in a few (29.7 GB/s on the 2-core development machine; bench/
+// NOTES.md, "The anchor made fair at small sizes"). 1 MiB: below every crossover measured (4-16 MiB
+// there).
+constexpr std::uint64_t kHostLoopBytes = std::uint64_t{1} << 20;
+
+// One operator over n elements of T, eight running values (so no chain of dependent adds holds
+// the loop) met in order at the end; the device's semantics: integer sums wrap modulo 2^32 (T is
+// 32 bits), floats sum in their own precision, fmin/fmax pass a NaN over.
+template <class T>
+T host_fold(const T* x, std::uint64_t n, Op op) {
+  const auto meet = [op](T a, T b) -> T {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (op == Op::Min) return std::fmin(a, b);
+      if (op == Op::Max) return std::fmax(a, b);
+      return a + b;
+    } else {
+      if (op == Op::Min) return std::min(a, b);
+      if (op == Op::Max) return std::max(a, b);
+      return static_cast<T>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+    }
+  };
+  T acc[8];
+  const std::uint64_t lanes = std::min<std::uint64_t>(8, n);
+  for (std::uint64_t k = 0; k < lanes; ++k) acc[k] = x[k];
+  std::uint64_t i = lanes;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) acc[k] = meet(acc[k], x[i + k]);
+  for (std::uint64_t k = 0; i < n; ++i, ++k) acc[k] = meet(acc[k], x[i]);
+  T out = acc[0];
+  for (std::uint64_t k = 1; k < lanes; ++k) out = meet(out, acc[k]);
+  return out;
+}
+
+Value host_loop(const void* data, ElemType type, std::uint64_t n, Op op) {
+  switch (type) {
+    case ElemType::Uint: return Value{host_fold(static_cast<const std::uint32_t*>(data), n, op)};
+    case ElemType::Int: return Value{host_fold(static_cast<const std::int32_t*>(data), n, op)};
+    case ElemType::Float: return Value{host_fold(static_cast<const float*>(data), n, op)};
+    case ElemType::Double: return Value{host_fold(static_cast<const double*>(data), n, op)};
+  }
+  throw Error(Param::Type, "unknown element type", "uint, int, float, double");
+}
+
 // The default device's context, queue and reducer, made on first use and kept for the process.
 struct DefaultDevice {
   DeviceInfo device;
@@ -125,6 +171,8 @@ Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
   if (!data) throw Error(Param::Buffer, "the host data pointer is null", "a pointer to n elements");
   std::lock_guard<std::mutex> lock(default_device_mutex());
   DefaultDevice& d = default_device();
+  if ((op == Op::Sum || op == Op::Min || op == Op::Max) && n * size_of(type) <= kHostLoopBytes)
+    return host_loop(data, type, n, op);
   if (op == Op::Sum || op == Op::Min || op == Op::Max) return d.host_path().reduce(data, type, n, op).value;
   // argmin, argmax and user operators: one launch per allocation-sized chunk (one chunk in practice).
   check_device_memory(n, type, d.device);
