@@ -908,6 +908,10 @@ TEST_SUITE("multi_device") {
     CHECK(anchors.at("write_bytes") == 100003 * 4);
     CHECK(anchors.at("pageable_write_gbps").get<double>() > 0);
     CHECK(anchors.at("pinned_write_gbps").get<double>() > 0);
+    // The library's own call on the same host data, checked.
+    CHECK(doc.at("api_call").at("ok") == true);
+    CHECK(doc.at("api_call").at("gbps").get<double>() > 0);
+    CHECK(doc.at("api_call").at("device") == host_data_device().name);
 
     const CliRun t = run_cli("bench multi --n 5000 --op max --type int --resident --split 3,1" +
                              std::string(d == 3 ? ",1" : "") + " --iterations 1");
@@ -916,6 +920,7 @@ TEST_SUITE("multi_device") {
     CHECK(t.stdout_text.find("resident") != std::string::npos);
     CHECK(t.stdout_text.find("exact match") != std::string::npos);
     CHECK(t.stdout_text.find("anchors (") == std::string::npos);
+    CHECK(t.stdout_text.find("clreduce::reduce() of the same host data") == std::string::npos);
 
     // A device count whose weights are all 0 is not run, and said so.
     const CliRun z = run_cli("bench multi --n 1000 --iterations 1 --format json --split 0,1" + std::string(d == 3 ? ",1" : ""));

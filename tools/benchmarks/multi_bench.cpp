@@ -4,12 +4,14 @@
 #include "benchmarks/multi_bench.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 
 namespace clreduce {
 
 bool MultiBenchRun::all_ok() const {
-  return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const MultiBenchRow& r) { return r.ok(); });
+  return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const MultiBenchRow& r) { return r.ok(); }) &&
+         (!api_call || api_call->check.ok);
 }
 
 namespace {
@@ -105,7 +107,7 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
   run.n = data.n;
   run.element_bytes = size_of(data.type);
   run.data_origin = data.origin;
-  return with_anchors(run_rows(
+  MultiBenchRun out = with_anchors(run_rows(
       d, std::move(run),
       [&](MultiReducer& mr) -> std::function<MultiResult()> {
         if (!d.resident) return [&mr, &data, &d] { return mr.reduce(data.data(), data.type, data.n, d.op); };
@@ -116,6 +118,23 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
       [](const MultiResult& a, const MultiResult& b) { return same_result(a.value, b.value); },
       [&](const MultiResult& r) { return check_result(r.value, ref, d.op, r.depth); }),
       data.data(), to_scalar(data.type), data.bytes.size());
+  if (!d.resident && !out.rows.empty()) {
+    MultiBenchRun::ApiCall a;
+    a.device = host_data_device().name;
+    Value v = clreduce::reduce(data.data(), data.type, data.n, d.op);
+    double best = 0;
+    for (unsigned it = 0; it < std::max(1u, d.iterations); ++it) {
+      const auto t0 = std::chrono::steady_clock::now();
+      v = clreduce::reduce(data.data(), data.type, data.n, d.op);
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      if (best == 0 || us < best) best = us;
+    }
+    a.us = best;
+    a.gbps = best > 0 ? static_cast<double>(data.bytes.size()) / (best * 1e3) : 0;
+    a.check = check_result(v, ref, d.op, static_cast<unsigned>(std::min<std::uint64_t>(data.n, 0xffffffffu)));
+    out.api_call = a;
+  }
+  return out;
 }
 
 MultiBenchRun run_multi_bench_descriptor(const MultiBenchDesign& d, const std::vector<ScalarData>& inputs,

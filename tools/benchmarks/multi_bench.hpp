@@ -66,6 +66,15 @@ struct MultiBenchRun {
   // Host-copied runs: the host's own threaded sum and device 0's pageable and pinned writes of the
   // same bytes (the first input's), measured after the rows.
   std::optional<HostAnchors> anchors;
+  // Host-copied runs by Op: the library's own call on the same host data (clreduce::reduce(),
+  // which picks its device and path itself: host_data_device()), the best of the iterations after
+  // one untimed call, checked against the reference at the bound of any order (depth n).
+  struct ApiCall {
+    std::string device;  // host_data_device()'s name
+    double us = 0, gbps = 0;
+    Check check;
+  };
+  std::optional<ApiCall> api_call;
   bool all_ok() const;
 };
 

@@ -185,6 +185,12 @@ TableView view_of(const MultiBenchRun& run) {
        << fixed(a.pinned_write_gbps, 2) << " GB/s\n";
     parts.after.push_back(an.str());
   }
+  if (run.api_call) {
+    const MultiBenchRun::ApiCall& a = *run.api_call;
+    parts.after.push_back("clreduce::reduce() of the same host data (its own device and path: " + a.device + "): " +
+                          fixed(a.us, 1) + " us, " + fixed(a.gbps, 2) + " GB/s (best of " +
+                          std::to_string(std::max(1u, d.iterations)) + "), " + a.check.detail + "\n");
+  }
   TableView v;
   v.text.push_back({out.str(), std::nullopt});
   v.text.push_back({"", std::move(whole)});
@@ -218,6 +224,9 @@ json multi_json(const MultiBenchRun& run) {
          {"host_path", name_of(d.host_path)},
          {"iterations", d.iterations}, {"warmup", d.warmup}, {"rows", render_json_rows(whole_table(run))},
          {"skipped_device_counts", run.skipped}, {"all_ok", run.all_ok()}};
+  if (run.api_call)
+    j["api_call"] = {{"device", run.api_call->device}, {"us", run.api_call->us}, {"gbps", run.api_call->gbps},
+                     {"check", run.api_call->check.detail}, {"ok", run.api_call->check.ok}};
   if (run.anchors) {
     const HostAnchors& a = *run.anchors;
     j["anchors"] = {{"host_sum", a.sum_what}, {"host_sum_gbps", a.host_sum_gbps}, {"threads", a.threads},
