@@ -171,6 +171,12 @@ Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
   if (!data) throw Error(Param::Buffer, "the host data pointer is null", "a pointer to n elements");
   std::lock_guard<std::mutex> lock(default_device_mutex());
   DefaultDevice& d = default_device();
+  // double where the device host data goes to has fp64, at every size (the host loop could, but a
+  // call's validity should not change with its size).
+  if (type == ElemType::Double && !d.host_path().devices().front().fp64)
+    throw Error(Param::Type, "double needs cl_khr_fp64, which " + d.host_path().devices().front().name +
+                                 " (the device host data goes to) lacks; valid types there: uint, int, float",
+                "uint, int, float", d.host_path().devices().front().name);
   if ((op == Op::Sum || op == Op::Min || op == Op::Max) && n * size_of(type) <= kHostLoopBytes)
     return host_loop(data, type, n, op);
   if (op == Op::Sum || op == Op::Min || op == Op::Max) return d.host_path().reduce(data, type, n, op).value;
