@@ -14,6 +14,23 @@ const char* const kHostPaths = "auto, pageable, pinned, in_place";
 // Slices of one copy start on 4 KiB boundaries (whole pages of the destination), so two threads
 // never write one cache line or page.
 constexpr std::uint64_t kSliceAlign = 4096;
+
+// bytes from src to dst, in up to `threads` slices of whole pages, the first on the calling thread
+// and the others on `copiers` (one slice: a plain memcpy). The pinned paths' copy, staged chunks
+// and uploads alike.
+void parallel_copy(DeviceWorkers& copiers, unsigned threads, unsigned char* dst, const unsigned char* src,
+                   std::uint64_t bytes) {
+  const std::uint64_t per = (bytes / threads + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
+  const unsigned slices = static_cast<unsigned>(std::min<std::uint64_t>(threads, per ? (bytes + per - 1) / per : 1));
+  if (slices <= 1) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  copiers.run(std::vector<bool>(slices, true), [&](std::size_t i) {
+    const std::uint64_t from = i * per, to = std::min(bytes, from + per);
+    if (from < to) std::memcpy(dst + from, src + from, to - from);
+  });
+}
 }  // namespace
 
 const char* name_of(HostPath p) {
@@ -113,16 +130,7 @@ Input HostStager::stage(std::size_t input, unsigned slot, const unsigned char* s
   // threads fill it, each a slice, and the write goes from there.
   if (s.read[slot]()) s.read[slot].wait();
   auto* dst = static_cast<unsigned char*>(s.mapped[slot]);
-  const std::uint64_t per = (bytes / threads_ + kSliceAlign - 1) / kSliceAlign * kSliceAlign;
-  const unsigned slices = static_cast<unsigned>(std::min<std::uint64_t>(threads_, per ? (bytes + per - 1) / per : 1));
-  if (slices <= 1) {
-    std::memcpy(dst, src, bytes);
-  } else {
-    copiers_.run(std::vector<bool>(slices, true), [&](std::size_t i) {
-      const std::uint64_t from = i * per, to = std::min(bytes, from + per);
-      if (from < to) std::memcpy(dst + from, src + from, to - from);
-    });
-  }
+  parallel_copy(copiers_, threads_, dst, src, bytes);
   copy_.enqueueWriteBuffer(s.device[slot], CL_FALSE, 0, bytes, dst, before.empty() ? nullptr : &before,
                            &written.back());
   s.read[slot] = written.back();
@@ -148,16 +156,12 @@ void upload_host(const cl::Context& context, const cl::CommandQueue& queue, cons
       pinned[k] = cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kUploadChunk);
       mapped[k] = queue.enqueueMapBuffer(pinned[k], CL_TRUE, CL_MAP_WRITE, 0, kUploadChunk);
     }
-    const std::uint64_t per = kUploadChunk / threads / kSliceAlign * kSliceAlign;
     for (std::uint64_t off = 0, k = 0; off < bytes; off += kUploadChunk, ++k) {
       const unsigned slot = static_cast<unsigned>(k % 2);
       const std::uint64_t count = std::min(kUploadChunk, bytes - off);
       if (read[slot]()) read[slot].wait();
       auto* dst_bytes = static_cast<unsigned char*>(mapped[slot]);
-      copiers.run(std::vector<bool>(threads, true), [&](std::size_t i) {
-        const std::uint64_t a = std::min(count, i * per), b = i + 1 == threads ? count : std::min(count, a + per);
-        if (a < b) std::memcpy(dst_bytes + a, from + off + a, b - a);
-      });
+      parallel_copy(copiers, threads, dst_bytes, from + off, count);
       queue.enqueueWriteBuffer(dst, CL_FALSE, off, count, dst_bytes, nullptr, &read[slot]);
       queue.flush();
     }
