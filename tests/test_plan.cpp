@@ -598,4 +598,28 @@ TEST_SUITE("unit") {
     dev.is_gpu = false;  // CPU shapes: 64-byte loads, no BLOCK
     CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192)) == "0 16 2");  // 256 bytes of u64 accumulators
   }
+
+  TEST_CASE("descriptor columns on a GPU: row chunks of at least 16 trips while 2 groups a compute unit remain") {
+    // The row-chunk rule (src/descriptor/columns.cpp) at the shapes it was measured on (H100 and
+    // H200, 132 compute units): the chunks the measurements favoured, each checked beside its trips.
+    const DeviceInfo dev = fake_nvidia_device();
+    const auto chunks = [&](Builtin b, Scalar t, std::uint64_t m, std::uint64_t n) {
+      const DescriptorLaunch l = plan_columns(builtin(b, t), m, n, FamilyParams{}, dev, 0, true);
+      const std::uint64_t trips = l.rows_per_chunk / (std::uint64_t{l.rows_y} * l.items);
+      MESSAGE(m << "x" << n << ": groups " << l.groups << " x " << l.chunks << " chunks, tile " << l.tile_x << " x "
+                << l.rows_y << ", VEC " << l.vec << ", ITEMS " << l.items << ", " << trips << " trips");
+      CHECK((trips >= 16 || l.groups * l.chunks < 2 * 132 * 2 || l.chunks == 1));
+      return l.chunks;
+    };
+    CHECK(chunks(Builtin::Sum, Scalar::U8, 8192, 8192) == 8);      // 16 chunks before: 29.5 us against 28.6 (H200)
+    CHECK(chunks(Builtin::L2, Scalar::U8, 8192, 8192) == 8);       // 34.1 against 29.4
+    CHECK(chunks(Builtin::Sum, Scalar::U8, 65536, 1024) == 64);    // 128 before: 45.2 against 35.8 (H100)
+    CHECK(chunks(Builtin::Sum, Scalar::U8, 1024, 65536) == 1);     // 2 before; 1: 28.0 us, 89% of the read peak
+    CHECK(chunks(Builtin::Sum, Scalar::F32, 65536, 1024) == 32);   // unchanged: the device's share binds
+    CHECK(chunks(Builtin::Sum, Scalar::F16, 65536, 1024) == 32);
+    CHECK(chunks(Builtin::Sum, Scalar::F32, 8192, 8192) == 4);     // unchanged
+    // Short matrices: never fewer chunks than leave 2 groups a compute unit, short of one a row.
+    CHECK(chunks(Builtin::Sum, Scalar::U8, 2048, 8192) == 4);
+    CHECK(chunks(Builtin::Sum, Scalar::U8, 3, 8192) <= 3);
+  }
 }

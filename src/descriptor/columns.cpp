@@ -159,14 +159,20 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                         "1.." + std::to_string(kMaxChunks));
     l.chunks = std::min<std::uint64_t>(*params.chunks, m);
   } else {
-    // Enough chunks for about 8 groups per compute unit, each of at least 4 trips of its loads,
-    // rounded down to a power of two: on the H100 the 5 chunks of 32 x 8 tiles over 8192 x 8192
-    // f32 columns took 106.2 us against 96.4 at 8 (f16 73.3 against 59.0, argmax 140.5 against
-    // 110.3: bench/results/2026-11-28_h100_descriptor_columns), as cols_tile's 5 and 9 chunks ran
-    // 10-17% behind 4 and 8 (src/axis/plan.cpp, tile_chunks). The rule gives 4 there: not yet
-    // measured (predicted within 2% of 8, as for cols_tile).
+    // Enough chunks for about 8 groups per compute unit, each of at least 16 trips of its loads
+    // unless that leaves fewer than 2 groups a compute unit, rounded down to a power of two. On the
+    // H100 the 5 chunks of 32 x 8 tiles over 8192 x 8192 f32 columns took 106.2 us against 96.4 at
+    // 8 (bench/results/2026-11-28_h100_descriptor_columns), as cols_tile's 5 and 9 chunks ran
+    // 10-17% behind 4 and 8 (src/axis/plan.cpp, tile_chunks). 16 trips, not the 4 before: narrow
+    // columns' short chunks lost to long ones (H100, u8 65536 x 1024 sum 45.2 us at 128 chunks,
+    // 35.8 at 64; 1024 x 65536 28.0 at 1 chunk: bench/results/2026-12-06_h100_host_paths_maxtree;
+    // H200, u8 8192 x 8192 at 16 chunks against 8: l2 34.1 against 29.4 us, var_pop 38.7 against
+    // 35.0, sum 29.5 against 28.6: bench/results/2026-12-06_h200_host_api_chunks), while the f32
+    // and f16 sums of 65536 x 1024 keep their 32 (the device's share binds there).
     const std::uint64_t by_device = (kGroupsPerCu * cus + l.groups - 1) / l.groups;
-    const std::uint64_t by_length = std::max<std::uint64_t>(1, m / (std::uint64_t{l.rows_y} * l.items * 4));
+    const std::uint64_t two_per_cu = (2 * cus + l.groups - 1) / l.groups;
+    const std::uint64_t by_length =
+        std::max<std::uint64_t>({1, two_per_cu, m / (std::uint64_t{l.rows_y} * l.items * 16)});
     l.chunks = pow2_floor(std::min({by_device, by_length, kMaxChunks}));
   }
   // Where the device ends long loops (llvmpipe), chunks enough that no work-item loops past it:
