@@ -277,6 +277,37 @@ TEST_CASE("host data on the default device") {
   }
 }
 
+TEST_CASE("host data's route: the calling thread up to 1 MiB, host threads up to the measured line, then the device") {
+  const clreduce::HostDataRoute small = clreduce::host_data_route(std::uint64_t{1} << 20);
+  CHECK(small.host_threads == 1);
+  const clreduce::HostDataRoute r = clreduce::host_data_route(std::uint64_t{2} << 20);
+  CHECK(r.host_threads_up_to >= (std::uint64_t{1} << 20));
+  CHECK(r.device.device() == clreduce::host_data_device().device());
+  CHECK((r.host_threads > 0) == (r.host_threads_up_to >= (std::uint64_t{2} << 20)));
+  if (r.host_threads > 0) CHECK(r.host_threads == std::min(2u, std::max(1u, std::thread::hardware_concurrency())));
+  MESSAGE("host threads up to " << (r.host_threads_up_to == std::numeric_limits<std::uint64_t>::max()
+                                         ? std::string("every size")
+                                         : std::to_string(r.host_threads_up_to >> 20) + " MiB"));
+  if (r.host_threads_up_to != std::numeric_limits<std::uint64_t>::max())
+    CHECK(clreduce::host_data_route(r.host_threads_up_to + 4).host_threads == 0);
+  // Either side of 1 MiB, the line and 2 MiB, the same semantics: integer sums wrap, fmin/fmax
+  // pass a NaN over, float sums within the bound of any order (n).
+  std::vector<std::uint64_t> sizes{(std::uint64_t{2} << 20) / 4 + 3, (std::uint64_t{9} << 20) / 4 + 1};
+  if (r.host_threads_up_to < (std::uint64_t{16} << 20)) sizes.push_back(r.host_threads_up_to / 4 + 1);
+  for (std::uint64_t n : sizes) {
+    CAPTURE(n);
+    std::vector<std::uint32_t> big(n, 0xF0000000u);
+    big[n / 2] = 5u;
+    CHECK(clreduce::reduce(big, Op::Sum) == static_cast<std::uint32_t>(0xF0000000ull * (n - 1) + 5));
+    CHECK(clreduce::reduce(big, Op::Min) == 5u);
+    std::vector<float> nan(n, std::nanf(""));
+    nan[n / 3] = -2.5f;
+    CHECK(clreduce::reduce(nan, Op::Max) == -2.5f);
+    const std::vector<float> f = random_values<float>(n, 21);
+    check_value(clreduce::reduce(f, Op::Sum), f, 0, f.size(), Op::Sum, static_cast<unsigned>(f.size()));
+  }
+}
+
 TEST_CASE("transposes of the user's buffers") {
   const std::uint64_t m = 37, n = 53;
   std::vector<std::uint32_t> in(m * n);

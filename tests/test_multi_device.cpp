@@ -25,6 +25,7 @@
 #include <fstream>
 #include <cstdlib>
 #include <mutex>
+#include <random>
 #include <thread>
 
 namespace {
@@ -233,6 +234,62 @@ TEST_SUITE("unit") {
     CHECK(done.load() == 4);
   }
 
+
+  TEST_CASE("host_threads_reduce: every type and operator at 1 to 16 threads, the device's semantics, the same bits") {
+    // clreduce::reduce()'s host route: slices of any length (n below, at and past the threads and
+    // the eight running values), the first slice on the caller. Integers exact (sums wrap modulo
+    // 2^32); float min/max exact with NaN passed over (all NaN: NaN); float sums within the bound
+    // of any order of n additions; the same n and threads give the same bits twice.
+    DeviceWorkers pool;
+    std::mt19937 rng(20261206);
+    for (std::uint64_t n : {1ull, 2ull, 7ull, 8ull, 9ull, 17ull, 1000ull, 100003ull})
+      for (unsigned threads : {1u, 2u, 3u, 5u, 16u}) {
+        CAPTURE(n);
+        CAPTURE(threads);
+        std::vector<std::uint32_t> u(n);
+        std::vector<float> f(n);
+        std::vector<double> g(n);
+        for (std::uint64_t i = 0; i < n; ++i) {
+          u[i] = static_cast<std::uint32_t>(rng());
+          f[i] = std::uniform_real_distribution<float>(-1000.0f, 1000.0f)(rng);
+          g[i] = std::uniform_real_distribution<double>(-1e6, 1e6)(rng);
+        }
+        if (n > 2) f[n / 2] = std::nanf("");  // passed over by min and max
+        const auto run = [&](const void* p, ElemType t, Op op) { return host_threads_reduce(pool, p, t, n, op, threads); };
+        std::uint64_t wide = 0;
+        for (std::uint32_t x : u) wide += x;
+        CHECK(run(u.data(), ElemType::Uint, Op::Sum).get<std::uint32_t>() == static_cast<std::uint32_t>(wide));
+        CHECK(run(u.data(), ElemType::Uint, Op::Min).get<std::uint32_t>() == *std::min_element(u.begin(), u.end()));
+        CHECK(run(u.data(), ElemType::Uint, Op::Max).get<std::uint32_t>() == *std::max_element(u.begin(), u.end()));
+        const auto* s = reinterpret_cast<const std::int32_t*>(u.data());
+        CHECK(run(s, ElemType::Int, Op::Sum).get<std::int32_t>() == static_cast<std::int32_t>(static_cast<std::uint32_t>(wide)));
+        CHECK(run(s, ElemType::Int, Op::Min).get<std::int32_t>() == *std::min_element(s, s + n));
+        CHECK(run(s, ElemType::Int, Op::Max).get<std::int32_t>() == *std::max_element(s, s + n));
+        float lo = std::nanf(""), hi = std::nanf("");
+        double fsum = 0, fabs_sum = 0;
+        for (float x : f) {
+          lo = std::fmin(lo, x);
+          hi = std::fmax(hi, x);
+          if (!std::isnan(x)) { fsum += x; fabs_sum += std::fabs(x); }
+        }
+        const float fmin_got = run(f.data(), ElemType::Float, Op::Min).get<float>();
+        CHECK(((std::isnan(lo) && std::isnan(fmin_got)) || fmin_got == lo));
+        const float fmax_got = run(f.data(), ElemType::Float, Op::Max).get<float>();
+        CHECK(((std::isnan(hi) && std::isnan(fmax_got)) || fmax_got == hi));
+        if (n > 2) f[n / 2] = 0.0f;
+        const float fsum_got = run(f.data(), ElemType::Float, Op::Sum).get<float>();
+        CHECK(std::fabs(fsum_got - fsum) <= static_cast<double>(n) * 0x1p-24 * fabs_sum * 1.01 + 1e-30);
+        const float again = run(f.data(), ElemType::Float, Op::Sum).get<float>();
+        CHECK(std::memcmp(&again, &fsum_got, sizeof(float)) == 0);
+        double gsum = 0, gabs = 0;
+        for (double x : g) { gsum += x; gabs += std::fabs(x); }
+        const double gsum_got = run(g.data(), ElemType::Double, Op::Sum).get<double>();
+        CHECK(std::fabs(gsum_got - gsum) <= 2.0 * static_cast<double>(n) * 0x1p-53 * gabs * 1.01);
+        CHECK(run(g.data(), ElemType::Double, Op::Max).get<double>() == *std::max_element(g.begin(), g.end()));
+      }
+    std::vector<float> nans(33, std::nanf(""));
+    CHECK(std::isnan(host_threads_reduce(pool, nans.data(), ElemType::Float, nans.size(), Op::Max, 4).get<float>()));
+  }
 
   TEST_CASE("split_counts: whole elements summing to n, largest remainders, ties to the lower device") {
     CHECK(split_counts(10, {1, 1}) == std::vector<std::uint64_t>{5, 5});
@@ -918,6 +975,8 @@ TEST_SUITE("multi_device") {
       for (const DeviceInfo& c : host_data_candidates(def, list_devices())) may.push_back(c.name);
       CHECK(std::find(may.begin(), may.end(), doc.at("api_call").at("device").get<std::string>()) != may.end());
     }
+    // 400 KB of floats: the calling thread's route (up to 1 MiB), named with the line past it.
+    CHECK(doc.at("api_call").at("route").get<std::string>().rfind("by the calling thread; host threads up to ", 0) == 0);
 
     const CliRun t = run_cli("bench multi --n 5000 --op max --type int --resident --split 3,1" +
                              std::string(d == 3 ? ",1" : "") + " --iterations 1");

@@ -159,19 +159,25 @@ std::uint64_t chunk_elements(ElemType t, const DeviceInfo& dev);
 void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 
 // Host data on the default device (select_device({}): CLREDUCE_DEVICE, else the first GPU, else
-// the first device), with the best known launch. Sum, min and max take the multi-device path's
-// host staging over one device (clreduce/multi_device.hpp, HostPath::Auto: chunks copied by
-// threads into pinned buffers on a GPU, read in place on a CPU, the copies overlapped with the
-// reductions; the chunk values folded on the host in order): the default device, or where that
-// is a GPU not named by CLREDUCE_DEVICE and the host has a CPU device, whichever of the two reads
-// host data faster, measured on the first call (host_data_device()). Why: host data crosses PCIe
-// to a GPU (55 GB/s pinned on the H100's host) while a CPU reads it where it lies (104.6 GB/s for
-// 1 GiB of floats on that host's PoCL, against 43.7 through the H100: bench/results/
-// 2026-12-06_h100_host_paths_maxtree). Sum, min and max of up to 1 MiB are folded by the calling
-// thread instead (eight running values, met in order; the device's semantics: integer sums wrap
-// modulo 2^32, fmin/fmax pass a NaN over): any OpenCL launch costs more than reading that little.
-// argmin and argmax are reduced on the default device in allocation-sized chunks. The devices, contexts, queues and reducers are made on the first call
-// and kept; calls are serialised. Throws Error (n = 0, no device, ...).
+// the first device), with the best known route for its size (host_data_route()):
+// - Sum, min and max of up to 1 MiB: folded by the calling thread (eight running values, met in
+//   order; the device's semantics: integer sums wrap modulo 2^32, fmin/fmax pass a NaN over). Any
+//   OpenCL launch costs more than reading that little.
+// - Sum, min and max past 1 MiB and up to a line measured on the first such call (a uint sum of
+//   2, 4, ... 64 MiB by host threads against the device route below; no line: every size): folded
+//   by host threads kept for the process, a slice of at least 1 MiB each, the slices' values met
+//   in order. Skipped where CLREDUCE_DEVICE names the device: then that device takes them.
+// - Past the line: the multi-device path's host staging over one device (clreduce/
+//   multi_device.hpp, HostPath::Auto: chunks copied by threads into pinned buffers on a GPU, read
+//   in place on a CPU, the copies overlapped with the reductions; the chunk values folded on the
+//   host in order): the default device, or where that is a GPU not named by CLREDUCE_DEVICE and
+//   the host has a CPU device, whichever of the two reads host data faster, measured on the first
+//   call (host_data_device()). Why: host data crosses PCIe to a GPU (55 GB/s pinned on the H100's
+//   host) while a CPU reads it where it lies (104.6 GB/s for 1 GiB of floats on that host's PoCL,
+//   against 43.7 through the H100: bench/results/2026-12-06_h100_host_paths_maxtree).
+// argmin and argmax are reduced on the default device in allocation-sized chunks. The devices,
+// contexts, queues, reducers and host threads are made on first use and kept; calls are
+// serialised. Throws Error (n = 0, no device, ...).
 Value reduce(const void* data, ElemType type, std::uint64_t n, Op op);
 template <class T>
 T reduce(const T* data, std::uint64_t n, Op op) {
@@ -187,6 +193,14 @@ T reduce(const std::vector<T>& data, Op op) {
 std::vector<DeviceInfo> host_data_candidates(const DeviceInfo& dev, const std::vector<DeviceInfo>& all);
 // The device reduce() of host data uses (made and, where there is a choice, measured on first use).
 DeviceInfo host_data_device();
+// Where reduce() takes a sum, min or max of `bytes` bytes of host data (the devices made, and the
+// line measured, on first use).
+struct HostDataRoute {
+  unsigned host_threads = 0;            // > 0: folded by this many host threads (1: the calling thread); 0: on `device`
+  DeviceInfo device;                    // host_data_device()
+  std::uint64_t host_threads_up_to = 0; // the line in bytes (UINT64_MAX: every size stays on the host)
+};
+HostDataRoute host_data_route(std::uint64_t bytes);
 
 // A descriptor reduction of host data (one pointer per input, each of n elements of its type) on
 // host_data_device(), staged as reduce() above (any n: each chunk's accumulator kept unfinished,

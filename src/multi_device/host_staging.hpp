@@ -100,4 +100,13 @@ void upload_host(const cl::Context& context, const cl::CommandQueue& queue, cons
 // that fails to start or to probe is passed over. Defined in src/reduce/host_reduce.cpp.
 std::unique_ptr<MultiReducer> host_reducer_for(const DeviceInfo& dev, bool named, const std::vector<DeviceInfo>& all);
 
+class DeviceWorkers;
+// Sum, min or max of n >= 1 host elements by `threads` threads of `pool` (contiguous slices, the
+// first on the calling thread, eight running values each, the slices' values met in slice order:
+// the same bits for the same n and threads), with the device's semantics: integer sums wrap modulo
+// 2^32, floats add in their own precision, fmin/fmax pass a NaN over. clreduce::reduce()'s host
+// route (host_data_route()). Defined in src/reduce/host_reduce.cpp.
+Value host_threads_reduce(DeviceWorkers& pool, const void* data, ElemType type, std::uint64_t n, Op op,
+                          unsigned threads);
+
 }  // namespace clreduce

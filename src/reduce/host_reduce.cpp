@@ -2,12 +2,16 @@
 #include "clreduce/multi_device.hpp"
 #include "clreduce/reduce.hpp"
 #include "descriptor/common.hpp"
+#include "multi_device/device_workers.hpp"
 #include "multi_device/host_staging.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cmath>
+#include <limits>
 #include <mutex>
+#include <thread>
 #include <type_traits>
 
 namespace clreduce {
@@ -88,43 +92,111 @@ namespace {
 // NOTES.md, "The anchor made fair at small sizes"). 1 MiB: below every crossover measured (4-16 MiB
 // there).
 constexpr std::uint64_t kHostLoopBytes = std::uint64_t{1} << 20;
+// Larger ones, up to a line measured on first use (host_threads_line), by host threads kept for
+// the process, a slice of at least kSliceBytes each. Why: at 4 MiB the H200's host read floats at
+// 31.6 GB/s through PoCL in place (a launch costs ~100 us there) and at 32.4 GB/s with threads
+// started for the call (bench/results/2026-12-06_h200_host_api); threads already running pay
+// neither. The ladder stops at kLadderTop: past it both routes are bound by the host's memory (or
+// PCIe), so a route that still wins there takes every size.
+constexpr std::uint64_t kSliceBytes = std::uint64_t{1} << 20;
+constexpr std::uint64_t kLadderTop = std::uint64_t{64} << 20;
+constexpr std::uint64_t kEveryBytes = std::numeric_limits<std::uint64_t>::max();
 
-// One operator over n elements of T, eight running values (so no chain of dependent adds holds
-// the loop) met in order at the end; the device's semantics: integer sums wrap modulo 2^32 (T is
-// 32 bits), floats sum in their own precision, fmin/fmax pass a NaN over.
+unsigned threads_for(std::uint64_t bytes) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(bytes / kSliceBytes, 1, hw));
+}
+
+// One operator on two values, the device's semantics: integer sums wrap modulo 2^32 (T is 32
+// bits), floats add in their own precision, fmin/fmax pass a NaN over.
+template <class T>
+T meet(Op op, T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::Min) return std::fmin(a, b);
+    if (op == Op::Max) return std::fmax(a, b);
+    return a + b;
+  } else {
+    if (op == Op::Min) return std::min(a, b);
+    if (op == Op::Max) return std::max(a, b);
+    return static_cast<T>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+  }
+}
+
+// One operator over n >= 1 elements of T, eight running values (so no chain of dependent adds
+// holds the loop) met in order at the end.
 template <class T>
 T host_fold(const T* x, std::uint64_t n, Op op) {
-  const auto meet = [op](T a, T b) -> T {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (op == Op::Min) return std::fmin(a, b);
-      if (op == Op::Max) return std::fmax(a, b);
-      return a + b;
-    } else {
-      if (op == Op::Min) return std::min(a, b);
-      if (op == Op::Max) return std::max(a, b);
-      return static_cast<T>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-    }
-  };
-  T acc[8];
+  T acc[8]{};  // the first `lanes` set below; the rest unused
   const std::uint64_t lanes = std::min<std::uint64_t>(8, n);
   for (std::uint64_t k = 0; k < lanes; ++k) acc[k] = x[k];
   std::uint64_t i = lanes;
   for (; i + 8 <= n; i += 8)
-    for (int k = 0; k < 8; ++k) acc[k] = meet(acc[k], x[i + k]);
-  for (std::uint64_t k = 0; i < n; ++i, ++k) acc[k] = meet(acc[k], x[i]);
+    for (int k = 0; k < 8; ++k) acc[k] = meet(op, acc[k], x[i + k]);
+  for (std::uint64_t k = 0; i < n; ++i, ++k) acc[k] = meet(op, acc[k], x[i]);
   T out = acc[0];
-  for (std::uint64_t k = 1; k < lanes; ++k) out = meet(out, acc[k]);
+  for (std::uint64_t k = 1; k < lanes; ++k) out = meet(op, out, acc[k]);
   return out;
 }
 
-Value host_loop(const void* data, ElemType type, std::uint64_t n, Op op) {
+// host_fold over `threads` contiguous slices on `pool` (the first on the calling thread), the
+// slices' values met in slice order: the same bits for the same n and thread count.
+template <class T>
+T threaded_fold(DeviceWorkers& pool, const T* x, std::uint64_t n, Op op, unsigned threads) {
+  if (threads <= 1 || n < 2) return host_fold(x, n, op);
+  const std::uint64_t per = (n + threads - 1) / threads;
+  const std::size_t slices = static_cast<std::size_t>((n + per - 1) / per);
+  std::vector<T> part(slices);
+  pool.run(std::vector<bool>(slices, true), [&](std::size_t i) {
+    const std::uint64_t from = i * per;
+    part[i] = host_fold(x + from, std::min(per, n - from), op);
+  });
+  T out = part[0];
+  for (std::size_t i = 1; i < slices; ++i) out = meet(op, out, part[i]);
+  return out;
+}
+
+}  // namespace
+
+Value host_threads_reduce(DeviceWorkers& pool, const void* data, ElemType type, std::uint64_t n, Op op,
+                          unsigned t) {
   switch (type) {
-    case ElemType::Uint: return Value{host_fold(static_cast<const std::uint32_t*>(data), n, op)};
-    case ElemType::Int: return Value{host_fold(static_cast<const std::int32_t*>(data), n, op)};
-    case ElemType::Float: return Value{host_fold(static_cast<const float*>(data), n, op)};
-    case ElemType::Double: return Value{host_fold(static_cast<const double*>(data), n, op)};
+    case ElemType::Uint: return Value{threaded_fold(pool, static_cast<const std::uint32_t*>(data), n, op, t)};
+    case ElemType::Int: return Value{threaded_fold(pool, static_cast<const std::int32_t*>(data), n, op, t)};
+    case ElemType::Float: return Value{threaded_fold(pool, static_cast<const float*>(data), n, op, t)};
+    case ElemType::Double: return Value{threaded_fold(pool, static_cast<const double*>(data), n, op, t)};
   }
   throw Error(Param::Type, "unknown element type", "uint, int, float, double");
+}
+
+namespace {
+
+// The host threads' line (kHostLoopBytes < line): the largest of 2, 4, ... kLadderTop MiB at
+// which a uint sum of ones by host threads took no longer than through `mr` (the best of 3 after
+// one untimed run each), climbing while the threads win; kEveryBytes where they win at the top.
+std::uint64_t host_threads_line(MultiReducer& mr, DeviceWorkers& pool) {
+  using Clock = std::chrono::steady_clock;
+  const std::vector<std::uint32_t> ones(kLadderTop / 4, 1u);
+  volatile std::uint32_t sink = 0;
+  const auto best_of = [](const auto& run) {
+    double best = 0;
+    for (int k = 0; k < 4; ++k) {
+      const auto t0 = Clock::now();
+      run();
+      const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (k > 0 && (best == 0 || s < best)) best = s;
+    }
+    return best;
+  };
+  std::uint64_t line = kHostLoopBytes;
+  for (std::uint64_t bytes = 2 * kHostLoopBytes; bytes <= kLadderTop; bytes *= 2) {
+    const std::uint64_t n = bytes / 4;
+    const double host = best_of([&] { sink = threaded_fold(pool, ones.data(), n, Op::Sum, threads_for(bytes)); });
+    const double dev = best_of([&] { mr.reduce(ones.data(), ElemType::Uint, n, Op::Sum); });
+    if (host > dev) return line;
+    line = bytes;
+  }
+  (void)sink;
+  return kEveryBytes;
 }
 
 // The default device's context, queue and reducer, made on first use and kept for the process.
@@ -138,9 +210,20 @@ struct DefaultDevice {
   // of multi_device.hpp), chunk copies overlapped with the reductions. The device is this one, or a
   // CPU device that reads host data faster (host_data_device()). Made on first use.
   std::unique_ptr<MultiReducer> host;
+  bool named = std::getenv("CLREDUCE_DEVICE") && *std::getenv("CLREDUCE_DEVICE");
   MultiReducer& host_path() {
-    if (!host) host = choose_host_reducer(device, std::getenv("CLREDUCE_DEVICE") && *std::getenv("CLREDUCE_DEVICE"));
+    if (!host) host = choose_host_reducer(device, named);
     return *host;
+  }
+  // Sums, minima and maxima of host data up to `line` bytes are folded by host threads (one up to
+  // kHostLoopBytes): measured on the first call past kHostLoopBytes (host_threads_line), unless
+  // CLREDUCE_DEVICE names the device (then that device takes everything past kHostLoopBytes).
+  std::unique_ptr<DeviceWorkers> host_threads = std::make_unique<DeviceWorkers>();
+  std::optional<std::uint64_t> line;
+  std::uint64_t threads_line(std::uint64_t bytes) {
+    if (bytes <= kHostLoopBytes || named) return kHostLoopBytes;
+    if (!line) line = host_threads_line(host_path(), *host_threads);
+    return *line;
   }
 };
 
@@ -177,8 +260,8 @@ Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
     throw Error(Param::Type, "double needs cl_khr_fp64, which " + d.host_path().devices().front().name +
                                  " (the device host data goes to) lacks; valid types there: uint, int, float",
                 "uint, int, float", d.host_path().devices().front().name);
-  if ((op == Op::Sum || op == Op::Min || op == Op::Max) && n * size_of(type) <= kHostLoopBytes)
-    return host_loop(data, type, n, op);
+  if ((op == Op::Sum || op == Op::Min || op == Op::Max) && n * size_of(type) <= d.threads_line(n * size_of(type)))
+    return host_threads_reduce(*d.host_threads, data, type, n, op, threads_for(n * size_of(type)));
   if (op == Op::Sum || op == Op::Min || op == Op::Max) return d.host_path().reduce(data, type, n, op).value;
   // argmin, argmax and user operators: one launch per allocation-sized chunk (one chunk in practice).
   check_device_memory(n, type, d.device);
@@ -218,6 +301,16 @@ std::vector<DeviceInfo> host_data_candidates(const DeviceInfo& dev, const std::v
 DeviceInfo host_data_device() {
   std::lock_guard<std::mutex> lock(default_device_mutex());
   return default_device().host_path().devices().front();
+}
+
+HostDataRoute host_data_route(std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(default_device_mutex());
+  DefaultDevice& d = default_device();
+  HostDataRoute r;
+  r.device = d.host_path().devices().front();
+  r.host_threads_up_to = d.threads_line(std::max(bytes, kHostLoopBytes + 1));
+  r.host_threads = bytes <= r.host_threads_up_to ? threads_for(bytes) : 0;
+  return r;
 }
 
 cl::Buffer upload(const cl::Context& context, const cl::CommandQueue& queue, const DeviceInfo& dev, const void* data,

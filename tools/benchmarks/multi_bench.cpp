@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <functional>
 
 namespace clreduce {
@@ -120,7 +121,15 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
       data.data(), to_scalar(data.type), data.bytes.size());
   if (!d.resident && !out.rows.empty()) {
     MultiBenchRun::ApiCall a;
-    a.device = host_data_device().name;
+    const HostDataRoute route = host_data_route(data.bytes.size());
+    a.device = route.device.name;
+    const std::string line = route.host_threads_up_to == std::numeric_limits<std::uint64_t>::max()
+                                 ? "every size"
+                                 : std::to_string(route.host_threads_up_to >> 20) + " MiB";
+    a.route = (route.host_threads == 0   ? "on " + route.device.name
+               : route.host_threads == 1 ? std::string("by the calling thread")
+                                         : "by " + std::to_string(route.host_threads) + " host threads") +
+              "; host threads up to " + line + ", then " + route.device.name;
     Value v = clreduce::reduce(data.data(), data.type, data.n, d.op);
     double best = 0;
     for (unsigned it = 0; it < std::max(1u, d.iterations); ++it) {

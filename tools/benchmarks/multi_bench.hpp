@@ -67,10 +67,11 @@ struct MultiBenchRun {
   // same bytes (the first input's), measured after the rows.
   std::optional<HostAnchors> anchors;
   // Host-copied runs by Op: the library's own call on the same host data (clreduce::reduce(),
-  // which picks its device and path itself: host_data_device()), the best of the iterations after
+  // which picks its route itself: host_data_route()), the best of the iterations after
   // one untimed call, checked against the reference at the bound of any order (depth n).
   struct ApiCall {
     std::string device;  // host_data_device()'s name
+    std::string route;   // host_data_route() of these bytes in words
     double us = 0, gbps = 0;
     Check check;
   };

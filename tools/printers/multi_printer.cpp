@@ -187,7 +187,7 @@ TableView view_of(const MultiBenchRun& run) {
   }
   if (run.api_call) {
     const MultiBenchRun::ApiCall& a = *run.api_call;
-    parts.after.push_back("clreduce::reduce() of the same host data (its own device and path: " + a.device + "): " +
+    parts.after.push_back("clreduce::reduce() of the same host data (its own route: " + a.route + "): " +
                           fixed(a.us, 1) + " us, " + fixed(a.gbps, 2) + " GB/s (best of " +
                           std::to_string(std::max(1u, d.iterations)) + "), " + a.check.detail + "\n");
   }
@@ -225,7 +225,7 @@ json multi_json(const MultiBenchRun& run) {
          {"iterations", d.iterations}, {"warmup", d.warmup}, {"rows", render_json_rows(whole_table(run))},
          {"skipped_device_counts", run.skipped}, {"all_ok", run.all_ok()}};
   if (run.api_call)
-    j["api_call"] = {{"device", run.api_call->device}, {"us", run.api_call->us}, {"gbps", run.api_call->gbps},
+    j["api_call"] = {{"device", run.api_call->device}, {"route", run.api_call->route}, {"us", run.api_call->us}, {"gbps", run.api_call->gbps},
                      {"check", run.api_call->check.detail}, {"ok", run.api_call->check.ok}};
   if (run.anchors) {
     const HostAnchors& a = *run.anchors;
