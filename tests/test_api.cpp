@@ -285,11 +285,20 @@ TEST_CASE("host data's route: the calling thread up to 1 MiB, host threads up to
   CHECK(r.device.device() == clreduce::host_data_device().device());
   CHECK((r.host_threads > 0) == (r.host_threads_up_to >= (std::uint64_t{2} << 20)));
   if (r.host_threads > 0) CHECK(r.host_threads == std::min(2u, std::max(1u, std::thread::hardware_concurrency())));
-  MESSAGE("host threads up to " << (r.host_threads_up_to == std::numeric_limits<std::uint64_t>::max()
-                                         ? std::string("every size")
-                                         : std::to_string(r.host_threads_up_to >> 20) + " MiB"));
-  if (r.host_threads_up_to != std::numeric_limits<std::uint64_t>::max())
-    CHECK(clreduce::host_data_route(r.host_threads_up_to + 4).host_threads == 0);
+  MESSAGE("host threads up to " << (r.host_threads_up_to >> 20) << " MiB");
+  const std::uint64_t top = std::uint64_t{64} << 20;  // the ladder's top
+  CHECK(r.host_threads_up_to <= top);
+  if (r.host_threads_up_to < top) CHECK(clreduce::host_data_route(r.host_threads_up_to + 4).host_threads == 0);
+  // Past the top: where the threads won there, a size class is measured by its first call (on its
+  // data), and says so before; else the device takes it.
+  const std::vector<std::uint32_t> past(top / 4 + 1, 3u);
+  CHECK(clreduce::host_data_route(past.size() * 4).measured == (r.host_threads_up_to < top));
+  CHECK(clreduce::reduce(past, Op::Sum) == static_cast<std::uint32_t>(3 * past.size()));
+  const clreduce::HostDataRoute after = clreduce::host_data_route(past.size() * 4);
+  CHECK(after.measured);
+  if (r.host_threads_up_to < top) CHECK(after.host_threads == 0);
+  MESSAGE("past 64 MiB: " << (after.host_threads ? std::to_string(after.host_threads) + " host threads" : after.device.name));
+  CHECK(clreduce::reduce(past, Op::Max) == 3u);
   // Either side of 1 MiB, the line and 2 MiB, the same semantics: integer sums wrap, fmin/fmax
   // pass a NaN over, float sums within the bound of any order (n).
   std::vector<std::uint64_t> sizes{(std::uint64_t{2} << 20) / 4 + 3, (std::uint64_t{9} << 20) / 4 + 1};

@@ -164,9 +164,12 @@ void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 //   order; the device's semantics: integer sums wrap modulo 2^32, fmin/fmax pass a NaN over). Any
 //   OpenCL launch costs more than reading that little.
 // - Sum, min and max past 1 MiB and up to a line measured on the first such call (a uint sum of
-//   2, 4, ... 64 MiB by host threads against the device route below; no line: every size): folded
-//   by host threads kept for the process, a slice of at least 1 MiB each, the slices' values met
-//   in order. Skipped where CLREDUCE_DEVICE names the device: then that device takes them.
+//   ones by host threads against the device route below at 2, 4, ... 64 MiB, climbing while the
+//   threads win): folded by host threads kept for the process, a slice of at least 1 MiB each,
+//   the slices' values met in order. Where the threads won at 64 MiB, each power-of-two size class
+//   past it is measured on its first call's own data (that call runs both routes: three times
+//   each after one untimed run). Skipped where CLREDUCE_DEVICE names the device: then that device
+//   takes everything past 1 MiB.
 // - Past the line: the multi-device path's host staging over one device (clreduce/
 //   multi_device.hpp, HostPath::Auto: chunks copied by threads into pinned buffers on a GPU, read
 //   in place on a CPU, the copies overlapped with the reductions; the chunk values folded on the
@@ -196,9 +199,12 @@ DeviceInfo host_data_device();
 // Where reduce() takes a sum, min or max of `bytes` bytes of host data (the devices made, and the
 // line measured, on first use).
 struct HostDataRoute {
-  unsigned host_threads = 0;            // > 0: folded by this many host threads (1: the calling thread); 0: on `device`
-  DeviceInfo device;                    // host_data_device()
-  std::uint64_t host_threads_up_to = 0; // the line in bytes (UINT64_MAX: every size stays on the host)
+  unsigned host_threads = 0;             // > 0: folded by this many host threads (1: the calling thread); 0: on `device`
+  DeviceInfo device;                     // host_data_device()
+  std::uint64_t host_threads_up_to = 0;  // the line in bytes (1 MiB where CLREDUCE_DEVICE names the device; at most 64 MiB)
+  // false: a size past 64 MiB, where the threads won up to 64 MiB, whose route the first call of
+  // its power-of-two size class measures on that call's data (host_threads 0 until then).
+  bool measured = true;
 };
 HostDataRoute host_data_route(std::uint64_t bytes);
 

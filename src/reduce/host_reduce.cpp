@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -95,12 +96,27 @@ constexpr std::uint64_t kHostLoopBytes = std::uint64_t{1} << 20;
 // Larger ones, up to a line measured on first use (host_threads_line), by host threads kept for
 // the process, a slice of at least kSliceBytes each. Why: at 4 MiB the H200's host read floats at
 // 31.6 GB/s through PoCL in place (a launch costs ~100 us there) and at 32.4 GB/s with threads
-// started for the call (bench/results/2026-12-06_h200_host_api); threads already running pay
-// neither. The ladder stops at kLadderTop: past it both routes are bound by the host's memory (or
-// PCIe), so a route that still wins there takes every size.
+// started for the call; threads already running took 102 GB/s on the H100's host (bench/results/
+// 2026-12-06_h200_host_api_chunks). The ladder of ones stops at kLadderTop; past it, where the
+// threads won every rung, each power-of-two size class is measured on its first call's own data,
+// as a ladder cannot foresee it: on the H100's host the threads read 256 MiB at 156.7 GB/s against
+// PoCL's 101.7 but 1 GiB at 87.4 against 125.3 (same bench, same host).
 constexpr std::uint64_t kSliceBytes = std::uint64_t{1} << 20;
 constexpr std::uint64_t kLadderTop = std::uint64_t{64} << 20;
-constexpr std::uint64_t kEveryBytes = std::numeric_limits<std::uint64_t>::max();
+
+// Seconds of the fastest of 3 runs after one untimed run.
+template <class Run>
+double best_of_3(const Run& run) {
+  using Clock = std::chrono::steady_clock;
+  double best = 0;
+  for (int k = 0; k < 4; ++k) {
+    const auto t0 = Clock::now();
+    run();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (k > 0 && (best == 0 || s < best)) best = s;
+  }
+  return best;
+}
 
 unsigned threads_for(std::uint64_t bytes) {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -170,33 +186,29 @@ Value host_threads_reduce(DeviceWorkers& pool, const void* data, ElemType type, 
 
 namespace {
 
-// The host threads' line (kHostLoopBytes < line): the largest of 2, 4, ... kLadderTop MiB at
-// which a uint sum of ones by host threads took no longer than through `mr` (the best of 3 after
-// one untimed run each), climbing while the threads win; kEveryBytes where they win at the top.
+// The host threads' line (kHostLoopBytes <= line <= kLadderTop): the largest of 2, 4, ...
+// kLadderTop MiB at which a uint sum of ones by host threads took no longer than through `mr`
+// (best_of_3 each), climbing while the threads win.
 std::uint64_t host_threads_line(MultiReducer& mr, DeviceWorkers& pool) {
-  using Clock = std::chrono::steady_clock;
   const std::vector<std::uint32_t> ones(kLadderTop / 4, 1u);
   volatile std::uint32_t sink = 0;
-  const auto best_of = [](const auto& run) {
-    double best = 0;
-    for (int k = 0; k < 4; ++k) {
-      const auto t0 = Clock::now();
-      run();
-      const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-      if (k > 0 && (best == 0 || s < best)) best = s;
-    }
-    return best;
-  };
   std::uint64_t line = kHostLoopBytes;
   for (std::uint64_t bytes = 2 * kHostLoopBytes; bytes <= kLadderTop; bytes *= 2) {
     const std::uint64_t n = bytes / 4;
-    const double host = best_of([&] { sink = threaded_fold(pool, ones.data(), n, Op::Sum, threads_for(bytes)); });
-    const double dev = best_of([&] { mr.reduce(ones.data(), ElemType::Uint, n, Op::Sum); });
+    const double host = best_of_3([&] { sink = threaded_fold(pool, ones.data(), n, Op::Sum, threads_for(bytes)); });
+    const double dev = best_of_3([&] { mr.reduce(ones.data(), ElemType::Uint, n, Op::Sum); });
     if (host > dev) return line;
     line = bytes;
   }
   (void)sink;
-  return kEveryBytes;
+  return line;
+}
+
+// The size class of `bytes` past kLadderTop: floor(log2(bytes)).
+unsigned size_class(std::uint64_t bytes) {
+  unsigned c = 0;
+  while (bytes >>= 1) ++c;
+  return c;
 }
 
 // The default device's context, queue and reducer, made on first use and kept for the process.
@@ -218,12 +230,32 @@ struct DefaultDevice {
   // Sums, minima and maxima of host data up to `line` bytes are folded by host threads (one up to
   // kHostLoopBytes): measured on the first call past kHostLoopBytes (host_threads_line), unless
   // CLREDUCE_DEVICE names the device (then that device takes everything past kHostLoopBytes).
+  // Where the threads won every rung (line == kLadderTop), each size class past it is decided by
+  // its first call (`classes`: true where the threads were faster on that call's data).
   std::unique_ptr<DeviceWorkers> host_threads = std::make_unique<DeviceWorkers>();
   std::optional<std::uint64_t> line;
-  std::uint64_t threads_line(std::uint64_t bytes) {
-    if (bytes <= kHostLoopBytes || named) return kHostLoopBytes;
+  std::map<unsigned, bool> classes;
+  std::uint64_t threads_line() {
+    if (named) return kHostLoopBytes;
     if (!line) line = host_threads_line(host_path(), *host_threads);
     return *line;
+  }
+  // Whether host threads take a sum, min or max of these n elements; measures the call's size
+  // class on this data where it is the first of its class past the ladder.
+  bool threads_take(const void* data, ElemType type, std::uint64_t n, Op op) {
+    const std::uint64_t bytes = n * size_of(type);
+    if (bytes <= kHostLoopBytes) return true;
+    const std::uint64_t l = threads_line();
+    if (bytes <= l || l < kLadderTop) return bytes <= l;
+    const unsigned c = size_class(bytes);
+    auto it = classes.find(c);
+    if (it == classes.end()) {
+      const double by_threads =
+          best_of_3([&] { host_threads_reduce(*host_threads, data, type, n, op, threads_for(bytes)); });
+      const double by_device = best_of_3([&] { host_path().reduce(data, type, n, op); });
+      it = classes.emplace(c, by_threads <= by_device).first;
+    }
+    return it->second;
   }
 };
 
@@ -260,7 +292,7 @@ Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
     throw Error(Param::Type, "double needs cl_khr_fp64, which " + d.host_path().devices().front().name +
                                  " (the device host data goes to) lacks; valid types there: uint, int, float",
                 "uint, int, float", d.host_path().devices().front().name);
-  if ((op == Op::Sum || op == Op::Min || op == Op::Max) && n * size_of(type) <= d.threads_line(n * size_of(type)))
+  if ((op == Op::Sum || op == Op::Min || op == Op::Max) && d.threads_take(data, type, n, op))
     return host_threads_reduce(*d.host_threads, data, type, n, op, threads_for(n * size_of(type)));
   if (op == Op::Sum || op == Op::Min || op == Op::Max) return d.host_path().reduce(data, type, n, op).value;
   // argmin, argmax and user operators: one launch per allocation-sized chunk (one chunk in practice).
@@ -308,8 +340,13 @@ HostDataRoute host_data_route(std::uint64_t bytes) {
   DefaultDevice& d = default_device();
   HostDataRoute r;
   r.device = d.host_path().devices().front();
-  r.host_threads_up_to = d.threads_line(std::max(bytes, kHostLoopBytes + 1));
-  r.host_threads = bytes <= r.host_threads_up_to ? threads_for(bytes) : 0;
+  r.host_threads_up_to = d.threads_line();
+  r.host_threads = bytes <= std::max(kHostLoopBytes, r.host_threads_up_to) ? threads_for(bytes) : 0;
+  if (!d.named && r.host_threads_up_to == kLadderTop && bytes > kLadderTop) {
+    const auto it = d.classes.find(size_class(bytes));
+    r.measured = it != d.classes.end();
+    r.host_threads = r.measured && it->second ? threads_for(bytes) : 0;
+  }
   return r;
 }
 
