@@ -169,7 +169,8 @@ void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 //   the slices' values met in order. Where the threads won at 64 MiB, each power-of-two size class
 //   past it is measured on its first call's own data (that call runs both routes: three times
 //   each after one untimed run). Skipped where CLREDUCE_DEVICE names the device: then that device
-//   takes everything past 1 MiB.
+//   takes everything past 1 MiB. The ladder costs a first call about 0.1 s more (2-core PoCL
+//   machine: 585 ms against 450 ms named, both building the device's kernels).
 // - Past the line: the multi-device path's host staging over one device (clreduce/
 //   multi_device.hpp, HostPath::Auto: chunks copied by threads into pinned buffers on a GPU, read
 //   in place on a CPU, the copies overlapped with the reductions; the chunk values folded on the
