@@ -287,8 +287,21 @@ TEST_SUITE("unit") {
         CHECK(std::fabs(gsum_got - gsum) <= 2.0 * static_cast<double>(n) * 0x1p-53 * gabs * 1.01);
         CHECK(run(g.data(), ElemType::Double, Op::Max).get<double>() == *std::max_element(g.begin(), g.end()));
       }
+    // All NaN gives NaN; an infinity beside NaNs is the answer (the folds start from the infinities).
     std::vector<float> nans(33, std::nanf(""));
-    CHECK(std::isnan(host_threads_reduce(pool, nans.data(), ElemType::Float, nans.size(), Op::Max, 4).get<float>()));
+    for (unsigned t : {1u, 4u}) {
+      CHECK(std::isnan(host_threads_reduce(pool, nans.data(), ElemType::Float, nans.size(), Op::Max, t).get<float>()));
+      CHECK(std::isnan(host_threads_reduce(pool, nans.data(), ElemType::Float, nans.size(), Op::Min, t).get<float>()));
+      CHECK(std::isnan(host_threads_reduce(pool, nans.data(), ElemType::Float, 1, Op::Min, t).get<float>()));
+      std::vector<float> inf = nans;
+      inf[20] = INFINITY;
+      CHECK(host_threads_reduce(pool, inf.data(), ElemType::Float, inf.size(), Op::Min, t).get<float>() == INFINITY);
+      CHECK(host_threads_reduce(pool, inf.data(), ElemType::Float, inf.size(), Op::Max, t).get<float>() == INFINITY);
+      inf[20] = -INFINITY;
+      CHECK(host_threads_reduce(pool, inf.data(), ElemType::Float, inf.size(), Op::Max, t).get<float>() == -INFINITY);
+      const std::vector<double> dn(9, std::nan(""));
+      CHECK(std::isnan(host_threads_reduce(pool, dn.data(), ElemType::Double, dn.size(), Op::Max, t).get<double>()));
+    }
   }
 
   TEST_CASE("split_counts: whole elements summing to n, largest remainders, ties to the lower device") {

@@ -165,8 +165,9 @@ void check_device_memory(std::uint64_t n, ElemType t, const DeviceInfo& dev);
 //   OpenCL launch costs more than reading that little.
 // - Sum, min and max past 1 MiB and up to a line measured on the first such call (a uint sum of
 //   ones by host threads against the device route below at 2, 4, ... 64 MiB, climbing while the
-//   threads win): folded by host threads kept for the process, a slice of at least 1 MiB each,
-//   the slices' values met in order. Where the threads won at 64 MiB, each power-of-two size class
+//   threads win; 1 MiB where they lost at 2 MiB): folded by host threads kept for the process, a
+//   slice of at least 1 MiB each (under 2 MiB the calling thread alone), the slices' values met
+//   in order. Where the threads won at 64 MiB, each power-of-two size class
 //   past it is measured on its first call's own data (that call runs both routes: three times
 //   each after one untimed run). Skipped where CLREDUCE_DEVICE names the device: then that device
 //   takes everything past 1 MiB. The ladder costs a first call about 0.1 s more (2-core PoCL
@@ -197,12 +198,13 @@ T reduce(const std::vector<T>& data, Op op) {
 std::vector<DeviceInfo> host_data_candidates(const DeviceInfo& dev, const std::vector<DeviceInfo>& all);
 // The device reduce() of host data uses (made and, where there is a choice, measured on first use).
 DeviceInfo host_data_device();
-// Where reduce() takes a sum, min or max of `bytes` bytes of host data (the devices made, and the
-// line measured, on first use).
+// Where reduce() takes a sum, min or max of `bytes` bytes of host data. Its first call makes the
+// devices and measures the line, whatever `bytes` (the ladder above: about 0.1 s).
 struct HostDataRoute {
   unsigned host_threads = 0;             // > 0: folded by this many host threads (1: the calling thread); 0: on `device`
   DeviceInfo device;                     // host_data_device()
-  std::uint64_t host_threads_up_to = 0;  // the line in bytes (1 MiB where CLREDUCE_DEVICE names the device; at most 64 MiB)
+  std::uint64_t host_threads_up_to = 0;  // the line in bytes: 1 MiB where the threads lost at 2 MiB or CLREDUCE_DEVICE
+                                         // names the device; at most 64 MiB
   // false: a size past 64 MiB, where the threads won up to 64 MiB, whose route the first call of
   // its power-of-two size class measures on that call's data (host_threads 0 until then).
   bool measured = true;
