@@ -1,6 +1,7 @@
 // clreduce::reduce() of host data on the default device, and the host fold of chunk values.
 #include "clreduce/multi_device.hpp"
 #include "clreduce/reduce.hpp"
+#include "core/int_math.hpp"
 #include "descriptor/common.hpp"
 #include "multi_device/device_workers.hpp"
 #include "multi_device/host_staging.hpp"
@@ -123,21 +124,6 @@ unsigned threads_for(std::uint64_t bytes) {
   return static_cast<unsigned>(std::clamp<std::uint64_t>(bytes / kSliceBytes, 1, hw));
 }
 
-// One operator on two values, the device's semantics: integer sums wrap modulo 2^32 (T is 32
-// bits), floats add in their own precision, fmin/fmax pass a NaN over (both NaN: NaN).
-template <class T>
-T meet(Op op, T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (op == Op::Min) return std::fmin(a, b);
-    if (op == Op::Max) return std::fmax(a, b);
-    return a + b;
-  } else {
-    if (op == Op::Min) return std::min(a, b);
-    if (op == Op::Max) return std::max(a, b);
-    return static_cast<T>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-  }
-}
-
 // host_fold's loop for one operator O, eight running values (so no chain of dependent operations
 // holds the loop) met in order at the end. Float min and max run from +inf / -inf with
 // `x < acc ? x : acc` (one minss/maxss an element, which passes a NaN x over), where std::fmin in
@@ -179,20 +165,19 @@ T host_fold(const T* x, std::uint64_t n, Op op) {
 }
 
 // host_fold over `threads` contiguous slices on `pool` (the first on the calling thread), the
-// slices' values met in slice order: the same bits for the same n and thread count.
+// slices' values met in slice order (fold_values, the chunk values' fold): the same bits for the
+// same n and thread count.
 template <class T>
-T threaded_fold(DeviceWorkers& pool, const T* x, std::uint64_t n, Op op, unsigned threads) {
-  if (threads <= 1 || n < 2) return host_fold(x, n, op);
+Value threaded_fold(DeviceWorkers& pool, const T* x, std::uint64_t n, Op op, unsigned threads) {
+  if (threads <= 1 || n < 2) return Value{host_fold(x, n, op)};
   const std::uint64_t per = (n + threads - 1) / threads;
   const std::size_t slices = static_cast<std::size_t>((n + per - 1) / per);
-  std::vector<T> part(slices);
+  std::vector<Value> part(slices);
   pool.run(std::vector<bool>(slices, true), [&](std::size_t i) {
     const std::uint64_t from = i * per;
-    part[i] = host_fold(x + from, std::min(per, n - from), op);
+    part[i] = Value{host_fold(x + from, std::min(per, n - from), op)};
   });
-  T out = part[0];
-  for (std::size_t i = 1; i < slices; ++i) out = meet(op, out, part[i]);
-  return out;
+  return fold_values(part, op);
 }
 
 }  // namespace
@@ -200,10 +185,10 @@ T threaded_fold(DeviceWorkers& pool, const T* x, std::uint64_t n, Op op, unsigne
 Value host_threads_reduce(DeviceWorkers& pool, const void* data, ElemType type, std::uint64_t n, Op op,
                           unsigned t) {
   switch (type) {
-    case ElemType::Uint: return Value{threaded_fold(pool, static_cast<const std::uint32_t*>(data), n, op, t)};
-    case ElemType::Int: return Value{threaded_fold(pool, static_cast<const std::int32_t*>(data), n, op, t)};
-    case ElemType::Float: return Value{threaded_fold(pool, static_cast<const float*>(data), n, op, t)};
-    case ElemType::Double: return Value{threaded_fold(pool, static_cast<const double*>(data), n, op, t)};
+    case ElemType::Uint: return threaded_fold(pool, static_cast<const std::uint32_t*>(data), n, op, t);
+    case ElemType::Int: return threaded_fold(pool, static_cast<const std::int32_t*>(data), n, op, t);
+    case ElemType::Float: return threaded_fold(pool, static_cast<const float*>(data), n, op, t);
+    case ElemType::Double: return threaded_fold(pool, static_cast<const double*>(data), n, op, t);
   }
   throw Error(Param::Type, "unknown element type", "uint, int, float, double");
 }
@@ -215,24 +200,15 @@ namespace {
 // (best_of_3 each), climbing while the threads win.
 std::uint64_t host_threads_line(MultiReducer& mr, DeviceWorkers& pool) {
   const std::vector<std::uint32_t> ones(kLadderTop / 4, 1u);
-  volatile std::uint32_t sink = 0;
   std::uint64_t line = kHostLoopBytes;
   for (std::uint64_t bytes = 2 * kHostLoopBytes; bytes <= kLadderTop; bytes *= 2) {
     const std::uint64_t n = bytes / 4;
-    const double host = best_of_3([&] { sink = threaded_fold(pool, ones.data(), n, Op::Sum, threads_for(bytes)); });
+    const double host = best_of_3([&] { host_threads_reduce(pool, ones.data(), ElemType::Uint, n, Op::Sum, threads_for(bytes)); });
     const double dev = best_of_3([&] { mr.reduce(ones.data(), ElemType::Uint, n, Op::Sum); });
     if (host > dev) return line;
     line = bytes;
   }
-  (void)sink;
   return line;
-}
-
-// The size class of `bytes` past kLadderTop: floor(log2(bytes)).
-unsigned size_class(std::uint64_t bytes) {
-  unsigned c = 0;
-  while (bytes >>= 1) ++c;
-  return c;
 }
 
 // The default device's context, queue and reducer, made on first use and kept for the process.
@@ -264,22 +240,24 @@ struct DefaultDevice {
     if (!line) line = host_threads_line(host_path(), *host_threads);
     return *line;
   }
-  // Whether host threads take a sum, min or max of these n elements; measures the call's size
-  // class on this data where it is the first of its class past the ladder.
-  bool threads_take(const void* data, ElemType type, std::uint64_t n, Op op) {
-    const std::uint64_t bytes = n * size_of(type);
+  // Whether host threads take a sum, min or max of `bytes` bytes: known, or none for a size
+  // class (floor(log2(bytes))) past the ladder that no call has measured yet.
+  std::optional<bool> threads_known(std::uint64_t bytes) {
     if (bytes <= kHostLoopBytes) return true;
     const std::uint64_t l = threads_line();
     if (bytes <= l || l < kLadderTop) return bytes <= l;
-    const unsigned c = size_class(bytes);
-    auto it = classes.find(c);
-    if (it == classes.end()) {
-      const double by_threads =
-          best_of_3([&] { host_threads_reduce(*host_threads, data, type, n, op, threads_for(bytes)); });
-      const double by_device = best_of_3([&] { host_path().reduce(data, type, n, op); });
-      it = classes.emplace(c, by_threads <= by_device).first;
-    }
+    const auto it = classes.find(log2_floor(bytes));
+    if (it == classes.end()) return std::nullopt;
     return it->second;
+  }
+  // threads_known, measuring the call's size class on this data where it is the first of it.
+  bool threads_take(const void* data, ElemType type, std::uint64_t n, Op op) {
+    const std::uint64_t bytes = n * size_of(type);
+    if (const std::optional<bool> known = threads_known(bytes)) return *known;
+    const double by_threads =
+        best_of_3([&] { host_threads_reduce(*host_threads, data, type, n, op, threads_for(bytes)); });
+    const double by_device = best_of_3([&] { host_path().reduce(data, type, n, op); });
+    return classes.emplace(log2_floor(bytes), by_threads <= by_device).first->second;
   }
 };
 
@@ -312,10 +290,11 @@ Value reduce(const void* data, ElemType type, std::uint64_t n, Op op) {
   DefaultDevice& d = default_device();
   // double where the device host data goes to has fp64, at every size (the host loop could, but a
   // call's validity should not change with its size).
-  if (type == ElemType::Double && !d.host_path().devices().front().fp64)
-    throw Error(Param::Type, "double needs cl_khr_fp64, which " + d.host_path().devices().front().name +
+  const DeviceInfo& to = d.host_path().devices().front();
+  if (type == ElemType::Double && !to.fp64)
+    throw Error(Param::Type, "double needs cl_khr_fp64, which " + to.name +
                                  " (the device host data goes to) lacks; valid types there: uint, int, float",
-                "uint, int, float", d.host_path().devices().front().name);
+                "uint, int, float", to.name);
   if ((op == Op::Sum || op == Op::Min || op == Op::Max) && d.threads_take(data, type, n, op))
     return host_threads_reduce(*d.host_threads, data, type, n, op, threads_for(n * size_of(type)));
   if (op == Op::Sum || op == Op::Min || op == Op::Max) return d.host_path().reduce(data, type, n, op).value;
@@ -365,12 +344,9 @@ HostDataRoute host_data_route(std::uint64_t bytes) {
   HostDataRoute r;
   r.device = d.host_path().devices().front();
   r.host_threads_up_to = d.threads_line();
-  r.host_threads = bytes <= std::max(kHostLoopBytes, r.host_threads_up_to) ? threads_for(bytes) : 0;
-  if (!d.named && r.host_threads_up_to == kLadderTop && bytes > kLadderTop) {
-    const auto it = d.classes.find(size_class(bytes));
-    r.measured = it != d.classes.end();
-    r.host_threads = r.measured && it->second ? threads_for(bytes) : 0;
-  }
+  const std::optional<bool> known = d.threads_known(bytes);
+  r.measured = known.has_value();
+  r.host_threads = known.value_or(false) ? threads_for(bytes) : 0;
   return r;
 }
 
