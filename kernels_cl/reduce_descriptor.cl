@@ -49,6 +49,14 @@
 #define BLOCKED 0 // 1: each work-item reads one contiguous run of vectors (a CPU's cache lines and
                   // prefetcher); 0: grid-strided vectors (a GPU's loads, consecutive across work-items)
 #endif
+#ifndef LANES
+#define LANES 0 // 1 (with BLOCKED): element c of each vector folds into accumulator c of VEC, which meet at
+                // the run's end (VEC independent chains in a CPU's SIMD lanes); 0: a vector's elements in
+                // order into one of ITEMS accumulators
+#endif
+#if LANES && !BLOCKED
+#error "LANES takes BLOCKED 1: the lanes are a CPU's, over one contiguous run"
+#endif
 #ifndef EXACT_GROUP
 #define EXACT_GROUP 0 // 1 (an exact descriptor, fp64 and 64-bit atomics): each work-item's expansion in
                       // registers and its group's digits in local memory (exact_group.clh); 0: an
@@ -214,9 +222,21 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   // last whole vector; the last work-items' runs may be short or empty), ITEMS at a time.
   const ulong run = (vectors + step - 1) / step;
   const ulong end = min(first * run + run, vectors);
+#if LANES && VEC > 1
+  // Each element of a vector into its lane's accumulator (ITEMS vectors a trip, unrolled), the
+  // lanes met in order at the end: VEC chains where a vector folded in order is one.
+  DESC_ACC lanes[VEC];
+  for (uint c = 0; c < VEC; ++c) lanes[c] = desc_identity();
+  for (k = first * run; k + ITEMS <= end; k += ITEMS)
+    for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_LANES_AT(lanes, k + j, base);
+  for (; k < end; ++k) DESC_FOLD_LANES_AT(lanes, k, base);
+  for (uint c = 1; c < VEC; ++c) lanes[0] = desc_combine(lanes[0], lanes[c]);
+  acc[0] = lanes[0];
+#else
   for (k = first * run; k + ITEMS <= end; k += ITEMS)
     for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR_AT(acc[j], k + j, base);
   for (; k < end; ++k) DESC_FOLD_VECTOR_AT(acc[0], k, base);
+#endif
 #else
   // Whole trips: ITEMS vectors of every input, `step` vectors apart, none past the last whole one.
   for (; k + (ITEMS - 1) * step < vectors; k += ITEMS * step)

@@ -74,6 +74,13 @@
 #if BLOCKED && (ROW_WIDTH != 1 || SPLIT)
 #error "BLOCKED takes ROW_WIDTH 1 and SPLIT 0: a work-item folds its lines alone"
 #endif
+#ifndef LANES
+#define LANES 0 // 1 (ROW_WIDTH 1): element c of each vector folds into accumulator c of VEC, which meet at
+                // the line's end (VEC independent chains in a CPU's SIMD lanes); 0: in order into ITEMS
+#endif
+#if LANES && ROW_WIDTH != 1
+#error "LANES takes ROW_WIDTH 1: the lanes are a CPU's, over a line (or part) one work-item folds alone"
+#endif
 #include "descriptor.clh"
 #include "descriptor_ticket.clh"
 
@@ -103,7 +110,9 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
                              __global const OFFSET_T* seg_b, const ulong lines, const ulong ld, const ulong len,
                              const uint chunks, __global DESC_ACC* partials, volatile __global uint* tickets,
                              __global DESC_OUT* out, const ulong out_index DESC_SCALAR_PARAMS) {
-  __local DESC_ACC l[WG_SIZE];
+#if ROW_WIDTH > 1 || SPLIT
+  __local DESC_ACC l[WG_SIZE];  // the lines' trees (a line of one work-item needs none)
+#endif
   const uint lid = get_local_id(0);
   const uint lane = lid % ROW_WIDTH;
   const uint slot = lid / ROW_WIDTH;
@@ -146,9 +155,21 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
     DESC_ACC acc[ITEMS];
     for (uint j = 0; j < ITEMS; ++j) acc[j] = desc_identity();
     ulong k = cb + lane;
+#if LANES && VEC > 1
+    // Each element of a vector into its lane's accumulator (ITEMS vectors a trip), the lanes met in
+    // order after the line's whole vectors (ROW_WIDTH is 1 here).
+    DESC_ACC lanes[VEC];
+    for (uint c = 0; c < VEC; ++c) lanes[c] = desc_identity();
+    for (; k + ITEMS - 1 < ce; k += ITEMS)
+      for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_LANES_AT(lanes, k + j, b);
+    for (; k < ce; ++k) DESC_FOLD_LANES_AT(lanes, k, b);
+    for (uint c = 1; c < VEC; ++c) lanes[0] = desc_combine(lanes[0], lanes[c]);
+    acc[0] = lanes[0];
+#else
     for (; k + (ITEMS - 1) * ROW_WIDTH < ce; k += ITEMS * ROW_WIDTH)
       for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR_AT(acc[j], k + j * ROW_WIDTH, b);
     for (; k < ce; k += ROW_WIDTH) DESC_FOLD_VECTOR_AT(acc[0], k, b);
+#endif
     if (chunk == 0) {
       // Before the first whole vector and after the last: one element per work-item.
       for (ulong x = b + lane; x < hv; x += ROW_WIDTH) desc_fold_into(&acc[0], DESC_ELEMENT_AT(x, x - b), x - b);
@@ -156,6 +177,11 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
     }
     for (uint j = 1; j < ITEMS; ++j) acc[0] = desc_combine(acc[0], acc[j]);
 
+#if ROW_WIDTH == 1 && !SPLIT
+    // A line of one work-item: its value is the line's, with no tree and no barrier (so a CPU's
+    // compiler keeps the work-items' loops apart).
+    if (s < lines) out[out_index + s] = desc_finish(acc[0], e - b);
+#else
     // The line's ROW_WIDTH values folded in a tree; every work-item of the group passes every
     // barrier (the loop's trip count is the group's, so every lane of a warp too).
     l[lid] = acc[0];
@@ -179,6 +205,7 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
       out[out_index + s] = desc_finish(l[lid], e - b);
 #endif
     }
+#endif
     // l[lid] of lane 0 is read above by its own work-item only; the next line's first write to
     // l[] comes after every work-item has left this tree (the last barrier), so no barrier here.
   }

@@ -2205,6 +2205,39 @@ TEST_SUITE("descriptor_families") {
     AxisReducer shared_rows = make_axis_reducer(shared);
     CHECK_THROWS_WITH_AS(introspect::prepare(shared_rows, sum, Axis::Rows, MatrixShape{4096, 1024, 1024}),
                          doctest::Contains("valid: row width 1 and 1 part"), ConfigError);
+    // LANES (a CPU's lane-wise fold, VEC chains): the whole array's runs and the rows' lines of one
+    // work-item fold sums, dots and integer min/max lane by lane; not the structs (argmax's pair,
+    // Welford's) nor the vector lifts (float max's tree); nowhere on a GPU's shapes.
+    const auto lanes = [](const DescriptorLaunch& l) { return l.options.find("-D LANES=1") != std::string::npos; };
+    CHECK(lanes(whole) == cpu);
+    CHECK(lanes(rows) == cpu);
+    for (const Reduction& d : {builtin(B::Dot, S::F64), builtin(B::Max, S::I32), builtin(B::SumSq, S::F32)}) {
+      CAPTURE(d.name);
+      CHECK(lanes(introspect::prepare(red, d, 1 << 20)) == cpu);
+      CHECK(lanes(introspect::prepare(axis, d, Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);
+    }
+    for (const Reduction& d : {builtin(B::ArgMax, S::F32), builtin(B::VarPop, S::F32), builtin(B::Max, S::F32),
+                               builtin(B::Sum, S::U8), builtin(B::Sum, S::F32, std::nullopt, Summation::Exact)}) {
+      CAPTURE(d.name);
+      CHECK_FALSE(lanes(introspect::prepare(red, d, 1 << 20)));
+      CHECK_FALSE(lanes(introspect::prepare(axis, d, Axis::Rows, MatrixShape{4096, 1024, 1024})));
+    }
+    // Lines of fewer than VEC vectors keep the fold in order (the lanes' meeting would cost more).
+    CHECK_FALSE(lanes(introspect::prepare(axis, sum, Axis::Rows, MatrixShape{65536, 32, 32})));
+    // A caller's LANES 1 where a line is shared, or over grid-strided vectors, is refused in a line.
+    AxisParams shared_lanes;
+    shared_lanes.defines = {Define{"LANES", "1"}};
+    shared_lanes.row_width = 2;
+    AxisReducer lanes_rows = make_axis_reducer(shared_lanes);
+    CHECK_THROWS_WITH_AS(introspect::prepare(lanes_rows, sum, Axis::Rows, MatrixShape{4096, 1024, 1024}),
+                         doctest::Contains("valid: row width 1 (a line one work-item folds alone), or LANES=0"),
+                         ConfigError);
+    ReducerOptions strided_lanes;
+    strided_lanes.tuning.enabled = false;
+    strided_lanes.params.defines = {Define{"BLOCKED", "0"}, Define{"LANES", "1"}};
+    Reducer strided_lanes_red = session().reducer(strided_lanes);
+    CHECK_THROWS_WITH_AS(introspect::prepare(strided_lanes_red, sum, 1 << 20),
+                         doctest::Contains("valid: LANES=1 with BLOCKED=1 and EXACT_GROUP=0, or LANES=0"), ConfigError);
   }
 }
 

@@ -1256,7 +1256,19 @@ std::string reduction_source(const Reduction& r) {
   }
   s << "#endif\n#define DESC_FOLD_COLUMNS(acc, e, idx) do { \\\n";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "_AT(e); \\\n";
-  s << "  DESC_COLUMN_COMPONENTS(acc, idx) \\\n} while (0)\n#endif\n";
+  s << "  DESC_COLUMN_COMPONENTS(acc, idx) \\\n} while (0)\n";
+  // DESC_FOLD_LANES_AT(acc, kv, base): the VEC elements of vector kv of every input, element c
+  // folded into its own accumulator acc[c] at its own index kv * VEC + c - base (the kernels'
+  // LANES: VEC independent chains, which a CPU's compiler can keep in SIMD registers).
+  for (unsigned vec : {2u, 4u, 8u, 16u}) {
+    s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_LANE_COMPONENTS(acc)";
+    for (unsigned c = 0; c < vec; ++c)
+      s << " desc_fold_into(&(acc)[" << c << "], DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << ");";
+    s << "\n";
+  }
+  s << "#endif\n#define DESC_FOLD_LANES_AT(acc, kv, base) do { \\\n  const ulong i_ = (ulong)(kv) * VEC - (base); \\\n";
+  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "(kv); \\\n";
+  s << "  DESC_LANE_COMPONENTS(acc) \\\n} while (0)\n#endif\n";
   // The columns kernel's BLOCK with DESC_BLOCK_COLS columns a work-item (it defines the macro):
   // each of a trip's ITEMS rows loaded DESC_BLOCK_COLS columns at once into desc_row<j>_u
   // w<j>_[t] (DESC_BLOCK_ROWS declares them, DESC_BLOCK_LOAD(t, e) fills row t from element e);

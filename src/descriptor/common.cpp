@@ -140,6 +140,10 @@ std::size_t widest_input_bytes(const Reduction& r) {
 
 bool cpu_shapes(const DeviceInfo& dev) { return !dev.is_gpu && !dev.loop_trip_limit; }
 
+bool cpu_lanes(const Reduction& r) {
+  return r.acc_bytes <= 8 && r.lift_vector.empty() && r.lift_input_vector.empty() && r.summation != Summation::Exact;
+}
+
 unsigned cpu_vec(const Reduction& r) { return static_cast<unsigned>(std::min<std::size_t>(16, 64 / widest_input_bytes(r))); }
 
 std::uint64_t loop_trips_allowed(const DeviceInfo& dev) {

@@ -66,6 +66,12 @@ std::size_t widest_input_bytes(const Reduction& r);
 bool cpu_shapes(const DeviceInfo& dev);
 // VEC in the CPU shapes: 64 bytes (a cache line) of the widest input, at most 16 elements.
 unsigned cpu_vec(const Reduction& r);
+// Whether the CPU shapes fold a vector's elements lane by lane (the kernels' LANES): an accumulator
+// of at most 8 bytes without a vector lift (sums, dots, integer min/max), which the compiler keeps
+// as one SIMD register of VEC lanes. Not the structs (argmin's pair, Welford's) nor the lifts
+// (float min/max's tree, narrow sums): lanes measured slower for them on PoCL (bench/NOTES.md,
+// lanes on a CPU).
+bool cpu_lanes(const Reduction& r);
 
 // A device that ends a kernel's loops (llvmpipe: DeviceInfo::loop_trip_limit, 65535 iterations in
 // all) returns wrong values from a work-item that loops longer: on Rusticl a column of 200000 ones

@@ -38,6 +38,9 @@ const KernelSpec& whole_kernel() {
        tunable(vec_param("16 bytes of the widest input")), aligned_param(), partial_param(),
        {"BLOCKED", "each work-item reads one contiguous run of vectors, not grid-strided ones", kFlag,
         "1 where the device is not a GPU (nor llvmpipe)", false, true},
+       {"LANES", "with BLOCKED: element c of each vector folds into its own accumulator c, the VEC lanes met at the "
+        "run's end (VEC independent chains), not a vector's elements in order into one of ITEMS",
+        kFlag, "1 on a CPU where BLOCKED is, VEC > 1 and the accumulator is at most 8 bytes without a vector lift, else 0", false, true},
        {"EXACT_GROUP",
         "an exact descriptor's work-items keep a two-term expansion in registers and their group's digits live in "
         "local memory (exact_group.clh), not an accumulator per work-item",
@@ -73,6 +76,10 @@ const KernelSpec& lines_kernel() {
         "1 when there are under 4 lines per compute unit and a line fills several groups", false, false},
        {"BLOCKED", "each work-item folds one run of consecutive lines (ROW_WIDTH 1, SPLIT 0), not lines a grid apart",
         kFlag, "0 (the caller's choice; measured level with 0 on PoCL)", false, true},
+       {"LANES", "with ROW_WIDTH 1: element c of each vector folds into its own accumulator c, the VEC lanes met at "
+        "the line's end (VEC independent chains), not a vector's elements in order into one of ITEMS",
+        kFlag, "1 where the device takes CPU shapes, a line is one work-item's of at least VEC vectors, VEC > 1 and the "
+        "accumulator is at most 8 bytes without a vector lift, else 0", false, true},
        nv_ptx_param()}};
   return k;
 }

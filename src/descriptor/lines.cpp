@@ -183,6 +183,21 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                       "BLOCKED=1 for " + k.kernel + " with row width " + std::to_string(l.row_width) + " and " +
                           std::to_string(l.chunks) + " parts per line; valid: row width 1 and 1 part (a work-item folds its lines alone)",
                       "row width 1, 1 part");
+  // LANES (a CPU's shape, a line one work-item's, VEC > 1, cpu_lanes): each of a vector's elements into its
+  // own accumulator, VEC chains the compiler can keep in SIMD registers, where a vector folded in
+  // order is one chain of VEC dependent steps (bench/NOTES.md, lanes on a CPU). Where an average
+  // line holds at least VEC vectors: the lanes' meeting (VEC - 1 combines a line) lost on shorter
+  // ones (PoCL, 2 cores, rows of 32: f32 sums 8-15 -> 11-12 GB/s, f64 29-31 -> 16-25; rows of 256
+  // and more gained 1.2-2.4x). The depth below still holds: a lane's chain is at most the vectors'
+  // count, the lanes' meeting VEC - 1 more.
+  const std::optional<std::uint64_t> lanes_given = given_value(k, "LANES", params.defines);
+  const bool lanes = lanes_given.value_or(
+      cpu_shape && l.row_width == 1 && l.vec > 1 && cpu_lanes(r) && shape.average / l.vec >= l.vec ? 1 : 0) != 0;
+  if (lanes && l.row_width != 1)
+    throw ConfigError(Param::Define,
+                      "LANES=1 for " + k.kernel + " with row width " + std::to_string(l.row_width) +
+                          "; valid: row width 1 (a line one work-item folds alone), or LANES=0",
+                      "row width 1, or LANES=0");
   const std::uint64_t slots = l.wg / l.row_width;
   l.groups = blocked ? std::min<std::uint64_t>((shape.lines + l.wg - 1) / l.wg, cus * kCpuGroupsPerCu)
                      : std::min((shape.lines + slots - 1) / slots, cus * kMaxGroupsPerCu);
@@ -220,6 +235,7 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                                {"OFFSET_T_ID", type_id},
                                {"SPLIT", l.chunks > 1 ? 1 : 0},
                                {"BLOCKED", blocked ? 1 : 0},
+                               {"LANES", lanes ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;
