@@ -2211,7 +2211,7 @@ TEST_SUITE("descriptor_families") {
     const auto lanes = [](const DescriptorLaunch& l) { return l.options.find("-D LANES=1") != std::string::npos; };
     CHECK(lanes(whole) == cpu);
     CHECK(lanes(rows) == cpu);
-    for (const Reduction& d : {builtin(B::Dot, S::F64), builtin(B::Max, S::I32), builtin(B::SumSq, S::F32)}) {
+    for (const Reduction& d : {builtin(B::Dot, S::F32), builtin(B::Max, S::I32), builtin(B::SumSq, S::F32)}) {
       CAPTURE(d.name);
       CHECK(lanes(introspect::prepare(red, d, 1 << 20)) == cpu);
       CHECK(lanes(introspect::prepare(axis, d, Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);

@@ -281,12 +281,12 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   const std::uint64_t per_item = ((n / l.vec + global - 1) / global) * l.vec + 1;
   const std::uint64_t depth = per_item + l.items + 2 * log2_floor(l.wg) + (l.groups + l.wg - 1) / l.wg;
   l.depth = static_cast<unsigned>(std::min<std::uint64_t>(depth, 0xffffffffu));
-  // LANES (a CPU's BLOCKED, VEC > 1, cpu_lanes, not the exact path): each of a vector's elements into its own
-  // accumulator, VEC chains a CPU's compiler can keep in SIMD registers, where a vector folded in
-  // order is one chain of VEC dependent steps (bench/NOTES.md, lanes on a CPU). The depth above
-  // still holds: a lane's chain is at most per_item / VEC, the lanes' meeting VEC - 1 more.
-  const bool lanes =
-      given_value(whole_kernel(), "LANES", params.defines).value_or(cpu_shape && blocked && l.vec > 1 && !l.exact_group && cpu_lanes(r) ? 1 : 0) != 0;
+  // LANES (a CPU's BLOCKED, VEC > 1, cpu_lanes, not the exact path): each of a vector's elements
+  // into its own accumulator, VEC chains a CPU's compiler can keep in SIMD registers, where a
+  // vector folded in order is one chain of VEC dependent steps (bench/NOTES.md, lanes on a CPU).
+  // The depth above still holds: a lane's chain is at most per_item / VEC, the meeting VEC - 1 more.
+  const bool lanes_planned = cpu_shape && blocked && l.vec > 1 && !l.exact_group && cpu_lanes(r);
+  const bool lanes = given_value(whole_kernel(), "LANES", params.defines).value_or(lanes_planned ? 1 : 0) != 0;
   if (lanes && (!blocked || l.exact_group))
     throw ConfigError(Param::Define,
                       std::string("LANES=1 for the descriptor kernel ") +
