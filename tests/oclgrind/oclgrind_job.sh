@@ -171,6 +171,15 @@ else
   cases+=("reduce --op argmax --type f32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4 -D BLOCKED=1")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 8 --row-width 1 -D BLOCKED=1")
   cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 1 --row-width 1 --chunks 3 --vec 4")
+  # LANES (a vector's elements into VEC accumulators, met at the run's or line's end): the whole
+  # array's runs, rows a grid apart and in runs (no tree: a line of one work-item writes its value),
+  # segments, and a line cut in parts (SPLIT, its ticket).
+  cases+=("reduce --op sum --type f32 -D BLOCKED=1 -D LANES=1 --wg 8 --vec 4")
+  cases+=("reduce --op dot --type f64 -D BLOCKED=1 -D LANES=1 --wg 8 --vec 8")
+  cases+=("reduce --op max --type i32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4 -D LANES=1")
+  cases+=("reduce --op sum --type f64 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 2 -D BLOCKED=1 -D LANES=1")
+  cases+=("reduce --op sum --type i32 --segments SEGMENTS_FILE --wg 8 --row-width 1 --vec 4 -D LANES=1")
+  cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 1 --row-width 1 --chunks 3 --vec 4 -D LANES=1")
   cases+=("reduce --op var_pop --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
