@@ -1238,9 +1238,14 @@ std::string reduction_source(const Reduction& r) {
     }
     s << "\n";
   }
-  s << "#endif\n#define DESC_FOLD_VECTOR_AT(acc, kv, base) do { \\\n  const ulong i_ = (ulong)(kv) * VEC - (base); \\\n";
+  // DESC_FOLD_VECTOR_WITH(COMPONENTS, acc, kv, base): vector kv of every input loaded, its first
+  // element's index i_ = kv * VEC - base, and COMPONENTS(acc) folding its elements (DESC_COMPONENTS:
+  // in order into acc; DESC_LANE_COMPONENTS below: element c into acc[c]).
+  s << "#endif\n#define DESC_FOLD_VECTOR_WITH(COMPONENTS, acc, kv, base) do { \\\n"
+       "  const ulong i_ = (ulong)(kv) * VEC - (base); \\\n";
   for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "(kv); \\\n";
-  s << "  DESC_COMPONENTS(acc) \\\n} while (0)\n";
+  s << "  COMPONENTS(acc) \\\n} while (0)\n";
+  s << "#define DESC_FOLD_VECTOR_AT(acc, kv, base) DESC_FOLD_VECTOR_WITH(DESC_COMPONENTS, acc, kv, base)\n";
   // DESC_FOLD_COLUMNS(acc, e, idx): the VEC elements from element e of every input, each folded
   // into its own accumulator acc[c] (consecutive columns of one row), all at index idx (the row).
   s << "#define DESC_MAPCOL(sc, idx) desc_map(";
@@ -1266,9 +1271,8 @@ std::string reduction_source(const Reduction& r) {
       s << " desc_fold_into(&(acc)[" << c << "], DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << ");";
     s << "\n";
   }
-  s << "#endif\n#define DESC_FOLD_LANES_AT(acc, kv, base) do { \\\n  const ulong i_ = (ulong)(kv) * VEC - (base); \\\n";
-  for (unsigned j = 0; j < r.inputs.size(); ++j) s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "(kv); \\\n";
-  s << "  DESC_LANE_COMPONENTS(acc) \\\n} while (0)\n#endif\n";
+  s << "#endif\n#define DESC_FOLD_LANES_AT(acc, kv, base) DESC_FOLD_VECTOR_WITH(DESC_LANE_COMPONENTS, acc, kv, base)\n"
+       "#endif\n";
   // The columns kernel's BLOCK with DESC_BLOCK_COLS columns a work-item (it defines the macro):
   // each of a trip's ITEMS rows loaded DESC_BLOCK_COLS columns at once into desc_row<j>_u
   // w<j>_[t] (DESC_BLOCK_ROWS declares them, DESC_BLOCK_LOAD(t, e) fills row t from element e);
