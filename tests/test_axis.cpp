@@ -64,6 +64,10 @@ std::vector<AxisConfig> launches_of(const AxisVariant& v, ElemType t, Op op) {
     other.wg = std::min<std::size_t>(64, half), other.chunks = 3, other.defines = {{"VEC", "1"}};
   // rows_warp: a smaller group, 4 lanes per row (however many vectors the row has), and ITEMS 2.
   if (v.name == "rows_warp") other.wg = std::min<std::size_t>(64, half), other.row_width = 4, other.defines = {{"ITEMS", "2"}};
+  // The descriptor variants: the GPU's shape of a line (4 work-items a row in a group of 64), and 3
+  // row chunks of the columns (capped at M below).
+  if (v.name == "rows_descriptor") other.wg = std::min<std::size_t>(64, half), other.row_width = 4;
+  if (v.name == "cols_descriptor") other.chunks = 3;
   if (other.row_width && *other.row_width > *other.wg) other.row_width = static_cast<unsigned>(*other.wg);
   return {base, other};
 }
@@ -73,6 +77,7 @@ std::uint64_t ceil_div_test(std::uint64_t a, std::uint64_t b) { return (a + b - 
 DeviceInfo fake_gpu() {
   DeviceInfo d;
   d.name = "Fake GPU";
+  d.is_gpu = true;  // the GPU rules (a CPU gets the descriptor variants)
   d.compute_units = 100;
   d.max_work_group_size = 1024;
   d.max_work_item_sizes = {1024, 1024, 64};
@@ -272,6 +277,32 @@ TEST_SUITE("axis") {
 }
 
 TEST_SUITE("unit") {
+  TEST_CASE("axis planner: a CPU device's default is the descriptor variants, but for a user's operator") {
+    DeviceInfo cpu = fake_gpu();
+    cpu.is_gpu = false;
+    for (const Axis axis : {Axis::Rows, Axis::Cols})
+      for (const auto& [m, n] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1048576, 32}, {32, 1048576}, {4096, 4096}})
+        for (const Op op : {Op::Sum, Op::Min, Op::ArgMax}) {
+          CAPTURE(m);
+          CAPTURE(n);
+          const AxisVariant& v = default_axis_variant(axis, ElemType::Float, op, m, n, cpu);
+          CHECK(v.name == (axis == Axis::Rows ? "rows_descriptor" : "cols_descriptor"));
+          AxisConfig c;
+          c.axis = axis;
+          c.op = op;
+          const AxisPlan p = plan_axis(c, cpu, m, n);
+          CHECK(p.variant == &v);
+          REQUIRE(p.passes.size() == 1);
+          CHECK(p.passes[0].kernel == (axis == Axis::Rows ? "reduce_descriptor_lines" : "reduce_descriptor_cols"));
+          CHECK(p.depth > 0);
+          CHECK(p.launch_label() == p.descriptor_label);
+        }
+    CHECK_FALSE(default_axis_variant(Axis::Rows, ElemType::Float, Op::User, 4096, 4096, cpu).runs_descriptor());
+    cpu.loop_trip_limit = 65535;  // llvmpipe: the GPU rules
+    CHECK_FALSE(default_axis_variant(Axis::Rows, ElemType::Float, Op::Sum, 4096, 4096, cpu).runs_descriptor());
+    CHECK_FALSE(default_axis_variant(Axis::Cols, ElemType::Float, Op::Sum, 4096, 4096, fake_gpu()).runs_descriptor());
+  }
+
   TEST_CASE("axis planner: the variant by shape, the row width, the chunks, the depth") {
     const DeviceInfo d = fake_gpu();
     AxisConfig cfg;
@@ -582,7 +613,9 @@ TEST_SUITE("unit") {
     refuses(cfg, 5, 5, Param::RowWidth, "dividing the work-group size 256");
     cfg.row_width.reset();
     cfg.chunks = 2;
-    refuses(cfg, 5, 5, Param::Chunks, "rows_split, rows_split_fused, cols_tile, cols_fused, cols_stream, cols_stream_fused do");
+    refuses(cfg, 5, 5, Param::Chunks,
+            "rows_split, rows_split_fused, cols_tile, cols_fused, cols_stream, cols_stream_fused, rows_descriptor, "
+            "cols_descriptor do");
     cfg = AxisConfig{};
     cfg.axis = Axis::Cols;
     cfg.variant = "cols_tile";
@@ -646,7 +679,8 @@ TEST_SUITE("unit") {
           CAPTURE(v.name);
           REQUIRE(v.spec.file == v.file);
           REQUIRE(v.spec.kernel == v.kernel);
-          CHECK(v.spec.family == "axis");
+          // The descriptor variants carry their family's own table (lines, columns).
+          CHECK(v.spec.family == (v.runs_descriptor() ? (v.axis == Axis::Rows ? "lines" : "columns") : "axis"));
           AxisConfig c;
           c.axis = v.axis;
           c.variant = v.name;
@@ -753,8 +787,12 @@ TEST_SUITE("cli") {
     CliRun r = run_cli("reduce --axis cols --shape 300x7 --type float --op max --iterations 2");
     INFO(r.out);
     CHECK(r.code == 0);
-    // 2 row chunks (a work-item folds at least 16 rows): they meet in one launch, cols_fused.
-    CHECK(r.stdout_text.find("cols_fused: max of every column of a 300x7 float matrix") != std::string::npos);
+    // On a GPU 2 row chunks (a work-item folds at least 16 rows): they meet in one launch, cols_fused;
+    // on a CPU the descriptor's columns kernel (its CPU shape).
+    const DeviceInfo& dev = session().device();
+    const bool cpu = !dev.is_gpu && !dev.loop_trip_limit;
+    CHECK(r.stdout_text.find(std::string(cpu ? "cols_descriptor" : "cols_fused") +
+                             ": max of every column of a 300x7 float matrix") != std::string::npos);
     CHECK(r.stdout_text.find("check      ok: all 7 columns") != std::string::npos);
     r = run_cli("reduce --axis rows --shape 5x9 --variant rows_group --format json --iterations 1");
     CHECK(r.code == 0);
@@ -775,7 +813,7 @@ TEST_SUITE("cli") {
     refused("reduce --axis rows --shape 4x4 --variant cols_item", "reduces cols, not rows");
     // -D of a parameter: the variant's own is planned as its option; another's, or a derived one, refused.
     refused("reduce --axis rows --shape 4x4 --variant rows_group -D ROW_WIDTH=4",
-            "axis variant rows_group takes no ROW_WIDTH; rows_sliced, rows_warp do");
+            "axis variant rows_group takes no ROW_WIDTH; rows_sliced, rows_warp, rows_descriptor do");
     refused("reduce --axis rows --shape 4x4 --variant rows_tile -D TILE_N=16",
             "-D TILE_N=16 would override TILE_N, which clreduce sets itself: the host sets it");
     refused("reduce --axis rows --shape 4x4 --variant rows_sliced --row-width 2 -D ROW_WIDTH=4",

@@ -52,6 +52,7 @@ std::string read_text(const std::string& path) {
 DeviceInfo gpu100() {
   DeviceInfo d;
   d.name = "Fake GPU";
+  d.is_gpu = true;  // the GPU rules (a CPU gets the descriptor variants)
   d.platform_name = "Fake";
   d.driver_version = "1";
   d.compute_units = 100;
@@ -354,7 +355,7 @@ TEST_SUITE("unit") {
         {db_with_axis_entries(R"({"type": "float", "op": "sum", "axis": "cols", "class": "cols.thin", "variant": "cols_tile", "wg": 256})"),
          at + ".wg: axis variant cols_tile takes no wg (its group is TILE_X x ROWS_Y)"},
         {db_with_axis_entries(axis_entry(R"(, "row_width": 4)", "rows_group")),
-         at + ".row_width: axis variant rows_group takes no row_width; rows_sliced and rows_warp do"},
+         at + ".row_width: axis variant rows_group takes no row_width; rows_sliced, rows_warp and rows_descriptor do"},
         {db_with_axis_entries(axis_entry(R"(, "row_width": 3)")),
          at + ".row_width: expected a power of two from 1 to 1024, got 3"},
         {db_with_axis_entries(axis_entry(R"(, "wg": 64, "row_width": 128)")),
@@ -601,8 +602,8 @@ TEST_SUITE("cli") {
     REQUIRE(j["shapes"].size() == 2);
     // The default first, then every candidate: rows_group x 2 wg, rows_sliced x 2 wg x 2 row
     // widths, rows_tile x 2 wg, rows_vector x 2 wg, rows_warp x 2 wg x 2 row widths, rows_split and
-    // rows_split_fused x 2 wg x 2 groups per CU each.
-    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 2 + 4 + 4 + 4);
+    // rows_split_fused x 2 wg x 2 groups per CU each, rows_descriptor's planned launch.
+    CHECK(j["shapes"][0]["points"].size() == 1 + 2 + 4 + 2 + 2 + 4 + 4 + 4 + 1);
     CHECK(j["shapes"][0]["points"][0]["candidate"] == "default");
     for (const auto& s : j["shapes"])
       for (const auto& p : s["points"])

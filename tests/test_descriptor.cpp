@@ -2223,7 +2223,39 @@ TEST_SUITE("descriptor_families") {
       CHECK_FALSE(lanes(introspect::prepare(axis, d, Axis::Rows, MatrixShape{4096, 1024, 1024})));
     }
     // Lines of fewer than VEC vectors keep the fold in order (the lanes' meeting would cost more).
-    CHECK_FALSE(lanes(introspect::prepare(axis, sum, Axis::Rows, MatrixShape{65536, 32, 32})));
+    const DescriptorLaunch short_rows = introspect::prepare(axis, sum, Axis::Rows, MatrixShape{65536, 32, 32});
+    CHECK_FALSE(lanes(short_rows));
+    // Lines of under 64 elements on a CPU: runs of consecutive lines (BLOCKED 1, 8-wide groups);
+    // unless the caller shares a line (a row width given), and never on a GPU's shapes.
+    CAPTURE(short_rows.label());
+    CHECK((short_rows.options.find("-D BLOCKED=1") != std::string::npos) == cpu);
+    if (cpu) CHECK(short_rows.wg == 8);
+    AxisParams two_wide;
+    two_wide.row_width = 2;
+    AxisReducer two_wide_rows = make_axis_reducer(two_wide);
+    CHECK(introspect::prepare(two_wide_rows, sum, Axis::Rows, MatrixShape{65536, 32, 32}).options.find("-D BLOCKED=0") !=
+          std::string::npos);
+    // The Op path (AxisReducer::reduce with an Op, SegmentedReducer with an Op) on a CPU: the
+    // descriptor's kernels over the operator's built-in when nothing is chosen; the GPU's variants
+    // elsewhere, and for a user's operator everywhere.
+    for (const Op op : {Op::Sum, Op::ArgMax}) {
+      CAPTURE(std::string(name_of(op)));
+      const auto r = introspect::prepare(axis, ElemType::Float, op, Axis::Rows, 4096, 1024);
+      CHECK(r->plan.variant->runs_descriptor() == cpu);
+      const auto c = introspect::prepare(axis, ElemType::Float, op, Axis::Cols, 4096, 1024);
+      CHECK(c->plan.variant->runs_descriptor() == cpu);
+      if (cpu) CHECK(r->plan.passes.at(0).options.find("-D BLOCKED=0 -D LANES=" + std::string(op == Op::Sum ? "1" : "0")) !=
+                     std::string::npos);
+      SegmentedReducerOptions so;
+      so.tuning.enabled = false;
+      so.device = dev;
+      so.kernel_dir = session().kernel_dir();
+      SegmentedReducer seg(session().queue(), so);
+      CHECK((introspect::prepare(seg, ElemType::Float, op, 1 << 20, 1 << 10)->plan.descriptor != nullptr) == cpu);
+      so.params.parts = 2;  // a launch chosen: the segments kernels
+      SegmentedReducer seg_parts(session().queue(), so);
+      CHECK(introspect::prepare(seg_parts, ElemType::Float, op, 1 << 20, 1 << 10)->plan.descriptor == nullptr);
+    }
     // A caller's LANES 1 where a line is shared, or over grid-strided vectors, is refused in a line.
     AxisParams shared_lanes;
     shared_lanes.defines = {Define{"LANES", "1"}};

@@ -29,7 +29,14 @@
 //                per column into a partial row, which cols_tile then adds: for thin matrices
 //   cols_stream_fused  cols_stream in one launch: the last group to finish streams the groups'
 //                partial rows (a ticket and a device-wide fence per group); sums, min and max
-// With no variant named (measured on the H100: bench/NOTES.md, axis reductions): rows of at most 1024
+//   rows_descriptor, cols_descriptor  the descriptor families' kernels (reduce_descriptor_lines.cl,
+//                reduce_descriptor_cols.cl) over the operator's built-in (builtin_of: clreduce/reduction.hpp),
+//                planned by their own planners: on a CPU, a work-item's contiguous run of rows
+//                folded in SIMD lanes, 8-wide column groups; every operator but a user's file
+// With no variant named, on a CPU device (no GPU, no loop limit: the descriptor planners' CPU
+// shapes) every operator but a user's goes to rows_descriptor or cols_descriptor (on PoCL the GPU
+// shapes below read 0.02-0.3x the whole array's rate: bench/NOTES.md, the Op path on a CPU).
+// Elsewhere (measured on the H100: bench/NOTES.md, axis reductions): rows of at most 1024
 // elements go to rows_warp on a device with NVIDIA's warp shuffle, else to rows_sliced (a
 // work-item per about 8 elements of the row, a row width of 1 to 32); longer rows, where there
 // are fewer than 4 per compute unit, to rows_split_fused (rows_split for argmin/argmax); rows of
@@ -98,6 +105,7 @@ enum class AxisGeometry {
   ItemPerColumn,  // cols_item: a work-item per column
   ColumnTiles,    // cols_tile, cols_fused: TILE_X x ROWS_Y groups over chunks of the rows
   ColumnStream,   // cols_stream(_fused): the matrix streamed as one array, a partial row per group
+  Descriptor,     // rows_descriptor, cols_descriptor: the descriptor family's kernel and planner
 };
 
 struct AxisVariant {
@@ -115,6 +123,7 @@ struct AxisVariant {
   KernelSpec spec;
   bool fused = false;    // its chunks meet in the same launch (partials and tickets)
   bool arg_ops = true;   // takes argmin/argmax (cols_stream_fused does not: its finish folds values)
+  bool user_ops = true;  // takes Op::User (the descriptor variants do not: a user's file is no descriptor)
   // The variant whose kernel folds the chunks' values in a second launch ("" when there is none):
   // rows_split's chunks go to rows_sliced, cols_tile's to itself, cols_stream's to cols_tile.
   std::string second_pass;
@@ -134,7 +143,10 @@ struct AxisVariant {
   bool splits_rows() const { return geometry == AxisGeometry::RowParts; }     // row chunks of one group each
   bool streams() const { return geometry == AxisGeometry::ColumnStream; }     // its groups (chunks) write partial rows
   // Whether a chunk count (--chunks, AxisParams::chunks, a tuned groups_per_cu) means anything to it.
-  bool takes_chunks() const { return uses_tile() || splits_rows() || streams(); }
+  bool takes_chunks() const { return uses_tile() || splits_rows() || streams() || runs_descriptor(); }
+  // Takes the operator: argmin/argmax where arg_ops, a user's where user_ops.
+  bool takes(Op op) const { return (arg_ops || !is_arg_op(op)) && (user_ops || op != Op::User); }
+  bool runs_descriptor() const { return geometry == AxisGeometry::Descriptor; }
 };
 
 const std::vector<AxisVariant>& axis_variants();
@@ -154,7 +166,8 @@ struct AxisParams {
   std::optional<unsigned> row_width;    // ROW_WIDTH: rows_sliced (a power of two dividing WG_SIZE), rows_warp
                                         // (a power of two up to 32 and WG_SIZE)
   std::optional<std::uint64_t> chunks;  // cols_tile: chunks of the rows; rows_split(_fused): of each row;
-                                        // cols_stream: its groups (partial rows) (1: one pass)
+                                        // cols_stream: its groups (partial rows) (1: one pass);
+                                        // rows_descriptor: parts a row is cut into; cols_descriptor: row chunks
   // -D NAME[=VALUE]. One naming a parameter the variant's kernel declares (AxisVariant::spec) is
   // that parameter's value: WG_SIZE and ROW_WIDTH as the fields above (both given: the same value),
   // VEC, ITEMS, TILE_X, ROWS_Y, WARP_FOLD where declared; a derived one (TYPE_ID, FIRST_PASS, ...)

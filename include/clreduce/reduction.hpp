@@ -225,6 +225,11 @@ struct Reduction {
 // integer type (whose sums are exact already), naming the valid ones.
 Reduction builtin(Builtin b, Scalar type, std::optional<Scalar> accumulate = std::nullopt,
                   Summation summation = Summation::Default);
+// The built-in an operator of the Op API computes, over elements of `type`: Op::Sum is sum_wrap
+// (integers wrap modulo 2^32, as that API's sums always have), Min, Max, ArgMin and ArgMax the
+// built-ins of those names (same results, same ArgValue layout). Throws Error (Param::Op) for
+// Op::User, whose file is an operator of the variants' kernels, not a descriptor.
+Reduction builtin_of(Op op, ElemType type);
 // The built-ins that take Summation::Exact, and whether `b` of `type` does.
 bool exact_available(Builtin b, Scalar type);
 // The accumulator as reports print it: acc_type, or for exact summation "exact (a fixed point of

@@ -15,7 +15,12 @@
 // a second kernel folding each segment's parts); kernels_cl/segments_sliced.cl (a slice of a few
 // work-items per segment, several segments per group) when the caller sets a slice, or when
 // neither slice nor parts is set and the segments average 2048 elements or fewer (measured on the
-// H100: bench/NOTES.md, axis reductions). argmin/argmax give ArgValue<T> per segment, the
+// H100: bench/NOTES.md, axis reductions). On a CPU device (no GPU, no loop limit) with no wg,
+// slice, parts or -D given and an operator other than a user's, the descriptor's lines kernel
+// (kernels_cl/reduce_descriptor_lines.cl) over the operator's built-in (builtin_of) runs instead,
+// in its CPU shape, with the same results (SegmentedPlan::descriptor says so; on PoCL, 2 cores,
+// f32 sums of segments of 16 and 256 went from 1.5 and 2.6 GB/s to 4-9 and 21-23: bench/NOTES.md,
+// the Op path on a CPU). argmin/argmax give ArgValue<T> per segment, the
 // index within the segment (kNoIndex for an empty one).
 //
 // Errors: clreduce::Error naming the parameter: ConfigError (Param::Segments) for offsets that
@@ -119,7 +124,8 @@ struct SegmentedReducerOptions {
   // Where a reduction descriptor's tuned launch comes from (as the Reducer's): the database's
   // descriptor entry for (device, built-in, inputs, "rows", the rows class of (segments, average
   // segment length)) fills the parameters `params` leaves unset; `enabled = false`: the planner
-  // alone. The Op path's segmented kernels take no tuning.
+  // alone. The Op path's segmented kernels take no tuning (its descriptor route on a CPU takes the
+  // descriptor entry of its built-in).
   TuningSource tuning;
 };
 

@@ -53,6 +53,28 @@ struct AxisReducer::State : BoundQueue {
   void plan_and_build(AxisLaunch& l, const AxisConfig& cfg, std::uint64_t m, std::uint64_t n, bool wg_chosen,
                       const UserOperator* user_op) {
     l.config = cfg;
+    const AxisConfig with_options = with_caller_options(cfg);
+    const AxisVariant* named = cfg.variant.empty() ? nullptr : &find_axis_variant(cfg.variant);
+    if (named ? named->runs_descriptor()
+              : default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, device).runs_descriptor()) {
+      // The descriptor family's launch over the operator's built-in, planned (with the database's
+      // descriptor entry where it has one) and built by the family; plan_axis checks the variant
+      // against the operator and the axis first.
+      const AxisPlan checked = plan_axis(cfg, device, m, n);
+      auto r = std::make_shared<const Reduction>(builtin_of(cfg.op, cfg.type));
+      const FamilyParams fp{with_options.wg, with_options.row_width, with_options.chunks, with_options.defines};
+      const DescriptorLaunch dl =
+          cfg.axis == Axis::Rows ? family().prepare_lines(*r, LineShape{LineKind::Rows, m, n, n, Scalar::U64}, fp)
+                                 : family().prepare_columns(*r, m, n, n, fp);
+      l.plan = axis_plan_of(*checked.variant, m, n, dl);
+      l.kernels_.clear();
+      l.kernel_max_wg = dl.wg;
+      l.descriptor_ = std::move(r);
+      l.descriptor_launch_ = std::make_shared<const DescriptorLaunch>(dl);
+      for (const std::string& w : dl.warnings)  // the family's from the same database: each said once
+        if (std::find(l.warnings.begin(), l.warnings.end(), w) == l.warnings.end()) l.warnings.push_back(w);
+      return;
+    }
     DeviceInfo dev = device;  // its work-group limit shrinks below when the built kernel allows fewer
     for (;;) {
       l.plan = plan_axis(l.config, dev, m, n);
@@ -176,6 +198,24 @@ std::vector<cl::Event> AxisReducer::State::enqueue(const AxisLaunch& launch, con
                       (p.axis == Axis::Rows ? "row" : "column") + ")",
                   p.axis == Axis::Rows ? "a buffer of at least M elements" : "a buffer of at least N elements");
   });
+  if (launch.descriptor_) {
+    // rows_descriptor, cols_descriptor: the family's enqueue of the built-in over `in` (offset 0).
+    const Reduction& r = *launch.descriptor_;
+    const std::vector<Input> inputs{Input{in, 0}};
+    const FamilyParams fp = [&] {
+      const AxisConfig c = with_caller_options(launch.config);
+      return FamilyParams{c.wg, c.row_width, c.chunks, c.defines};
+    }();
+    const std::vector<cl::Event> none;
+    const std::vector<cl::Event>& after = wait ? *wait : none;
+    cl::Event ev = p.axis == Axis::Cols
+                       ? family().columns(r, inputs, p.m, p.n, p.n, out, 0, {}, after, fp, on, with_events)
+                       : family().lines(r, inputs, LineShape{LineKind::Rows, p.m, p.n, p.n, Scalar::U64}, p.m * p.n,
+                                        nullptr, nullptr, p.n, p.n, out, 0, {}, after, fp, on, with_events);
+    std::vector<cl::Event> events;
+    if (with_events) events.push_back(ev);
+    return events;
+  }
   const AxisPassPlan& first = p.passes.front();
   if (p.passes.size() > 1 || first.fused_partials) {
     const std::uint64_t bytes = (first.fused_partials ? first.fused_partials : first.values_out) * rs;

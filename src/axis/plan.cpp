@@ -3,6 +3,8 @@
 #include "axis/plan.hpp"
 
 #include "core/matrix.hpp"
+#include "descriptor/families.hpp"
+#include "descriptor/kernel_params.hpp"
 
 #include "clreduce/error.hpp"
 #include "clreduce/variants.hpp"
@@ -285,7 +287,33 @@ std::vector<AxisVariant> build_registry() {
     v.spec.params = stream_params("1 where there is more than one group");
     r.push_back(v);
   }
+  // The descriptor families' kernels over the operator's built-in: their own tables and planners
+  // (src/descriptor), whose CPU shapes are what a CPU device wants of the Op path.
+  for (const Axis axis : {Axis::Rows, Axis::Cols}) {
+    const bool rows = axis == Axis::Rows;
+    AxisVariant v;
+    v.name = rows ? "rows_descriptor" : "cols_descriptor";
+    v.literature = "the reduction descriptor's families (PyOpenCL's ReductionKernel, CUB's DeviceSegmentedReduce), "
+                   "here over the operator's built-in";
+    v.step = rows ? "the descriptor's lines kernel over sum_wrap, min, max, argmin or argmax: its planner's shapes, on a "
+                    "CPU a work-item's contiguous run of rows folded in SIMD lanes, with no tree or barrier"
+                  : "the descriptor's columns kernel over the operator's built-in: its planner's shapes, on a CPU "
+                    "8-wide column groups over row chunks read 64 bytes a load";
+    v.axis = axis;
+    v.predecessor = rows ? "rows_vector" : "cols_fused";
+    v.summary = rows ? "the descriptor's lines kernel over the operator's built-in (its planner: CPU and GPU shapes)"
+                     : "the descriptor's columns kernel over the operator's built-in (its planner: CPU and GPU shapes)";
+    v.tradeoff = "one kernel for every descriptor and shape, the CPU's shapes where the device is one; no user "
+                 "operator file (a descriptor file goes through the descriptor API)";
+    v.geometry = AxisGeometry::Descriptor;
+    v.user_ops = false;
+    v.spec = rows ? lines_kernel() : columns_kernel();
+    v.file = v.spec.file;
+    v.kernel = v.spec.kernel;
+    r.push_back(v);
+  }
   for (AxisVariant& v : r) {
+    if (v.runs_descriptor()) continue;  // the descriptor family's own table, as it is
     if (v.file.empty()) v.file = "axis_" + v.name + ".cl";
     if (v.kernel.empty()) v.kernel = "axis_" + v.name;
     v.spec.family = "axis";
@@ -637,6 +665,9 @@ const AxisVariant& find_axis_variant(std::string_view name) {
 
 const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::uint64_t m, std::uint64_t n,
                                         const DeviceInfo& dev) {
+  // A CPU: the descriptor families' CPU shapes (a work-item's run of rows in SIMD lanes, 8-wide
+  // column groups), which the GPU-shaped variants below leave to 0.02-0.3x of the whole array.
+  if (cpu_shapes(dev) && op != Op::User) return find_axis_variant(axis == Axis::Rows ? "rows_descriptor" : "cols_descriptor");
   const unsigned cus = std::max(dev.compute_units, 1u);
   // Columns: one work-item per column (cols_item, no local memory, no second pass) once the
   // columns alone give every compute unit kGroupsPerCu groups of kFillGroup work-items (H100,
@@ -673,6 +704,7 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
 }
 
 std::string AxisPlan::launch_label() const {
+  if (variant && variant->runs_descriptor()) return descriptor_label;
   if (variant && variant->uses_tile())
     return std::to_string(tile_x) + "x" + std::to_string(rows_y) + ", " + std::to_string(chunks) +
            (chunks == 1 ? " chunk" : " chunks");
@@ -685,10 +717,8 @@ std::string AxisPlan::launch_label() const {
 }
 
 namespace {
-// The most loop trips pass_loop_trips' estimate (below) may reach on a device with a loop limit
-// (llvmpipe): an eighth of the limit kept for the loops it leaves out (the trees' levels, a tail,
-// the finish of a fused launch).
-std::uint64_t loop_trips_allowed(const DeviceInfo& dev) { return dev.loop_trip_limit - dev.loop_trip_limit / 8; }
+// (The most loop trips pass_loop_trips' estimate may reach: loop_trips_allowed, descriptor/common.hpp,
+// an eighth of the limit kept for the loops it leaves out: the trees' levels, a tail, a fused finish.)
 
 // The names of the axis variants of `axis` for which `pred` holds, as a list in words.
 std::string variants_where(std::optional<Axis> axis, const std::function<bool(const AxisVariant&)>& pred) {
@@ -743,12 +773,29 @@ AxisPlan plan_passes(const AxisConfig& given_cfg, const DeviceInfo& dev, std::ui
     const std::string takers = variants_where(std::nullopt, [](const AxisVariant& x) { return x.takes_chunks(); });
     throw ConfigError(Param::Chunks, "axis variant " + v.name + " does not split into chunks; " + takers + " do", takers);
   }
+  if (!v.user_ops && cfg.op == Op::User) {
+    const std::string takers = variants_where(v.axis, [](const AxisVariant& x) { return x.user_ops; });
+    throw ConfigError(Param::Variant,
+                      "axis variant " + v.name + " reduces a built-in descriptor, not a user's operator file; valid for " +
+                          std::string(v.axis == Axis::Rows ? "rows" : "columns") + " with a user operator: " + takers +
+                          " (or the descriptor API with a descriptor file)",
+                      takers);
+  }
   if (!v.arg_ops && is_arg_op(cfg.op)) {
     const std::string takers = variants_where(v.axis, [](const AxisVariant& x) { return x.arg_ops; });
     throw ConfigError(Param::Variant,
                       "axis variant " + v.name + " folds its partials as values, not argmin/argmax pairs; valid for " +
                           std::string(v.axis == Axis::Rows ? "rows" : "columns") + " with " + std::string(name_of(cfg.op)) + ": " + takers,
                       takers);
+  }
+  if (v.runs_descriptor()) {
+    const FamilyParams fp{cfg.wg, cfg.row_width, cfg.chunks, cfg.defines};  // the family's planner checks them
+    const Reduction r = builtin_of(cfg.op, cfg.type);
+    const DescriptorLaunch l =
+        cfg.axis == Axis::Rows
+            ? plan_lines(r, LineShape{LineKind::Rows, m, n, n, Scalar::U64}, fp, dev, dev.max_work_group_size, true)
+            : plan_columns(r, m, n, fp, dev, dev.max_work_group_size, true);
+    return axis_plan_of(v, m, n, l);
   }
   check_axis_defines(v, cfg);
   const std::optional<std::uint64_t> items = given(v, cfg, "ITEMS");
@@ -1092,6 +1139,7 @@ AxisPlan plan_passes(const AxisConfig& given_cfg, const DeviceInfo& dev, std::ui
     case AxisGeometry::RowParts:
     case AxisGeometry::ColumnTiles:
     case AxisGeometry::ColumnStream:
+    case AxisGeometry::Descriptor:
       throw std::logic_error("planned above");
   }
   a.options = options_for(v.spec, values, cfg.defines);
@@ -1114,11 +1162,42 @@ std::uint64_t pass_loop_trips(const AxisPassPlan& a) {
 }
 }  // namespace
 
+AxisPlan axis_plan_of(const AxisVariant& v, std::uint64_t m, std::uint64_t n, const DescriptorLaunch& l) {
+  AxisPlan p;
+  p.variant = &v;
+  p.axis = v.axis;
+  p.m = m;
+  p.n = n;
+  p.wg = l.wg;
+  p.row_width = l.row_width;
+  p.vec = l.vec;
+  p.chunks = l.chunks;
+  p.tile_x = l.tile_x;
+  p.rows_y = l.rows_y;
+  p.depth = l.depth;
+  p.descriptor_label = l.label();
+  AxisPassPlan a;
+  a.file = v.file;
+  a.kernel = v.kernel;
+  a.geometry = v.geometry;
+  a.m = m;
+  a.n = n;
+  a.groups_x = l.groups;
+  a.groups_y = l.chunks;  // lines: a line's parts; columns: the row chunks (the grid's second dimension)
+  a.wg_x = v.axis == Axis::Cols ? l.tile_x : l.wg;
+  a.wg_y = v.axis == Axis::Cols ? l.rows_y : 1;
+  a.values_out = p.outputs();
+  a.options = l.options;
+  p.passes.push_back(a);
+  return p;
+}
+
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n) {
   AxisPlan p = plan_passes(cfg, dev, m, n);
   // A device that ends a kernel's loops (llvmpipe: 65535 iterations in all) would return wrong
   // values from a launch whose work-items loop longer: refused, as the whole-array planner does.
-  if (dev.loop_trip_limit)
+  // (A descriptor variant's planner checks its own loops.)
+  if (dev.loop_trip_limit && !p.variant->runs_descriptor())
     for (const AxisPassPlan& a : p.passes)
       if (pass_loop_trips(a) > loop_trips_allowed(dev))
         throw ConfigError(Param::Variant,
@@ -1188,6 +1267,11 @@ std::string axis_shape_class_names(Axis axis) {
 
 std::uint64_t axis_chunks_for(const AxisVariant& v, const DeviceInfo& dev, ElemType type, Op op, std::uint64_t m,
                               std::uint64_t n, std::size_t wg, unsigned groups_per_cu) {
+  if (v.runs_descriptor())
+    throw ConfigError(Param::Variant,
+                      "axis variant " + v.name + " takes its chunks as given (--chunks), not from groups per compute "
+                      "unit; its family's planner sizes them",
+                      "chunks for " + v.name);
   if (v.uses_tile()) {
     // As plan_axis: the policy's tile shrunk to the device's group limit, then chunks for the target.
     const ColumnTilePolicy policy = column_tile_policy(v, op, m * n * size_of(type), dev);

@@ -18,6 +18,10 @@ AxisConfig with_caller_options(const AxisConfig& cfg);
 // default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev).
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n);
 
+// The plan of a descriptor variant (rows_descriptor, cols_descriptor) from its family's launch:
+// one pass of that kernel, its label, depth and grid.
+AxisPlan axis_plan_of(const AxisVariant& v, std::uint64_t m, std::uint64_t n, const DescriptorLaunch& l);
+
 // The lookup hook: `cfg` with a tuned axis entry applied, when it applies. It applies when cfg
 // names no variant or names the entry's variant, and every parameter cfg gives is one the entry's
 // variant takes (a caller's --wg with a tuned cols_tile: the caller's launch, not the entry's).

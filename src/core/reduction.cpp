@@ -542,6 +542,19 @@ Reduction exact_builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate) {
 }
 }  // namespace
 
+Reduction builtin_of(Op op, ElemType type) {
+  switch (op) {
+    case Op::Sum: return builtin(Builtin::SumWrap, to_scalar(type));
+    case Op::Min: return builtin(Builtin::Min, to_scalar(type));
+    case Op::Max: return builtin(Builtin::Max, to_scalar(type));
+    case Op::ArgMin: return builtin(Builtin::ArgMin, to_scalar(type));
+    case Op::ArgMax: return builtin(Builtin::ArgMax, to_scalar(type));
+    case Op::User: break;
+  }
+  throw Error(Param::Op, "operator " + std::string(name_of(op)) + " is a user's operator file, not a reduction descriptor; "
+                         "valid: sum, min, max, argmin, argmax", "sum, min, max, argmin, argmax");
+}
+
 Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summation summation) {
   if (summation == Summation::Exact) return exact_builtin(b, t, accumulate);
   const ScalarInfo& ti = info(t);

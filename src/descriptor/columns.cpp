@@ -157,7 +157,12 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
       throw ConfigError(Param::Chunks,
                         "row chunks " + std::to_string(*params.chunks) + "; valid: 1.." + std::to_string(kMaxChunks),
                         "1.." + std::to_string(kMaxChunks));
-    l.chunks = std::min<std::uint64_t>(*params.chunks, m);
+    if (*params.chunks > m)  // a chunk of no rows: refused, not cut to fit
+      throw ConfigError(Param::Chunks,
+                        "row chunks " + std::to_string(*params.chunks) + " over a matrix of " + std::to_string(m) +
+                            " rows; valid: 1.." + std::to_string(std::min<std::uint64_t>(m, kMaxChunks)),
+                        "1.." + std::to_string(std::min<std::uint64_t>(m, kMaxChunks)));
+    l.chunks = *params.chunks;
   } else {
     // Enough chunks for about 8 groups per compute unit, each of at least 16 trips of its loads
     // unless that leaves fewer than 2 groups a compute unit, rounded down to a power of two. On the

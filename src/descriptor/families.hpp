@@ -102,10 +102,11 @@ class FamilyReducer {
                               const std::vector<Input>* inputs, cl::Kernel* kernel);
   DescriptorLaunch columns_with(const Reduction& r, std::uint64_t m, std::uint64_t ncols, std::uint64_t ld,
                                 const FamilyParams& params, const std::vector<Input>* inputs, cl::Kernel* kernel);
-  // The launch of `with(params)`, tuned first where the cache's entry fills anything.
+  // The launch of `with(params)`, tuned first where the cache's entry fills anything (its chunks at
+  // most `most_chunks`: a class's count cut to a smaller shape, where a caller's is refused).
   template <class With>
   DescriptorLaunch tuned_or_default(const Reduction& r, DescriptorFamily family, const std::string& shape_class,
-                                    const FamilyParams& params, With with);
+                                    const FamilyParams& params, With with, std::uint64_t most_chunks = ~std::uint64_t{0});
 
   BoundQueue& bound_;
   DescriptorPrograms programs_;

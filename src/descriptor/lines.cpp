@@ -43,6 +43,8 @@ unsigned narrow_float_row_items(const Reduction& r, unsigned usual) {
 // H100 SM; four rounds of them keep its loads in flight while a round's trees run), the rest loop.
 constexpr std::uint64_t kMaxGroupsPerCu = 32;
 constexpr std::uint64_t kMaxParts = 1024;
+// A CPU's lines shorter than this on average (elements) fold in runs of consecutive lines (BLOCKED).
+constexpr std::uint64_t kCpuRunLineElements = 64;
 
 std::uint64_t offset_type_id(Scalar t) {
   switch (t) {
@@ -96,9 +98,15 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   // 2-256 of 256-wide groups) to 10-20 (bench/NOTES.md, the descriptor families on a CPU device).
   const bool cpu_shape = cpu_shapes(dev);
   const std::optional<std::uint64_t> blocked_given = given_value(k, "BLOCKED", params.defines);
+  // BLOCKED (below) planned on a CPU for short lines, where nothing asks for another shape.
+  const bool caller_shape = params.row_width || params.chunks ||
+                            given_value(k, "ROW_WIDTH", params.defines).has_value();
+  const bool blocked_planned = cpu_shape && !blocked_given && !caller_shape && shape.lines >= 4 * cus &&
+                               shape.average < kCpuRunLineElements;
   const std::uint64_t cpu_wg =
       shape.lines >= 4 * cus
-          ? std::min<std::uint64_t>(blocked_given == 1u ? kCpuRunWg : 64, pow2_floor(shape.lines / (4 * cus)))
+          ? std::min<std::uint64_t>(blocked_given == 1u || blocked_planned ? kCpuRunWg : 64,
+                                    pow2_floor(shape.lines / (4 * cus)))
           : 1;
   l.wg = family_wg(k, params, dev, local_wg_limit(r, dev, kernel_max_wg ? kernel_max_wg : SIZE_MAX),
                    cpu_shape ? cpu_wg : kDefaultWg);
@@ -172,12 +180,14 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
     const std::uint64_t by_length = std::max<std::uint64_t>(1, vectors / (std::uint64_t{l.wg} * l.items * 4));
     l.chunks = std::min({by_device, by_length, kMaxParts});
   }
-  // BLOCKED 1 (the caller's, with a line per work-item and whole lines): each work-item one run of
-  // consecutive lines, 8-wide groups, 4 per compute unit, as the whole array's CPU shape. Not
-  // planned: on PoCL (2 cores) it read f32 rows at the speed of the lines a grid apart (4096 x
-  // 1024: 887 against 876 µs; 65536 x 64 and 1048576 x 16 within the noise either way;
-  // bench/NOTES.md, rows and segments on a CPU in runs of consecutive lines).
-  const bool blocked = blocked_given.value_or(0) != 0;
+  // BLOCKED 1 (with a line per work-item and whole lines): each work-item one run of consecutive
+  // lines, 8-wide groups, 4 per compute unit, as the whole array's CPU shape. Planned on a CPU for
+  // lines of under kCpuRunLineElements on average: on PoCL (2 cores, f32 sums) segments of 1
+  // element went from 0.2 to 1.2 GB/s, of 16 from 2.9 to 4.9, rows of 32 from 7.5-8.1 to
+  // 10.5-10.7, rows of 4 from 3.1-3.2 to 3.3-4.0; rows and segments of 256 read level either way
+  // (21-23 against 19-25 GB/s), as 4096 x 1024 did before (887 against 876 µs) (bench/NOTES.md,
+  // the Op path on a CPU, and rows and segments in runs of consecutive lines).
+  const bool blocked = blocked_given.value_or(blocked_planned ? 1 : 0) != 0;
   if (blocked && (l.row_width != 1 || l.chunks != 1))
     throw ConfigError(Param::Define,
                       "BLOCKED=1 for " + k.kernel + " with row width " + std::to_string(l.row_width) + " and " +
@@ -243,7 +253,8 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
 
 template <class With>
 DescriptorLaunch FamilyReducer::tuned_or_default(const Reduction& r, DescriptorFamily family,
-                                                 const std::string& shape_class, const FamilyParams& params, With with) {
+                                                 const std::string& shape_class, const FamilyParams& params, With with,
+                                                 std::uint64_t most_chunks) {
   std::optional<std::uint64_t> wg_value;
   if (params.wg) wg_value = *params.wg;
   const DescriptorCallerSet caller{params.defines, params.wg.has_value(), false, params.row_width.has_value(),
@@ -252,7 +263,7 @@ DescriptorLaunch FamilyReducer::tuned_or_default(const Reduction& r, DescriptorF
   if (t.any() && !t.refused) {
     FamilyParams tuned = params;
     tuned.defines.insert(tuned.defines.end(), t.defines.begin(), t.defines.end());
-    if (t.chunks) tuned.chunks = t.chunks;
+    if (t.chunks) tuned.chunks = std::min<std::uint64_t>(*t.chunks, most_chunks);
     try {
       DescriptorLaunch l = with(tuned);
       note_tuning(t, l);
@@ -282,9 +293,9 @@ DescriptorLaunch FamilyReducer::prepare_columns(const Reduction& r, std::uint64_
                                                 const std::vector<Input>* inputs, cl::Kernel* kernel) {
   const std::string cls =
       descriptor_shape_class(DescriptorFamily::Cols, m, ncols, widest_input_bytes(r), bound_.device.compute_units);
-  return tuned_or_default(r, DescriptorFamily::Cols, cls, params, [&](const FamilyParams& p) {
-    return columns_with(r, m, ncols, ld, p, inputs, kernel);
-  });
+  return tuned_or_default(
+      r, DescriptorFamily::Cols, cls, params,
+      [&](const FamilyParams& p) { return columns_with(r, m, ncols, ld, p, inputs, kernel); }, m);
 }
 
 DescriptorLaunch FamilyReducer::lines_with(const Reduction& r, const LineShape& shape, const FamilyParams& params,

@@ -9,6 +9,7 @@
 #include "core/bound_queue.hpp"
 #include "core/introspect_access.hpp"
 #include "descriptor/families.hpp"
+#include "descriptor/kernel_params.hpp"
 #include "core/matrix.hpp"
 #include "segmented/segmented_kernels.hpp"
 #include "clreduce/watchdog.hpp"
@@ -212,6 +213,7 @@ void validate_segment_offsets(const std::uint64_t* offsets, std::size_t count, s
 }
 
 unsigned SegmentedPlan::depth_of(std::uint64_t length) const {
+  if (descriptor) return descriptor->depth_of(length);
   if (slice) return static_cast<unsigned>(std::min<std::uint64_t>((length + slice - 1) / slice + log2_of(slice), 0xffffffffu));
   const std::uint64_t part = (length + parts - 1) / parts;
   std::uint64_t d = (part + wg - 1) / wg + log2_of(wg);
@@ -220,6 +222,7 @@ unsigned SegmentedPlan::depth_of(std::uint64_t length) const {
 }
 
 std::string SegmentedPlan::launch_label() const {
+  if (descriptor) return "descriptor lines: " + descriptor->label();
   if (parts > 1)
     return "wg " + std::to_string(wg) + ", " + std::to_string(parts) + " parts x " + std::to_string(groups) +
            (groups == 1 ? " segment group" : " segment groups") + ", items " + std::to_string(items);
@@ -284,6 +287,32 @@ std::shared_ptr<const SegmentedLaunch> SegmentedReducer::State::prepare(ElemType
   auto l = std::make_shared<SegmentedLaunch>();
   l->type = type;
   l->op = op;
+  const SegmentedParams& given = options.params;
+  if (cpu_shapes(device) && op != Op::User && !given.wg && !given.slice && !given.parts && given.defines.empty()) {
+    // A CPU and nothing chosen: the descriptor's lines kernel over the operator's built-in, whose
+    // CPU shape (a work-item's contiguous run of segments, no tree) segments_group and
+    // segments_sliced, GPU-shaped, read at a fraction of (bench/NOTES.md, the Op path on a CPU).
+    plan_segments(type, op, given, device, n, segments);  // the same refusals first
+    auto r = std::make_shared<const Reduction>(builtin_of(op, type));
+    const DescriptorLaunch dl = family().prepare_lines(
+        *r, LineShape{LineKind::Offsets, segments, n, n / segments, Scalar::U64}, family_params());
+    SegmentedPlan& p = l->plan;
+    p.n = n;
+    p.segments = segments;
+    p.file = lines_kernel().file;
+    p.kernel = lines_kernel().kernel;
+    p.wg = dl.wg;
+    p.parts = dl.chunks;
+    p.items = dl.items;
+    p.groups = dl.groups;
+    p.options = dl.options;
+    p.descriptor = std::make_shared<const DescriptorLaunch>(dl);
+    l->kernel_max_wg = dl.wg;
+    l->descriptor_ = std::move(r);
+    l->owner_ = serial;
+    launches.insert(key, l);
+    return l;
+  }
   DeviceInfo dev = device;  // its work-group limit shrinks below when the built kernel allows fewer
   // A work-group nobody chose follows the built kernel (it halves until it fits); a chosen one
   // over the kernel's limit is refused.
@@ -343,6 +372,17 @@ std::vector<cl::Event> SegmentedReducer::State::enqueue(const SegmentedLaunch& l
                                             : " values (one per segment)"),
                   is_arg_op(launch.op) ? "a buffer of at least S ArgValue<T>" : "a buffer of at least S elements");
   });
+  if (launch.descriptor_) {
+    // The descriptor's lines kernel over `in` (offset 0), the offsets as CSR ulongs.
+    const std::vector<cl::Event> none;
+    cl::Event ev = family().lines(*launch.descriptor_, {Input{in, 0}},
+                                  LineShape{LineKind::Offsets, p.segments, p.n, p.n / p.segments, Scalar::U64}, p.n,
+                                  &offsets_buf, nullptr, 0, 0, out, 0, {}, wait ? *wait : none, family_params(), on,
+                                  with_events);
+    std::vector<cl::Event> events;
+    if (with_events) events.push_back(ev);
+    return events;
+  }
   if (p.parts > 1) {
     const std::uint64_t bytes = p.segments * p.parts * rs;
     if (bytes > partials_bytes)

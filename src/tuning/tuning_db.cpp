@@ -311,10 +311,10 @@ TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
     fail(f.at("variant"), "unknown axis variant '" + printable(e.variant, 40) + "' for " + axis + "; valid: " +
                               join(fitting));
   }
-  if (!var->arg_ops && is_arg_op(e.op)) {
+  if (!var->takes(e.op)) {
     std::vector<std::string> fitting;
     for (const auto& x : axis_variants())
-      if (x.axis == e.axis && x.arg_ops) fitting.push_back(x.name);
+      if (x.axis == e.axis && x.takes(e.op)) fitting.push_back(x.name);
     fail(f.at("variant"), "axis variant " + var->name + " does not take " + std::string(name_of(e.op)) + "; valid: " +
                               join(fitting));
   }
@@ -336,10 +336,13 @@ TunedAxisEntry read_axis_entry(const json& v, const std::string& path) {
                                   std::to_string(*e.wg) + "; it must divide the work-group");
   }
   if (const json* x = f.find("groups_per_cu")) {
-    if (!var->takes_chunks())
-      fail(f.at("groups_per_cu"), "axis variant " + var->name + " does not split into chunks; " +
-                                      takers(std::nullopt, [](const AxisVariant& a) { return a.takes_chunks(); }) +
-                                      " take groups_per_cu");
+    // (The descriptor variants take chunks as given; their family's planner sizes its own.)
+    const auto by_groups = [](const AxisVariant& a) { return a.takes_chunks() && !a.runs_descriptor(); };
+    if (!by_groups(*var))
+      fail(f.at("groups_per_cu"), "axis variant " + var->name +
+                                      (var->runs_descriptor() ? " takes its chunks as given, not by groups per compute unit; "
+                                                              : " does not split into chunks; ") +
+                                      takers(std::nullopt, by_groups) + " take groups_per_cu");
     const auto u = as_u64(*x);
     if (!u || *u == 0 || *u > kTuningDbMaxAxisGroupsPerCu)
       fail(f.at("groups_per_cu"),

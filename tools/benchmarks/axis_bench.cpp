@@ -31,7 +31,7 @@ std::vector<std::string> axis_bench_variants(const AxisBenchDesign& design, Axis
   std::vector<std::string> names;
   if (design.variants.empty()) {
     for (const auto& v : axis_variants())  // every one that takes the operator
-      if (v.axis == axis && (v.arg_ops || !is_arg_op(design.op))) names.push_back(v.name);
+      if (v.axis == axis && v.takes(design.op)) names.push_back(v.name);
   } else {
     for (const auto& name : design.variants)
       if (find_axis_variant(name).axis == axis) names.push_back(name);

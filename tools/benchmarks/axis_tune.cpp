@@ -119,7 +119,12 @@ std::vector<AxisCandidate> axis_tune_candidates(const AxisTuneDesign& d, const D
   for (const AxisVariant& v : axis_variants()) {
     if (v.axis != axis) continue;
     if (!d.variants.empty() && std::find(d.variants.begin(), d.variants.end(), v.name) == d.variants.end()) continue;
-    if (is_arg_op(d.op) && !v.arg_ops) continue;  // refused for argmin/argmax: nothing to measure
+    if (!v.takes(d.op)) continue;  // refused for argmin/argmax or a user's operator: nothing to measure
+    if (v.runs_descriptor()) {
+      // Its family's table is tuned by `clreduce tune descriptors`: here its planner's launch.
+      out.push_back({v.name, std::nullopt, std::nullopt, std::nullopt});
+      continue;
+    }
     // The axes are the -Ds the kernel's table marks tunable (WG_SIZE; ROW_WIDTH, at most
     // WG_SIZE), and the chunks where the variant's launch takes them (no -D names those).
     bool tune_wg = false, tune_row_width = false;

@@ -56,6 +56,7 @@ struct AxisPlan {
   unsigned depth = 0;
   std::uint64_t outputs() const { return axis == Axis::Rows ? m : n; }
   std::string launch_label() const;  // "wg 256", "wg 256, row width 8", "32x8, 4 chunks", "wg 256, VEC 4, 528 groups"
+  std::string descriptor_label;  // rows_descriptor, cols_descriptor: the descriptor launch's label()
 };
 
 // A resolved axis launch for one (type, op, axis, M, N).
@@ -75,7 +76,10 @@ class AxisLaunch {
  private:
   friend class AxisReducer;
   friend struct introspect::Access;
-  mutable std::vector<cl::Kernel> kernels_;  // one per pass
+  mutable std::vector<cl::Kernel> kernels_;  // one per pass (none for rows_descriptor, cols_descriptor)
+  // rows_descriptor, cols_descriptor: the built-in the launch reduces, and the family's launch.
+  std::shared_ptr<const Reduction> descriptor_;
+  std::shared_ptr<const DescriptorLaunch> descriptor_launch_;
   std::uint64_t owner_ = 0;  // the serial of the reducer that prepared it (never reused)
 };
 
