@@ -123,7 +123,10 @@ int variants_table(bool all_params, const std::string& family) {
   for (const auto& v : axis_variants()) {
     std::string params = params_line(v.spec);
     if (v.takes_chunks())
-      params += v.streams() ? "; groups --chunks (4 per compute unit)" : "; chunks --chunks (8 groups per compute unit)";
+      params += v.streams()           ? "; groups --chunks (4 per compute unit)"
+                : v.runs_descriptor() ? (v.axis == Axis::Rows ? "; parts a row --chunks (its planner's)"
+                                                               : "; row chunks --chunks (its planner's)")
+                                      : "; chunks --chunks (8 groups per compute unit)";
     xt.rows.push_back({v.name, std::string(name_of(v.axis)), v.summary, v.tradeoff, params});
   }
   std::cout << "\naxis variants (clreduce reduce --axis rows|cols --shape MxN)\n" << xt.render_text();

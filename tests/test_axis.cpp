@@ -281,8 +281,9 @@ TEST_SUITE("unit") {
     DeviceInfo cpu = fake_gpu();
     cpu.is_gpu = false;
     for (const Axis axis : {Axis::Rows, Axis::Cols})
-      for (const auto& [m, n] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1048576, 32}, {32, 1048576}, {4096, 4096}})
+      for (const auto& shape : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1048576, 32}, {32, 1048576}, {4096, 4096}})
         for (const Op op : {Op::Sum, Op::Min, Op::ArgMax}) {
+          const std::uint64_t m = shape.first, n = shape.second;  // CAPTURE takes them by reference
           CAPTURE(m);
           CAPTURE(n);
           const AxisVariant& v = default_axis_variant(axis, ElemType::Float, op, m, n, cpu);

@@ -308,12 +308,15 @@ std::vector<AxisVariant> build_registry() {
     v.geometry = AxisGeometry::Descriptor;
     v.user_ops = false;
     v.spec = rows ? lines_kernel() : columns_kernel();
+    // Through the axis path VEC is a -D: `--vec` is the whole array's and the descriptors' option.
+    for (KernelParam& p : v.spec.params)
+      if (p.option == "--vec") p.option.clear();
     v.file = v.spec.file;
     v.kernel = v.spec.kernel;
     r.push_back(v);
   }
   for (AxisVariant& v : r) {
-    if (v.runs_descriptor()) continue;  // the descriptor family's own table, as it is
+    if (v.runs_descriptor()) continue;  // the descriptor family's own table (its family, file, kernel)
     if (v.file.empty()) v.file = "axis_" + v.name + ".cl";
     if (v.kernel.empty()) v.kernel = "axis_" + v.name;
     v.spec.family = "axis";
