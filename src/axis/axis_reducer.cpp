@@ -53,7 +53,6 @@ struct AxisReducer::State : BoundQueue {
   void plan_and_build(AxisLaunch& l, const AxisConfig& cfg, std::uint64_t m, std::uint64_t n, bool wg_chosen,
                       const UserOperator* user_op) {
     l.config = cfg;
-    const AxisConfig with_options = with_caller_options(cfg);
     const AxisVariant* named = cfg.variant.empty() ? nullptr : &find_axis_variant(cfg.variant);
     if (named ? named->runs_descriptor()
               : default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, device).runs_descriptor()) {
@@ -62,15 +61,11 @@ struct AxisReducer::State : BoundQueue {
       // against the operator and the axis first.
       const AxisPlan checked = plan_axis(cfg, device, m, n);
       auto r = std::make_shared<const Reduction>(builtin_of(cfg.op, cfg.type));
-      const FamilyParams fp{with_options.wg, with_options.row_width, with_options.chunks, with_options.defines};
-      const DescriptorLaunch dl =
-          cfg.axis == Axis::Rows ? family().prepare_lines(*r, LineShape{LineKind::Rows, m, n, n, Scalar::U64}, fp)
-                                 : family().prepare_columns(*r, m, n, n, fp);
+      const DescriptorLaunch dl = prepare_family(*r, cfg.axis, MatrixShape{m, n, n}, family_params_of(cfg));
       l.plan = axis_plan_of(*checked.variant, m, n, dl);
       l.kernels_.clear();
       l.kernel_max_wg = dl.wg;
       l.descriptor_ = std::move(r);
-      l.descriptor_launch_ = std::make_shared<const DescriptorLaunch>(dl);
       for (const std::string& w : dl.warnings)  // the family's from the same database: each said once
         if (std::find(l.warnings.begin(), l.warnings.end(), w) == l.warnings.end()) l.warnings.push_back(w);
       return;
@@ -104,6 +99,13 @@ struct AxisReducer::State : BoundQueue {
   std::vector<cl::Event> enqueue(const AxisLaunch& launch, const cl::Buffer& in, const cl::Buffer& out,
                                  const cl::CommandQueue* on, bool with_events, const std::vector<cl::Event>* wait);
   DescriptorLaunch prepare(const Reduction& r, Axis axis, const MatrixShape& shape);
+  // The family's launch of `r` over `shape` with `params`, and its enqueue (no checks: the callers'):
+  // the descriptor API's (params from options) and the descriptor variants' (from the launch).
+  DescriptorLaunch prepare_family(const Reduction& r, Axis axis, const MatrixShape& shape, const FamilyParams& params);
+  cl::Event enqueue_family(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
+                           const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
+                           const FamilyParams& params, const cl::CommandQueue* on, const std::vector<cl::Event>& wait,
+                           bool with_event);
   cl::Event enqueue(const Reduction& r, const std::vector<Input>& inputs, Axis axis, const MatrixShape& shape,
                     const cl::Buffer& out, std::uint64_t out_index, const std::vector<ScalarArg>& scalars,
                     const cl::CommandQueue* on, const std::vector<cl::Event>& wait, bool with_event = true);
@@ -199,19 +201,11 @@ std::vector<cl::Event> AxisReducer::State::enqueue(const AxisLaunch& launch, con
                   p.axis == Axis::Rows ? "a buffer of at least M elements" : "a buffer of at least N elements");
   });
   if (launch.descriptor_) {
-    // rows_descriptor, cols_descriptor: the family's enqueue of the built-in over `in` (offset 0).
-    const Reduction& r = *launch.descriptor_;
-    const std::vector<Input> inputs{Input{in, 0}};
-    const FamilyParams fp = [&] {
-      const AxisConfig c = with_caller_options(launch.config);
-      return FamilyParams{c.wg, c.row_width, c.chunks, c.defines};
-    }();
+    // rows_descriptor, cols_descriptor: the family's enqueue of the built-in over `in` (offset 0),
+    // whose buffers were checked above.
     const std::vector<cl::Event> none;
-    const std::vector<cl::Event>& after = wait ? *wait : none;
-    cl::Event ev = p.axis == Axis::Cols
-                       ? family().columns(r, inputs, p.m, p.n, p.n, out, 0, {}, after, fp, on, with_events)
-                       : family().lines(r, inputs, LineShape{LineKind::Rows, p.m, p.n, p.n, Scalar::U64}, p.m * p.n,
-                                        nullptr, nullptr, p.n, p.n, out, 0, {}, after, fp, on, with_events);
+    cl::Event ev = enqueue_family(*launch.descriptor_, {Input{in, 0}}, p.axis, MatrixShape{p.m, p.n, p.n}, out, 0, {},
+                                  family_params_of(launch.config), on, wait ? *wait : none, with_events);
     std::vector<cl::Event> events;
     if (with_events) events.push_back(ev);
     return events;
@@ -287,12 +281,29 @@ void check_shape(const MatrixShape& shape) {
 }
 }  // namespace
 
+DescriptorLaunch AxisReducer::State::prepare_family(const Reduction& r, Axis axis, const MatrixShape& shape,
+                                                    const FamilyParams& params) {
+  if (axis == Axis::Cols) return family().prepare_columns(r, shape.rows, shape.cols, shape.stride(), params);
+  const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
+  return family().prepare_lines(r, lines, params);
+}
+
+cl::Event AxisReducer::State::enqueue_family(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
+                                             const MatrixShape& shape, const cl::Buffer& out, std::uint64_t out_index,
+                                             const std::vector<ScalarArg>& scalars, const FamilyParams& params,
+                                             const cl::CommandQueue* on, const std::vector<cl::Event>& wait,
+                                             bool with_event) {
+  if (axis == Axis::Cols)
+    return family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params,
+                            on, with_event);
+  const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
+  return family().lines(r, inputs, lines, shape.span(), nullptr, nullptr, shape.stride(), shape.cols, out, out_index,
+                        scalars, wait, params, on, with_event);
+}
+
 DescriptorLaunch AxisReducer::State::prepare(const Reduction& r, Axis axis, const MatrixShape& shape) {
   check_shape(shape);
-  if (axis == Axis::Cols)
-    return family().prepare_columns(r, shape.rows, shape.cols, shape.stride(), family_params());
-  const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
-  return family().prepare_lines(r, lines, family_params());
+  return prepare_family(r, axis, shape, family_params());
 }
 
 cl::Event AxisReducer::reduce_to(const Reduction& r, const std::vector<Input>& inputs, Axis axis,
@@ -312,13 +323,7 @@ cl::Event AxisReducer::State::enqueue(const Reduction& r, const std::vector<Inpu
   for (std::size_t j = 0; j < inputs.size(); ++j) check_input_span(r, inputs, j, shape.span(), what);
   const std::uint64_t results = axis == Axis::Rows ? shape.rows : shape.cols;
   check_output(r, out, out_index, results);
-  const FamilyParams params = family_params();
-  if (axis == Axis::Cols)
-    return family().columns(r, inputs, shape.rows, shape.cols, shape.stride(), out, out_index, scalars, wait, params,
-                                on, with_event);
-  const LineShape lines{LineKind::Rows, shape.rows, shape.cols, shape.cols, Scalar::U64};
-  return family().lines(r, inputs, lines, shape.span(), nullptr, nullptr, shape.stride(), shape.cols, out,
-                            out_index, scalars, wait, params, on, with_event);
+  return enqueue_family(r, inputs, axis, shape, out, out_index, scalars, family_params(), on, wait, with_event);
 }
 
 std::vector<Result> AxisReducer::reduce(const Reduction& r, const std::vector<Input>& inputs, Axis axis,

@@ -792,7 +792,7 @@ AxisPlan plan_passes(const AxisConfig& given_cfg, const DeviceInfo& dev, std::ui
                       takers);
   }
   if (v.runs_descriptor()) {
-    const FamilyParams fp{cfg.wg, cfg.row_width, cfg.chunks, cfg.defines};  // the family's planner checks them
+    const FamilyParams fp = family_params_of(cfg);  // the family's planner checks them
     const Reduction r = builtin_of(cfg.op, cfg.type);
     const DescriptorLaunch l =
         cfg.axis == Axis::Rows
@@ -1164,6 +1164,11 @@ std::uint64_t pass_loop_trips(const AxisPassPlan& a) {
   return a.geometry == AxisGeometry::StagedRows ? 2 * trips : trips;  // each element copied, then folded
 }
 }  // namespace
+
+FamilyParams family_params_of(const AxisConfig& cfg) {
+  const AxisConfig c = with_caller_options(cfg);
+  return FamilyParams{c.wg, c.row_width, c.chunks, c.defines};
+}
 
 AxisPlan axis_plan_of(const AxisVariant& v, std::uint64_t m, std::uint64_t n, const DescriptorLaunch& l) {
   AxisPlan p;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clreduce/introspect/axis.hpp"
+#include "descriptor/families.hpp"
 
 namespace clreduce {
 
@@ -17,6 +18,10 @@ AxisConfig with_caller_options(const AxisConfig& cfg);
 // work-items would loop past the device's loop_trip_limit (llvmpipe). An empty cfg.variant plans
 // default_axis_variant(cfg.axis, cfg.type, cfg.op, m, n, dev).
 AxisPlan plan_axis(const AxisConfig& cfg, const DeviceInfo& dev, std::uint64_t m, std::uint64_t n);
+
+// The descriptor family's parameters of `cfg` (rows_descriptor, cols_descriptor): its wg, row
+// width, chunks and -Ds after with_caller_options. Throws as with_caller_options.
+FamilyParams family_params_of(const AxisConfig& cfg);
 
 // The plan of a descriptor variant (rows_descriptor, cols_descriptor) from its family's launch:
 // one pass of that kernel, its label, depth and grid.

@@ -294,8 +294,7 @@ std::shared_ptr<const SegmentedLaunch> SegmentedReducer::State::prepare(ElemType
     // segments_sliced, GPU-shaped, read at a fraction of (bench/NOTES.md, the Op path on a CPU).
     plan_segments(type, op, given, device, n, segments);  // the same refusals first
     auto r = std::make_shared<const Reduction>(builtin_of(op, type));
-    const DescriptorLaunch dl = family().prepare_lines(
-        *r, LineShape{LineKind::Offsets, segments, n, n / segments, Scalar::U64}, family_params());
+    const DescriptorLaunch dl = prepare(*r, n, segments, Scalar::U64);
     SegmentedPlan& p = l->plan;
     p.n = n;
     p.segments = segments;
@@ -373,12 +372,11 @@ std::vector<cl::Event> SegmentedReducer::State::enqueue(const SegmentedLaunch& l
                   is_arg_op(launch.op) ? "a buffer of at least S ArgValue<T>" : "a buffer of at least S elements");
   });
   if (launch.descriptor_) {
-    // The descriptor's lines kernel over `in` (offset 0), the offsets as CSR ulongs.
+    // The descriptor API's enqueue of the built-in over `in` (offset 0), the offsets as CSR ulongs.
     const std::vector<cl::Event> none;
-    cl::Event ev = family().lines(*launch.descriptor_, {Input{in, 0}},
-                                  LineShape{LineKind::Offsets, p.segments, p.n, p.n / p.segments, Scalar::U64}, p.n,
-                                  &offsets_buf, nullptr, 0, 0, out, 0, {}, wait ? *wait : none, family_params(), on,
-                                  with_events);
+    cl::Event ev = enqueue(*launch.descriptor_, {Input{in, 0}}, p.n,
+                           Segments::offsets<std::uint64_t>(offsets_buf, p.segments), out, 0, {}, on,
+                           wait ? *wait : none, with_events);
     std::vector<cl::Event> events;
     if (with_events) events.push_back(ev);
     return events;

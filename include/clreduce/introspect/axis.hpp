@@ -77,9 +77,7 @@ class AxisLaunch {
   friend class AxisReducer;
   friend struct introspect::Access;
   mutable std::vector<cl::Kernel> kernels_;  // one per pass (none for rows_descriptor, cols_descriptor)
-  // rows_descriptor, cols_descriptor: the built-in the launch reduces, and the family's launch.
-  std::shared_ptr<const Reduction> descriptor_;
-  std::shared_ptr<const DescriptorLaunch> descriptor_launch_;
+  std::shared_ptr<const Reduction> descriptor_;  // rows_descriptor, cols_descriptor: the built-in the launch reduces
   std::uint64_t owner_ = 0;  // the serial of the reducer that prepared it (never reused)
 };
 

@@ -34,12 +34,12 @@ struct SegmentedPlan {
   // for segments_split the same over a part, plus ITEMS for the work-item's accumulators, plus the
   // finish's ceil(parts / WG_SIZE) + log2(WG_SIZE).
   unsigned depth_of(std::uint64_t length) const;
-  std::string launch_label() const;
+  std::string launch_label() const;  // "wg 256, 1024 groups", "wg 256, slice 8, 32 groups" or "wg 256, 16 parts x ..."
   // On a CPU device with nothing chosen (no wg, slice, parts or -D) and an operator other than a
   // user's: the descriptor's lines kernel (reduce_descriptor_lines.cl) over the operator's built-in
   // (builtin_of), its CPU shape (a work-item's contiguous run of segments); file, kernel, wg,
   // parts, groups and options are its, and depth_of and launch_label follow it. Null: the above.
-  std::shared_ptr<const DescriptorLaunch> descriptor;  // "wg 256, 1024 groups", "wg 256, slice 8, 32 groups" or "wg 256, 16 parts x ..."
+  std::shared_ptr<const DescriptorLaunch> descriptor;
 };
 
 // A resolved launch for one (type, op, n, S).
