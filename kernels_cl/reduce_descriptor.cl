@@ -224,14 +224,25 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   const ulong end = min(first * run + run, vectors);
 #if LANES && VEC > 1
   // Each element of a vector into its lane's accumulator (ITEMS vectors a trip, unrolled), the
-  // lanes met in order at the end: VEC chains where a vector folded in order is one.
+  // lanes met at the end: VEC chains where a vector folded in order is one. An accumulator of a
+  // scalar type: the lanes are one vector (desc_lanes_v), which a CPU's compiler keeps in SIMD
+  // registers; else an array, met in a tree of halves (log2 VEC levels, not VEC - 1 steps).
+#if DESC_LANES_VECTOR
+  desc_lanes_v lanes = (desc_lanes_v)(desc_identity());
+  for (k = first * run; k + ITEMS <= end; k += ITEMS)
+    for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VLANES_AT(lanes, k + j, base);
+  for (; k < end; ++k) DESC_FOLD_VLANES_AT(lanes, k, base);
+  DESC_VLANES_MEET(lanes, acc[0]);
+#else
   DESC_ACC lanes[VEC];
   for (uint c = 0; c < VEC; ++c) lanes[c] = desc_identity();
   for (k = first * run; k + ITEMS <= end; k += ITEMS)
     for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_LANES_AT(lanes, k + j, base);
   for (; k < end; ++k) DESC_FOLD_LANES_AT(lanes, k, base);
-  for (uint c = 1; c < VEC; ++c) lanes[0] = desc_combine(lanes[0], lanes[c]);
+  for (uint w = VEC / 2; w > 0; w >>= 1)
+    for (uint c = 0; c < w; ++c) lanes[c] = desc_combine(lanes[c], lanes[c + w]);
   acc[0] = lanes[0];
+#endif
 #else
   for (k = first * run; k + ITEMS <= end; k += ITEMS)
     for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR_AT(acc[j], k + j, base);

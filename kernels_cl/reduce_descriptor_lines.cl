@@ -149,22 +149,36 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
     const int has_vectors = nv > 0;
     const ulong hv = has_vectors ? kv0 * VEC : e;
     const ulong tv = has_vectors ? kv1 * VEC : e;
+#if SPLIT
     const ulong per = (nv + chunks - 1) / chunks;  // vectors per part
     const ulong cb = kv0 + min(nv, (ulong)chunk * per), ce = kv0 + min(nv, ((ulong)chunk + 1) * per);
+#else
+    const ulong cb = kv0, ce = kv0 + nv;  // one part: no division a line
+#endif
 
     DESC_ACC acc[ITEMS];
     for (uint j = 0; j < ITEMS; ++j) acc[j] = desc_identity();
     ulong k = cb + lane;
 #if LANES && VEC > 1
-    // Each element of a vector into its lane's accumulator (ITEMS vectors a trip), the lanes met in
-    // order after the line's whole vectors (ROW_WIDTH is 1 here).
+    // Each element of a vector into its lane's accumulator (ITEMS vectors a trip), the lanes met
+    // after the line's whole vectors (ROW_WIDTH is 1 here): one vector of accumulators where the
+    // accumulator is of a scalar type (SIMD operations on a CPU), else an array met in a tree.
+#if DESC_LANES_VECTOR
+    desc_lanes_v lanes = (desc_lanes_v)(desc_identity());
+    for (; k + ITEMS - 1 < ce; k += ITEMS)
+      for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VLANES_AT(lanes, k + j, b);
+    for (; k < ce; ++k) DESC_FOLD_VLANES_AT(lanes, k, b);
+    DESC_VLANES_MEET(lanes, acc[0]);
+#else
     DESC_ACC lanes[VEC];
     for (uint c = 0; c < VEC; ++c) lanes[c] = desc_identity();
     for (; k + ITEMS - 1 < ce; k += ITEMS)
       for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_LANES_AT(lanes, k + j, b);
     for (; k < ce; ++k) DESC_FOLD_LANES_AT(lanes, k, b);
-    for (uint c = 1; c < VEC; ++c) lanes[0] = desc_combine(lanes[0], lanes[c]);
+    for (uint w = VEC / 2; w > 0; w >>= 1)
+      for (uint c = 0; c < w; ++c) lanes[c] = desc_combine(lanes[c], lanes[c + w]);
     acc[0] = lanes[0];
+#endif
 #else
     for (; k + (ITEMS - 1) * ROW_WIDTH < ce; k += ITEMS * ROW_WIDTH)
       for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VECTOR_AT(acc[j], k + j * ROW_WIDTH, b);

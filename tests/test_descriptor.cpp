@@ -2222,9 +2222,18 @@ TEST_SUITE("descriptor_families") {
       CHECK_FALSE(lanes(introspect::prepare(red, d, 1 << 20)));
       CHECK_FALSE(lanes(introspect::prepare(axis, d, Axis::Rows, MatrixShape{4096, 1024, 1024})));
     }
-    // Lines of fewer than VEC vectors keep the fold in order (the lanes' meeting would cost more).
+    // Lines of a whole vector fold lane by lane where the lanes are one vector (an accumulator of
+    // a scalar type); lanes in an array (minmax's uint2) only where a line holds VEC vectors (their
+    // meeting would cost more), and the generated header says which (DESC_LANES_VECTOR).
     const DescriptorLaunch short_rows = introspect::prepare(axis, sum, Axis::Rows, MatrixShape{65536, 32, 32});
-    CHECK_FALSE(lanes(short_rows));
+    CHECK(lanes(short_rows) == cpu);
+    CHECK(lanes_vector(sum));
+    const Reduction minmax = builtin(B::MinMax, S::U32);
+    CHECK_FALSE(lanes_vector(minmax));
+    CHECK(reduction_source(minmax).find("#define DESC_LANES_VECTOR 0") != std::string::npos);
+    CHECK(reduction_source(sum).find("#define DESC_LANES_VECTOR 1") != std::string::npos);
+    CHECK_FALSE(lanes(introspect::prepare(axis, minmax, Axis::Rows, MatrixShape{65536, 32, 32})));
+    CHECK(lanes(introspect::prepare(axis, minmax, Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);
     // Lines of under 64 elements on a CPU: runs of consecutive lines (BLOCKED 1, 8-wide groups);
     // unless the caller shares a line (a row width given), and never on a GPU's shapes.
     CAPTURE(short_rows.label());

@@ -287,6 +287,10 @@ bool is_reduction_file(const std::filesystem::path& file);
 // counter named s0 once hid a descriptor's scalar). Throws Error (Param::Op) for a descriptor with no input, more than
 // four inputs or scalars, or an empty field.
 std::string reduction_source(const Reduction& r);
+// Whether that header gives the kernels' LANES as one vector of accumulators (DESC_LANES_VECTOR:
+// acc_type one of OpenCL C's scalar arithmetic types, and no fold of its own), which a CPU's
+// compiler keeps in SIMD registers; else the lanes are an array.
+bool lanes_vector(const Reduction& r);
 // The comment line that starts (with " LINE PATH") and ends (with " -") a span of the generated
 // header whose lines are PATH's from LINE on; the kernel loader maps build logs by it.
 inline constexpr const char* kOriginMarker = "//@clreduce-origin";

@@ -1124,7 +1124,14 @@ void write_vector_loads(std::ostream& s, const Reduction& r, const std::string& 
       << "#else\n  out.v = DESC_CAT(vload_half, " << width << ")(0, (const half*)in.a);\n#endif\n"
       << "  return out.v;\n}\n";
 }
+
 }  // namespace
+
+bool lanes_vector(const Reduction& r) {
+  static const char* const kScalarTypes[] = {"char", "uchar", "short", "ushort", "int", "uint",
+                                             "long", "ulong", "float", "double"};
+  return r.fold.empty() && std::find(std::begin(kScalarTypes), std::end(kScalarTypes), r.acc_type) != std::end(kScalarTypes);
+}
 
 std::string reduction_source(const Reduction& r) {
   auto bad = [&](const std::string& why) {
@@ -1149,6 +1156,8 @@ std::string reduction_source(const Reduction& r) {
   s << "#define DESC_ACC_BYTES " << r.acc_bytes << "\n";
   // Whether desc_lift_vector exists (VEC > 1): the columns kernel's BLOCK needs it.
   s << "#define DESC_HAS_LIFT_VECTOR " << (r.lift_vector.empty() ? 0 : 1) << "\n";
+  // Whether the lanes (the kernels' LANES) may be one vector of accumulators (desc_lanes_v, below).
+  s << "#define DESC_LANES_VECTOR " << (lanes_vector(r) ? 1 : 0) << "\n";
   s << "#define DESC_CAT_(a, b) a##b\n#define DESC_CAT(a, b) DESC_CAT_(a, b)\n";
   if (!r.lift_vector.empty())
     // A vector of VEC mapped values, and the same as an array (for helpers that loop over it).
@@ -1284,8 +1293,30 @@ std::string reduction_source(const Reduction& r) {
       s << " desc_fold_into(&(acc)[" << c << "], DESC_MAPC(" << kComponents[c] << ", " << c << "), i_ + " << c << ");";
     s << "\n";
   }
-  s << "#endif\n#define DESC_FOLD_LANES_AT(acc, kv, base) DESC_FOLD_VECTOR_WITH(DESC_LANE_COMPONENTS, acc, kv, base)\n"
-       "#endif\n";
+  s << "#endif\n#define DESC_FOLD_LANES_AT(acc, kv, base) DESC_FOLD_VECTOR_WITH(DESC_LANE_COMPONENTS, acc, kv, base)\n";
+  // An accumulator of one of OpenCL C's scalar types, folded by combine and lift (no fold of its
+  // own): the lanes as one vector (desc_lanes_v, VEC of acc_type), each component updated by
+  // value, which a CPU's compiler turns into SIMD operations; PoCL's does not for an array of VEC
+  // accumulators (2.3-3.2x on rows of 16 to 64 floats, bench/NOTES.md, vector lanes on a CPU).
+  // DESC_FOLD_VLANES_AT(lv, kv, base) as DESC_FOLD_LANES_AT; DESC_VLANES_MEET(lv, out): the lanes
+  // met in a tree of halves (component c with c + VEC / 2, ...) into out.
+  if (lanes_vector(r)) {
+    for (unsigned vec : {2u, 4u, 8u, 16u}) {
+      s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_VLANE_COMPONENTS(lv)";
+      for (unsigned c = 0; c < vec; ++c)
+        s << " (lv)." << kComponents[c] << " = desc_combine((lv)." << kComponents[c] << ", desc_lift(DESC_MAPC("
+          << kComponents[c] << ", " << c << "), i_ + " << c << "));";
+      s << "\n#define DESC_VLANES_MEET(lv, out) do {";
+      for (unsigned w = vec / 2; w > 0; w /= 2)
+        for (unsigned c = 0; c < w; ++c)
+          s << " (lv)." << kComponents[c] << " = desc_combine((lv)." << kComponents[c] << ", (lv)." << kComponents[c + w]
+            << ");";
+      s << " (out) = (lv).s0; } while (0)\n";
+    }
+    s << "#endif\ntypedef DESC_CAT(" << r.acc_type << ", VEC) desc_lanes_v;\n"
+      << "#define DESC_FOLD_VLANES_AT(lv, kv, base) DESC_FOLD_VECTOR_WITH(DESC_VLANE_COMPONENTS, lv, kv, base)\n";
+  }
+  s << "#endif\n";
   // The columns kernel's BLOCK with DESC_BLOCK_COLS columns a work-item (it defines the macro):
   // each of a trip's ITEMS rows loaded DESC_BLOCK_COLS columns at once into desc_row<j>_u
   // w<j>_[t] (DESC_BLOCK_ROWS declares them, DESC_BLOCK_LOAD(t, e) fills row t from element e);

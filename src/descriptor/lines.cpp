@@ -194,15 +194,18 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                           std::to_string(l.chunks) + " parts per line; valid: row width 1 and 1 part (a work-item folds its lines alone)",
                       "row width 1, 1 part");
   // LANES (a CPU's shape, a line one work-item's, VEC > 1, cpu_lanes): each of a vector's elements into its
-  // own accumulator, VEC chains the compiler can keep in SIMD registers, where a vector folded in
-  // order is one chain of VEC dependent steps (bench/NOTES.md, lanes on a CPU). Where an average
-  // line holds at least VEC vectors: the lanes' meeting (VEC - 1 combines a line) lost on shorter
-  // ones (PoCL, 2 cores, rows of 32: f32 sums 8-15 -> 11-12 GB/s, f64 29-31 -> 16-25; rows of 256
-  // and more gained 1.2-2.4x). The depth below still holds: a lane's chain is at most the vectors'
-  // count, the lanes' meeting VEC - 1 more.
+  // own accumulator, VEC chains where a vector folded in order is one chain of VEC dependent steps
+  // (bench/NOTES.md, lanes on a CPU). An accumulator of a scalar type holds its lanes in one vector
+  // (lanes_vector: SIMD operations on PoCL) and takes them for any line of a whole vector: on PoCL
+  // (2 cores, best of 3 x 20) f32 sums of rows of 16 / 32 / 64 elements 242 -> 154, 224 -> 116, 229
+  // -> 108 us, i32 and f64 alike (bench/NOTES.md, vector lanes on a CPU). Lanes in an array only
+  // where an average line holds at least VEC vectors: their meeting (a tree of log2 VEC levels of
+  // scalar combines) lost on shorter ones. The depth below still holds: a lane's chain is at most
+  // the vectors' count, the lanes' meeting log2 VEC more.
   const std::optional<std::uint64_t> lanes_given = given_value(k, "LANES", params.defines);
-  const bool lanes = lanes_given.value_or(
-      cpu_shape && l.row_width == 1 && l.vec > 1 && cpu_lanes(r) && shape.average / l.vec >= l.vec ? 1 : 0) != 0;
+  const bool lanes_fit = lanes_vector(r) ? shape.average >= l.vec : shape.average / l.vec >= l.vec;
+  const bool lanes =
+      lanes_given.value_or(cpu_shape && l.row_width == 1 && l.vec > 1 && cpu_lanes(r) && lanes_fit ? 1 : 0) != 0;
   if (lanes && l.row_width != 1)
     throw ConfigError(Param::Define,
                       "LANES=1 for " + k.kernel + " with row width " + std::to_string(l.row_width) +
