@@ -2167,9 +2167,10 @@ TEST_SUITE("descriptor_families") {
     CAPTURE(rows.label());
     CHECK((rows.row_width == 1) == cpu);
     CHECK(rows.vec == (cpu ? 16u : 4u));
-    // Rows a grid apart unless the caller asks for runs of consecutive rows (BLOCKED 1: 8-wide
-    // groups, 4 per compute unit, measured level on PoCL, so not planned).
-    CHECK(rows.options.find("-D BLOCKED=0") != std::string::npos);
+    // On a CPU runs of consecutive rows (BLOCKED 1: 8-wide groups, 4 per compute unit); rows a
+    // grid apart elsewhere.
+    CHECK((rows.options.find("-D BLOCKED=1") != std::string::npos) == cpu);
+    if (cpu) CHECK(rows.wg == 8);
     const DescriptorLaunch cols = introspect::prepare(axis, sum, Axis::Cols, MatrixShape{4096, 1024, 1024});
     CAPTURE(cols.label());
     CHECK(cols.vec == (cpu ? 16u : 1u));
@@ -2234,7 +2235,7 @@ TEST_SUITE("descriptor_families") {
     CHECK(reduction_source(sum).find("#define DESC_LANES_VECTOR 1") != std::string::npos);
     CHECK_FALSE(lanes(introspect::prepare(axis, minmax, Axis::Rows, MatrixShape{65536, 32, 32})));
     CHECK(lanes(introspect::prepare(axis, minmax, Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);
-    // Lines of under 64 elements on a CPU: runs of consecutive lines (BLOCKED 1, 8-wide groups);
+    // Short lines on a CPU too: runs of consecutive lines (BLOCKED 1, 8-wide groups);
     // unless the caller shares a line (a row width given), and never on a GPU's shapes.
     CAPTURE(short_rows.label());
     CHECK((short_rows.options.find("-D BLOCKED=1") != std::string::npos) == cpu);
@@ -2253,7 +2254,7 @@ TEST_SUITE("descriptor_families") {
       CHECK(r->plan.variant->runs_descriptor() == cpu);
       const auto c = introspect::prepare(axis, ElemType::Float, op, Axis::Cols, 4096, 1024);
       CHECK(c->plan.variant->runs_descriptor() == cpu);
-      if (cpu) CHECK(r->plan.passes.at(0).options.find("-D BLOCKED=0 -D LANES=" + std::string(op == Op::Sum ? "1" : "0")) !=
+      if (cpu) CHECK(r->plan.passes.at(0).options.find("-D BLOCKED=1 -D LANES=" + std::string(op == Op::Sum ? "1" : "0")) !=
                      std::string::npos);
       SegmentedReducerOptions so;
       so.tuning.enabled = false;

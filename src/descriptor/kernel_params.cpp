@@ -75,11 +75,13 @@ const KernelSpec& lines_kernel() {
        {"SPLIT", "each line cut into chunks, one group each, met by a ticket per line", kFlag,
         "1 when there are under 4 lines per compute unit and a line fills several groups", false, false},
        {"BLOCKED", "each work-item folds one run of consecutive lines (ROW_WIDTH 1, SPLIT 0), not lines a grid apart",
-        kFlag, "0 (the caller's choice; measured level with 0 on PoCL)", false, true},
+        kFlag, "1 where the device takes CPU shapes, there are 4 lines a compute unit and no row width or parts are "
+        "given, else 0", false, true},
        {"LANES", "with ROW_WIDTH 1: element c of each vector folds into its own accumulator c, the VEC lanes met at "
         "the line's end (VEC independent chains), not a vector's elements in order into one of ITEMS",
-        kFlag, "1 where the device takes CPU shapes, a line is one work-item's of at least VEC vectors, VEC > 1 and the "
-        "accumulator is at most 8 bytes without a vector lift, else 0", false, true},
+        kFlag, "1 where the device takes CPU shapes, a line is one work-item's, VEC > 1, the accumulator is at most 8 "
+        "bytes without a vector lift, and an average line holds a vector (the accumulator of a scalar type: the lanes "
+        "one vector) or VEC vectors (else), else 0", false, true},
        nv_ptx_param()}};
   return k;
 }

@@ -43,8 +43,6 @@ unsigned narrow_float_row_items(const Reduction& r, unsigned usual) {
 // H100 SM; four rounds of them keep its loads in flight while a round's trees run), the rest loop.
 constexpr std::uint64_t kMaxGroupsPerCu = 32;
 constexpr std::uint64_t kMaxParts = 1024;
-// A CPU's lines shorter than this on average (elements) fold in runs of consecutive lines (BLOCKED).
-constexpr std::uint64_t kCpuRunLineElements = 64;
 
 std::uint64_t offset_type_id(Scalar t) {
   switch (t) {
@@ -98,11 +96,10 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   // 2-256 of 256-wide groups) to 10-20 (bench/NOTES.md, the descriptor families on a CPU device).
   const bool cpu_shape = cpu_shapes(dev);
   const std::optional<std::uint64_t> blocked_given = given_value(k, "BLOCKED", params.defines);
-  // BLOCKED (below) planned on a CPU for short lines, where nothing asks for another shape.
+  // BLOCKED (below) planned on a CPU where there are lines enough and nothing asks for another shape.
   const bool caller_shape = params.row_width || params.chunks ||
                             given_value(k, "ROW_WIDTH", params.defines).has_value();
-  const bool blocked_planned = cpu_shape && !blocked_given && !caller_shape && shape.lines >= 4 * cus &&
-                               shape.average < kCpuRunLineElements;
+  const bool blocked_planned = cpu_shape && !blocked_given && !caller_shape && shape.lines >= 4 * cus;
   const std::uint64_t cpu_wg =
       shape.lines >= 4 * cus
           ? std::min<std::uint64_t>(blocked_given == 1u || blocked_planned ? kCpuRunWg : 64,
@@ -181,12 +178,12 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
     l.chunks = std::min({by_device, by_length, kMaxParts});
   }
   // BLOCKED 1 (with a line per work-item and whole lines): each work-item one run of consecutive
-  // lines, 8-wide groups, 4 per compute unit, as the whole array's CPU shape. Planned on a CPU for
-  // lines of under kCpuRunLineElements on average: on PoCL (2 cores, f32 sums) segments of 1
-  // element went from 0.2 to 1.2 GB/s, of 16 from 2.9 to 4.9, rows of 32 from 7.5-8.1 to
-  // 10.5-10.7, rows of 4 from 3.1-3.2 to 3.3-4.0; rows and segments of 256 read level either way
-  // (21-23 against 19-25 GB/s), as 4096 x 1024 did before (887 against 876 µs) (bench/NOTES.md,
-  // the Op path on a CPU, and rows and segments in runs of consecutive lines).
+  // lines, 8-wide groups, 4 per compute unit, as the whole array's CPU shape. Planned on a CPU
+  // wherever there are 4 lines a compute unit: on PoCL (2 cores, f32 sums) segments of 1 element
+  // went from 0.2 to 1.2 GB/s, of 16 from 2.9 to 4.9, rows of 32 from 7.5-8.1 to 10.5-10.7 (bench/NOTES.md,
+  // the Op path on a CPU); with the lanes in a vector (sumsq, 2^22 floats) segments of 64 2594 ->
+  // 428 us, of 256 348-1810 -> 293-545, of 4096 307-459 -> 224-325, of 65536 level (201-209 against
+  // 204-224); rows of 64 to 1024 level (bench/NOTES.md, vector lanes on a CPU).
   const bool blocked = blocked_given.value_or(blocked_planned ? 1 : 0) != 0;
   if (blocked && (l.row_width != 1 || l.chunks != 1))
     throw ConfigError(Param::Define,
