@@ -205,8 +205,9 @@ struct HostDataRoute {
   DeviceInfo device;                     // host_data_device()
   std::uint64_t host_threads_up_to = 0;  // the line in bytes: 1 MiB where the threads lost at 2 MiB or CLREDUCE_DEVICE
                                          // names the device; at most 64 MiB
-  // false: a size past 64 MiB, where the threads won up to 64 MiB, whose route the first call of
-  // its power-of-two size class measures on that call's data (host_threads 0 until then).
+  // false: a size past the line whose route the first call of its power-of-two size class
+  // measures on that call's data, the threads against the device (host_threads 0 until then);
+  // never where CLREDUCE_DEVICE names the device.
   bool measured = true;
 };
 HostDataRoute host_data_route(std::uint64_t bytes);

@@ -98,10 +98,10 @@ constexpr std::uint64_t kHostLoopBytes = std::uint64_t{1} << 20;
 // the process, a slice of at least kSliceBytes each. Why: at 4 MiB the H200's host read floats at
 // 31.6 GB/s through PoCL in place (a launch costs ~100 us there) and at 32.4 GB/s with threads
 // started for the call; threads already running took 102 GB/s on the H100's host (bench/results/
-// 2026-12-06_h200_host_api_chunks). The ladder of ones stops at kLadderTop; past it, where the
-// threads won every rung, each power-of-two size class is measured on its first call's own data,
-// as a ladder cannot foresee it: on the H100's host the threads read 256 MiB at 156.7 GB/s against
-// PoCL's 101.7 but 1 GiB at 87.4 against 125.3 (same bench, same host).
+// 2026-12-06_h200_host_api_chunks). The ladder of ones stops at kLadderTop; past the line each
+// power-of-two size class is measured on its first call's own data, as a ladder cannot foresee
+// it: on the H100's host the threads read 256 MiB at 156.7 GB/s against PoCL's 101.7 but 1 GiB at
+// 87.4 against 125.3 (same bench, same host).
 constexpr std::uint64_t kSliceBytes = std::uint64_t{1} << 20;
 constexpr std::uint64_t kLadderTop = std::uint64_t{64} << 20;
 
@@ -230,8 +230,11 @@ struct DefaultDevice {
   // Sums, minima and maxima of host data up to `line` bytes are folded by host threads (one up to
   // kHostLoopBytes): measured on the first call past kHostLoopBytes (host_threads_line), unless
   // CLREDUCE_DEVICE names the device (then that device takes everything past kHostLoopBytes).
-  // Where the threads won every rung (line == kLadderTop), each size class past it is decided by
-  // its first call (`classes`: true where the threads were faster on that call's data).
+  // Each size class past the line is decided by its first call (`classes`: true where the threads
+  // were faster on that call's data): past the ladder's top, which cannot foresee it, and below
+  // it too, where a rung of ones is one best-of-3 near a crossover: on the H100's host the ladder
+  // stopped at 32 MiB and 64 MiB of floats then read 56.3 GB/s through PoCL against the threads'
+  // 63.3 (bench/results/2026-12-07_h100_ctest_transposes_axis, hostapi2).
   std::unique_ptr<DeviceWorkers> host_threads = std::make_unique<DeviceWorkers>();
   std::optional<std::uint64_t> line;
   std::map<unsigned, bool> classes;
@@ -241,11 +244,11 @@ struct DefaultDevice {
     return *line;
   }
   // Whether host threads take a sum, min or max of `bytes` bytes: known, or none for a size
-  // class (floor(log2(bytes))) past the ladder that no call has measured yet.
+  // class (floor(log2(bytes))) past the line that no call has measured yet.
   std::optional<bool> threads_known(std::uint64_t bytes) {
     if (bytes <= kHostLoopBytes) return true;
-    const std::uint64_t l = threads_line();
-    if (bytes <= l || l < kLadderTop) return bytes <= l;
+    if (named) return false;
+    if (bytes <= threads_line()) return true;
     const auto it = classes.find(log2_floor(bytes));
     if (it == classes.end()) return std::nullopt;
     return it->second;
