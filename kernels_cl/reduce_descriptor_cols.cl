@@ -6,6 +6,7 @@
 // Each work-item owns VEC consecutive columns and reads them with one VEC-wide load per row
 // (16 bytes of the widest input: a warp's loads are whole rows' runs however narrow the type),
 // into VEC accumulators per chain; the last columns, where fewer than VEC remain, go one by one.
+// SPAN > 1 (a CPU's shape): a work-item owns SPAN x VEC consecutive columns, SPAN loads a row.
 // A group is TILE_X work-items along the columns (TILE_X x VEC columns, a column tile) x ROWS_Y
 // row slices; where TILE_X x VEC is at least the row and ld == ncols, consecutive work-items read
 // consecutive rows: a narrow dense matrix is read as one stream. The grid's second dimension cuts
@@ -55,6 +56,15 @@
 #ifndef BLOCK
 #define BLOCK 0 // 1: each trip's ITEMS consecutive rows lifted at once (desc_lift_vector)
 #endif
+#ifndef SPAN
+#define SPAN 1 // VEC-wide loads each work-item makes along a row: it owns SPAN x VEC consecutive columns (1, 2, 4 or 8)
+#endif
+#if SPAN != 1 && SPAN != 2 && SPAN != 4 && SPAN != 8
+#error "SPAN must be 1, 2, 4 or 8"
+#endif
+#if SPAN > 1 && (BLOCK || VEC == 1)
+#error "SPAN takes BLOCK 0 and VEC > 1: a span is several VEC-wide loads of a row"
+#endif
 // COLS_VEC: the columns a work-item owns (the VEC above). Under BLOCK the descriptor's header is
 // built with VEC = ITEMS, the width its desc_lift_vector then takes (VEC 1 is not used by it).
 #if BLOCK
@@ -83,6 +93,7 @@
 #define COLS_VEC VEC
 #define COLS_CHAINS ITEMS // a chain per row of the trip
 #endif
+#define COLS_N (COLS_VEC * SPAN) // the columns a work-item owns
 #include "descriptor.clh"
 #if BLOCK && !DESC_HAS_LIFT_VECTOR
 #error "BLOCK takes a descriptor with a lift_vector"
@@ -127,11 +138,21 @@ DESC_ACC cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_A
 // (COLS_FOLD_PART). The choice is made once per work-item, outside the loop: inside it, the
 // branch stood between one trip's loads (on the H100 each f16 load waited for the one before:
 // bench/results/2026-11-28_h100_descriptor_columns, the second call's PTX).
+#if SPAN > 1
+// SPAN loads along the row, each into its VEC accumulators: a CPU's work-item reads SPAN x VEC x
+// the element size contiguous bytes a row, not VEC's one cache line a row ld apart.
+#define COLS_FOLD_WHOLE(acc, row)                                                                   \
+  do {                                                                                              \
+    _Pragma("unroll") for (uint s_ = 0; s_ < SPAN; ++s_)                                            \
+      DESC_FOLD_COLUMNS((acc) + s_ * COLS_VEC, (row) * ld + j0 + s_ * COLS_VEC, (row));             \
+  } while (0)
+#else
 #define COLS_FOLD_WHOLE(acc, row) DESC_FOLD_COLUMNS(acc, (row) * ld + j0, (row))
+#endif
 #define COLS_FOLD_PART(acc, row)                                                                      \
   do {                                                                                                \
     const ulong e_ = (row) * ld + j0;                                                                 \
-    _Pragma("unroll") for (uint c_ = 0; c_ < COLS_VEC; ++c_) /* constant indices: acc in registers */     \
+    _Pragma("unroll") for (uint c_ = 0; c_ < COLS_N; ++c_) /* constant indices: acc in registers */     \
       if (j0 + c_ < ncols) desc_fold_into(&(acc)[c_], DESC_ELEMENT_AT(e_ + c_, (row)), (row)); \
   } while (0)
 #endif
@@ -197,16 +218,16 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
 #endif
   __local uint is_last;
   const uint x = get_local_id(0), y = get_local_id(1);
-  const ulong j0 = get_global_id(0) * COLS_VEC;  // this work-item's first column
+  const ulong j0 = get_global_id(0) * COLS_N;  // this work-item's first column
 #if COLS_VEC > 1
-  const int whole = j0 + COLS_VEC <= ncols;      // all VEC of its columns exist
+  const int whole = j0 + COLS_N <= ncols;        // all of its columns exist
 #endif
   const uint chunk = get_group_id(1), chunks = get_num_groups(1);
   const ulong r0 = min(m, (ulong)chunk * rows_per_chunk), r1 = min(m, r0 + rows_per_chunk);
 
-  DESC_ACC acc[COLS_CHAINS][COLS_VEC];
+  DESC_ACC acc[COLS_CHAINS][COLS_N];
   for (uint t = 0; t < COLS_CHAINS; ++t)
-    for (uint c = 0; c < COLS_VEC; ++c) acc[t][c] = desc_identity();
+    for (uint c = 0; c < COLS_N; ++c) acc[t][c] = desc_identity();
   if (j0 < ncols) {
 #if BLOCK && COLS_VEC > 1
     if (whole)
@@ -224,11 +245,11 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
     COLS_FOLD_RUN(COLS_FOLD_ONE);
 #endif
     for (uint t = 1; t < COLS_CHAINS; ++t)
-      for (uint c = 0; c < COLS_VEC; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
+      for (uint c = 0; c < COLS_N; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
   }
-  // Each of the VEC columns in turn: the slices folded, then written (one chunk) or published.
+  // Each of its columns in turn: the slices folded, then written (one chunk) or published.
 #pragma unroll
-  for (uint c = 0; c < COLS_VEC; ++c) {
+  for (uint c = 0; c < COLS_N; ++c) {
     const ulong j = j0 + c;
     const DESC_ACC v = cols_fold(l, x, y, acc[0][c]);
     if (y == 0 && j < ncols) {
@@ -249,7 +270,7 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (!is_last) return;  // the same for the whole group: the barriers below are reached by all
-  for (uint c = 0; c < COLS_VEC; ++c) {
+  for (uint c = 0; c < COLS_N; ++c) {
     const ulong j = j0 + c;
     DESC_ACC mine = desc_identity();
     if (j < ncols)

@@ -2176,6 +2176,19 @@ TEST_SUITE("descriptor_families") {
     CHECK(cols.vec == (cpu ? 16u : 1u));
     if (cpu) CHECK(cols.tile_x * cols.rows_y == 8);
     CHECK(cols.options.find("-D BLOCK=0") != std::string::npos);  // a sum has no lift_vector
+    // On a CPU a work-item reads SPAN VEC-wide loads of a row (8 x 16 floats, 512 contiguous bytes),
+    // fewer where the matrix is narrower; one load a row on a GPU. A span with BLOCK is refused.
+    CHECK(cols.span == (cpu ? 8u : 1u));
+    CHECK(cols.options.find(cpu ? "-D SPAN=8" : "-D SPAN=1") != std::string::npos);
+    const DescriptorLaunch narrow = introspect::prepare(axis, sum, Axis::Cols, MatrixShape{4096, 40, 40});
+    CHECK(narrow.span == (cpu ? 2u : 1u));
+    CHECK(introspect::prepare(axis, builtin(B::ArgMax, S::F32), Axis::Cols, MatrixShape{4096, 1024, 1024}).span == 1u);
+    AxisParams span_block;
+    span_block.defines = {Define{"SPAN", "2"}, Define{"BLOCK", "1"}};
+    AxisReducer span_block_cols = make_axis_reducer(span_block);
+    CHECK_THROWS_WITH_AS(introspect::prepare(span_block_cols, builtin(B::ArgMax, S::F32), Axis::Cols,
+                                             MatrixShape{4096, 1024, 1024}),
+                         doctest::Contains("valid: SPAN 1, or VEC > 1 with BLOCK 0"), ConfigError);
     // Argmax and Welford columns lift a block of ITEMS rows a trip where a work-item owns one column.
     for (const Reduction& d : {builtin(B::ArgMax, S::F16), builtin(B::VarPop, S::F32)}) {
       const DescriptorLaunch c = introspect::prepare(axis, d, Axis::Cols, MatrixShape{4096, 1024, 1024});

@@ -596,7 +596,10 @@ TEST_SUITE("unit") {
     CHECK(shape(plan(Builtin::Max, Scalar::F16, 8192)) == "1 2 8");
     CHECK(shape(plan(Builtin::Max, Scalar::F32, 8192, {Define{"BLOCK", "1"}})) == "1 1 8");
     dev.is_gpu = false;  // CPU shapes: 64-byte loads, no BLOCK
-    CHECK(shape(plan(Builtin::Sum, Scalar::U8, 8192)) == "0 16 2");  // 256 bytes of u64 accumulators
+    // 512 bytes of u64 accumulators a row at most: SPAN 4 of VEC 16, ITEMS 4 / 4.
+    const DescriptorLaunch cpu_u8 = plan(Builtin::Sum, Scalar::U8, 8192);
+    CHECK(shape(cpu_u8) == "0 16 1");
+    CHECK(cpu_u8.span == 4);
   }
 
   TEST_CASE("descriptor columns on a GPU: row chunks of at least 16 trips while 2 groups a compute unit remain") {

@@ -105,15 +105,42 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   const auto acc_bytes = [&] { return std::uint64_t{l.block ? 1 : l.items} * l.vec * r.acc_bytes; };
   while (!items_given && !l.block && l.items > 1 && acc_bytes() > 256) l.items /= 2;
   while (!vec_given && l.vec > 1 && acc_bytes() > 256) l.vec /= 2;
+  // SPAN (VEC > 1, no BLOCK): a work-item's VEC-wide loads along a row. On a CPU a work-item runs
+  // its rows alone, one row ld apart from the next: a span of 8 64-byte loads reads 512 contiguous
+  // bytes a row where one load read one cache line. The largest up to 8 that leaves 8 work-items
+  // across the columns (a tile of one row slice: wider spans left row slices whose trees cost a
+  // barrier a column), or where the columns are fewer than 8 vectors, the largest that fits them;
+  // ITEMS (rows a trip) divided by the span, the loads in flight staying about 4 vectors. On PoCL
+  // (2 cores, best of 3, f32 / f64 sums, us): 1024 x 1024 75.8 / 81.7 -> 43.4 / 63.6, 4096 x 256
+  // 54.9 / 67.4 -> 36.7 / 63.0, 32 x 65536 117.6 / 269.7 -> 85.7 / 254.1, 65536 x 32 79 / 169 ->
+  // 67 / 121 (bench/NOTES.md, columns' spans on a CPU). Accumulators of a scalar type only: the
+  // structs (argmax's pair, Welford's) lost with spans (f32 argmax 0.56-0.61x, var_pop 0.86-1.0x).
+  // 1 on a GPU, whose neighbouring work-items read a row's neighbouring vectors.
+  const std::optional<std::uint64_t> span_given = given_value(k, "SPAN", params.defines);
+  if (span_given && *span_given > 1 && (l.block || l.vec == 1))
+    throw ConfigError(Param::Define,
+                      "SPAN=" + std::to_string(*span_given) + " for " + k.kernel + " with VEC " + std::to_string(l.vec) +
+                          (l.block ? " and BLOCK 1" : "") + "; valid: SPAN 1, or VEC > 1 with BLOCK 0",
+                      "SPAN 1, or VEC > 1 with BLOCK 0");
+  std::uint64_t span = 1;
+  if (cpu_shape && !l.block && l.vec > 1 && lanes_vector(r)) {
+    const std::uint64_t across = ncols >= 8ull * l.vec ? 8 : 1;  // work-items kept across the columns
+    while (span < 8 && std::uint64_t{l.vec} * span * 2 * across <= ncols) span *= 2;
+    // At most 512 bytes of a row's accumulators (a struct's 16 bytes: span 2 at VEC 16).
+    while (span > 1 && std::uint64_t{l.vec} * span * r.acc_bytes > 512) span /= 2;
+  }
+  l.span = static_cast<unsigned>(span_given.value_or(span));
+  if (!items_given && !l.block) l.items = static_cast<unsigned>(std::max<std::uint64_t>(1, l.items / l.span));
   // The exact accumulators on a CPU: a smaller group where its accumulators would not fit the stack
   // (the tile's choice below follows the group).
   const bool wg_chosen =
       params.wg.has_value() || (given_value(k, "TILE_X", params.defines) && given_value(k, "ROWS_Y", params.defines));
-  const std::uint64_t private_copies = std::uint64_t{l.items} * l.vec + l.vec + 4;
+  const std::uint64_t private_copies = std::uint64_t{l.items} * l.vec * l.span + l.vec + 4;
   const std::string private_launch =
       k.file + " (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")";
   if (!wg_chosen) fit_private_footprint(r, l.wg, false, private_copies, dev, private_launch);
-  const std::uint64_t col_items = (ncols + l.vec - 1) / l.vec;
+  const std::uint64_t cols_each = std::uint64_t{l.vec} * l.span;  // a work-item's columns
+  const std::uint64_t col_items = (ncols + cols_each - 1) / cols_each;
   const std::uint64_t cus = std::max(1u, dev.compute_units);
   // 32 columns, not cols_fused's 64 x 4 on NVIDIA: on the H100 64 x 4 won only at 8192 x 8192
   // (f32 sum 94.6 us against 96.4 at 8 chunks each) and lost at 65536 x 1024 (sum 95.3 against
@@ -184,8 +211,8 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   // its share of the chunk's rows, ITEMS a trip, the tail, the trees and the last group's loop.
   const auto trips = [&](std::uint64_t chunks) {
     const std::uint64_t per_chunk = (m + chunks - 1) / chunks;
-    return per_chunk / (std::uint64_t{l.rows_y} * l.items) + l.items + 2 * l.vec * (log2_floor(l.rows_y) + 1) +
-           (chunks > 1 ? (chunks + l.rows_y - 1) / l.rows_y * l.vec : 0);
+    return per_chunk / (std::uint64_t{l.rows_y} * l.items) + l.items + 2 * cols_each * (log2_floor(l.rows_y) + 1) +
+           (chunks > 1 ? (chunks + l.rows_y - 1) / l.rows_y * cols_each : 0);
   };
   if (!params.chunks)
     while (trips(l.chunks) > loop_trips_allowed(dev) && l.chunks < std::min<std::uint64_t>(m, kMaxChunks))
@@ -203,6 +230,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   const ParamValues values = {{"TILE_X", l.tile_x},         {"ROWS_Y", l.rows_y},
                                {"ITEMS", l.items},           {"VEC", l.vec},
                                {"ALIGNED", aligned ? 1 : 0}, {"BLOCK", l.block ? 1 : 0},
+                               {"SPAN", l.span},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;

@@ -102,6 +102,11 @@ const KernelSpec& columns_kernel() {
         "1 where the descriptor has a lift_vector (argmin/argmax, var/std, l1, l2, nanmean, count_nonzero, 8- and "
         "16-bit sums) and the planner's VEC is 1 (then ITEMS 8 unless given); 0 for ITEMS 1",
         true, true},
+       {"SPAN", "VEC-wide loads each work-item makes along a row: it owns SPAN x VEC consecutive columns (VEC > 1, "
+        "BLOCK 0)", {1, 2, 4, 8},
+        "on a CPU, for an accumulator of a scalar type, the largest up to 8 that keeps 8 work-items across the "
+        "columns (or fits them, where fewer than 8 vectors), at most 512 bytes of accumulators a row; else 1",
+        false, true},
        nv_ptx_param()}};
   return k;
 }

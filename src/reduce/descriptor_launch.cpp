@@ -42,7 +42,8 @@ std::string DescriptorLaunch::label() const {
   if (kernel == columns_kernel().kernel)
     return s + " (" + std::to_string(tile_x) + " x " + std::to_string(rows_y) + "), " + std::to_string(groups) +
            " column tiles x " + std::to_string(chunks) + " row chunks, " +
-           (vec > 1 ? "VEC " + std::to_string(vec) + ", " : std::string()) + "ITEMS " + std::to_string(items) +
+           (vec > 1 ? "VEC " + std::to_string(vec) + ", " : std::string()) +
+           (span > 1 ? "SPAN " + std::to_string(span) + ", " : std::string()) + "ITEMS " + std::to_string(items) +
            (block ? " (a block each trip)" : "");
   if (kernel == lines_kernel().kernel)
     s += ", row width " + std::to_string(row_width) + (chunks > 1 ? ", " + std::to_string(chunks) + " parts a line" : "");

@@ -181,6 +181,11 @@ else
   cases+=("reduce --op sum --type i32 --segments SEGMENTS_FILE --wg 8 --row-width 1 --vec 4 -D LANES=1")
   cases+=("reduce --op sum --type f32 --axis rows --shape 3x2001 --wg 1 --row-width 1 --chunks 3 --vec 4 -D LANES=1")
   cases+=("reduce --op var_pop --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4")
+  # The lanes of a struct in an array met in a tree (minmax's uint2), and the columns' SPAN (a CPU's
+  # run of SPAN VEC-wide loads a row: the last work-items' spans cut by the matrix, row chunks).
+  cases+=("reduce --op minmax --type u32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4 -D LANES=1")
+  cases+=("reduce --op sum --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4 -D SPAN=2")
+  cases+=("reduce --op max --type i32 --axis cols --shape 37x301 --chunks 3 -D TILE_X=4 -D ROWS_Y=2 -D VEC=2 -D SPAN=4")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
   # Exact summation (kernels_cl/exact_sum.clh): the expansion and the integer digits (-D

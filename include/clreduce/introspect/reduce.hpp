@@ -67,6 +67,8 @@ struct DescriptorLaunch {
   // Columns: BLOCK, each trip's ITEMS consecutive rows lifted at once (one chain, a combine per
   // ITEMS elements), for descriptors with a lift_vector at VEC 1.
   bool block = false;
+  // Columns: SPAN, the VEC-wide loads a work-item makes along a row (it owns span x vec columns).
+  unsigned span = 1;
   // Whole arrays, an exact descriptor: EXACT_GROUP (each work-item's expansion in registers, its
   // group's digits in local memory; the launch's digits in one zeroed accumulator instead of a
   // partial per group).
