@@ -1128,9 +1128,9 @@ void write_vector_loads(std::ostream& s, const Reduction& r, const std::string& 
 }  // namespace
 
 bool lanes_vector(const Reduction& r) {
-  static const char* const kScalarTypes[] = {"char", "uchar", "short", "ushort", "int", "uint",
-                                             "long", "ulong", "float", "double"};
-  return r.fold.empty() && std::find(std::begin(kScalarTypes), std::end(kScalarTypes), r.acc_type) != std::end(kScalarTypes);
+  // The compute types of the element types are exactly OpenCL C's scalar arithmetic types.
+  return r.fold.empty() && std::any_of(std::begin(kScalars), std::end(kScalars),
+                                       [&](const ScalarInfo& i) { return r.acc_type == i.compute; });
 }
 
 std::string reduction_source(const Reduction& r) {
