@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <limits>
 #include <functional>
 
@@ -129,15 +130,17 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       if (best == 0 || us < best) best = us;
     }
-    // The route after the calls: a size class past the ladder is measured by its first call.
+    // The route after the calls: a size class past the line is measured by its first call, unless
+    // CLREDUCE_DEVICE names the device.
     const HostDataRoute route = host_data_route(data.bytes.size());
+    const char* named = std::getenv("CLREDUCE_DEVICE");
     a.device = route.device.name;
     a.route = (route.host_threads == 0   ? "on " + route.device.name
                : route.host_threads == 1 ? std::string("by the calling thread")
                                          : "by " + std::to_string(route.host_threads) + " host threads") +
-              "; host threads up to " + std::to_string(route.host_threads_up_to >> 20) + " MiB" +
-              (route.host_threads_up_to >= (std::uint64_t{64} << 20) ? " and past it by size class" : "") + ", else " +
-              route.device.name;
+              "; host threads up to " + std::to_string(route.host_threads_up_to >> 20) + " MiB, past it " +
+              (named && *named ? route.device.name + " (CLREDUCE_DEVICE)"
+                               : "each size class by its first call (host threads or " + route.device.name + ")");
     a.us = best;
     a.gbps = best > 0 ? static_cast<double>(data.bytes.size()) / (best * 1e3) : 0;
     a.check = check_result(v, ref, d.op, static_cast<unsigned>(std::min<std::uint64_t>(data.n, 0xffffffffu)));
