@@ -118,10 +118,33 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
   const uint slot = lid / ROW_WIDTH;
   const uint chunk = get_group_id(1);
 #if BLOCKED
-  // The same trip count for every work-item of the group (the barriers below), past the last line
-  // with nothing to fold.
+  // A work-item's run of lines (BLOCKED takes ROW_WIDTH 1 and SPLIT 0: no barrier in the loop).
   const ulong run = (lines + get_global_size(0) - 1) / get_global_size(0);
-  for (ulong t = 0; t < run; ++t) {
+  ulong t = 0;
+#if LANES && DESC_LANES_VECTOR && LINES == 0 && ALIGNED && VEC > 1
+  // Rows of whole vectors (ld and len multiples of VEC): VEC rows at a time, each row's lanes in a
+  // vector as below, the VEC rows' lanes met at once (DESC_VLANES_MEET_T: the same pairs, so the
+  // same bits, in VEC - 1 whole-vector operations where one row's meet takes log2(VEC) mostly
+  // empty ones). On short rows the meet, not the loads, set the time (rows of 32 floats).
+  if (ld % VEC == 0 && len % VEC == 0) {
+    const ulong s0 = get_global_id(0) * run;
+    const ulong vectors = len / VEC;
+    for (; t + VEC <= run && s0 + t + VEC <= lines; t += VEC) {
+      desc_lanes_v lv[VEC];
+      for (uint r = 0; r < VEC; ++r) {
+        const ulong b = (s0 + t + r) * ld;
+        lv[r] = (desc_lanes_v)(desc_identity());
+        for (ulong k = 0; k < vectors; ++k) DESC_FOLD_VLANES_AT(lv[r], b / VEC + k, b);
+      }
+      desc_lanes_v met;
+      DESC_VLANES_MEET_T(lv, met);
+#define DESC_LINES_STORE_ROW(v, c) out[out_index + s0 + t + (c)] = desc_finish((v), len);
+      DESC_VLANES_EACH(met, DESC_LINES_STORE_ROW)
+#undef DESC_LINES_STORE_ROW
+    }
+  }
+#endif
+  for (; t < run; ++t) {
     const ulong s = get_global_id(0) * run + t;
 #else
   for (ulong first = (ulong)get_group_id(0) * LINE_SLOTS; first < lines; first += (ulong)get_num_groups(0) * LINE_SLOTS) {

@@ -2147,6 +2147,109 @@ TEST_SUITE("descriptor") {
 }
 
 TEST_SUITE("descriptor_families") {
+  TEST_CASE("rows in runs with vector lanes: VEC rows' lanes met at once give each row's own lanes' bits") {
+    // BLOCKED 1 and LANES 1 (a CPU's rows; given here, so on every device): rows of whole vectors
+    // (ld and the row a multiple of VEC) go VEC rows at a time, their lanes met in one transposed
+    // tree (DESC_VLANES_MEET_T); the rest of a work-item's run row by row (DESC_VLANES_MEET). Both
+    // must be the row's lane c folding elements c, c + VEC, ... in order, then the halves tree
+    // (c with c + VEC / 2, ...): a float sum is compared bit for bit with that order on the host,
+    // fmin with NaN rows, integer max and a u32 sum exactly. Row counts leave remainders of VEC in
+    // the work-items' runs and a last run cut short; an ld wider than the row and an offset of one
+    // vector keep the rows aligned; a row of one element less goes the per-row way only.
+    const Reduction fsum = builtin(B::Sum, S::F32), fmin_d = builtin(B::Min, S::F32), imax = builtin(B::Max, S::I32),
+                    usum = builtin(B::Sum, S::U32);
+    std::mt19937 rng(20261207);
+    std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+    Failures f;
+    std::size_t runs = 0;
+    for (const unsigned vec : {2u, 4u, 8u, 16u}) {
+      AxisParams p;
+      p.row_width = 1;
+      p.defines = {Define{"VEC", std::to_string(vec)}, Define{"BLOCKED", "1"}, Define{"LANES", "1"}};
+      AxisReducer red = make_axis_reducer(p);
+      for (const std::size_t len : {std::size_t{vec}, std::size_t{3 * vec}, std::size_t{3 * vec - 1}}) {
+        for (const std::size_t pad : {std::size_t{0}, std::size_t{vec}}) {
+          const std::size_t m = 1037, ld = len + pad, off = pad;  // off: one vector (or none)
+          const MatrixShape ms{m, len, ld};
+          const std::string what = "VEC " + std::to_string(vec) + " " + std::to_string(m) + "x" + std::to_string(len) +
+                                   " ld " + std::to_string(ld) + " offset " + std::to_string(off);
+          CAPTURE(what);
+          const DescriptorLaunch l = introspect::prepare(red, fsum, Axis::Rows, ms);
+          REQUIRE(l.options.find("-D VEC=" + std::to_string(vec) + " ") != std::string::npos);
+          REQUIRE(l.options.find("-D BLOCKED=1 -D LANES=1") != std::string::npos);
+          Column x(S::F32, off + ms.span()), xi(S::I32, off + ms.span()), xu(S::U32, off + ms.span());
+          for (std::size_t i = 0; i < x.size(); ++i) {
+            x.set_real(i, real(rng));
+            store(xi.at(i), static_cast<std::int32_t>(rng()));
+            store(xu.at(i), static_cast<std::uint32_t>(rng()));
+          }
+          // Row 3 holds one NaN, row 5 only NaN (fmin: a NaN loses to a number; all NaN is NaN).
+          x.set_nan(off + 3 * ld + len / 2);
+          for (std::size_t j = 0; j < len; ++j) x.set_nan(off + 5 * ld + j);
+          const auto at = [&](std::size_t row, std::size_t j) { return load<float>(x.at(off + row * ld + j)); };
+          const auto lanes_order = [&](std::size_t row, auto combine, float identity) {
+            std::vector<float> lane(vec, identity);
+            for (std::size_t j = 0; j < len; ++j)
+              if (len % vec == 0) lane[j % vec] = combine(lane[j % vec], at(row, j));
+            if (len % vec != 0) {
+              // Not whole vectors from this row's start unless ld and len allow: the kernel folds
+              // the whole vectors [ceil(b / VEC), floor(e / VEC)) by lanes, the rest one by one.
+              const std::size_t b = off + row * ld, e = b + len;
+              const std::size_t kv0 = (b + vec - 1) / vec, kv1 = e / vec;
+              float acc = identity;
+              if (kv1 > kv0) {
+                for (std::size_t k = kv0; k < kv1; ++k)
+                  for (std::size_t c = 0; c < vec; ++c) lane[c] = combine(lane[c], load<float>(x.at(k * vec + c)));
+              }
+              for (std::size_t w = vec / 2; w > 0; w /= 2)
+                for (std::size_t c = 0; c < w; ++c) lane[c] = combine(lane[c], lane[c + w]);
+              acc = lane[0];
+              const std::size_t hv = kv1 > kv0 ? kv0 * vec : e, tv = kv1 > kv0 ? kv1 * vec : e;
+              for (std::size_t i = b; i < hv; ++i) acc = combine(acc, load<float>(x.at(i)));
+              for (std::size_t i = tv; i < e; ++i) acc = combine(acc, load<float>(x.at(i)));
+              return acc;
+            }
+            for (std::size_t w = vec / 2; w > 0; w /= 2)
+              for (std::size_t c = 0; c < w; ++c) lane[c] = combine(lane[c], lane[c + w]);
+            return lane[0];
+          };
+          const std::vector<Result> sums = red.reduce(fsum, {Input{upload(x), off}}, Axis::Rows, ms);
+          const std::vector<Result> mins = red.reduce(fmin_d, {Input{upload(x), off}}, Axis::Rows, ms);
+          const std::vector<Result> maxs = red.reduce(imax, {Input{upload(xi), off}}, Axis::Rows, ms);
+          const std::vector<Result> usums = red.reduce(usum, {Input{upload(xu), off}}, Axis::Rows, ms);
+          runs += 4;
+          REQUIRE(sums.size() == m);
+          for (std::size_t row = 0; row < m; ++row) {
+            const float want_sum = lanes_order(row, [](float a, float b) { return a + b; }, 0.0f);
+            const float want_min = lanes_order(row, [](float a, float b) { return std::fmin(a, b); }, NAN);
+            std::int32_t want_max = INT32_MIN;
+            std::uint64_t want_usum = 0;
+            for (std::size_t j = 0; j < len; ++j) {
+              want_max = std::max(want_max, load<std::int32_t>(xi.at(off + row * ld + j)));
+              want_usum += load<std::uint32_t>(xu.at(off + row * ld + j));
+            }
+            const float got_sum = load<float>(sums[row].bytes.data()), got_min = load<float>(mins[row].bytes.data());
+            const auto same = [](float a, float b) { return std::memcmp(&a, &b, 4) == 0 || (std::isnan(a) && std::isnan(b)); };
+            if (!same(got_sum, want_sum))
+              f.add(what + " row " + std::to_string(row) + ": sum " + std::to_string(got_sum) + ", the lanes' order " +
+                    std::to_string(want_sum));
+            if (!same(got_min, want_min))
+              f.add(what + " row " + std::to_string(row) + ": fmin " + std::to_string(got_min) + ", want " +
+                    std::to_string(want_min));
+            if (load<std::int32_t>(maxs[row].bytes.data()) != want_max)
+              f.add(what + " row " + std::to_string(row) + ": i32 max " +
+                    std::to_string(load<std::int32_t>(maxs[row].bytes.data())) + ", want " + std::to_string(want_max));
+            if (load<std::uint64_t>(usums[row].bytes.data()) != want_usum)
+              f.add(what + " row " + std::to_string(row) + ": u32 sum " +
+                    std::to_string(load<std::uint64_t>(usums[row].bytes.data())) + ", want " + std::to_string(want_usum));
+          }
+        }
+      }
+    }
+    MESSAGE(runs << " launches");
+    CHECK_MESSAGE(f.count == 0, f.count << " wrong rows (the first " << f.limit << " above)");
+  }
+
   TEST_CASE("the planners' shapes follow the device: CPU shapes where it is no GPU (nor llvmpipe), GPU shapes elsewhere") {
     // On a CPU (bench/NOTES.md, the descriptor families on a CPU device): the whole array in one
     // contiguous run per work-item (BLOCKED 1), a row per work-item, 8 work-items across the columns,

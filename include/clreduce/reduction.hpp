@@ -183,6 +183,13 @@ struct Reduction {
   // VEC 2, 4, 8 and 16. The whole-array and row kernels' vector reads use it; columns map each
   // element (and use lift_vector, if any). Empty: the elements are mapped.
   std::string lift_input_vector;
+  // Optional, where acc_type is one of OpenCL C's scalar types: combine_vector (a, b), the same
+  // combine of two vectors of acc_type component by component, written for OpenCL C's vectors
+  // (any width: 2 to 16); a CPU's kernels meet their vector lanes with it (a row's lanes, or 16
+  // rows' at once) where the scalar combine applied to each component stays scalar code. It must
+  // equal combine in every component. Empty: component by component. The built-ins whose combine
+  // is a + b, a | b, a & b, min, max, fmin or fmax of their operands set it to that text.
+  std::string combine_vector;
   // Optional: fold, statements that add one more mapped value v (index i) to the accumulator *a
   // in place (a: a private pointer), where that is cheaper than *a = combine(*a, lift(v, i)) (the
   // exact accumulator adds one term to its digits, copying nothing). It must equal that. Empty:
