@@ -304,6 +304,55 @@ TEST_SUITE("unit") {
     CHECK_FALSE(default_axis_variant(Axis::Cols, ElemType::Float, Op::Sum, 4096, 4096, fake_gpu()).runs_descriptor());
   }
 
+  TEST_CASE("axis planner: matrices of at most 40 MiB, which stay in a large GPU's L2 back to back") {
+    // bench/results/2026-12-07_h100_l2_axis: there a launch's fixed costs decide, not the memory.
+    const DeviceInfo d = fake_gpu();  // 100 compute units
+    const auto variant = [&](Axis axis, Op op, std::uint64_t m, std::uint64_t n) {
+      AxisConfig cfg;
+      cfg.axis = axis;
+      cfg.op = op;
+      return plan_axis(cfg, d, m, n).variant->name;
+    };
+    // Thin columns (rows of at most 256 bytes, 4096 rows or more): streamed in one launch for
+    // sums, min and max; argmin/argmax as before; wider rows, fewer rows or a larger matrix as before.
+    CHECK(variant(Axis::Cols, Op::Sum, 8192, 32) == "cols_stream_fused");
+    CHECK(variant(Axis::Cols, Op::Max, 16384, 64) == "cols_stream_fused");
+    CHECK(variant(Axis::Cols, Op::Min, 131072, 64) == "cols_stream_fused");  // 32 MiB
+    CHECK(variant(Axis::Cols, Op::ArgMax, 8192, 32) == "cols_fused");
+    CHECK(variant(Axis::Cols, Op::Sum, 16384, 65) != "cols_stream_fused");
+    CHECK(variant(Axis::Cols, Op::Sum, 2048, 32) == "cols_fused");
+    CHECK(variant(Axis::Cols, Op::Sum, 262144, 64) == "cols_tile");  // 64 MiB: the tiles, as measured at 256 MiB
+    // Few rows of many columns (at most 64 rows, columns for two groups of 256 a compute unit): a
+    // work-item per column, for every operator; fewer columns or more rows as before.
+    CHECK(variant(Axis::Cols, Op::Sum, 32, 131072) == "cols_item");
+    CHECK(variant(Axis::Cols, Op::ArgMax, 64, 65536) == "cols_item");
+    CHECK(variant(Axis::Cols, Op::Sum, 32, 16384) == "cols_tile");
+    CHECK(variant(Axis::Cols, Op::Sum, 65, 65536) != "cols_item");
+    // argmin/argmax over few long rows: a group per row where the rows fill the compute units, else
+    // rows_split in one launch; sums keep rows_split_fused; past 40 MiB, rows_split as before.
+    CHECK(variant(Axis::Rows, Op::ArgMax, 256, 16384) == "rows_group");
+    CHECK(variant(Axis::Rows, Op::ArgMin, 32, 8192) == "rows_split_fused");
+    CHECK(variant(Axis::Rows, Op::ArgMax, 64, 131072) == "rows_split_fused");  // 32 MiB
+    CHECK(variant(Axis::Rows, Op::ArgMax, 64, 262144) == "rows_split");        // 64 MiB
+    CHECK(variant(Axis::Rows, Op::Sum, 256, 16384) == "rows_split_fused");
+    // Many rows of 1025 elements to under 16 KiB: rows_sliced (argmin/argmax: rows_warp where the
+    // device has NVIDIA's shuffle); longer rows or a larger matrix: rows_group as before.
+    CHECK(variant(Axis::Rows, Op::Sum, 6144, 1536) == "rows_sliced");
+    CHECK(variant(Axis::Rows, Op::ArgMax, 2816, 2816) == "rows_sliced");
+    CHECK(variant(Axis::Rows, Op::Max, 1536, 4096) == "rows_group");  // 16 KiB rows
+    CHECK(variant(Axis::Rows, Op::Sum, 16384, 2048) == "rows_group");  // 128 MiB
+    DeviceInfo nv = d;
+    nv.is_nvidia = true;
+    nv.lockstep_width = 32;
+    nv.lockstep_source = "CL_DEVICE_WARP_SIZE_NV";
+    AxisConfig arg;
+    arg.axis = Axis::Rows;
+    arg.op = Op::ArgMax;
+    CHECK(plan_axis(arg, nv, 6144, 1536).variant->name == "rows_warp");
+    arg.op = Op::Sum;
+    CHECK(plan_axis(arg, nv, 6144, 1536).variant->name == "rows_sliced");
+  }
+
   TEST_CASE("axis planner: the variant by shape, the row width, the chunks, the depth") {
     const DeviceInfo d = fake_gpu();
     AxisConfig cfg;
@@ -386,7 +435,7 @@ TEST_SUITE("unit") {
       CHECK(w.passes[0].options.find("-D NV_PTX=1") != std::string::npos);
       CHECK(plan_axis(cfg, nv, 100, 1024).row_width == 32);  // 256 vectors: a warp
       CHECK(plan_axis(cfg, nv, 100, 6).row_width == 2);      // VEC 2, 3 vectors
-      CHECK(plan_axis(cfg, nv, 8192, 1025).variant->name == "rows_group");
+      CHECK(plan_axis(cfg, nv, 16384, 1025).variant->name == "rows_group");  // 67 MB: past the L2 rules
       CHECK(&default_axis_variant(Axis::Rows, cfg.type, cfg.op, 1048576, 32, nv) == w.variant);
     }
     p = plan_axis(cfg, d, 8192, 8192);
@@ -480,7 +529,7 @@ TEST_SUITE("unit") {
     p = plan_axis(cfg, d, 32, 1048576);  // columns enough for 8 groups of 256 per compute unit
     CHECK(p.variant->name == "cols_item");
     CHECK(p.passes.size() == 1);
-    p = plan_axis(cfg, d, 32, 8 * 256 * d.compute_units - 1);
+    p = plan_axis(cfg, d, 64, 8 * 256 * d.compute_units - 1);  // 52 MB (past 40 MiB: the L2 rules above are not asked)
     CHECK(p.variant->name == "cols_tile");
     p = plan_axis(cfg, d, 64, 8192);
     CHECK(p.variant->name == "cols_tile");

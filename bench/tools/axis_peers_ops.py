@@ -12,6 +12,8 @@
 # batches: the method of clreduce's back-to-back median (no launch gap between calls), so the two
 # kernels' times compare directly.
 #   python3 bench/tools/axis_peers_ops.py [ops...]   (default: sum amin amax argmin argmax)
+# Environment: AXIS_SHAPES (MxN,MxN,...: default the seven shapes of `bench axis` on a GPU),
+# AXIS_DTYPES (float32,int32: the default), AXIS_SEGMENTS (1, the default: the segments too; 0: not).
 import os, sys, time
 os.environ.setdefault("CUPY_ACCELERATORS", "cub")
 import torch
@@ -48,8 +50,11 @@ def bench_b2b(fn, calls=20, batches=11):
 ops = sys.argv[1:] or ["sum", "amin", "amax", "argmin", "argmax"]
 print("device", torch.cuda.get_device_name(), "torch", torch.__version__)
 shapes = [(8192, 8192), (16384, 16384), (1 << 20, 32), (32, 1 << 20), (1 << 16, 1024), (1024, 1 << 16), (4096, 4096)]
+if os.environ.get("AXIS_SHAPES"):
+    shapes = [tuple(int(v) for v in s.split("x")) for s in os.environ["AXIS_SHAPES"].split(",")]
+dtypes = [getattr(torch, d) for d in os.environ.get("AXIS_DTYPES", "float32,int32").split(",")]
 CUPY_OP = {"sum": "sum", "amin": "min", "amax": "max", "argmin": "argmin", "argmax": "argmax"}
-for dtype in [torch.float32, torch.int32]:
+for dtype in dtypes:
     for (m, n) in shapes:
         a = (torch.rand(m, n, device="cuda") * 1000).to(dtype)
         gb = m * n * 4 / 1e9
@@ -71,6 +76,8 @@ for dtype in [torch.float32, torch.int32]:
         print(f"{str(dtype)[6:]} argmax {m}x{n} whole: torch {t*1e6:8.1f} us {gb/t:7.0f} GB/s")
         del a
 # Segments: the layouts bench/gpu_bench_axis_ops.sh gives clreduce (2^26 floats in all).
+if os.environ.get("AXIS_SEGMENTS", "1") == "0":
+    sys.exit(0)
 n = 1 << 26
 x = torch.rand(n, device="cuda")
 for count in [1, 100, 1000, 100000]:

@@ -438,6 +438,31 @@ std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, u
 // partial rows alone) and at 1 chunk (nothing to meet: 1024x65536 91.5 -> 95.1).
 constexpr std::uint64_t kFusedMaxChunks = 64;
 
+// Matrices of at most this many bytes stay in a large GPU's L2 between back-to-back calls (the
+// H100's and H200's 50 MB; what a launch's fixed costs weigh against there, not the HBM). There,
+// on the H100 (float sum, max and argmax back to back, bench/results/2026-12-07_h100_l2_axis):
+// - columns of rows of at most kSmallStreamRowBytes from kSmallStreamRows rows: streamed in one
+//   launch for sums, min and max (8192x32 6.0 µs against cols_fused's 11.9 at 256 chunks,
+//   16384x64 9.5 against cols_tile's 11.6);
+// - columns of at most kSmallItemRows rows and enough columns for two groups a compute unit: a
+//   work-item per column (32x131072 sum 6.0 against cols_tile's 8.3, argmax 6.9 against 10.3);
+//   with fewer columns (64x16384, 32x8192) the two tie;
+// - argmin/argmax over few long rows: one group per row where the rows fill the compute units
+//   (256x16384 8.8 µs against rows_split's 14.7 and its one launch's 10.7), else rows_split in
+//   one launch (64x16384 7.2 against 8.7, 32x8192 6.6 against 9.4, 32x131072 10.6 against 11.4):
+//   the second launch is a third of the time here;
+// - many rows of 1025 elements to under 16 KiB: rows_sliced's 32 work-items a row for sums, min and
+//   max, rows_warp's for argmin/argmax where the device has the shuffle (6144x1536 sum 7.9 µs
+//   against rows_group's 14.8, argmax 12.0 against 21.4; 2816x2816 sum 7.0 against 9.5, argmax
+//   10.9 against 14.3; 2048x3072 a tie, 6.3 against 6.2, argmax 11.0 against 10.7), where a group
+//   of 256 per row leaves each work-item a few loads; from 6144 elements rows_group wins (1536x6144
+//   sum 10.6 against 11.3, argmax 14.9 against 22.4).
+constexpr std::uint64_t kCacheMatrixBytes = 40ULL << 20;
+constexpr std::uint64_t kCacheSlicedRowBytes = 16 * 1024;
+constexpr std::uint64_t kSmallStreamRowBytes = 256;
+constexpr std::uint64_t kSmallStreamRows = 4096;
+constexpr std::uint64_t kSmallItemRows = 64;
+
 // cols_fused's tile (TILE_X columns x ROWS_Y row-slices) and its groups per compute unit when no
 // chunk count is given. A warp of the registry's 32 x 8 tile reads 128 bytes of a row per load;
 // wider tiles read longer runs of each row. On the H100 (float sums, b2b,
@@ -677,8 +702,13 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // 32x1048576: 51.1 µs against cols_tile's 57.3); else tiles over row chunks fill the device.
   // Tiles: in one launch (cols_fused) where a few chunks meet; thin matrices that need more
   // chunks than that are streamed (cols_stream, in one launch for sums, min and max); else cols_tile.
+  const std::uint64_t matrix_bytes = m * n * size_of(type);
+  const bool cache_resident = matrix_bytes <= kCacheMatrixBytes;
   if (axis == Axis::Cols) {
     if (n >= kGroupsPerCu * kFillGroup * cus) return find_axis_variant("cols_item");
+    if (cache_resident && m <= kSmallItemRows && n >= 2 * kFillGroup * cus) return find_axis_variant("cols_item");
+    if (cache_resident && !is_arg_op(op) && m >= kSmallStreamRows && n * size_of(type) <= kSmallStreamRowBytes)
+      return find_axis_variant("cols_stream_fused");
     const AxisVariant& tile = find_axis_variant("cols_tile");
     const std::uint64_t chunks = tile_chunks(m, n, tile.default_tile_x(), tile.default_rows_y(), cus, kGroupsPerCu);
     if (chunks >= 2 && chunks <= kFusedMaxChunks) return find_axis_variant("cols_fused");
@@ -695,7 +725,13 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // chunks 92.2-92.4, against 95.3-96.2 by rows_split at 4). argmin/argmax keep rows_split: one
   // launch gained nothing for them (float argmax 32x1048576 53.4 at 64 chunks against 53.5, int
   // argmin 52.7 against 53.0).
-  if (m < std::uint64_t{kFewRowsPerCu} * cus) return find_axis_variant(is_arg_op(op) ? "rows_split" : "rows_split_fused");
+  if (m < std::uint64_t{kFewRowsPerCu} * cus) {
+    if (!is_arg_op(op)) return find_axis_variant("rows_split_fused");
+    if (cache_resident) return find_axis_variant(m >= cus ? "rows_group" : "rows_split_fused");
+    return find_axis_variant("rows_split");
+  }
+  if (cache_resident && n * size_of(type) < kCacheSlicedRowBytes)
+    return find_axis_variant(!is_arg_op(op) || !has_nv_shuffle(dev) ? "rows_sliced" : "rows_warp");
   // Many rows, long ones: parts of each row read by neighbouring groups, for sums, min and max
   // (argmin/argmax lost with parts at 1024x65536: float argmax 99.4-114.4 µs against
   // rows_group's 95.8).
