@@ -2285,6 +2285,13 @@ TEST_SUITE("descriptor_families") {
     CHECK(cols.options.find(cpu ? "-D SPAN=8" : "-D SPAN=1") != std::string::npos);
     const DescriptorLaunch narrow = introspect::prepare(axis, sum, Axis::Cols, MatrixShape{4096, 40, 40});
     CHECK(narrow.span == (cpu ? 2u : 1u));
+    // Fewer work-items across than a group (here 2 of 16 x 2 columns) keep one row slice on a CPU:
+    // the group as wide as the tile, the rows split by chunks; a GPU's tile keeps its row slices.
+    if (cpu) {
+      CHECK(narrow.rows_y == 1u);
+      CHECK(narrow.wg == narrow.tile_x);
+      CHECK(narrow.chunks > 1);
+    }
     CHECK(introspect::prepare(axis, builtin(B::ArgMax, S::F32), Axis::Cols, MatrixShape{4096, 1024, 1024}).span == 1u);
     AxisParams span_block;
     span_block.defines = {Define{"SPAN", "2"}, Define{"BLOCK", "1"}};
