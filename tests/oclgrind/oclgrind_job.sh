@@ -185,6 +185,10 @@ else
   # run of SPAN VEC-wide loads a row: the last work-items' spans cut by the matrix, row chunks).
   cases+=("reduce --op minmax --type u32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4 -D LANES=1")
   cases+=("reduce --op sum --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4 -D SPAN=2")
+  # Rows of whole vectors in runs, VEC rows' lanes met at once (DESC_VLANES_MEET_T), the runs'
+  # remainders row by row, the last run cut by the matrix: a padded ld, and 16-lane vectors.
+  cases+=("reduce --op sum --type f32 --axis rows --shape 301x8 --ld 12 --wg 8 --row-width 1 --vec 4 -D BLOCKED=1 -D LANES=1")
+  cases+=("reduce --op max --type u16 --axis rows --shape 1001x32 --wg 4 --row-width 1 --vec 16 -D BLOCKED=1 -D LANES=1")
   cases+=("reduce --op max --type i32 --axis cols --shape 37x301 --chunks 3 -D TILE_X=4 -D ROWS_Y=2 -D VEC=2 -D SPAN=4")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
