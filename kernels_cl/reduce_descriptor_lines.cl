@@ -127,18 +127,18 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
   // same bits, in VEC - 1 whole-vector operations where one row's meet takes log2(VEC) mostly
   // empty ones). On short rows the meet, not the loads, set the time (rows of 32 floats).
   if (ld % VEC == 0 && len % VEC == 0) {
-    const ulong s0 = get_global_id(0) * run;
+    const ulong first_row_ = get_global_id(0) * run;  // not s0: a descriptor's scalar
     const ulong vectors = len / VEC;
-    for (; t + VEC <= run && s0 + t + VEC <= lines; t += VEC) {
+    for (; t + VEC <= run && first_row_ + t + VEC <= lines; t += VEC) {
       desc_lanes_v lv[VEC];
       for (uint r = 0; r < VEC; ++r) {
-        const ulong b = (s0 + t + r) * ld;
+        const ulong b = (first_row_ + t + r) * ld;
         lv[r] = (desc_lanes_v)(desc_identity());
         for (ulong k = 0; k < vectors; ++k) DESC_FOLD_VLANES_AT(lv[r], b / VEC + k, b);
       }
       desc_lanes_v met;
       DESC_VLANES_MEET_T(lv, met);
-#define DESC_LINES_STORE_ROW(v, c) out[out_index + s0 + t + (c)] = desc_finish((v), len);
+#define DESC_LINES_STORE_ROW(v, c) out[out_index + first_row_ + t + (c)] = desc_finish((v), len);
       DESC_VLANES_EACH(met, DESC_LINES_STORE_ROW)
 #undef DESC_LINES_STORE_ROW
     }

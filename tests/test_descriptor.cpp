@@ -2153,11 +2153,25 @@ TEST_SUITE("descriptor_families") {
     // tree (DESC_VLANES_MEET_T); the rest of a work-item's run row by row (DESC_VLANES_MEET). Both
     // must be the row's lane c folding elements c, c + VEC, ... in order, then the halves tree
     // (c with c + VEC / 2, ...): a float sum is compared bit for bit with that order on the host,
-    // fmin with NaN rows, integer max and a u32 sum exactly. Row counts leave remainders of VEC in
-    // the work-items' runs and a last run cut short; an ld wider than the row and an offset of one
-    // vector keep the rows aligned; a row of one element less goes the per-row way only.
+    // fmin with NaN rows, integer max, a u32 sum, and a sum of x * s0 with a run-time scalar s0 (the
+    // kernel's own names must not hide it). The rows are sized from the launch: every work-item's
+    // run at least VEC + 2 rows (so the VEC-rows path runs and leaves a remainder), and the last
+    // non-empty run cut short by the matrix. An ld wider than the row and an offset of one vector
+    // keep the rows aligned; a row of one element less goes the per-row way only.
     const Reduction fsum = builtin(B::Sum, S::F32), fmin_d = builtin(B::Min, S::F32), imax = builtin(B::Max, S::I32),
                     usum = builtin(B::Sum, S::U32);
+    Reduction scaled = fsum;  // a user's copy: the combine a + b still serves vectors (vector_combine_of)
+    scaled.name = "scaled_sum";
+    scaled.builtin.reset();
+    scaled.scalars = {S::F32};
+    scaled.map = "x0 * s0";
+    CHECK(vector_combine_of(scaled) == "a + b");
+    CHECK(reduction_source(scaled).find("#define desc_combine_v(a, b) (a + b)") != std::string::npos);
+    Reduction other = scaled;
+    other.combine = "a+b";  // not one of the texts known to hold for vectors: component by component
+    CHECK(vector_combine_of(other).empty());
+    CHECK(reduction_source(other).find("desc_combine_v") == std::string::npos);
+    const float scale = 0.5f;  // a power of two: x * s0 exact, so a fused multiply-add gives the same bits
     std::mt19937 rng(20261207);
     std::uniform_real_distribution<float> real(-1.0f, 1.0f);
     Failures f;
@@ -2167,9 +2181,15 @@ TEST_SUITE("descriptor_families") {
       p.row_width = 1;
       p.defines = {Define{"VEC", std::to_string(vec)}, Define{"BLOCKED", "1"}, Define{"LANES", "1"}};
       AxisReducer red = make_axis_reducer(p);
+      // The work-items of the launch (its groups over many rows), then rows for runs of VEC + 2
+      // less 3 rows, so the last non-empty run is cut short.
+      const DescriptorLaunch probe = introspect::prepare(red, fsum, Axis::Rows, MatrixShape{1 << 20, vec, vec});
+      const std::uint64_t items = std::uint64_t{probe.wg} * probe.groups;
+      REQUIRE(items > 0);
+      const std::size_t m = static_cast<std::size_t>(items * (vec + 2) - 3);
       for (const std::size_t len : {std::size_t{vec}, std::size_t{3 * vec}, std::size_t{3 * vec - 1}}) {
         for (const std::size_t pad : {std::size_t{0}, std::size_t{vec}}) {
-          const std::size_t m = 1037, ld = len + pad, off = pad;  // off: one vector (or none)
+          const std::size_t ld = len + pad, off = pad;  // off: one vector (or none)
           const MatrixShape ms{m, len, ld};
           const std::string what = "VEC " + std::to_string(vec) + " " + std::to_string(m) + "x" + std::to_string(len) +
                                    " ld " + std::to_string(ld) + " offset " + std::to_string(off);
@@ -2177,6 +2197,10 @@ TEST_SUITE("descriptor_families") {
           const DescriptorLaunch l = introspect::prepare(red, fsum, Axis::Rows, ms);
           REQUIRE(l.options.find("-D VEC=" + std::to_string(vec) + " ") != std::string::npos);
           REQUIRE(l.options.find("-D BLOCKED=1 -D LANES=1") != std::string::npos);
+          REQUIRE(std::uint64_t{l.wg} * l.groups == items);
+          const std::uint64_t run = (m + items - 1) / items;
+          REQUIRE(run >= vec + 2);
+          REQUIRE(m % run != 0);
           Column x(S::F32, off + ms.span()), xi(S::I32, off + ms.span()), xu(S::U32, off + ms.span());
           for (std::size_t i = 0; i < x.size(); ++i) {
             x.set_real(i, real(rng));
@@ -2186,42 +2210,38 @@ TEST_SUITE("descriptor_families") {
           // Row 3 holds one NaN, row 5 only NaN (fmin: a NaN loses to a number; all NaN is NaN).
           x.set_nan(off + 3 * ld + len / 2);
           for (std::size_t j = 0; j < len; ++j) x.set_nan(off + 5 * ld + j);
-          const auto at = [&](std::size_t row, std::size_t j) { return load<float>(x.at(off + row * ld + j)); };
-          const auto lanes_order = [&](std::size_t row, auto combine, float identity) {
+          const auto elem = [&](std::size_t i, float mul) { return load<float>(x.at(i)) * mul; };
+          // Row `row` folded as the kernel does: its whole vectors [ceil(b / VEC), floor(e / VEC))
+          // lane by lane, the lanes' halves tree, then the elements before and after them in order.
+          const auto lanes_order = [&](std::size_t row, auto combine, float identity, float mul) {
             std::vector<float> lane(vec, identity);
-            for (std::size_t j = 0; j < len; ++j)
-              if (len % vec == 0) lane[j % vec] = combine(lane[j % vec], at(row, j));
-            if (len % vec != 0) {
-              // Not whole vectors from this row's start unless ld and len allow: the kernel folds
-              // the whole vectors [ceil(b / VEC), floor(e / VEC)) by lanes, the rest one by one.
-              const std::size_t b = off + row * ld, e = b + len;
-              const std::size_t kv0 = (b + vec - 1) / vec, kv1 = e / vec;
-              float acc = identity;
-              if (kv1 > kv0) {
-                for (std::size_t k = kv0; k < kv1; ++k)
-                  for (std::size_t c = 0; c < vec; ++c) lane[c] = combine(lane[c], load<float>(x.at(k * vec + c)));
-              }
-              for (std::size_t w = vec / 2; w > 0; w /= 2)
-                for (std::size_t c = 0; c < w; ++c) lane[c] = combine(lane[c], lane[c + w]);
-              acc = lane[0];
-              const std::size_t hv = kv1 > kv0 ? kv0 * vec : e, tv = kv1 > kv0 ? kv1 * vec : e;
-              for (std::size_t i = b; i < hv; ++i) acc = combine(acc, load<float>(x.at(i)));
-              for (std::size_t i = tv; i < e; ++i) acc = combine(acc, load<float>(x.at(i)));
-              return acc;
-            }
+            const std::size_t b = off + row * ld, e = b + len;
+            const std::size_t kv0 = (b + vec - 1) / vec, kv1 = e / vec;
+            for (std::size_t k = kv0; k < kv1; ++k)
+              for (std::size_t c = 0; c < vec; ++c) lane[c] = combine(lane[c], elem(k * vec + c, mul));
             for (std::size_t w = vec / 2; w > 0; w /= 2)
               for (std::size_t c = 0; c < w; ++c) lane[c] = combine(lane[c], lane[c + w]);
-            return lane[0];
+            float acc = lane[0];
+            const std::size_t hv = kv1 > kv0 ? kv0 * vec : e, tv = kv1 > kv0 ? kv1 * vec : e;
+            for (std::size_t i = b; i < hv; ++i) acc = combine(acc, elem(i, mul));
+            for (std::size_t i = tv; i < e; ++i) acc = combine(acc, elem(i, mul));
+            return acc;
           };
           const std::vector<Result> sums = red.reduce(fsum, {Input{upload(x), off}}, Axis::Rows, ms);
           const std::vector<Result> mins = red.reduce(fmin_d, {Input{upload(x), off}}, Axis::Rows, ms);
           const std::vector<Result> maxs = red.reduce(imax, {Input{upload(xi), off}}, Axis::Rows, ms);
           const std::vector<Result> usums = red.reduce(usum, {Input{upload(xu), off}}, Axis::Rows, ms);
-          runs += 4;
+          const std::vector<Result> ssums =
+              red.reduce(scaled, {Input{upload(x), off}}, Axis::Rows, ms, {ScalarArg{static_cast<double>(scale)}});
+          runs += 5;
           REQUIRE(sums.size() == m);
+          REQUIRE(ssums.size() == m);
+          const auto same = [](float a, float b) { return std::memcmp(&a, &b, 4) == 0 || (std::isnan(a) && std::isnan(b)); };
+          const auto plus = [](float a, float b) { return a + b; };
           for (std::size_t row = 0; row < m; ++row) {
-            const float want_sum = lanes_order(row, [](float a, float b) { return a + b; }, 0.0f);
-            const float want_min = lanes_order(row, [](float a, float b) { return std::fmin(a, b); }, NAN);
+            const float want_sum = lanes_order(row, plus, 0.0f, 1.0f);
+            const float want_ssum = lanes_order(row, plus, 0.0f, scale);
+            const float want_min = lanes_order(row, [](float a, float b) { return std::fmin(a, b); }, NAN, 1.0f);
             std::int32_t want_max = INT32_MIN;
             std::uint64_t want_usum = 0;
             for (std::size_t j = 0; j < len; ++j) {
@@ -2229,10 +2249,13 @@ TEST_SUITE("descriptor_families") {
               want_usum += load<std::uint32_t>(xu.at(off + row * ld + j));
             }
             const float got_sum = load<float>(sums[row].bytes.data()), got_min = load<float>(mins[row].bytes.data());
-            const auto same = [](float a, float b) { return std::memcmp(&a, &b, 4) == 0 || (std::isnan(a) && std::isnan(b)); };
+            const float got_ssum = load<float>(ssums[row].bytes.data());
             if (!same(got_sum, want_sum))
               f.add(what + " row " + std::to_string(row) + ": sum " + std::to_string(got_sum) + ", the lanes' order " +
                     std::to_string(want_sum));
+            if (!same(got_ssum, want_ssum))
+              f.add(what + " row " + std::to_string(row) + ": sum of x * s0 " + std::to_string(got_ssum) +
+                    ", the lanes' order " + std::to_string(want_ssum));
             if (!same(got_min, want_min))
               f.add(what + " row " + std::to_string(row) + ": fmin " + std::to_string(got_min) + ", want " +
                     std::to_string(want_min));

@@ -184,11 +184,12 @@ struct Reduction {
   // element (and use lift_vector, if any). Empty: the elements are mapped.
   std::string lift_input_vector;
   // Optional, where acc_type is one of OpenCL C's scalar types: combine_vector (a, b), the same
-  // combine of two vectors of acc_type component by component, written for OpenCL C's vectors
-  // (any width: 2 to 16); a CPU's kernels meet their vector lanes with it (a row's lanes, or 16
-  // rows' at once) where the scalar combine applied to each component stays scalar code. It must
-  // equal combine in every component. Empty: component by component. The built-ins whose combine
-  // is a + b, a | b, a & b, min, max, fmin or fmax of their operands set it to that text.
+  // combine of two vectors of acc_type component by component, written so that it holds for
+  // OpenCL C's vectors of 2 to 16 acc_type and for acc_type itself; a CPU's kernels meet their
+  // vector lanes with it (a row's lanes, or 16 rows' at once) where the scalar combine applied to
+  // each component stays scalar code. It must equal combine in every component. Empty: a combine
+  // that reads exactly a + b, a | b, a & b, min(a, b), max(a, b), fmin(a, b) or fmax(a, b) serves
+  // as its own (vector_combine_of), any other goes component by component.
   std::string combine_vector;
   // Optional: fold, statements that add one more mapped value v (index i) to the accumulator *a
   // in place (a: a private pointer), where that is cheaper than *a = combine(*a, lift(v, i)) (the
@@ -298,6 +299,9 @@ std::string reduction_source(const Reduction& r);
 // acc_type one of OpenCL C's scalar arithmetic types, and no fold of its own), which a CPU's
 // compiler keeps in SIMD registers; else the lanes are an array.
 bool lanes_vector(const Reduction& r);
+// The combine the generated header applies to vectors of the accumulator: combine_vector, or the
+// combine itself where its text is one that holds for vectors (see combine_vector), else "".
+std::string vector_combine_of(const Reduction& r);
 // The comment line that starts (with " LINE PATH") and ends (with " -") a span of the generated
 // header whose lines are PATH's from LINE on; the kernel loader maps build logs by it.
 inline constexpr const char* kOriginMarker = "//@clreduce-origin";

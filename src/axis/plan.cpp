@@ -702,8 +702,10 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // 32x1048576: 51.1 µs against cols_tile's 57.3); else tiles over row chunks fill the device.
   // Tiles: in one launch (cols_fused) where a few chunks meet; thin matrices that need more
   // chunks than that are streamed (cols_stream, in one launch for sums, min and max); else cols_tile.
-  const std::uint64_t matrix_bytes = m * n * size_of(type);
-  const bool cache_resident = matrix_bytes <= kCacheMatrixBytes;
+  // (Divided, not multiplied: the caller may not have checked the shape yet.)
+  const std::uint64_t es = size_of(type);
+  const bool cache_resident =
+      m > 0 && n > 0 && n <= kCacheMatrixBytes / es && m <= kCacheMatrixBytes / (n * es);
   if (axis == Axis::Cols) {
     if (n >= kGroupsPerCu * kFillGroup * cus) return find_axis_variant("cols_item");
     if (cache_resident && m <= kSmallItemRows && n >= 2 * kFillGroup * cus) return find_axis_variant("cols_item");

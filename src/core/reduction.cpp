@@ -1069,13 +1069,6 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summati
       }
       break;
   }
-  // These combines are as valid for OpenCL C's vectors as for its scalars (operators and the
-  // built-in functions min, max, fmin, fmax take either): the CPU's vector lanes meet by them.
-  static const char* const kVectorCombines[] = {"a + b", "a | b", "a & b", "min(a, b)", "max(a, b)", "fmin(a, b)",
-                                                "fmax(a, b)"};
-  if (lanes_vector(r) && std::find(std::begin(kVectorCombines), std::end(kVectorCombines), r.combine) !=
-                             std::end(kVectorCombines))
-    r.combine_vector = r.combine;
   r.builtin = b;
   return r;
 }
@@ -1133,6 +1126,19 @@ void write_vector_loads(std::ostream& s, const Reduction& r, const std::string& 
 }
 
 }  // namespace
+
+std::string vector_combine_of(const Reduction& r) {
+  if (!r.combine_vector.empty()) return r.combine_vector;
+  // These combines are as valid for OpenCL C's vectors as for its scalars (operators and the
+  // built-in functions min, max, fmin, fmax take either), whoever wrote them: read off the combine
+  // at each generation, so a copy of a built-in whose combine is changed never keeps a stale one.
+  static const char* const kVectorCombines[] = {"a + b", "a | b", "a & b", "min(a, b)", "max(a, b)", "fmin(a, b)",
+                                                "fmax(a, b)"};
+  if (lanes_vector(r) &&
+      std::find(std::begin(kVectorCombines), std::end(kVectorCombines), r.combine) != std::end(kVectorCombines))
+    return r.combine;
+  return "";
+}
 
 bool lanes_vector(const Reduction& r) {
   // The compute types of the element types are exactly OpenCL C's scalar arithmetic types.
@@ -1318,16 +1324,23 @@ std::string reduction_source(const Reduction& r) {
   // One line's halves tree spends log2(VEC) dependent operations on a vector of which it uses
   // half, a quarter, ...; here every operation is a full vector's, VEC - 1 of them for VEC lines.
   // DESC_VLANES_EACH(R, F): F(component, c) for each component c of R, c a constant.
+  const std::string vcombine = vector_combine_of(r);
   if (lanes_vector(r)) {
-    // desc_combine_v(a, b): combine_vector, for vectors of DESC_ACC of any width (and scalars).
-    if (!r.combine_vector.empty()) s << "#define desc_combine_v(a, b) (" << r.combine_vector << ")\n";
+    // desc_combine_v(a, b): the combine for vectors of DESC_ACC of any width and for DESC_ACC
+    // (vector_combine_of). Clang on an x86 CPU without AVX-512 warns that a 64-byte vector passed
+    // by value to min/max/fmin/fmax "changes the ABI" (-Wpsabi); they are built-ins inlined into
+    // the kernel, and a successful build prints nothing, so that warning is silenced here too.
+    if (!vcombine.empty())
+      s << "#define desc_combine_v(a, b) (" << vcombine << ")\n"
+        << "#if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))\n"
+        << "#pragma clang diagnostic ignored \"-Wpsabi\"\n#endif\n";
     for (unsigned vec : {2u, 4u, 8u, 16u}) {
       s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_VLANE_COMPONENTS(lv)";
       for (unsigned c = 0; c < vec; ++c)
         s << " (lv)." << kComponents[c] << " = desc_combine((lv)." << kComponents[c] << ", desc_lift(DESC_MAPC("
           << kComponents[c] << ", " << c << "), i_ + " << c << "));";
       s << "\n#define DESC_VLANES_MEET(lv, out) do {";
-      if (r.combine_vector.empty()) {
+      if (vcombine.empty()) {
         for (unsigned w = vec / 2; w > 0; w /= 2)
           for (unsigned c = 0; c < w; ++c)
             s << " (lv)." << kComponents[c] << " = desc_combine((lv)." << kComponents[c] << ", (lv)." << kComponents[c + w]
@@ -1345,7 +1358,7 @@ std::string reduction_source(const Reduction& r) {
         s << " (out) = " << from << ";";
       }
       s << " } while (0)\n#define DESC_VCOMBINE_COMPONENTS(r, a, b)";
-      if (r.combine_vector.empty()) {
+      if (vcombine.empty()) {
         for (unsigned c = 0; c < vec; ++c)
           s << " (r)." << kComponents[c] << " = desc_combine((a)." << kComponents[c] << ", (b)." << kComponents[c] << ");";
       } else {
