@@ -299,6 +299,7 @@ TEST_CASE("host data's route: the calling thread up to 1 MiB, host threads up to
     const clreduce::HostDataRoute before = clreduce::host_data_route(bytes);
     if (!before.measured) CHECK(before.host_threads == 0);
     if (named) CHECK((before.measured && before.host_threads == 0));
+    CHECK(before.device_named == named);
   };
   if (r.host_threads_up_to < top) check_before(r.host_threads_up_to + 4);
   const std::vector<std::uint32_t> past(top / 4 + 1, 3u);

@@ -209,6 +209,8 @@ struct HostDataRoute {
   // measures on that call's data, the threads against the device (host_threads 0 until then);
   // never where CLREDUCE_DEVICE names the device.
   bool measured = true;
+  // true: CLREDUCE_DEVICE names the device, which takes every size past 1 MiB (no line measured).
+  bool device_named = false;
 };
 HostDataRoute host_data_route(std::uint64_t bytes);
 

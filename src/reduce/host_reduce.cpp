@@ -368,6 +368,7 @@ HostDataRoute host_data_route(std::uint64_t bytes) {
   const std::optional<bool> known = d.threads_known(bytes);
   r.measured = known.has_value();
   r.host_threads = known.value_or(false) ? threads_for(bytes) : 0;
+  r.device_named = d.named;
   return r;
 }
 

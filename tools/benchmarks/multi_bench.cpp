@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <limits>
 #include <functional>
 
@@ -133,13 +132,12 @@ MultiBenchRun run_multi_bench(const MultiBenchDesign& d, const HostData& data, c
     // The route after the calls: a size class past the line is measured by its first call, unless
     // CLREDUCE_DEVICE names the device.
     const HostDataRoute route = host_data_route(data.bytes.size());
-    const char* named = std::getenv("CLREDUCE_DEVICE");
     a.device = route.device.name;
     a.route = (route.host_threads == 0   ? "on " + route.device.name
                : route.host_threads == 1 ? std::string("by the calling thread")
                                          : "by " + std::to_string(route.host_threads) + " host threads") +
               "; host threads up to " + std::to_string(route.host_threads_up_to >> 20) + " MiB, past it " +
-              (named && *named ? route.device.name + " (CLREDUCE_DEVICE)"
+              (route.device_named ? route.device.name + " (CLREDUCE_DEVICE)"
                                : "each size class by its first call (host threads or " + route.device.name + ")");
     a.us = best;
     a.gbps = best > 0 ? static_cast<double>(data.bytes.size()) / (best * 1e3) : 0;
