@@ -703,18 +703,18 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // Tiles: in one launch (cols_fused) where a few chunks meet; thin matrices that need more
   // chunks than that are streamed (cols_stream, in one launch for sums, min and max); else cols_tile.
   // (Divided, not multiplied: the caller may not have checked the shape yet.)
-  const std::uint64_t es = size_of(type);
+  const std::uint64_t row_bytes = n * size_of(type);
   const bool cache_resident =
-      m > 0 && n > 0 && n <= kCacheMatrixBytes / es && m <= kCacheMatrixBytes / (n * es);
+      m > 0 && n > 0 && n <= kCacheMatrixBytes / size_of(type) && m <= kCacheMatrixBytes / row_bytes;
   if (axis == Axis::Cols) {
     if (n >= kGroupsPerCu * kFillGroup * cus) return find_axis_variant("cols_item");
     if (cache_resident && m <= kSmallItemRows && n >= 2 * kFillGroup * cus) return find_axis_variant("cols_item");
-    if (cache_resident && !is_arg_op(op) && m >= kSmallStreamRows && n * size_of(type) <= kSmallStreamRowBytes)
+    if (cache_resident && !is_arg_op(op) && m >= kSmallStreamRows && row_bytes <= kSmallStreamRowBytes)
       return find_axis_variant("cols_stream_fused");
     const AxisVariant& tile = find_axis_variant("cols_tile");
     const std::uint64_t chunks = tile_chunks(m, n, tile.default_tile_x(), tile.default_rows_y(), cus, kGroupsPerCu);
     if (chunks >= 2 && chunks <= kFusedMaxChunks) return find_axis_variant("cols_fused");
-    if (chunks > kFusedMaxChunks && n * size_of(type) <= kStreamRowBytes)
+    if (chunks > kFusedMaxChunks && row_bytes <= kStreamRowBytes)
       return find_axis_variant(is_arg_op(op) ? "cols_stream" : "cols_stream_fused");
     return tile;
   }
@@ -732,12 +732,11 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
     if (cache_resident) return find_axis_variant(m >= cus ? "rows_group" : "rows_split_fused");
     return find_axis_variant("rows_split");
   }
-  if (cache_resident && n * size_of(type) < kCacheSlicedRowBytes)
+  if (cache_resident && row_bytes < kCacheSlicedRowBytes)
     return find_axis_variant(!is_arg_op(op) || !has_nv_shuffle(dev) ? "rows_sliced" : "rows_warp");
   // Many rows, long ones: parts of each row read by neighbouring groups, for sums, min and max
   // (argmin/argmax lost with parts at 1024x65536: float argmax 99.4-114.4 µs against
   // rows_group's 95.8).
-  const std::uint64_t row_bytes = n * size_of(type);
   if (!is_arg_op(op) && (row_bytes >= kLongRowBytes ||
                          (row_bytes >= kLongRowBytes / 2 && m * row_bytes >= kHalfLongRowMatrixBytes)))
     return find_axis_variant("rows_split");

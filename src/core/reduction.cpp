@@ -1175,15 +1175,18 @@ std::string reduction_source(const Reduction& r) {
   // Whether the lanes (the kernels' LANES) may be one vector of accumulators (desc_lanes_v, below).
   s << "#define DESC_LANES_VECTOR " << (lanes_vector(r) ? 1 : 0) << "\n";
   s << "#define DESC_CAT_(a, b) a##b\n#define DESC_CAT(a, b) DESC_CAT_(a, b)\n";
+  const std::string vcombine = vector_combine_of(r);
+  // Clang on an x86 CPU without AVX-512 (PoCL) warns that passing a 64-byte vector by value
+  // "changes the ABI" (-Wpsabi): to the lift functions (a lift_vector) and to min/max/fmin/fmax
+  // (a vector combine). They are inlined into the kernel, so no call crosses an ABI, and a
+  // successful build must print nothing: that one warning is silenced.
+  if (!r.lift_vector.empty() || !vcombine.empty())
+    s << "#if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))\n"
+      << "#pragma clang diagnostic ignored \"-Wpsabi\"\n#endif\n";
   if (!r.lift_vector.empty())
     // A vector of VEC mapped values, and the same as an array (for helpers that loop over it).
-    // Clang on an x86 CPU without AVX-512 (PoCL) warns that passing a 64-byte vector by value
-    // "changes the ABI" (-Wpsabi); the lift functions are inlined into the kernel, so no call
-    // crosses an ABI, and a successful build must print nothing: that one warning is silenced.
     s << "#if VEC > 1\ntypedef DESC_CAT(" << r.map_type << ", VEC) DESC_MAPV;\n"
-      << "typedef union {\n  DESC_MAPV v;\n  " << r.map_type << " a[VEC];\n} desc_vec_u;\n"
-      << "#if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))\n"
-      << "#pragma clang diagnostic ignored \"-Wpsabi\"\n#endif\n#endif\n";
+      << "typedef union {\n  DESC_MAPV v;\n  " << r.map_type << " a[VEC];\n} desc_vec_u;\n#endif\n";
   if (!r.prelude.empty()) {
     // A user file's lines keep their own numbers in build logs: the kernel loader maps the lines
     // between these markers to the file (src/core/kernels.cpp). Control characters of the path
@@ -1320,20 +1323,15 @@ std::string reduction_source(const Reduction& r) {
   // line r's value, with the same pairs in the same order as DESC_VLANES_MEET (so the same bits).
   // A level pairs two vectors X, Y that hold P lines' runs of S partial values each: the first
   // halves of every run of X then of Y against the second halves, combined as whole vectors
-  // (desc_vcombine) into 2P runs of S / 2; after log2(VEC) levels one vector of VEC runs of one.
+  // (DESC_VCOMBINE_COMPONENTS) into 2P runs of S / 2; after log2(VEC) levels one vector of VEC
+  // runs of one.
   // One line's halves tree spends log2(VEC) dependent operations on a vector of which it uses
   // half, a quarter, ...; here every operation is a full vector's, VEC - 1 of them for VEC lines.
   // DESC_VLANES_EACH(R, F): F(component, c) for each component c of R, c a constant.
-  const std::string vcombine = vector_combine_of(r);
   if (lanes_vector(r)) {
     // desc_combine_v(a, b): the combine for vectors of DESC_ACC of any width and for DESC_ACC
-    // (vector_combine_of). Clang on an x86 CPU without AVX-512 warns that a 64-byte vector passed
-    // by value to min/max/fmin/fmax "changes the ABI" (-Wpsabi); they are built-ins inlined into
-    // the kernel, and a successful build prints nothing, so that warning is silenced here too.
-    if (!vcombine.empty())
-      s << "#define desc_combine_v(a, b) (" << vcombine << ")\n"
-        << "#if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))\n"
-        << "#pragma clang diagnostic ignored \"-Wpsabi\"\n#endif\n";
+    // (vector_combine_of).
+    if (!vcombine.empty()) s << "#define desc_combine_v(a, b) (" << vcombine << ")\n";
     for (unsigned vec : {2u, 4u, 8u, 16u}) {
       s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_VLANE_COMPONENTS(lv)";
       for (unsigned c = 0; c < vec; ++c)
