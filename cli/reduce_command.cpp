@@ -247,9 +247,10 @@ std::string descriptor_option(const ReduceTexts& o) {
 
 bool names_descriptor(const ReduceTexts& o) {
   // --output writes a descriptor's results: the old names then run as their built-ins (sum of
-  // uint accumulates in u64, as the output's layout says).
+  // uint accumulates in u64, as the output's layout says). So does --ld: the descriptor kernels
+  // read a padded matrix, the operators' axis variants a dense one (--ld was ignored there).
   if (o.variant == "descriptor" || o.inputs.size() > 1 || o.accumulate || o.exact || o.values_out || o.binary ||
-      !o.scalars.empty())
+      !o.scalars.empty() || o.ld)
     return true;
   if (o.op_file && is_reduction_file(*o.op_file)) return true;
   try {

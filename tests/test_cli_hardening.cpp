@@ -385,8 +385,13 @@ TEST_SUITE("cli") {
             "holds 65 elements of u32; --shape 8x8 is 64: give a file of exactly the matrix");
     refused("reduce --type u32 --axis rows --shape 8x8 --input " + p("m64.bin") + " --ld 9",
             "--shape 8x8 with --ld 9 is 71 (or 72 with the last row padded)");
+    // --ld with the old type names goes the descriptor way too, never ignored: checked, refused.
+    refused("reduce --type float --op sum --axis rows --shape 64x32 --ld 31",
+            "--ld 31 is below the 32 columns: rows would overlap; give --ld >= N");
+    refused("reduce --type float --op sum --n 100 --ld 40", "--ld is the rows' leading dimension of an axis reduction");
     for (const std::string args : {"--type uint --axis rows --shape 8x8", "--type u32 --axis rows --shape 8x8",
-                                   "--type u32 --axis rows --shape 8x7 --ld 8", "--type u32 --axis cols --shape 9x7 --ld 7"}) {
+                                   "--type u32 --axis rows --shape 8x7 --ld 8", "--type uint --axis rows --shape 8x7 --ld 8",
+                                   "--type u32 --axis cols --shape 9x7 --ld 7"}) {
       const CliRun ok = run_cli("reduce " + args + " --iterations 1 --input " + p("m64.bin"));
       CHECK_MESSAGE((ok.code == 0) == (args.find("9x7") == std::string::npos), args << "\n" << ok.out);
     }
