@@ -552,8 +552,8 @@ void register_reduce_command(Cli& cli) {
                 "segments_split)")
       ->check(whole_number(65535, "1..65535 and at most M"));
   c->add_option("--ld", o->ld,
-                "with --axis and a reduction descriptor: elements from one row's start to the next (>= N; default N): "
-                "a padded matrix")
+                "with --axis: elements from one row's start to the next (>= N; default N): a padded matrix, read by "
+                "the reduction descriptor's kernels (with uint, int, float or double: the built-in of that name)")
       ->check(whole_number(~std::uint64_t{0} >> 1, "N or more"));
   c->add_option("--output", o->values_out,
                 "with a reduction descriptor: write every result (the value, each row's, column's or segment's) to a "
