@@ -117,7 +117,8 @@ void desc_group_fold(__local DESC_ACC* l, const uint lid, const DESC_ACC acc) {
 
 #if EXACT_GROUP
 // The launch's digits read and zeroed (atomic exchanges, so the next launch finds them zero) and
-// rounded once into out[out_index] (PARTIAL 1: left unfinished, an accumulator). One work-item.
+// rounded once into out[out_index] (PARTIAL 1: left unfinished, an accumulator). One work-item: the
+// finish launch's (reduce_descriptor_exact_finish).
 void exact_take_and_round(__global exact_acc* total, __global DESC_WHOLE_OUT* out, const ulong out_index,
                           const ulong n) {
   exact_acc a = exact_identity();
@@ -274,29 +275,38 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   __global exact_acc* total = partials;
+  // The tree's expansion into the group's digits, then the group's digits into the launch's, a
+  // work-item a digit (exact_global_add_digit: pieces below 2^32 in magnitude, so up to 2^30 groups
+  // may meet; the finish propagates the carries), rather than one work-item carrying all of them
+  // (a double's 68) through private memory while the others wait.
   if (lid == 0) {
-    // The tree's expansion into the group's digits, the carries propagated (each digit then below
-    // 2^32 in magnitude: any number of groups may meet), the nonzero ones into the launch's.
-    long d[EXACT_DIGITS];
-    for (uint k = 0; k < EXACT_DIGITS; ++k) d[k] = group_exact.d[k];
-    exact_add_double_bits(d, as_ulong(l0[0]));
-    exact_add_double_bits(d, as_ulong(l1[0]));
-    exact_normalize(d);
+    exact_local_add_double_bits(group_exact.d, as_ulong(l0[0]));
+    exact_local_add_double_bits(group_exact.d, as_ulong(l1[0]));
     const uint flags = group_exact.flags | (as_ulong(l0[0]) != EXACT_NEGZERO_BITS ? EXACT_NOT_NEGZERO : 0u);
-    for (uint k = 0; k < EXACT_DIGITS; ++k)
-      if (d[k]) atom_add(&total->d[k], d[k]);
     if (flags) atomic_or(&total->flags, flags);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint k = lid; k < EXACT_DIGITS; k += WG_SIZE) exact_global_add_digit(total->d, k, group_exact.d[k]);
 #if EXACT_LAST_GROUP_ROUNDS
-    GLOBAL_FENCE();  // the digits are added device-wide before the ticket is taken
+  GLOBAL_FENCE();                // each work-item's digits added device-wide,
+  barrier(CLK_LOCAL_MEM_FENCE);  // every work-item's before the ticket is taken
+  if (lid == 0) {
     is_last = atomic_inc(ticket) == groups - 1;
     GLOBAL_FENCE();  // and the last group's reads of them come after its ticket
-#endif
   }
-#if EXACT_LAST_GROUP_ROUNDS
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (is_last && lid == 0) {
-    exact_take_and_round(total, out, out_index, n);
-    atomic_xchg(ticket, 0u);  // ready for the next launch
+  if (is_last) {  // the same for the whole group: the barrier below is reached by all
+    // The launch's digits read and zeroed for the next launch, a work-item a digit, into the
+    // group's (no longer needed), then rounded by one.
+    for (uint k = lid; k < EXACT_DIGITS; k += WG_SIZE) group_exact.d[k] = atom_xchg(&total->d[k], 0l);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      exact_acc a = exact_identity();
+      for (uint k = 0; k < EXACT_DIGITS; ++k) a.d[k] = group_exact.d[k];
+      a.flags = atomic_xchg(&total->flags, 0u);
+      out[out_index] = DESC_WHOLE_FINISH(a, n);
+      atomic_xchg(ticket, 0u);  // ready for the next launch
+    }
   }
 #endif
   // Else the rounding is reduce_descriptor_exact_finish's, a launch of its own after this one.

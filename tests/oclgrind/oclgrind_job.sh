@@ -200,6 +200,8 @@ else
   cases+=("reduce --op sum --type f32 --exact --wg 64 -D EXACT_LAST_GROUP_ROUNDS=0")
   cases+=("reduce --op dot --type f32 --exact --wg 32 -D EXACT_LAST_GROUP_ROUNDS=1")
   cases+=("reduce --op sum --type f64 --exact --wg 16 -D EXACT_WHOLE_TRIPS=0")
+  # A double's 68 digits taken to and from global memory by a group of 16 (four digits a work-item).
+  cases+=("reduce --op sum --type f64 --exact --wg 16 -D EXACT_LAST_GROUP_ROUNDS=1")
   cases+=("reduce --op sum --type f32 --exact --wg 64 -D EXACT_GROUP=0")
   cases+=("reduce --op mean --type f16 --exact --wg 64 -D EXACT_EXPANSION=0")
   cases+=("reduce --op dot --type f64 --exact --wg 16")
