@@ -20,6 +20,7 @@ struct AxisBenchTexts {
   CLI::Option *type_option = nullptr, *op_option = nullptr;
   std::vector<std::string> shapes, variants;
   std::optional<std::string> axis;
+  unsigned rounds = 1;
   DataTexts data;
   TimingTexts timing;
   OutputTexts output;
@@ -73,6 +74,9 @@ AxisBenchDesign design_of(const AxisBenchTexts& o) {
   d.data = parse_data_kind(o.data.data);
   d.seed = o.data.seed;
   d.timing = timing_of(o.timing);
+  if (o.rounds < 1 || o.rounds > 100)
+    throw Error("--rounds " + std::to_string(o.rounds) + ": valid: 1 to 100 rounds");
+  d.rounds = o.rounds;
   check_outputs(o.output, {}, named("--op-file", o.op_file));
   d.tuning = tuning_of(o.tuning);
   return d;
@@ -139,6 +143,10 @@ void register_axis_bench_command(Cli& cli) {
                 "axis variants run after each axis's default launch, comma-separated (default: every variant of "
                 "the axis; see `clreduce variants`)")
       ->delimiter(',');
+  c->add_option("--rounds", o->rounds,
+                "measure each shape's launches of an axis this many times in turn, each round starting one "
+                "launch later, and keep each launch's fastest round (1 to 100)")
+      ->capture_default_str();
   o->type_option = c->add_option("--type", o->type, "element type: float, uint, int, double")->capture_default_str();
   o->op_option = c->add_option("--op", o->op, "operator: sum, min, max, argmin, argmax")->capture_default_str();
   c->add_option("--op-file", o->op_file, kOpFileHelp);

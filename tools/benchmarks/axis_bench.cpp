@@ -9,6 +9,8 @@
 #include "data/reference.hpp"
 #include "parse.hpp"
 
+#include <algorithm>
+
 namespace clreduce {
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> default_axis_bench_shapes(const DeviceInfo& dev) {
@@ -78,6 +80,7 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
   run.clock = session.clock();
   run.clock_note = session.timer().reason;
   run.tuning = design.tuning.enabled;
+  run.rounds = std::max(1u, design.rounds);
   const DeviceInfo& dev = session.device();
   const auto shapes = design.shapes.empty() ? default_axis_bench_shapes(dev) : design.shapes;
   const std::vector<Axis> axes = axes_of(design);
@@ -87,7 +90,7 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
   ProgressStep step;
   for (const auto& [m, n] : shapes) {
     std::size_t points = 0;
-    for (Axis a : axes) points += 1 + axis_bench_variants(design, a).size();
+    for (Axis a : axes) points += (1 + axis_bench_variants(design, a).size()) * run.rounds;
     step.total += 3 + points;
     step.work_total += static_cast<double>(m * n) * static_cast<double>(3 + points);
   }
@@ -123,27 +126,43 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
     for (Axis axis : axes) {
       std::vector<std::string> chosen{std::string()};  // "": the default launch
       for (auto& name : axis_bench_variants(design, axis)) chosen.push_back(std::move(name));
-      for (const std::string& variant : chosen) {
-        AxisBenchRow row;
-        row.axis = axis;
-        row.chosen_by = variant.empty() ? "default" : variant;
-        row.variant = variant.empty() ? default_axis_variant(axis, design.type, design.op, m, n, dev).name : variant;
-        next(shape + " " + std::string(name_of(axis)) + ": " + row.chosen_by, m * n);
-        AxisConfig cfg;
-        cfg.variant = variant;
-        cfg.type = design.type;
-        cfg.op = design.op;
-        cfg.axis = axis;
-        try {
-          // The default launch takes the tuning database's launch for the shape's class (as reduce
-          // --axis does); a named variant is the caller's.
-          row.report = run_axis(session, cfg, data, m, n, design.timing, design.user_op, design.tuning);
-          row.variant = row.report->plan.variant->name;
-        } catch (const ConfigError& e) {
-          row.refused = e.what();
-        } catch (const Error& e) {
-          row.error = e.what();
+      std::vector<AxisBenchRow> rows(chosen.size());
+      for (std::size_t k = 0; k < chosen.size(); ++k) {
+        rows[k].axis = axis;
+        rows[k].chosen_by = chosen[k].empty() ? "default" : chosen[k];
+        rows[k].variant =
+            chosen[k].empty() ? default_axis_variant(axis, design.type, design.op, m, n, dev).name : chosen[k];
+      }
+      for (unsigned round = 0; round < run.rounds; ++round)
+        for (std::size_t i = 0; i < chosen.size(); ++i) {
+          const std::size_t k = (i + round) % chosen.size();  // round r begins at the r-th launch
+          AxisBenchRow& row = rows[k];
+          next(shape + " " + std::string(name_of(axis)) + ": " + row.chosen_by +
+                   (run.rounds > 1 ? " (round " + std::to_string(round + 1) + ")" : std::string()),
+               m * n);
+          if (!row.refused.empty() || row.failed()) continue;  // said once; a failure is kept
+          AxisConfig cfg;
+          cfg.variant = chosen[k];
+          cfg.type = design.type;
+          cfg.op = design.op;
+          cfg.axis = axis;
+          try {
+            // The default launch takes the tuning database's launch for the shape's class (as reduce
+            // --axis does); a named variant is the caller's.
+            AxisReport report = run_axis(session, cfg, data, m, n, design.timing, design.user_op, design.tuning);
+            if (!row.report || !report.ok() ||
+                report.timing.whole_us.median < row.report->timing.whole_us.median) {
+              row.report = std::move(report);
+              row.round = round + 1;
+            }
+            row.variant = row.report->plan.variant->name;
+          } catch (const ConfigError& e) {
+            row.refused = e.what();
+          } catch (const Error& e) {
+            row.error = e.what();
+          }
         }
+      for (AxisBenchRow& row : rows) {
         if (row.report) {
           const double us = row.report->timing.whole_us.median;
           if (s.peak && s.peak->gbps > 0) row.pct_of_peak = 100.0 * row.report->gbps / s.peak->gbps;

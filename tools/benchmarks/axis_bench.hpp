@@ -42,6 +42,11 @@ struct AxisBenchDesign {
   DataKind data = DataKind::Random;
   std::uint64_t seed = 42;
   TimingOptions timing;
+  // Each shape's launches of an axis are measured `rounds` times in turn, round r starting at the
+  // r-th launch of the list, and each point keeps its fastest round (by back-to-back median): at
+  // a few microseconds a launch, the one measured first in a shape read 25-40% slower than the
+  // same launch measured again right after it (bench/NOTES.md, axis shapes that stay in the L2).
+  unsigned rounds = 1;
   TuningSource tuning;  // where the scalar reduction's launch comes from
   std::shared_ptr<const UserOperator> user_op;  // Op::User's operator
 };
@@ -56,6 +61,7 @@ struct AxisBenchRow {
   std::string error;      // any other failure (a kernel that does not build, ...)
   double pct_of_peak = 0;  // GB/s / the shape's read peak, in percent
   double speedup = 0;      // the scalar reduction's back-to-back median / this one's (0: not known)
+  unsigned round = 0;      // the round (1-based) whose report is kept; 0: none ran
   bool failed() const { return !error.empty() || (report && !report->ok()); }
 };
 
@@ -79,6 +85,7 @@ struct AxisBenchRun {
   TimeSource clock = TimeSource::DeviceEvents;  // the session's clock
   std::string clock_note;
   bool tuning = true;  // the scalar reduction could take the tuning database's launch
+  unsigned rounds = 1;  // AxisBenchDesign::rounds
   std::vector<AxisBenchShape> shapes;
   // Every measured point verified (refused points are not failures; errors are).
   bool all_ok() const;
@@ -89,8 +96,9 @@ struct AxisBenchRun {
 std::vector<std::string> axis_bench_variants(const AxisBenchDesign& design, Axis axis);
 
 // Measures the design: per shape the data generated once, uploaded once for the read peak and the
-// scalar reduction, then every point (run_axis). A point refused or failing is kept with its
-// reason; nothing stops the run. `progress` hears before each step, weighed by the bytes read.
+// scalar reduction, then every point (run_axis), in `rounds` rounds. A point refused or failing is
+// kept with its reason (a failing round is kept whatever the others measured) and not run again;
+// nothing stops the run. `progress` hears before each step, weighed by the bytes read.
 // The operator of the scalar family's comparison run: op itself; min for argmin, max for argmax
 // (the whole-array family finds no index).
 Op scalar_op_of(Op op);

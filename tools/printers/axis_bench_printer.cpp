@@ -81,6 +81,12 @@ const char* const kHowScalar =
     "choice: the tuning database's best for the device, else the device's default policy): its back-to-back "
     "median / this one's";
 
+std::string rounds_text(unsigned rounds) {
+  return "each shape's launches of an axis measured in " + std::to_string(rounds) +
+         " rounds in turn (round r starting at the r-th launch), each point's fastest round kept (its "
+         "\"round\" in JSON); a failing round is kept whatever the others measured";
+}
+
 // {{key, json path, text header, csv header, unit, text decimals, csv decimals}, cell}: each format
 // takes the rows' columns that name a header or a path there, in this order.
 const std::vector<ColumnOf<Line>>& line_columns() {
@@ -120,6 +126,7 @@ const std::vector<ColumnOf<Line>>& line_columns() {
        {{"pct_of_peak", "pct_of_peak", "", ""}, [](const L& l) { return l.a ? Cell(l.row.pct_of_peak) : Cell(); }},
        {{"above_peak", "above_peak", "", ""}, [](const L& l) { return l.a ? Cell(above_peak(l.row.pct_of_peak)) : Cell(); }},
        {{"speedup_vs_scalar", "speedup_vs_scalar", "", ""}, [](const L& l) { return l.a ? Cell(l.row.speedup) : Cell(); }},
+       {{"round", "round", "", ""}, [](const L& l) { return l.a ? u64(l.row.round) : Cell(); }},
        {{"check", "check", "", ""}, when(&L::a, [](const A& a) { return check_json(a.check); })},
        {{"ok", "ok", "", ""}, when(&L::a, [](const A& a) { return a.ok(); })}}});
   return c;
@@ -177,6 +184,7 @@ TableView view_of(const AxisBenchRun& r, const DeviceInfo& dev) {
       << "); every output checked against the host reference, the output buffer poisoned first\n"
       << "time:      " << kHowTime << "; by "
       << (r.clock == TimeSource::DeviceEvents ? "the device's events" : "the host clock") << "\n"
+      << (r.rounds > 1 ? "rounds:    " + rounds_text(r.rounds) + "\n" : std::string())
       << "GB/s:      " << kHowGbps << "; % of peak: " << kHowPeak << "\n"
       << "vs scalar: " << kHowScalar << (r.tuning ? "" : " (--no-tuning: the default policy)")
       << (is_arg_op(r.op) ? "; the whole-array family finds no index, so its " +
@@ -225,7 +233,8 @@ json axis_bench_json(const AxisBenchRun& r, const DeviceInfo& dev) {
                  {"type", std::string(name_of(r.type))},
                  {"op", std::string(name_of(r.op))},
                  {"tuning", r.tuning},
-                 {"how", {{"time", kHowTime}, {"gbps", kHowGbps}, {"pct_of_peak", kHowPeak}, {"speedup_vs_scalar", kHowScalar}}},
+                 {"rounds", r.rounds},
+                 {"how", {{"time", r.rounds > 1 ? std::string(kHowTime) + "; " + rounds_text(r.rounds) : kHowTime}, {"gbps", kHowGbps}, {"pct_of_peak", kHowPeak}, {"speedup_vs_scalar", kHowScalar}}},
                  {"all_ok", r.all_ok()}};
   json doc = shapes.meta;
   doc["shapes"] = render_json_rows(shapes);
