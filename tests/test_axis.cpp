@@ -313,6 +313,7 @@ TEST_SUITE("unit") {
       cfg.op = op;
       return plan_axis(cfg, d, m, n).variant->name;
     };
+
     // Thin columns (rows of at most 256 bytes, 4096 rows or more): streamed in one launch for
     // sums, min and max; argmin/argmax as before; wider rows, fewer rows or a larger matrix as before.
     CHECK(variant(Axis::Cols, Op::Sum, 8192, 32) == "cols_stream_fused");
@@ -322,19 +323,39 @@ TEST_SUITE("unit") {
     CHECK(variant(Axis::Cols, Op::Sum, 16384, 65) != "cols_stream_fused");
     CHECK(variant(Axis::Cols, Op::Sum, 2048, 32) == "cols_fused");
     CHECK(variant(Axis::Cols, Op::Sum, 262144, 64) == "cols_tile");  // 64 MiB: the tiles, as measured at 256 MiB
+    // Tiles of 65 to 128 row chunks (an H100's 132 compute units): in one launch (cols_fused) as
+    // those of 2 to 64 are; past 128 the tiles as before.
+    DeviceInfo h100 = d;
+    h100.compute_units = 132;
+    const auto cols = [&](Op op, std::uint64_t m, std::uint64_t n, const char* variant_name) {
+      AxisConfig cfg;
+      cfg.axis = Axis::Cols;
+      cfg.op = op;
+      const std::string planned = plan_axis(cfg, h100, m, n).variant->name;
+      cfg.variant = "cols_tile";
+      return std::make_pair(plan_axis(cfg, h100, m, n).chunks, planned == variant_name);
+    };
+    CHECK(cols(Op::Sum, 16384, 256, "cols_fused") == std::make_pair(std::uint64_t{128}, true));
+    CHECK(cols(Op::ArgMax, 16384, 256, "cols_fused") == std::make_pair(std::uint64_t{128}, true));
+    CHECK(cols(Op::ArgMax, 16384, 64, "cols_fused") == std::make_pair(std::uint64_t{128}, true));
+    CHECK(cols(Op::Max, 131072, 80, "cols_tile") == std::make_pair(std::uint64_t{256}, true));  // 40 MiB
     // Few rows of many columns (at most 64 rows, columns for two groups of 256 a compute unit): a
     // work-item per column, for every operator; fewer columns or more rows as before.
     CHECK(variant(Axis::Cols, Op::Sum, 32, 131072) == "cols_item");
     CHECK(variant(Axis::Cols, Op::ArgMax, 64, 65536) == "cols_item");
     CHECK(variant(Axis::Cols, Op::Sum, 32, 16384) == "cols_tile");
     CHECK(variant(Axis::Cols, Op::Sum, 65, 65536) != "cols_item");
-    // argmin/argmax over few long rows: a group per row where the rows fill the compute units, else
-    // rows_split in one launch; sums keep rows_split_fused; past 40 MiB, rows_split as before.
-    CHECK(variant(Axis::Rows, Op::ArgMax, 256, 16384) == "rows_group");
-    CHECK(variant(Axis::Rows, Op::ArgMin, 32, 8192) == "rows_split_fused");
+    // Few rows of at most 64 KiB: a group per row, for every operator. Longer ones: argmin/argmax
+    // a group per row where the rows fill the compute units, else rows_split in one launch; sums
+    // keep rows_split_fused; past 40 MiB, rows_split as before.
+    CHECK(variant(Axis::Rows, Op::ArgMin, 32, 8192) == "rows_group");
+    CHECK(variant(Axis::Rows, Op::Sum, 64, 16384) == "rows_group");
+    CHECK(variant(Axis::Rows, Op::Max, 256, 16384) == "rows_group");
+    CHECK(variant(Axis::Rows, Op::Sum, 64, 16385) == "rows_split_fused");  // a row past 64 KiB
+    CHECK(variant(Axis::Rows, Op::ArgMax, 256, 32768) == "rows_group");
     CHECK(variant(Axis::Rows, Op::ArgMax, 64, 131072) == "rows_split_fused");  // 32 MiB
     CHECK(variant(Axis::Rows, Op::ArgMax, 64, 262144) == "rows_split");        // 64 MiB
-    CHECK(variant(Axis::Rows, Op::Sum, 256, 16384) == "rows_split_fused");
+    CHECK(variant(Axis::Rows, Op::Sum, 32, 131072) == "rows_split_fused");
     // Many rows of 1025 elements to under 16 KiB: rows_sliced (argmin/argmax: rows_warp where the
     // device has NVIDIA's shuffle); longer rows or a larger matrix: rows_group as before.
     CHECK(variant(Axis::Rows, Op::Sum, 6144, 1536) == "rows_sliced");
@@ -917,5 +938,35 @@ TEST_SUITE("cli") {
     refused("bench axis --shapes 17x", "--shapes: shape '17x' is not ROWSxCOLUMNS");
     refused("bench axis --shapes 4x4 --axis cols --variants rows_group", "--variants: axis variant rows_group reduces rows, not cols");
     refused("bench axis --shapes 4x4 --variants bogus", "unknown axis variant 'bogus'");
+    refused("bench axis --shapes 4x4 --rounds 0", "--rounds 0: valid: 1 to 100 rounds");
+    refused("bench axis --shapes 4x4 --rounds 101", "--rounds 101: valid: 1 to 100 rounds");
+  }
+
+  TEST_CASE("bench axis --rounds: every launch measured in each round, each keeping its fastest, and the output says so") {
+    const CliRun j = run_cli("bench axis --shapes 64x8 --axis cols --variants cols_item,cols_tile --rounds 3 "
+                             "--iterations 1 --warmup 0 --format json");
+    REQUIRE_MESSAGE(j.code == 0, j.out);
+    const auto doc = nlohmann::json::parse(j.stdout_text);
+    CHECK(doc["all_ok"] == true);
+    CHECK(doc["rounds"] == 3);
+    CHECK(doc["how"]["time"].get<std::string>().find("3 rounds in turn") != std::string::npos);
+    REQUIRE(doc["shapes"].size() == 1);
+    const auto& rows = doc["shapes"][0]["rows"];
+    REQUIRE(rows.size() == 3);  // the default, cols_item, cols_tile: once each, not once a round
+    for (const auto& row : rows) {
+      INFO(row.dump());
+      CHECK(row["check"]["ok"] == true);
+      CHECK(row["round"].get<unsigned>() >= 1);
+      CHECK(row["round"].get<unsigned>() <= 3);
+    }
+    const CliRun t = run_cli("bench axis --shapes 64x8 --axis cols --variants cols_item --rounds 2 --iterations 1 --warmup 0");
+    REQUIRE_MESSAGE(t.code == 0, t.out);
+    CHECK(t.stdout_text.find("rounds:    each shape's launches of an axis measured in 2 rounds") != std::string::npos);
+    const CliRun one = run_cli("bench axis --shapes 64x8 --axis cols --variants cols_item --iterations 1 --warmup 0 --format json");
+    REQUIRE_MESSAGE(one.code == 0, one.out);
+    const auto d1 = nlohmann::json::parse(one.stdout_text);
+    CHECK(d1["rounds"] == 1);
+    for (const auto& row : d1["shapes"][0]["rows"]) CHECK(row["round"] == 1);
+    CHECK(one.stdout_text.find("rounds in turn") == std::string::npos);
   }
 }
