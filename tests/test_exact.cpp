@@ -351,6 +351,10 @@ TEST_SUITE("unit") {
     CHECK(fast.groups == 4u * gpu.compute_units);  // 4 groups a compute unit for the exact fast path, not 8
     const DescriptorLaunch floats = plan_descriptor(sum32, 1 << 24, {}, gpu);
     CHECK(floats.items == 4);
+    // Products of two float inputs: 2 chains on a GPU (the kernel's registers); a float's squares 4.
+    CHECK(plan_descriptor(builtin(B::Dot, S::F32, std::nullopt, Summation::Exact), 1 << 24, {}, gpu).items == 2);
+    CHECK(plan_descriptor(builtin(B::SumSq, S::F32, std::nullopt, Summation::Exact), 1 << 24, {}, gpu).items == 4);
+    CHECK(plan_descriptor(builtin(B::L2, S::F32, std::nullopt, Summation::Exact), 1 << 24, {}, gpu).items == 4);
     CHECK(floats.groups == 4u * gpu.compute_units);
     const DescriptorLaunch doubles = plan_descriptor(builtin(B::Sum, S::F64, std::nullopt, Summation::Exact), 1 << 24, {}, gpu);
     CHECK(doubles.groups == 3u * gpu.compute_units);

@@ -19,6 +19,7 @@ constexpr unsigned kItems = 4;
 // exact_layout): how this file tells the exact accumulators apart.
 constexpr unsigned kExactDoubleDigits = 68;
 constexpr unsigned kExactDoubleProductDigits = 134;
+constexpr unsigned kExactFloatProductDigits = 20;
 
 // EXACT_GROUP's grid on a GPU: fewer groups a compute unit than the plain sums' 8. Each group ends
 // in its tree, its digits' carries and the launch's global atomics, paid once a group, so fewer and
@@ -172,8 +173,14 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   // EXACT_GROUP keeps two doubles a chain: the plain sums' 4 chains; products of doubles keep four
   // (the products' expansion and their errors'), 2 chains: on the H100 the f64 exact dot at 2^26
   // took 459.8 us at ITEMS 4 and 392.7 at 2 (the plain dot 354.8), one call each at 2^24 194.4 and
-  // 152.7, at 2^28 1547 and 1476 (bench/NOTES.md, "The exact f64 dot").
-  l.items = l.exact_group ? (exact_digits(r) == kExactDoubleProductDigits ? 2 : kItems)
+  // 152.7, at 2^28 1547 and 1476 (bench/NOTES.md, "The exact f64 dot"). Products of two floats'
+  // inputs on a GPU: 2 chains too, since the group's digits go to the launch's a work-item a digit
+  // (the kernel took 76 registers a work-item at ITEMS 4, 64 before; 4 groups of 256 a compute unit
+  // need 64): f32 exact dot on the H100 at 2^26 186.7 us at ITEMS 2 against 220.1 at 4 (the plain
+  // dot 180.2), 2^24 55.6 against 66.6. A float's squares (sumsq, l2: one input) keep 4: 104.8
+  // against 111.5 (bench/results/2026-12-07_h100_exact_l2_rounds).
+  const bool two_float_inputs = exact_digits(r) == kExactFloatProductDigits && r.inputs.size() == 2 && dev.is_gpu;
+  l.items = l.exact_group ? (exact_digits(r) == kExactDoubleProductDigits || two_float_inputs ? 2 : kItems)
                           : default_items(r, r.acc_bytes > 8 || !r.lift_vector.empty() ? 2 : kItems);
   const std::optional<std::uint64_t> items = given_value(whole_kernel(), "ITEMS", params.defines);
   if (items) l.items = static_cast<unsigned>(*items);  // the caller's (-D ITEMS=8): the plan's depth follows it
