@@ -358,6 +358,13 @@ TEST_SUITE("unit") {
     CHECK(floats.groups == 4u * gpu.compute_units);
     const DescriptorLaunch doubles = plan_descriptor(builtin(B::Sum, S::F64, std::nullopt, Summation::Exact), 1 << 24, {}, gpu);
     CHECK(doubles.groups == 3u * gpu.compute_units);
+    CHECK(doubles.vec == 2);
+    // From 2^29 doubles: VEC 4 and 4 groups a compute unit.
+    const Reduction sum64 = builtin(B::Sum, S::F64, std::nullopt, Summation::Exact);
+    const DescriptorLaunch big = plan_descriptor(sum64, std::uint64_t{1} << 29, {}, gpu);
+    CHECK(big.vec == 4);
+    CHECK(big.groups == 4u * gpu.compute_units);
+    CHECK(plan_descriptor(sum64, (std::uint64_t{1} << 29) - 1, {}, gpu).groups == 3u * gpu.compute_units);
     CHECK(plan_descriptor(builtin(B::Sum, S::F32), 1 << 24, {}, gpu).groups == 8u * gpu.compute_units);
     // Not for a default summation, nor without fp64, nor with the expansion turned off.
     CHECK_FALSE(exact_group_available(builtin(B::Sum, S::F32), gpu));

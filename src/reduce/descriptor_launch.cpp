@@ -135,6 +135,17 @@ constexpr std::uint64_t kSmallExactDoubleSum = std::uint64_t{1} << 22;
 bool small_exact_double_sum(const Reduction& r, std::uint64_t n, const DeviceInfo& dev) {
   return dev.is_gpu && exact_digits(r) == kExactDoubleDigits && n <= kSmallExactDoubleSum;
 }
+
+// Large exact double sums on a GPU: VEC 4 and 4 groups a compute unit. H100 (driver 580), 2^30
+// doubles, `--grid groups_per_cu=2,3,4 --grid VEC=2,4` in one process, median us: 3 a unit VEC 2
+// (the rule below this size) 2841.5, VEC 4 2790.5; 4 a unit VEC 2 2782.4, VEC 4 2769.4 (CUB's
+// gpu_to_gpu sum 2812.4, its run_to_run 2779.7 in the same call; bench/results/
+// 2026-12-07_h100_exact_l2_rounds). At 2^28 the rule below measured faster than gpu_to_gpu
+// (696.4 against 707.4 us); 2^29, where this begins, is not measured.
+constexpr std::uint64_t kLargeExactDoubleSum = std::uint64_t{1} << 29;
+bool large_exact_double_sum(const Reduction& r, std::uint64_t n, const DeviceInfo& dev) {
+  return dev.is_gpu && exact_digits(r) == kExactDoubleDigits && n >= kLargeExactDoubleSum;
+}
 }  // namespace
 
 DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const ReduceParams& params,
@@ -237,12 +248,16 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
     // 91.9. Not the selections (argmin/argmax's value and index, minmax's pair), which lost there:
     // f64 argmin 92.5 against 95.1, minmax 90.1 against 94.4, u64 minmax 89.0 against 95.1.
     l.vec = 8;
+  } else if (l.exact_group && large_exact_double_sum(r, n, dev)) {
+    l.vec = 4;
   }
   if (!l.exact_group)
     fit_private_footprint(r, l.wg, wg != 0, std::uint64_t{l.items} + l.vec + 4, dev,
                         "the descriptor kernel (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")");
   const unsigned per_cu = params.groups_per_cu.value_or(cpu_shape        ? kCpuGroupsPerCu
-                                                       : l.exact_group ? (small_exact_double_sum(r, n, dev) ? 1 : exact_groups_per_cu(r))
+                                                       : l.exact_group ? (small_exact_double_sum(r, n, dev)   ? 1
+                                                                          : large_exact_double_sum(r, n, dev) ? 4
+                                                                                                              : exact_groups_per_cu(r))
                                                                        : kDefaultGroupsPerCu);
   if (per_cu == 0 || per_cu > 1024)
     throw ConfigError(Param::GroupsPerCu, "groups per compute unit " + std::to_string(per_cu) + "; valid: 1..1024",
