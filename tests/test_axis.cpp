@@ -323,8 +323,8 @@ TEST_SUITE("unit") {
     CHECK(variant(Axis::Cols, Op::Sum, 16384, 65) != "cols_stream_fused");
     CHECK(variant(Axis::Cols, Op::Sum, 2048, 32) == "cols_fused");
     CHECK(variant(Axis::Cols, Op::Sum, 262144, 64) == "cols_tile");  // 64 MiB: the tiles, as measured at 256 MiB
-    // Tiles of 65 to 128 row chunks (an H100's 132 compute units): in one launch (cols_fused) as
-    // those of 2 to 64 are; past 128 the tiles as before.
+    // Tiles of 65 to 128 row chunks (an H100's 132 compute units) of at most 16 MiB: in one launch
+    // (cols_fused) as those of 2 to 64 are; past 128 chunks or 16 MiB the tiles as before.
     DeviceInfo h100 = d;
     h100.compute_units = 132;
     const auto cols = [&](Op op, std::uint64_t m, std::uint64_t n, const char* variant_name) {
@@ -339,20 +339,21 @@ TEST_SUITE("unit") {
     CHECK(cols(Op::ArgMax, 16384, 256, "cols_fused") == std::make_pair(std::uint64_t{128}, true));
     CHECK(cols(Op::ArgMax, 16384, 64, "cols_fused") == std::make_pair(std::uint64_t{128}, true));
     CHECK(cols(Op::Max, 131072, 80, "cols_tile") == std::make_pair(std::uint64_t{256}, true));  // 40 MiB
+    CHECK(cols(Op::Sum, 65536, 160, "cols_tile") == std::make_pair(std::uint64_t{128}, true));  // 40 MiB
     // Few rows of many columns (at most 64 rows, columns for two groups of 256 a compute unit): a
     // work-item per column, for every operator; fewer columns or more rows as before.
     CHECK(variant(Axis::Cols, Op::Sum, 32, 131072) == "cols_item");
     CHECK(variant(Axis::Cols, Op::ArgMax, 64, 65536) == "cols_item");
     CHECK(variant(Axis::Cols, Op::Sum, 32, 16384) == "cols_tile");
     CHECK(variant(Axis::Cols, Op::Sum, 65, 65536) != "cols_item");
-    // Few rows of at most 64 KiB: a group per row, for every operator. Longer ones: argmin/argmax
-    // a group per row where the rows fill the compute units, else rows_split in one launch; sums
-    // keep rows_split_fused; past 40 MiB, rows_split as before.
-    CHECK(variant(Axis::Rows, Op::ArgMin, 32, 8192) == "rows_group");
+    // Few rows of at most 64 KiB: a group per row for sums, min and max; longer ones rows_split_fused.
+    // argmin/argmax: a group per row where the rows fill the compute units, else rows_split in one
+    // launch; past 40 MiB, rows_split as before.
     CHECK(variant(Axis::Rows, Op::Sum, 64, 16384) == "rows_group");
     CHECK(variant(Axis::Rows, Op::Max, 256, 16384) == "rows_group");
     CHECK(variant(Axis::Rows, Op::Sum, 64, 16385) == "rows_split_fused");  // a row past 64 KiB
-    CHECK(variant(Axis::Rows, Op::ArgMax, 256, 32768) == "rows_group");
+    CHECK(variant(Axis::Rows, Op::ArgMin, 32, 8192) == "rows_split_fused");
+    CHECK(variant(Axis::Rows, Op::ArgMax, 256, 16384) == "rows_group");
     CHECK(variant(Axis::Rows, Op::ArgMax, 64, 131072) == "rows_split_fused");  // 32 MiB
     CHECK(variant(Axis::Rows, Op::ArgMax, 64, 262144) == "rows_split");        // 64 MiB
     CHECK(variant(Axis::Rows, Op::Sum, 32, 131072) == "rows_split_fused");

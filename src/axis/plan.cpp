@@ -458,18 +458,23 @@ constexpr std::uint64_t kFusedMaxChunks = 64;
 //   of 256 per row leaves each work-item a few loads; from 6144 elements rows_group wins (1536x6144
 //   sum 10.6 against 11.3, argmax 14.9 against 22.4).
 //
-// Measured again in 3 rounds a launch (`bench axis --rounds 3`, each launch's fastest round;
-// bench/results/2026-12-07_h100_exact_l2_rounds), two more rules:
-// - columns whose tiles need 65 to kCacheFusedMaxChunks row chunks: cols_fused's one launch too
-//   (16384x256 at 128 chunks: sum 11.2 µs against cols_tile's 20.3, max 10.2 against 15.9, argmax
-//   14.0 against 16.2; argmax 16384x64 12.0 against 22.5), where past 40 MiB its last group's
-//   fold of many partial rows lost;
-// - few rows of at most kCacheGroupRowBytes: a group per row for every operator (sum 32x8192 5.1
-//   against rows_split_fused's 5.9, 64x16384 8.8 against 9.4, 256x16384 10.4 against 11.4; max
-//   6.7 / 9.4 / 7.8 against 7.5 / 10.5 / 8.7; argmax 32x8192 8.0 against 9.0, 64x16384 10.8
-//   against 11.8); at 32x131072 (512 KiB rows) rows_split_fused stays (sum 9.3 against 14.1).
+// Measured again in 3 rounds a launch (`bench axis --rounds 3`, each launch's fastest round) in
+// two calls on two H100s (bench/results/2026-12-07_h100_exact_l2_rounds; the first machine's
+// launches were slower throughout, torch's too, which weighed against two-launch variants):
+// - matrices of at most kCacheFusedMatrixBytes whose tiles need 65 to kCacheFusedMaxChunks row
+//   chunks: cols_fused's one launch too. 16384x256 at 128 chunks, sum 11.2 / 10.3 µs against
+//   cols_tile's 20.3 / 11.3, max 10.2 / 10.4 against 15.9 / 11.5; argmax 16384x64 12.0 / 10.0
+//   against 22.5 / 11.4, but argmax 16384x256 14.0 / 13.8 against 16.2 / 12.4; and at 40 MiB
+//   (65536x160, 128 chunks) cols_fused lost, 22.1 against 13.8, as past 40 MiB;
+// - few rows of at most kCacheGroupRowBytes for sums, min and max: a group per row (sum 32x8192
+//   5.1 / 5.7 against rows_split_fused's 5.9 / 6.3, 64x16384 8.8 / 4.0 against 9.4 / 6.3,
+//   256x16384 10.4 / 5.6 against 11.4 / 7.3; max 32x8192 6.7 / 5.7 against 7.5 / 6.3, 64x16384
+//   9.4 / 5.7 against 10.5 / 6.2); at 32x131072 (512 KiB rows) rows_split_fused stays (sum 9.3 /
+//   7.4 against 14.1 / 14.2). Not argmin/argmax: at 64x16384 a group per row won in one call and
+//   lost in the other (10.8 against 11.8; 8.0 against 7.0).
 constexpr std::uint64_t kCacheMatrixBytes = 40ULL << 20;
 constexpr std::uint64_t kCacheFusedMaxChunks = 128;
+constexpr std::uint64_t kCacheFusedMatrixBytes = 16ULL << 20;
 constexpr std::uint64_t kCacheGroupRowBytes = 64 * 1024;
 constexpr std::uint64_t kCacheSlicedRowBytes = 16 * 1024;
 constexpr std::uint64_t kSmallStreamRowBytes = 256;
@@ -729,7 +734,8 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
     if (chunks >= 2 && chunks <= kFusedMaxChunks) return find_axis_variant("cols_fused");
     if (chunks > kFusedMaxChunks && row_bytes <= kStreamRowBytes)
       return find_axis_variant(is_arg_op(op) ? "cols_stream" : "cols_stream_fused");
-    if (cache_resident && chunks >= 2 && chunks <= kCacheFusedMaxChunks) return find_axis_variant("cols_fused");
+    if (cache_resident && chunks >= 2 && chunks <= kCacheFusedMaxChunks && m * row_bytes <= kCacheFusedMatrixBytes)
+      return find_axis_variant("cols_fused");
     return tile;
   }
   // Short rows: a warp's lanes per row folded by shuffles (rows_warp) where the device has them,
@@ -742,7 +748,7 @@ const AxisVariant& default_axis_variant(Axis axis, ElemType type, Op op, std::ui
   // launch gained nothing for them (float argmax 32x1048576 53.4 at 64 chunks against 53.5, int
   // argmin 52.7 against 53.0).
   if (m < std::uint64_t{kFewRowsPerCu} * cus) {
-    if (cache_resident && row_bytes <= kCacheGroupRowBytes) return find_axis_variant("rows_group");
+    if (cache_resident && !is_arg_op(op) && row_bytes <= kCacheGroupRowBytes) return find_axis_variant("rows_group");
     if (!is_arg_op(op)) return find_axis_variant("rows_split_fused");
     if (cache_resident) return find_axis_variant(m >= cus ? "rows_group" : "rows_split_fused");
     return find_axis_variant("rows_split");
