@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -545,6 +546,17 @@ DescriptorReference exact_descriptor_reference(const Reduction& r, const ExactSu
   return ref;
 }
 
+std::string bits_hex(const Result& r) {
+  char hex[24];
+  if (r.layout.type == Scalar::F64)
+    std::snprintf(hex, sizeof hex, " (0x%016llx)", static_cast<unsigned long long>(r.get<std::uint64_t>()));
+  else if (r.layout.type == Scalar::F32)
+    std::snprintf(hex, sizeof hex, " (0x%08x)", static_cast<unsigned>(r.get<std::uint32_t>()));
+  else
+    return "";
+  return hex;
+}
+
 Check check_descriptor(const Result& got, const DescriptorReference& ref) {
   Check c;
   const bool float_result = is_floating(got.layout.type);
@@ -552,7 +564,9 @@ Check check_descriptor(const Result& got, const DescriptorReference& ref) {
     // Exact summation: the bits themselves (+0 is not -0; NaN the quiet one without payload).
     c.ok = std::memcmp(got.bytes.data(), ref.exact.bytes.data(), got.layout.bytes()) == 0;
     c.error = c.ok ? 0 : 1;
-    c.detail = c.ok ? "exact, bit for bit: " + got.str() : "got " + got.str() + ", expected " + ref.exact.str() + " (" + ref.how + ")";
+    c.detail = c.ok ? "exact, bit for bit: " + got.str() + bits_hex(got)
+                    : "got " + got.str() + bits_hex(got) + ", expected " + ref.exact.str() + bits_hex(ref.exact) + " (" +
+                          ref.how + ")";
     return c;
   }
   if (ref.how == "exact") {

@@ -76,7 +76,10 @@ DescriptorReference descriptor_reference(const Reduction& r, const std::vector<c
 // (a shard's sums merged: ExactSum::merge). Throws Error (Param::Op) for another descriptor.
 DescriptorReference exact_descriptor_reference(const Reduction& r, const ExactSum& sum);
 // The device's result against it: exact results by value (+0 equals -0, NaN equals NaN), float
-// results within the tolerance.
+// results within the tolerance; an exact summation's bit for bit, its detail with the bits in hex.
 Check check_descriptor(const Result& got, const DescriptorReference& ref);
+// " (0x44552a46)": the first value's bits in hex, for an f32 or f64 result (an exact summation's,
+// the same on every device, launch and split); "" for another type.
+std::string bits_hex(const Result& r);
 
 }  // namespace clreduce

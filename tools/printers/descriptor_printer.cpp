@@ -29,14 +29,7 @@ std::string results_of(const DescriptorReport& r) {
   const bool bits = r.reduction.summation == Summation::Exact;
   for (std::size_t k = 0; k < r.results.size() && k < 4; ++k) {
     s += (k ? ", " : "") + r.results[k].str();
-    if (bits) {
-      char hex[24];
-      if (r.results[k].layout.type == Scalar::F64)
-        std::snprintf(hex, sizeof hex, " (0x%016llx)", static_cast<unsigned long long>(r.results[k].get<std::uint64_t>()));
-      else
-        std::snprintf(hex, sizeof hex, " (0x%08x)", static_cast<unsigned>(r.results[k].get<std::uint32_t>()));
-      s += hex;
-    }
+    if (bits) s += bits_hex(r.results[k]);
   }
   if (r.results.size() > 4) s += ", ... (" + std::to_string(r.results.size()) + " results: --output FILE writes them all)";
   return s;
