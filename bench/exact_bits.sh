@@ -5,12 +5,14 @@
 #     and the same host's PoCL CPU), one launch;
 #   - by `bench multi` over the devices of MULTI (e.g. "0,1": two GPUs of one platform), 1 and 2
 #     devices in chunks;
-#   - by `clreduce-mpi` with 1, 2 and 3 ranks where MPIEXEC and the binary exist (RANKS=0: not).
+#   - by `clreduce-mpi` (CLREDUCE_MPI, default beside CLREDUCE) under `mpirun` with 1, 2 and 3
+#     ranks (RANKS=0: not; RANKS=1 with no such binary or no mpirun: said, and a failure).
 # One line per run: what ran, the built-in, the type, the result and its bits in hex; then one
-# line per built-in and type saying whether every run gave the same bits. Exits 1 where they differ.
-# Runs anywhere clreduce runs (PoCL alone: DEVICES="0:0").
-#   [CLREDUCE=build/clreduce] [DEVICES="0:0"] [MULTI=""] [N=1000003] [SEED=7] [RANKS=1]
-#   [OPS="sum mean dot l2"] [TYPES="f16 bf16 f32 f64"] bash bench/exact_bits.sh
+# line per built-in and type saying whether every run gave the same bits. Exits 1 where they
+# differ, where a run gave no exact result, or where a built-in and type ran only once (nothing
+# compared). Runs anywhere clreduce runs (PoCL alone: DEVICES="0:0" with MULTI or MPI ranks).
+#   [CLREDUCE=build/clreduce] [CLREDUCE_MPI=...] [DEVICES="0:0"] [MULTI=""] [N=1000003] [SEED=7]
+#   [RANKS=1] [OPS="sum mean dot l2"] [TYPES="f16 bf16 f32 f64"] bash bench/exact_bits.sh
 set -uo pipefail
 A=${CLREDUCE:-build/clreduce}
 MPI_BIN=${CLREDUCE_MPI:-$(dirname "$A")/clreduce-mpi}
@@ -27,7 +29,10 @@ line() {  # what op type output: the "... bit for bit: VALUE (0xBITS)" the run p
   local what=$1 op=$2 type=$3 out=$4 hex
   hex=$(grep -o "exact, bit for bit: [^ ]* (0x[0-9a-f]*)" <<<"$out" | head -1 | sed 's/exact, bit for bit: //')
   if [ -z "$hex" ]; then
-    echo "$what $op $type: no exact result ($(grep -m1 -iE "error|refused|check" <<<"$out"))"
+    local why
+    why=$(grep -m1 -iE "error|refused|check" <<<"$out" || true)
+    [ -n "$why" ] || why=$(head -1 <<<"$out")
+    echo "$what $op $type: no exact result (${why:-no output})"
     status=1
     return
   fi
@@ -44,9 +49,18 @@ for type in $TYPES; do
     done
     if [ -n "$MULTI" ]; then
       out=$("$A" bench multi "${common[@]}" --devices "$MULTI" --iterations 1 2>&1)
+      rc=$?
+      counts=$(grep -cE "^[0-9]+ devices?: " <<<"$out")
+      if [ $rc -ne 0 ] || [ "$counts" -eq 0 ]; then
+        line "multi $MULTI" "$op" "$type" "$out"  # says why: no exact result
+        [ $rc -ne 0 ] && status=1
+      fi
       while read -r l; do line "multi ${l%%:*}" "$op" "$type" "$l"; done < <(grep -E "^[0-9]+ devices?: " <<<"$out")
     fi
-    if [ "$RANKS" = 1 ] && [ -x "$MPI_BIN" ] && command -v mpirun >/dev/null; then
+    if [ "$RANKS" = 1 ] && { [ ! -x "$MPI_BIN" ] || ! command -v mpirun >/dev/null; }; then
+      echo "mpi $op $type: not run: no $MPI_BIN or no mpirun (RANKS=0 leaves MPI out)"
+      status=1
+    elif [ "$RANKS" = 1 ]; then
       for np in 1 2 3; do
         out=$(mpirun --oversubscribe --allow-run-as-root --mca btl self,vader -np $np "$MPI_BIN" "${common[@]}" \
           --iterations 1 2>&1)
@@ -66,12 +80,15 @@ summary=()
 for key in "${!bits[@]}"; do
   distinct=$(tr '|' '\n' <<<"${bits[$key]}" | sed '/^$/d' | sort -u | wc -l)
   runs=$(tr '|' '\n' <<<"${bits[$key]}" | sed '/^$/d' | wc -l)
-  if [ "$distinct" = 1 ]; then
+  if [ "$runs" -lt 2 ]; then
+    summary+=("ONE RUN ONLY: $key (nothing compared)")
+    status=1
+  elif [ "$distinct" = 1 ]; then
     summary+=("same bits: $key ($runs runs)")
   else
     summary+=("DIFFERENT bits: $key ($runs runs, $distinct values)")
     status=1
   fi
 done
-printf '%s\n' "${summary[@]}" | sort
+[ ${#summary[@]} -gt 0 ] && printf '%s\n' "${summary[@]}" | sort
 exit $status

@@ -75,7 +75,7 @@ AxisBenchDesign design_of(const AxisBenchTexts& o) {
   d.seed = o.data.seed;
   d.timing = timing_of(o.timing);
   if (o.rounds < 1 || o.rounds > 100)
-    throw Error("--rounds " + std::to_string(o.rounds) + ": valid: 1 to 100 rounds");
+    throw Error("--rounds " + std::to_string(o.rounds) + ": valid: 1..100 rounds");
   d.rounds = o.rounds;
   check_outputs(o.output, {}, named("--op-file", o.op_file));
   d.tuning = tuning_of(o.tuning);
@@ -146,7 +146,8 @@ void register_axis_bench_command(Cli& cli) {
   c->add_option("--rounds", o->rounds,
                 "measure each shape's launches of an axis this many times in turn, each round starting one "
                 "launch later, and keep each launch's fastest round (1 to 100)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(100, "1..100 rounds"));
   o->type_option = c->add_option("--type", o->type, "element type: float, uint, int, double")->capture_default_str();
   o->op_option = c->add_option("--op", o->op, "operator: sum, min, max, argmin, argmax")->capture_default_str();
   c->add_option("--op-file", o->op_file, kOpFileHelp);

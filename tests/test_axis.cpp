@@ -934,13 +934,19 @@ TEST_SUITE("cli") {
                               "single_call_median_us,GB_per_s,peak_read_GB_per_s,pct_of_peak,scalar_variant,"
                               "scalar_median_us,speedup_vs_scalar,check",
                               0) == 0);
+    CHECK(c.stdout_text.substr(0, c.stdout_text.find('\n')).size() >= 6);
+    CHECK(c.stdout_text.substr(0, c.stdout_text.find('\n')).rfind(",round") ==
+          c.stdout_text.find('\n') - 6);  // the kept round's number, last
     CHECK(std::count(c.stdout_text.begin(), c.stdout_text.end(), '\n') == 1 + 2);  // default, cols_item
     const auto refused = [](const std::string& args, const std::string& text) { expect_refused(args, text); };
     refused("bench axis --shapes 17x", "--shapes: shape '17x' is not ROWSxCOLUMNS");
     refused("bench axis --shapes 4x4 --axis cols --variants rows_group", "--variants: axis variant rows_group reduces rows, not cols");
     refused("bench axis --shapes 4x4 --variants bogus", "unknown axis variant 'bogus'");
-    refused("bench axis --shapes 4x4 --rounds 0", "--rounds 0: valid: 1 to 100 rounds");
-    refused("bench axis --shapes 4x4 --rounds 101", "--rounds 101: valid: 1 to 100 rounds");
+    refused("bench axis --shapes 4x4 --rounds 0", "--rounds 0: valid: 1..100 rounds");
+    refused("bench axis --shapes 4x4 --rounds 101", "valid: 1..100 rounds");
+    refused("bench axis --shapes 4x4 --rounds -1", "valid: 1..100 rounds");
+    refused("bench axis --shapes 4x4 --rounds 1.5", "valid: 1..100 rounds");
+    refused("bench axis --shapes 4x4 --rounds abc", "valid: 1..100 rounds");
   }
 
   TEST_CASE("bench axis --rounds: every launch measured in each round, each keeping its fastest, and the output says so") {

@@ -83,8 +83,11 @@ const char* const kHowScalar =
 
 std::string rounds_text(unsigned rounds) {
   return "each shape's launches of an axis measured in " + std::to_string(rounds) +
-         " rounds in turn (round r starting at the r-th launch), each point's fastest round kept (its "
-         "\"round\" in JSON); a failing round is kept whatever the others measured";
+         " rounds in turn, each round starting one launch later (cyclically); each launch keeps the round "
+         "with the lowest back-to-back median, every figure of its row from that round (\"round\" in CSV "
+         "and JSON), a failing round whatever the others measured; the read peak and the scalar reduction "
+         "are measured once a shape, so % of peak and vs scalar compare a best of " +
+         std::to_string(rounds) + " with one measurement";
 }
 
 // {{key, json path, text header, csv header, unit, text decimals, csv decimals}, cell}: each format
@@ -119,6 +122,8 @@ const std::vector<ColumnOf<Line>>& line_columns() {
         [](const L& l) { return l.a && l.row.speedup > 0 ? Cell(l.row.speedup) : Cell(); }}},
       check_columns<L>([](const L& l) { return l.status(); }, [](const L& l) { return l.reason(); },
                        [](const L& l) { return l.row.refused; }, [](const L& l) { return l.row.error; }),
+      // Last in CSV: the round whose figures the row shows (1 without --rounds).
+      {{{"round", "round", "", "round", Unit::Count}, [](const L& l) { return l.a ? u64(l.row.round) : Cell(); }}},
       time_json_columns(timing, "time_us", "single_call_us", "single_call_events_us", "samples"),
       // JSON only.
       {{{"wg", "wg", "", ""}, when(&L::a, [](const A& a) { return u64(a.plan.wg); })},
@@ -126,7 +131,7 @@ const std::vector<ColumnOf<Line>>& line_columns() {
        {{"pct_of_peak", "pct_of_peak", "", ""}, [](const L& l) { return l.a ? Cell(l.row.pct_of_peak) : Cell(); }},
        {{"above_peak", "above_peak", "", ""}, [](const L& l) { return l.a ? Cell(above_peak(l.row.pct_of_peak)) : Cell(); }},
        {{"speedup_vs_scalar", "speedup_vs_scalar", "", ""}, [](const L& l) { return l.a ? Cell(l.row.speedup) : Cell(); }},
-       {{"round", "round", "", ""}, [](const L& l) { return l.a ? u64(l.row.round) : Cell(); }},
+
        {{"check", "check", "", ""}, when(&L::a, [](const A& a) { return check_json(a.check); })},
        {{"ok", "ok", "", ""}, when(&L::a, [](const A& a) { return a.ok(); })}}});
   return c;
