@@ -841,7 +841,7 @@ TEST_SUITE("cli") {
     CHECK(r.out.find("exact, bit for bit") != std::string::npos);
     CHECK(r.out.find(" (0x") != std::string::npos);
     // bench multi: each device count's result with its bits, the same bits (the reference's).
-    const CliRun m = run_cli("bench multi --op sum --type f64 --exact --n 1001 --iterations 1");
+    const CliRun m = run_cli("bench multi --op sum --type f32 --exact --n 1001 --iterations 1");
     INFO(m.out);
     REQUIRE(m.code == 0);
     const std::string::size_type at = m.out.find("1 device: ");
@@ -849,7 +849,7 @@ TEST_SUITE("cli") {
     const std::string line = m.out.substr(at, m.out.find('\n', at) - at);
     const std::string::size_type hex = line.rfind(" (0x");
     REQUIRE(hex != std::string::npos);
-    CHECK(line.size() - hex == std::string(" (0x0123456789abcdef)").size());  // 16 hex digits: a double's bits
+    CHECK(line.size() - hex == std::string(" (0x01234567)").size());  // 8 hex digits: a float's bits
     CHECK(line.find("exact, bit for bit") != std::string::npos);
     const CliRun rows = run_cli("reduce --op l2 --type f16 --exact --axis cols --shape 9x5 --iterations 2");
     INFO(rows.out);
