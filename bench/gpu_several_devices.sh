@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 18's evidence on a machine with several GPUs, in one device call whose device time is
+# One reduction over several GPUs of one host (bench multi, clreduce-mpi), in one device call whose device time is
 # short: every step is bounded, the most wanted first, and each result is written under $OUT as
 # soon as it exists (a call cut at its limit still brings back what was done).
-#   OUT=/path bash bench/gpu_issue18_evidence.sh
+#   OUT=/path bash bench/gpu_several_devices.sh
 # Binaries: a prebuilt `.gpurun/` (clreduce, clreduce-mpi, libclreduce.so.0 from a Release build
 # on the development machine: saves the build's minute) is used when it runs there; else the
 # script builds clreduce in build-gpu/ (bench/gpu_build.sh). Made from the project root with
@@ -17,7 +17,7 @@
 # likewise) and json.tgz (the JSON of each bench multi run).
 set -uo pipefail
 OUT=${OUT:-bench/out}
-JSON=/tmp/issue18_json
+JSON=/tmp/several_devices_json
 mkdir -p "$OUT" "$JSON/json"
 LOG=$OUT/log.txt
 {

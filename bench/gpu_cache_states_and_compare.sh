@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Issue 17's evidence on the lent GPU: `bench --sizes 2^20..2^30:4` warm and cold in one call
+# Warm against cold caches and `compare` on the lent GPU: `bench --sizes 2^20..2^30:4` warm and cold in one call
 # (the difference around the L2 size), and `compare` of two back-to-back runs of the same build
 # (expect no significant difference) and of a run with a deliberately slower kernel by -D
 # (ELEM_MAP divides every element by a value the compiler cannot fold to 1: the same sums, more
 # work per element; expect a significant slowdown). Outputs under $OUT. Two parts, each well
 # under ten minutes; the first builds:
-#   OUT=/path bash bench/gpu_issue17_evidence.sh sizes
-#   OUT=/path bash bench/gpu_issue17_evidence.sh compare
+#   OUT=/path bash bench/gpu_cache_states_and_compare.sh sizes
+#   OUT=/path bash bench/gpu_cache_states_and_compare.sh compare
 set -uo pipefail
 OUT=${OUT:-bench/out}
 part=${1:-all}
