@@ -6,7 +6,10 @@
 #   - by `bench multi` over the devices of MULTI (e.g. "0,1": two GPUs of one platform), 1 and 2
 #     devices in chunks;
 #   - by `clreduce-mpi` (CLREDUCE_MPI, default beside CLREDUCE) under `mpirun` with 1, 2 and 3
-#     ranks (RANKS=0: not; RANKS=1 with no such binary or no mpirun: said, and a failure).
+#     ranks (RANKS=0: not; RANKS=1 with no such binary or no mpirun: said, and a failure). Its
+#     ranks generate their shards by a counter-based generator (element i from the seed and i
+#     alone), not the single process's sequence: another input, so its runs are compared among
+#     themselves ("ranks" in the summary).
 # One line per run: what ran, the built-in, the type, the result and its bits in hex; then one
 # line per built-in and type saying whether every run gave the same bits. Exits 1 where they
 # differ, where a run gave no exact result, or where a built-in and type ran only once (nothing
@@ -67,7 +70,7 @@ for type in $TYPES; do
         hex=$(sed -n 's/^clreduce-mpi: .* exact = \(.*\)$/\1/p' <<<"$out" | head -1)
         if [ -n "$hex" ] && grep -q "^check: exact, bit for bit" <<<"$out"; then
           echo "mpi -np $np $op $type: $hex"
-          bits["$op $type"]="${bits["$op $type"]:-}|$hex"
+          bits["$op $type, ranks"]="${bits["$op $type, ranks"]:-}|$hex"
         else
           echo "mpi -np $np $op $type: no exact result"
           status=1
