@@ -135,7 +135,7 @@ AxisBenchRun measure_axis_bench(const Session& session, const AxisBenchDesign& d
       }
       for (unsigned round = 0; round < run.rounds; ++round)
         for (std::size_t i = 0; i < chosen.size(); ++i) {
-          const std::size_t k = (i + round) % chosen.size();  // round r begins at the r-th launch
+          const std::size_t k = (i + round) % chosen.size();  // each round one launch later, cyclically
           AxisBenchRow& row = rows[k];
           next(shape + " " + std::string(name_of(axis)) + ": " + row.chosen_by +
                    (run.rounds > 1 ? " (round " + std::to_string(round + 1) + ")" : std::string()),
