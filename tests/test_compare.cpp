@@ -16,7 +16,10 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <string>
+#include <tuple>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 using clreduce::test::CliRun;
@@ -207,6 +210,19 @@ TEST_SUITE("cli") {
     expect_error("report " + unordered_file.string(), "rows[0].time_us: min, median and max are not in order");
     fs::remove(negative_file);
     fs::remove(unordered_file);
+    // Counts that are no whole number in range (the fuzzer's 2e122 was a cast with undefined
+    // behaviour; -1 would have been a huge unsigned count, 1.5 silently cut to 1).
+    for (const auto& [field, bad, shown] : std::vector<std::tuple<std::string, json, std::string>>{
+             {"n", 2.14748e+122, "2.14748e+122"}, {"n", -1, "-1"}, {"batch", 1.5, "1.5"},
+             {"repetitions", 4294967296ull, "4294967296"}}) {
+      json r = template_run();
+      r["rows"][0][field] = bad;
+      const fs::path count_file = temp("count.json");
+      write(count_file, r.dump());
+      expect_error("report " + count_file.string(), "rows[0]." + field + ": not a whole number from 0 to");
+      expect_error("compare " + good.string() + " " + count_file.string(), "(" + shown + ")");
+      fs::remove(count_file);
+    }
     expect_error("compare " + good.string() + " /nonexistent/run.json", "/nonexistent/run.json: cannot be read");
     expect_error("compare " + good.string() + " " + good.string() + " --alpha 2", "--alpha 2.0000 is outside");
     expect_error("report " + good.string() + " --format xml", "unknown format 'xml'");

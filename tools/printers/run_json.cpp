@@ -11,8 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <sys/stat.h>
+#include <type_traits>
 
 namespace clreduce {
 
@@ -40,6 +42,20 @@ struct Reader {
   template <class T>
   T get(const json& j, const std::string& key, const std::string& where) const {
     const json& v = at(j, key, where);
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // nlohmann converts any JSON number to an integer by a plain cast: 2e122 or 1.5 would be
+      // undefined behaviour or silently cut, -1 a huge unsigned count. A count field takes a whole
+      // number in T's range and nothing else.
+      static_assert(std::is_unsigned_v<T>, "saved runs hold no signed integer fields");
+      if (v.is_number_unsigned() && v.get<std::uint64_t>() <= std::numeric_limits<T>::max())
+        return static_cast<T>(v.get<std::uint64_t>());
+      if (v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
+          static_cast<std::uint64_t>(v.get<std::int64_t>()) <= std::numeric_limits<T>::max())
+        return static_cast<T>(v.get<std::int64_t>());
+      if (v.is_number())
+        fail(where + "." + key, "not a whole number from 0 to " + std::to_string(std::numeric_limits<T>::max()) +
+                                    " (" + v.dump() + ")");
+    }
     try {
       return v.get<T>();
     } catch (const json::exception&) {
