@@ -30,6 +30,14 @@ double number(const json& j, const char* key, const std::string& where) {
   return v.get<double>();
 }
 
+// A count (wg, passes, n, ...): a whole number from 0 up; anything else is refused, never cast.
+unsigned long long count_of(const json& j, const char* key, const std::string& where) {
+  const json& v = field(j, key, where);
+  if (v.is_number_unsigned()) return v.get<unsigned long long>();
+  if (v.is_number_integer() && v.get<long long>() >= 0) return static_cast<unsigned long long>(v.get<long long>());
+  throw Error(where + ": \"" + key + "\" is not a whole number from 0 up");
+}
+
 std::string text_of(const json& j, const char* key, const std::string& where) {
   const json& v = field(j, key, where);
   if (!v.is_string()) throw Error(where + ": \"" + key + "\" is not a string");
@@ -141,11 +149,11 @@ std::string reduction_steps_table(const json& bench) {
     find_variant(name);  // throws for a name the registry does not have
     StepFigures f = figures_of(row, name, "pct_of_peak", where);
     if (f.ok) {
-      f.launch = "wg " + std::to_string(field(row, "wg", where).get<long long>());
+      f.launch = "wg " + std::to_string(count_of(row, "wg", where));
       const Variant& v = find_variant(name);
-      if (v.uses_times()) f.launch += ", times " + std::to_string(field(row, "times", where).get<long long>());
-      if (v.uses_vec()) f.launch += ", vec " + std::to_string(field(row, "vec", where).get<long long>());
-      const long long passes = field(row, "passes", where).get<long long>();
+      if (v.uses_times()) f.launch += ", times " + std::to_string(count_of(row, "times", where));
+      if (v.uses_vec()) f.launch += ", vec " + std::to_string(count_of(row, "vec", where));
+      const unsigned long long passes = count_of(row, "passes", where);
       f.launch += ", " + std::to_string(passes) + (passes == 1 ? " pass" : " passes");
     } else if (row.contains("skipped") && row.at("skipped").is_string()) {
       const std::string why = row.at("skipped").get<std::string>();
@@ -168,9 +176,9 @@ std::string transpose_steps_table(const json& bench) {
     if (f.ok) {
       const std::string context = where + " row " + name;  // not a temporary: g++ 13 warns of a dangling reference
       const json& plan = field(row, "plan", context);
-      f.launch = "wg " + std::to_string(field(plan, "wg_x", where).get<long long>()) + "x" +
-                 std::to_string(field(plan, "wg_y", where).get<long long>());
-      const long long tile = field(plan, "tile", where).get<long long>();
+      f.launch = "wg " + std::to_string(count_of(plan, "wg_x", where)) + "x" +
+                 std::to_string(count_of(plan, "wg_y", where));
+      const unsigned long long tile = count_of(plan, "tile", where);
       if (tile > 0) f.launch += ", tile " + std::to_string(tile);
     }
     figures[name] = f;
@@ -182,7 +190,7 @@ std::string reduction_table_source(const json& bench) {
   const std::string where = "reduction bench JSON";
   const json& peak = field(bench, "peak_read", where);
   return "Measured on the " + device_text(bench, where) + ": n = " +
-         std::to_string(field(bench, "n", where).get<unsigned long long>()) + " " + text_of(bench, "type", where) +
+         std::to_string(count_of(bench, "n", where)) + " " + text_of(bench, "type", where) +
          " " + text_of(bench, "op", where) + ", " + text_of(bench, "data", where) + "; " +
          clock_text(bench, where) + ", median of the back-to-back samples; read peak " + format_fixed(number(peak, "gbps", where), 1) +
          " GB/s measured in the same run.";
@@ -193,8 +201,8 @@ std::string transpose_table_source(const json& bench) {
   const json& shape = field(bench, "shapes", where).at(0);
   const json& copy = field(shape, "copy", where);
   return "Measured on the " + device_text(bench, where) + ": " +
-         std::to_string(field(shape, "m", where).get<unsigned long long>()) + " x " +
-         std::to_string(field(shape, "n", where).get<unsigned long long>()) + " " + text_of(bench, "type", where) +
+         std::to_string(count_of(shape, "m", where)) + " x " +
+         std::to_string(count_of(shape, "n", where)) + " " + text_of(bench, "type", where) +
          ", " + text_of(shape, "data", where) + "; GB/s counts bytes read plus written; " + clock_text(bench, where) +
          "; copy (" + text_of(copy, "how", where) + ") " + format_fixed(number(copy, "gbps", where), 1) +
          " GB/s in the same run.";
