@@ -7,6 +7,9 @@
 // (16 bytes of the widest input: a warp's loads are whole rows' runs however narrow the type),
 // into VEC accumulators per chain; the last columns, where fewer than VEC remain, go one by one.
 // SPAN > 1 (a CPU's shape): a work-item owns SPAN x VEC consecutive columns, SPAN loads a row.
+// LANES 1 (a CPU's shape, for a descriptor with lanes: argmin/argmax): a chain's VEC columns are
+// one desc_lanes_s (the values and the indices as vectors, compared lane-wise) instead of an array
+// of VEC pairs, which PoCL's compiler left as scalar code; unpacked into the array at the end.
 // A group is TILE_X work-items along the columns (TILE_X x VEC columns, a column tile) x ROWS_Y
 // row slices; where TILE_X x VEC is at least the row and ld == ncols, consecutive work-items read
 // consecutive rows: a narrow dense matrix is read as one stream. The grid's second dimension cuts
@@ -65,6 +68,12 @@
 #if SPAN > 1 && (BLOCK || VEC == 1)
 #error "SPAN takes BLOCK 0 and VEC > 1: a span is several VEC-wide loads of a row"
 #endif
+#ifndef LANES
+#define LANES 0 // 1: a work-item's VEC columns a chain held as the descriptor's lanes state (desc_lanes_s, vectors), unpacked at the end
+#endif
+#if LANES && (BLOCK || VEC == 1)
+#error "LANES takes BLOCK 0 and VEC > 1: the lanes are a row's VEC columns"
+#endif
 // COLS_VEC: the columns a work-item owns (the VEC above). Under BLOCK the descriptor's header is
 // built with VEC = ITEMS, the width its desc_lift_vector then takes (VEC 1 is not used by it).
 #if BLOCK
@@ -98,6 +107,9 @@
 #if BLOCK && !DESC_HAS_LIFT_VECTOR
 #error "BLOCK takes a descriptor with a lift_vector"
 #endif
+#if LANES && !DESC_HAS_LANES_STATE
+#error "LANES takes a descriptor with lanes (lanes_type, lanes_identity, lanes_fold, lanes_unpack)"
+#endif
 #include "descriptor_ticket.clh"
 
 // The ROWS_Y slices of one column folded in a tree; the column's value is returned to slice 0
@@ -120,16 +132,17 @@ DESC_ACC cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_A
 #define COLS_DONE()
 #endif
 
-// The rows r0 + y, + ROWS_Y, ... < r1 of this work-item's columns folded into acc by FOLD(acc[t],
+// The rows r0 + y, + ROWS_Y, ... < r1 of this work-item's columns folded into A by FOLD(A[t],
 // row): ITEMS rows a trip, one chain each, then the rows left over into chain 0.
-#define COLS_FOLD_RUN(FOLD)                                                           \
-  do {                                                                                \
-    ulong r = r0 + y;                                                                 \
-    for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y) {                      \
-      _Pragma("unroll") for (uint t = 0; t < ITEMS; ++t) FOLD(acc[t], r + t * ROWS_Y); \
-    }                                                                                 \
-    for (; r < r1; r += ROWS_Y) FOLD(acc[0], r);                                      \
+#define COLS_FOLD_RUN_INTO(FOLD, A)                                                 \
+  do {                                                                              \
+    ulong r = r0 + y;                                                               \
+    for (; r + (ITEMS - 1) * ROWS_Y < r1; r += ITEMS * ROWS_Y) {                    \
+      _Pragma("unroll") for (uint t = 0; t < ITEMS; ++t) FOLD(A[t], r + t * ROWS_Y); \
+    }                                                                               \
+    for (; r < r1; r += ROWS_Y) FOLD(A[0], r);                                      \
   } while (0)
+#define COLS_FOLD_RUN(FOLD) COLS_FOLD_RUN_INTO(FOLD, acc)
 // Row `row`'s element of column j0 folded into acc[0] (VEC 1).
 #define COLS_FOLD_ONE(acc, row) desc_fold_into(&(acc)[0], DESC_ELEMENT_AT((row) * ld + j0, (row)), (row))
 #if COLS_VEC > 1
@@ -148,6 +161,14 @@ DESC_ACC cols_fold(__local DESC_ACC* l, const uint x, const uint y, const DESC_A
   } while (0)
 #else
 #define COLS_FOLD_WHOLE(acc, row) DESC_FOLD_COLUMNS(acc, (row) * ld + j0, (row))
+#endif
+#if LANES
+// The same into the chain's lanes state L[SPAN] (one desc_lanes_s per VEC columns).
+#define COLS_FOLD_LANES(L, row)                                                                     \
+  do {                                                                                              \
+    _Pragma("unroll") for (uint s_ = 0; s_ < SPAN; ++s_)                                            \
+      DESC_FOLD_COLUMNS_LANES((L)[s_], (row) * ld + j0 + s_ * COLS_VEC, (row));                     \
+  } while (0)
 #endif
 #define COLS_FOLD_PART(acc, row)                                                                      \
   do {                                                                                                \
@@ -236,6 +257,16 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
       COLS_FOLD_BLOCKS_PART();
 #elif BLOCK
     COLS_FOLD_BLOCKS();
+#elif LANES
+    if (whole) {
+      desc_lanes_s lanes[COLS_CHAINS][SPAN];
+      for (uint t = 0; t < COLS_CHAINS; ++t)
+        for (uint s_ = 0; s_ < SPAN; ++s_) lanes[t][s_] = desc_lanes_identity();
+      COLS_FOLD_RUN_INTO(COLS_FOLD_LANES, lanes);
+      for (uint t = 0; t < COLS_CHAINS; ++t)
+        for (uint s_ = 0; s_ < SPAN; ++s_) desc_lanes_unpack(&lanes[t][s_], &acc[t][s_ * COLS_VEC]);
+    } else
+      COLS_FOLD_RUN(COLS_FOLD_PART);
 #elif COLS_VEC > 1
     if (whole)
       COLS_FOLD_RUN(COLS_FOLD_WHOLE);

@@ -974,6 +974,14 @@ TEST_SUITE("unit") {
     REQUIRE_FALSE(two_inputs.lift_input_vector.empty());
     CHECK_THROWS_WITH_AS(reduction_source(two_inputs), doctest::Contains("lift_input_vector reads one input's vector"),
                          Error);
+    // The lanes state is all four fields or none, over a scalar map_type.
+    Reduction three = builtin(B::ArgMax, S::F32);
+    REQUIRE(lanes_state(three));
+    three.lanes_unpack.clear();
+    CHECK_THROWS_WITH_AS(reduction_source(three), doctest::Contains("3 of the four are set"), Error);
+    Reduction struct_map = builtin(B::ArgMax, S::F32);
+    struct_map.map_type = "desc_arg";
+    CHECK_THROWS_WITH_AS(reduction_source(struct_map), doctest::Contains("map_type is desc_arg"), Error);
   }
 }
 
@@ -1744,16 +1752,13 @@ std::vector<Column> family_inputs(B b, S t, std::size_t total, std::mt19937_64& 
   return columns_for(b, t, total, g, fill, var_like);
 }
 
-// Rows or columns of one shape, every result checked; failures go to f.
-void check_axis(AxisReducer& red, const Reduction& d, B b, S t, Axis axis, const Shape& sh, std::uint64_t s,
-                Failures& f, std::size_t* runs) {
-  std::mt19937_64 g(s);
+// Rows or columns of one shape over the inputs `cols` (each sh.offset + the matrix's span long),
+// every result checked; failures go to f, named by `what`.
+void check_axis_of(AxisReducer& red, const Reduction& d, B b, S t, Axis axis, const Shape& sh,
+                   const std::vector<Column>& cols, const std::string& what, Failures& f, std::size_t* runs) {
   const MatrixShape ms{sh.rows, sh.cols, sh.ld};
-  const std::vector<Column> cols = family_inputs(b, t, sh.offset + ms.span(), g);
   std::vector<Input> inputs;
   for (const Column& c : cols) inputs.push_back(Input{upload(c), sh.offset});
-  const std::string what = bname(b) + "<" + sname(t) + "> " + std::string(name_of(axis)) + " of " + sh.str() +
-                           " seed " + std::to_string(s);
   try {
     const DescriptorLaunch L = introspect::prepare(red, d, axis, ms);
     const std::vector<Result> got = red.reduce(d, inputs, axis, ms);
@@ -1772,6 +1777,16 @@ void check_axis(AxisReducer& red, const Reduction& d, B b, S t, Axis axis, const
   } catch (const Error& e) {
     f.add(what + ": threw " + e.what());
   }
+}
+// The same over the built-in's random inputs (family_inputs) of seed s.
+void check_axis(AxisReducer& red, const Reduction& d, B b, S t, Axis axis, const Shape& sh, std::uint64_t s,
+                Failures& f, std::size_t* runs) {
+  std::mt19937_64 g(s);
+  const std::vector<Column> cols = family_inputs(b, t, sh.offset + MatrixShape{sh.rows, sh.cols, sh.ld}.span(), g);
+  check_axis_of(red, d, b, t, axis, sh, cols,
+                bname(b) + "<" + sname(t) + "> " + std::string(name_of(axis)) + " of " + sh.str() + " seed " +
+                    std::to_string(s),
+                f, runs);
 }
 
 // Segments of random lengths (a fifth of them empty) over one input, as CSR offsets of `otype`
@@ -1991,6 +2006,112 @@ TEST_SUITE("descriptor_families") {
     refused(builtin(B::Sum, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}}, "which has no lift_vector");
     refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}, Define{"ITEMS", "1"}},
             "with ITEMS 1");
+  }
+
+  TEST_CASE("columns' lanes as vectors (LANES 1): argmin/argmax of every type with ties, NaN, infinities and the identity's value") {
+    // LANES 1 holds a work-item's VEC columns as the descriptor's lanes state (argmin/argmax:
+    // values and indices as vectors, compared lane-wise) and unpacks it at the end; the rows the
+    // lanes cannot take (columns past the matrix within a work-item's span) go one by one. The data
+    // are made to test the comparisons: few distinct values (ties: the lower row must win), the
+    // type's lowest and highest (the identity's own value: argmax of a column all of the lowest
+    // value is its row 0), and for floats NaN of both signs (the first wins), infinities and
+    // signed zeros; column 1 is all of the lowest value, column 2 all of the highest, column 3 (of
+    // floats) all NaN. Shapes: one row, fewer rows than ITEMS, a column tail inside a work-item's
+    // VEC x SPAN, a padded ld with an offset, and five row chunks. The planner's default on a CPU
+    // is LANES 1 with its SPAN. Every launch is a program of its own (PoCL, two cores: 3.5 min for
+    // both operators x 12 types x the default and one launch), so the sample takes each type with
+    // one operator (argmin and argmax alternating, rotating with the seed) and gives it the
+    // planner's launch and one of the VEC x SPAN x ITEMS launches, rotating with the seed: every
+    // type, both operators and every launch parameter each run; CLREDUCE_DESCRIPTOR_FULL=1 runs
+    // both operators with every launch.
+    Failures f;
+    std::size_t runs = 0;
+    const bool full = std::getenv("CLREDUCE_DESCRIPTOR_FULL") != nullptr;
+    std::vector<std::tuple<unsigned, unsigned, unsigned>> launches;  // VEC, SPAN, ITEMS
+    for (unsigned vec : {2u, 4u, 8u, 16u})
+      for (unsigned span : {1u, 2u})
+        for (unsigned items : {1u, 2u}) launches.emplace_back(vec, span, items);
+    const std::size_t rotation = seed() % launches.size();
+    MESSAGE("seed " << seed() << "; " << (full ? std::string("every launch")
+                                               : "sample: one operator a type, one launch each, rotation " +
+                                                     std::to_string(rotation) + " (set CLREDUCE_DESCRIPTOR_FULL=1 for all)"));
+    const std::vector<S> types = {S::U8, S::I8, S::U16, S::I16, S::U32, S::I32, S::U64, S::I64, S::F16, S::BF16, S::F32, S::F64};
+    std::size_t k = 0;
+    for (B b : {B::ArgMin, B::ArgMax})
+      for (S t : types) {
+        ++k;
+        if (t == S::F64 && !has_fp64()) continue;
+        if (!full && (k + rotation + (b == B::ArgMax)) % 2 == 0) continue;
+        const Reduction d = builtin(b, t);
+        REQUIRE(lanes_state(d));
+        const unsigned w = static_cast<unsigned>(width_of(t));
+        const std::uint64_t top = w == 8 ? ~0ull : (1ull << (8 * w)) - 1;
+        const std::uint64_t lowest = signed_int(t) ? 1ull << (8 * w - 1) : 0, highest = signed_int(t) ? (top >> 1) : top;
+        auto fill = [&](Column& c, std::size_t i, std::mt19937_64& g) {
+          if (float_type(t)) {
+            if (g() % 64 == 0) return c.set_nan(i, g() % 2 == 0);
+            switch (g() % 8) {
+              case 0: return c.set_real(i, -INFINITY);
+              case 1: return c.set_real(i, INFINITY);
+              case 2: return c.set_real(i, -0.0);
+              default: return c.set_real(i, static_cast<double>(g() % 5) - 2.0);  // ties, +0 among them
+            }
+          }
+          switch (g() % 8) {
+            case 0: return c.set_bits(i, lowest);
+            case 1: return c.set_bits(i, highest);
+            default: return c.set_bits(i, g() % 3);
+          }
+        };
+        std::vector<std::pair<AxisParams, std::string>> configs;
+        configs.emplace_back(AxisParams{}, "the planner's launch");
+        for (std::size_t i = 0; i < launches.size(); ++i) {
+          if (!full && i != (k + rotation) % launches.size()) continue;
+          const auto [vec, span, items] = launches[i];
+          AxisParams p;
+          p.defines = {Define{"LANES", "1"}, Define{"VEC", std::to_string(vec)}, Define{"SPAN", std::to_string(span)},
+                       Define{"ITEMS", std::to_string(items)}, Define{"BLOCK", "0"}};
+          configs.emplace_back(p, "VEC " + std::to_string(vec) + " SPAN " + std::to_string(span) + " ITEMS " +
+                                      std::to_string(items));
+        }
+        for (const auto& [params, label] : configs) {
+          for (const Shape& sh : {Shape{1, 5, 5, 0}, Shape{7, 3, 3, 1}, Shape{37, 13, 16, 3}, Shape{300, 70, 72, 8},
+                                  Shape{203, 40, 40, 0}}) {
+            AxisParams p = params;
+            if (sh.rows == 203) p.chunks = 5;
+            AxisReducer red = make_axis_reducer(p);
+            const std::uint64_t s = case_seed(b, t, sh.rows) + k;
+            std::mt19937_64 g(s);
+            const MatrixShape ms{sh.rows, sh.cols, sh.ld};
+            Column x(t, sh.offset + ms.span());
+            for (std::size_t i = 0; i < x.size(); ++i) fill(x, i, g);
+            for (std::uint64_t r = 0; r < sh.rows; ++r) {
+              const std::size_t row = sh.offset + r * sh.ld;
+              if (sh.cols > 1) x.set_bits(row + 1, lowest);
+              if (sh.cols > 1 && float_type(t)) x.set_real(row + 1, -INFINITY);
+              if (sh.cols > 2) float_type(t) ? x.set_real(row + 2, INFINITY) : x.set_bits(row + 2, highest);
+              if (sh.cols > 3 && float_type(t)) x.set_nan(row + 3, r % 2 == 0);
+            }
+            check_axis_of(red, d, b, t, Axis::Cols, sh, {x},
+                          bname(b) + "<" + sname(t) + "> cols of " + sh.str() + " (" + label + ") seed " + std::to_string(s),
+                          f, &runs);
+          }
+        }
+      }
+    MESSAGE(runs << " launches");
+    CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
+    // Refused where it cannot run, naming why and what LANES takes.
+    const auto refused = [](const Reduction& d, std::vector<Define> defs, const char* why) {
+      AxisParams p;
+      p.defines = std::move(defs);
+      AxisReducer red = make_axis_reducer(p);
+      CHECK_THROWS_WITH_AS(introspect::prepare(red, d, Axis::Cols, MatrixShape{64, 64, 64}), doctest::Contains(why),
+                           ConfigError);
+    };
+    refused(builtin(B::Max, S::F32), {Define{"LANES", "1"}, Define{"VEC", "16"}}, "which has no lanes state");
+    refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "1"}, Define{"BLOCK", "0"}}, "with VEC 1");
+    refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "4"}, Define{"BLOCK", "1"}, Define{"ITEMS", "4"}},
+            "with BLOCK 1");
   }
 }
 
@@ -2315,7 +2436,13 @@ TEST_SUITE("descriptor_families") {
       CHECK(narrow.wg == narrow.tile_x);
       CHECK(narrow.chunks > 1);
     }
-    CHECK(introspect::prepare(axis, builtin(B::ArgMax, S::F32), Axis::Cols, MatrixShape{4096, 1024, 1024}).span == 1u);
+    // argmax's pairs on a CPU: the lanes as vectors (LANES 1), with spans of up to 1024 bytes of
+    // pairs (VEC 16 x SPAN 4); on a GPU neither.
+    const DescriptorLaunch arg_cols =
+        introspect::prepare(axis, builtin(B::ArgMax, S::F32), Axis::Cols, MatrixShape{4096, 1024, 1024});
+    CHECK(arg_cols.lanes == cpu);
+    CHECK(arg_cols.span == (cpu ? 4u : 1u));
+    CHECK(arg_cols.options.find(cpu ? "-D LANES=1" : "-D LANES=0") != std::string::npos);
     AxisParams span_block;
     span_block.defines = {Define{"SPAN", "2"}, Define{"BLOCK", "1"}};
     AxisReducer span_block_cols = make_axis_reducer(span_block);

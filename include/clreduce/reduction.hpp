@@ -191,6 +191,23 @@ struct Reduction {
   // that reads exactly a + b, a | b, a & b, min(a, b), max(a, b), fmin(a, b) or fmax(a, b) serves
   // as its own (vector_combine_of), any other goes component by component.
   std::string combine_vector;
+  // Optional, all four or none, for an accumulator that is no scalar type (argmin/argmax's pair):
+  // the accumulators of VEC lanes held as one value of vectors (a structure of arrays), which a
+  // CPU's compiler keeps in SIMD registers where an array of VEC structs stays scalar code (f32
+  // argmax columns on PoCL: bench/NOTES.md, struct lanes on a CPU). They must hold for VEC 2, 4,
+  // 8 and 16 (they may use VEC, DESC_CAT(type, VEC) and the prelude's names); map_type must be a
+  // scalar type.
+  //   lanes_type: the lanes' type, for VEC lanes (a struct of the prelude);
+  //   lanes_identity: an expression of lanes_type, every lane the identity;
+  //   lanes_fold: statements that fold v (DESC_MAPV: VEC mapped values) into *L (a private
+  //     pointer), lane c taking v.sc at index iv.sc (iv: a ulong vector of VEC indices), each lane
+  //     exactly as *a = combine(*a, lift(v.sc, iv.sc)) would;
+  //   lanes_unpack: statements that write lane c of *L to acc[c] for c < VEC (acc: a private
+  //     DESC_ACC pointer).
+  std::string lanes_type;
+  std::string lanes_identity;
+  std::string lanes_fold;
+  std::string lanes_unpack;
   // Optional: fold, statements that add one more mapped value v (index i) to the accumulator *a
   // in place (a: a private pointer), where that is cheaper than *a = combine(*a, lift(v, i)) (the
   // exact accumulator adds one term to its digits, copying nothing). It must equal that. Empty:
@@ -299,6 +316,9 @@ std::string reduction_source(const Reduction& r);
 // acc_type one of OpenCL C's scalar arithmetic types, and no fold of its own), which a CPU's
 // compiler keeps in SIMD registers; else the lanes are an array.
 bool lanes_vector(const Reduction& r);
+// Whether the descriptor gives its lanes as a structure of arrays (lanes_type and the three others
+// set): the header then declares desc_lanes_s and DESC_HAS_LANES_STATE is 1.
+bool lanes_state(const Reduction& r);
 // The combine the generated header applies to vectors of the accumulator: combine_vector, or the
 // combine itself where its text is one that holds for vectors (see combine_vector), else "".
 std::string vector_combine_of(const Reduction& r);

@@ -321,7 +321,8 @@ bool Reduction::operator==(const Reduction& o) const {
   return name == o.name && inputs == o.inputs && scalars == o.scalars && map_type == o.map_type && map == o.map &&
          prelude == o.prelude && acc_type == o.acc_type && acc_bytes == o.acc_bytes && identity == o.identity &&
          lift == o.lift && combine == o.combine && combine_vector == o.combine_vector && lift_vector == o.lift_vector &&
-         lift_input_vector == o.lift_input_vector && fold == o.fold && finish == o.finish &&
+         lift_input_vector == o.lift_input_vector && lanes_type == o.lanes_type &&
+         lanes_identity == o.lanes_identity && lanes_fold == o.lanes_fold && lanes_unpack == o.lanes_unpack && fold == o.fold && finish == o.finish &&
          out_type == o.out_type && out == o.out && exact == o.exact && builtin == o.builtin && origin == o.origin &&
          summation == o.summation;
 }
@@ -725,6 +726,35 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summati
         << "      b[c_] = take ? b[c_ + w_] : b[c_];\n      at[c_] = take ? at[c_ + w_] : at[c_];\n    }\n"
         << "  return desc_arg_make(b[0], i + at[0]);\n}\n#endif\n";
       }
+      // The lanes as vectors (lanes_state): VEC values and their indices, each lane folded as the
+      // combine above folds one more pair (the same comparisons lane-wise, a mask of the value's
+      // width), then each lane unpacked into a pair. A CPU's columns keep them in SIMD registers
+      // where an array of VEC pairs stayed scalar code.
+      const std::string mt =
+          std::string(ti.bytes == 1 ? "char" : ti.bytes == 2 && !fl ? "short" : ti.bytes == 8 ? "long" : "int");
+      const std::string vv = "DESC_CAT(" + ct + ", VEC)", mv = "DESC_CAT(" + mt + ", VEC)";
+      p << "#if VEC > 1\n// VEC lanes of pairs: their values and their indices as vectors.\n"
+        << "typedef struct {\n  " << vv << " v;\n  DESC_CAT(ulong, VEC) i;\n} desc_arg_lanes;\n"
+        << "desc_arg_lanes desc_arg_lanes_identity(void) {\n  desc_arg_lanes l;\n  l.v = (" << vv << ")("
+        << (is_min ? ti.highest : ti.lowest) << ");\n  l.i = (DESC_CAT(ulong, VEC))(ULONG_MAX);\n  return l;\n}\n#endif\n";
+      std::ostringstream fold;
+      fold << "  const " << mv << " earlier = DESC_CAT(convert_, " << mv << ")(iv < L->i);\n";
+      if (fl)
+        fold << "  const " << mv << " old_num = isordered(L->v, L->v);\n"
+             << "  const " << mv << " ahead = !(v " << (is_min ? ">=" : "<=") << " L->v);\n"
+             << "  const " << mv << " tie = (v == L->v) | (isunordered(v, v) & ~old_num);\n"
+             << "  const " << mv << " take = (ahead & old_num) | (tie & earlier);\n";
+      else
+        fold << "  const " << mv << " take = (v " << (is_min ? "<" : ">") << " L->v) | ((v == L->v) & earlier);\n";
+      fold << "  L->v = select(L->v, v, take);\n"
+           << "  L->i = select(L->i, iv, DESC_CAT(convert_, DESC_CAT(long, VEC))(take));\n";
+      r.lanes_type = "desc_arg_lanes";
+      r.lanes_identity = "desc_arg_lanes_identity()";
+      r.lanes_fold = fold.str();
+      r.lanes_unpack = "  union {\n    " + vv + " v;\n    " + ct +
+                       " a[VEC];\n  } values;\n  union {\n    DESC_CAT(ulong, VEC) v;\n    ulong a[VEC];\n  } places;\n"
+                       "  values.v = L->v;\n  places.v = L->i;\n"
+                       "  for (uint c = 0; c < VEC; ++c) acc[c] = desc_arg_make(values.a[c], places.a[c]);\n";
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();
@@ -1146,6 +1176,8 @@ bool lanes_vector(const Reduction& r) {
                                        [&](const ScalarInfo& i) { return r.acc_type == i.compute; });
 }
 
+bool lanes_state(const Reduction& r) { return !r.lanes_type.empty(); }
+
 std::string reduction_source(const Reduction& r) {
   auto bad = [&](const std::string& why) {
     return Error(Param::Op, "reduction '" + r.name + "': " + why,
@@ -1162,6 +1194,18 @@ std::string reduction_source(const Reduction& r) {
   for (const auto& [field, text] : fields)
     if (text->find_first_not_of(" \t\r\n") == std::string::npos) throw bad(std::string(field) + " is empty");
   if (r.acc_bytes == 0) throw bad("acc_bytes is 0; give sizeof(acc_type) on the device");
+  {
+    const bool given[] = {!r.lanes_type.empty(), !r.lanes_identity.empty(), !r.lanes_fold.empty(),
+                          !r.lanes_unpack.empty()};
+    const int count = given[0] + given[1] + given[2] + given[3];
+    if (count != 0 && count != 4)
+      throw bad("lanes_type, lanes_identity, lanes_fold and lanes_unpack are set together; " + std::to_string(count) +
+                " of the four are set (give all four, or none)");
+    if (count == 4 && std::none_of(std::begin(kScalars), std::end(kScalars),
+                                   [&](const ScalarInfo& i) { return r.map_type == i.compute; }))
+      throw bad("the lanes fold vectors of map_type, which takes one of OpenCL C's scalar types; map_type is " +
+                r.map_type + " (leave the lanes empty)");
+  }
   if (!r.combine_vector.empty() && !lanes_vector(r))
     throw bad("combine_vector combines vectors of acc_type, which takes one of OpenCL C's scalar types and no fold; "
               "this accumulator is " + r.acc_type + (r.fold.empty() ? "" : " with a fold") + " (leave it empty)");
@@ -1174,16 +1218,18 @@ std::string reduction_source(const Reduction& r) {
   s << "#define DESC_HAS_LIFT_VECTOR " << (r.lift_vector.empty() ? 0 : 1) << "\n";
   // Whether the lanes (the kernels' LANES) may be one vector of accumulators (desc_lanes_v, below).
   s << "#define DESC_LANES_VECTOR " << (lanes_vector(r) ? 1 : 0) << "\n";
+  // Whether VEC lanes may be one desc_lanes_s, the descriptor's structure of arrays (VEC > 1).
+  s << "#define DESC_HAS_LANES_STATE " << (lanes_state(r) ? 1 : 0) << "\n";
   s << "#define DESC_CAT_(a, b) a##b\n#define DESC_CAT(a, b) DESC_CAT_(a, b)\n";
   const std::string vcombine = vector_combine_of(r);
   // Clang on an x86 CPU without AVX-512 (PoCL) warns that passing a 64-byte vector by value
   // "changes the ABI" (-Wpsabi): to the lift functions (a lift_vector) and to min/max/fmin/fmax
   // (a vector combine). They are inlined into the kernel, so no call crosses an ABI, and a
   // successful build must print nothing: that one warning is silenced.
-  if (!r.lift_vector.empty() || !vcombine.empty())
+  if (!r.lift_vector.empty() || !vcombine.empty() || lanes_state(r))
     s << "#if defined(__clang__) && (defined(__x86_64__) || defined(__i386__))\n"
       << "#pragma clang diagnostic ignored \"-Wpsabi\"\n#endif\n";
-  if (!r.lift_vector.empty())
+  if (!r.lift_vector.empty() || lanes_state(r))
     // A vector of VEC mapped values, and the same as an array (for helpers that loop over it).
     s << "#if VEC > 1\ntypedef DESC_CAT(" << r.map_type << ", VEC) DESC_MAPV;\n"
       << "typedef union {\n  DESC_MAPV v;\n  " << r.map_type << " a[VEC];\n} desc_vec_u;\n#endif\n";
@@ -1393,6 +1439,28 @@ std::string reduction_source(const Reduction& r) {
     }
     s << "#endif\ntypedef DESC_CAT(" << r.acc_type << ", VEC) desc_lanes_v;\n"
       << "#define DESC_FOLD_VLANES_AT(lv, kv, base) DESC_FOLD_VECTOR_WITH(DESC_VLANE_COMPONENTS, lv, kv, base)\n";
+  }
+  // The lanes as a structure of arrays (lanes_state): desc_lanes_s, desc_lanes_identity(),
+  // desc_lanes_fold(L, v, iv) and desc_lanes_unpack(L, acc) from the descriptor's four fields;
+  // DESC_FOLD_COLUMNS_LANES(L, e, idx): the VEC elements from element e of every input, mapped,
+  // folded into L's lanes at the one index idx (consecutive columns of one row, as
+  // DESC_FOLD_COLUMNS folds them into an array).
+  if (lanes_state(r)) {
+    s << "typedef " << r.lanes_type << " desc_lanes_s;\n"
+      << "desc_lanes_s desc_lanes_identity(void) {\n  return " << r.lanes_identity << ";\n}\n"
+      << "void desc_lanes_fold(__private desc_lanes_s* L, const DESC_MAPV v, const DESC_CAT(ulong, VEC) iv) {\n"
+      << r.lanes_fold << (r.lanes_fold.back() == '\n' ? "" : "\n") << "}\n"
+      << "void desc_lanes_unpack(const __private desc_lanes_s* L, __private DESC_ACC* acc) {\n"
+      << r.lanes_unpack << (r.lanes_unpack.back() == '\n' ? "" : "\n") << "}\n";
+    for (unsigned vec : {2u, 4u, 8u, 16u}) {
+      s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_COLUMN_MAPV(idx) ((DESC_MAPV)(";
+      for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPCOL(" << kComponents[c] << ", (idx))";
+      s << "))\n";
+    }
+    s << "#endif\n#define DESC_FOLD_COLUMNS_LANES(L, e, idx) do { \\\n";
+    for (unsigned j = 0; j < r.inputs.size(); ++j)
+      s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "_AT(e); \\\n";
+    s << "  desc_lanes_fold(&(L), DESC_COLUMN_MAPV(idx), (DESC_CAT(ulong, VEC))(idx)); \\\n} while (0)\n";
   }
   s << "#endif\n";
   // The columns kernel's BLOCK with DESC_BLOCK_COLS columns a work-item (it defines the macro):

@@ -122,12 +122,25 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                       "SPAN=" + std::to_string(*span_given) + " for " + k.kernel + " with VEC " + std::to_string(l.vec) +
                           (l.block ? " and BLOCK 1" : "") + "; valid: SPAN 1, or VEC > 1 with BLOCK 0",
                       "SPAN 1, or VEC > 1 with BLOCK 0");
+  // LANES: on a CPU, a descriptor's lanes state (argmin/argmax: the values and their indices as
+  // vectors, compared lane-wise) where an array of VEC pairs stayed scalar code; given, refused
+  // without lanes or with BLOCK or VEC 1 (the kernel's #error says so too, but after a build).
+  const std::optional<std::uint64_t> lanes_given = given_value(k, "LANES", params.defines);
+  if (lanes_given && *lanes_given && (l.block || l.vec == 1 || !lanes_state(r)))
+    throw ConfigError(Param::Define,
+                      "LANES=1 for reduction '" + r.name + "'" +
+                          (!lanes_state(r) ? ", which has no lanes state" : l.block ? " with BLOCK 1" : " with VEC 1") +
+                          "; valid: LANES 1 with a descriptor's lanes (argmin, argmax), VEC > 1 and BLOCK 0; else LANES 0",
+                      "LANES 1 with a descriptor's lanes, VEC > 1 and BLOCK 0; else LANES 0");
+  l.lanes = lanes_given ? *lanes_given != 0 : cpu_shape && !l.block && l.vec > 1 && lanes_state(r);
   std::uint64_t span = 1;
-  if (cpu_shape && !l.block && l.vec > 1 && lanes_vector(r)) {
+  if (cpu_shape && !l.block && l.vec > 1 && (lanes_vector(r) || l.lanes)) {
     const std::uint64_t across = ncols >= 8ull * l.vec ? 8 : 1;  // work-items kept across the columns
     while (span < 8 && std::uint64_t{l.vec} * span * 2 * across <= ncols) span *= 2;
-    // At most 512 bytes of a row's accumulators (a struct's 16 bytes: span 2 at VEC 16).
-    while (span > 1 && std::uint64_t{l.vec} * span * r.acc_bytes > 512) span /= 2;
+    // At most 512 bytes of a row's accumulators (a struct's 16 bytes: span 2 at VEC 16); lanes
+    // held as vectors (argmax's values and indices) 1024.
+    const std::uint64_t cap = l.lanes ? 1024 : 512;
+    while (span > 1 && std::uint64_t{l.vec} * span * r.acc_bytes > cap) span /= 2;
   }
   l.span = static_cast<unsigned>(span_given.value_or(span));
   if (!items_given && !l.block) l.items = static_cast<unsigned>(std::max<std::uint64_t>(1, l.items / l.span));
@@ -237,7 +250,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   const ParamValues values = {{"TILE_X", l.tile_x},         {"ROWS_Y", l.rows_y},
                                {"ITEMS", l.items},           {"VEC", l.vec},
                                {"ALIGNED", aligned ? 1 : 0}, {"BLOCK", l.block ? 1 : 0},
-                               {"SPAN", l.span},
+                               {"SPAN", l.span},             {"LANES", l.lanes ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;

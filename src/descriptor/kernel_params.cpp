@@ -107,6 +107,9 @@ const KernelSpec& columns_kernel() {
         "on a CPU, for an accumulator of a scalar type, the largest up to 8 that keeps 8 work-items across the "
         "columns (or fits them, where fewer than 8 vectors), at most 512 bytes of accumulators a row; else 1",
         false, true},
+       {"LANES", "a work-item's VEC columns a chain held as the descriptor's lanes state (vectors of the pairs' "
+        "fields: lanes_type), unpacked at the end, not an array of VEC accumulators (VEC > 1, BLOCK 0)", kFlag,
+        "1 on a CPU where the descriptor has lanes (argmin, argmax), VEC > 1 and BLOCK 0; else 0", false, true},
        nv_ptx_param()}};
   return k;
 }

@@ -45,7 +45,7 @@ std::string DescriptorLaunch::label() const {
            " column tiles x " + std::to_string(chunks) + " row chunks, " +
            (vec > 1 ? "VEC " + std::to_string(vec) + ", " : std::string()) +
            (span > 1 ? "SPAN " + std::to_string(span) + ", " : std::string()) + "ITEMS " + std::to_string(items) +
-           (block ? " (a block each trip)" : "");
+           (block ? " (a block each trip)" : "") + (lanes ? " (lanes as vectors)" : "");
   if (kernel == lines_kernel().kernel)
     s += ", row width " + std::to_string(row_width) + (chunks > 1 ? ", " + std::to_string(chunks) + " parts a line" : "");
   return s + ", " + std::to_string(groups) + " groups, VEC " + std::to_string(vec) + ", ITEMS " + std::to_string(items);

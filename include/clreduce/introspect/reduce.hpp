@@ -69,6 +69,9 @@ struct DescriptorLaunch {
   bool block = false;
   // Columns: SPAN, the VEC-wide loads a work-item makes along a row (it owns span x vec columns).
   unsigned span = 1;
+  // Columns: LANES, a chain's VEC columns held as the descriptor's lanes state (vectors), not an
+  // array of VEC accumulators (a CPU, argmin/argmax).
+  bool lanes = false;
   // Whole arrays, an exact descriptor: EXACT_GROUP (each work-item's expansion in registers, its
   // group's digits in local memory; the launch's digits in one zeroed accumulator instead of a
   // partial per group).
