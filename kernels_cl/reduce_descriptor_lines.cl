@@ -185,13 +185,26 @@ void reduce_descriptor_lines(DESC_INPUT_PARAMS, const ulong n, __global const OF
 #if LANES && VEC > 1
     // Each element of a vector into its lane's accumulator (ITEMS vectors a trip), the lanes met
     // after the line's whole vectors (ROW_WIDTH is 1 here): one vector of accumulators where the
-    // accumulator is of a scalar type (SIMD operations on a CPU), else an array met in a tree.
+    // accumulator is of a scalar type (SIMD operations on a CPU), the descriptor's lanes state
+    // where it has one, else an array met in a tree.
 #if DESC_LANES_VECTOR
     desc_lanes_v lanes = (desc_lanes_v)(desc_identity());
     for (; k + ITEMS - 1 < ce; k += ITEMS)
       for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VLANES_AT(lanes, k + j, b);
     for (; k < ce; ++k) DESC_FOLD_VLANES_AT(lanes, k, b);
     DESC_VLANES_MEET(lanes, acc[0]);
+#elif DESC_HAS_LANES_STATE
+    // The descriptor's lanes state (argmin/argmax: values and indices as vectors), unpacked at the
+    // line's end and met in a tree.
+    desc_lanes_s lanes = desc_lanes_identity();
+    for (; k + ITEMS - 1 < ce; k += ITEMS)
+      for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_SLANES_AT(lanes, k + j, b);
+    for (; k < ce; ++k) DESC_FOLD_SLANES_AT(lanes, k, b);
+    DESC_ACC each[VEC];
+    desc_lanes_unpack(&lanes, each);
+    for (uint w = VEC / 2; w > 0; w >>= 1)
+      for (uint c = 0; c < w; ++c) each[c] = desc_combine(each[c], each[c + w]);
+    acc[0] = each[0];
 #else
     DESC_ACC lanes[VEC];
     for (uint c = 0; c < VEC; ++c) lanes[c] = desc_identity();

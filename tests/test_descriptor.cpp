@@ -2008,7 +2008,7 @@ TEST_SUITE("descriptor_families") {
             "with ITEMS 1");
   }
 
-  TEST_CASE("columns' lanes as vectors (LANES 1): argmin/argmax of every type with ties, NaN, infinities and the identity's value") {
+  TEST_CASE("columns' and rows' lanes as vectors (LANES 1): argmin/argmax of every type with ties, NaN, infinities and the identity's value") {
     // LANES 1 holds a work-item's VEC columns as the descriptor's lanes state (argmin/argmax:
     // values and indices as vectors, compared lane-wise) and unpacks it at the end; the rows the
     // lanes cannot take (columns past the matrix within a work-item's span) go one by one. The data
@@ -2094,6 +2094,34 @@ TEST_SUITE("descriptor_families") {
             }
             check_axis_of(red, d, b, t, Axis::Cols, sh, {x},
                           bname(b) + "<" + sname(t) + "> cols of " + sh.str() + " (" + label + ") seed " + std::to_string(s),
+                          f, &runs);
+          }
+        }
+        // Rows (the lines kernel's LANES 1 with the lanes state, unpacked at a line's end and met
+        // in a tree): the planner's launch on rows long enough for it, and the sampled VEC given,
+        // over rows of whole vectors plus a tail, shorter than a vector, and padded with an offset.
+        const unsigned row_vec = std::get<0>(launches[(k + rotation) % launches.size()]);
+        for (int given = 0; given < 2; ++given) {
+          AxisParams p;
+          if (given) {
+            p.row_width = 1;
+            p.defines = {Define{"LANES", "1"}, Define{"VEC", std::to_string(row_vec)}};
+          }
+          AxisReducer red = make_axis_reducer(p);
+          for (const Shape& sh : {Shape{5, 1000, 1000, 0}, Shape{3, 301, 305, 1}, Shape{9, 7, 7, 2}}) {
+            const std::uint64_t s = case_seed(b, t, sh.cols) + k;
+            std::mt19937_64 g(s);
+            const MatrixShape ms{sh.rows, sh.cols, sh.ld};
+            Column x(t, sh.offset + ms.span());
+            for (std::size_t i = 0; i < x.size(); ++i) fill(x, i, g);
+            for (std::uint64_t c = 0; c < sh.cols; ++c) {  // row 1 all of the lowest value, row 2 all NaN
+              if (sh.rows > 1) float_type(t) ? x.set_real(sh.offset + sh.ld + c, -INFINITY) : x.set_bits(sh.offset + sh.ld + c, lowest);
+              if (sh.rows > 2 && float_type(t)) x.set_nan(sh.offset + 2 * sh.ld + c, c % 2 == 0);
+            }
+            check_axis_of(red, d, b, t, Axis::Rows, sh, {x},
+                          bname(b) + "<" + sname(t) + "> rows of " + sh.str() +
+                              (given ? " (LANES 1, VEC " + std::to_string(row_vec) + ")" : std::string(" (the planner's launch)")) +
+                              " seed " + std::to_string(s),
                           f, &runs);
           }
         }

@@ -1457,7 +1457,18 @@ std::string reduction_source(const Reduction& r) {
       for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPCOL(" << kComponents[c] << ", (idx))";
       s << "))\n";
     }
-    s << "#endif\n#define DESC_FOLD_COLUMNS_LANES(L, e, idx) do { \\\n";
+    s << "#endif\n";
+    // DESC_FOLD_SLANES_AT(L, kv, base): vector kv of every input, element c into lane c at its own
+    // index kv * VEC + c - base (a line's lanes, as DESC_FOLD_LANES_AT folds them into an array).
+    for (unsigned vec : {2u, 4u, 8u, 16u}) {
+      s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_SLANE_COMPONENTS(L) desc_lanes_fold(&(L), (DESC_MAPV)(";
+      for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPC(" << kComponents[c] << ", " << c << ")";
+      s << "), (DESC_CAT(ulong, VEC))(i_) + (DESC_CAT(ulong, VEC))(";
+      for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << c;
+      s << "));\n";
+    }
+    s << "#endif\n#define DESC_FOLD_SLANES_AT(L, kv, base) DESC_FOLD_VECTOR_WITH(DESC_SLANE_COMPONENTS, L, kv, base)\n";
+    s << "#define DESC_FOLD_COLUMNS_LANES(L, e, idx) do { \\\n";
     for (unsigned j = 0; j < r.inputs.size(); ++j)
       s << "  const DESC_V" << j << " v" << j << "_ = DESC_LOADV" << j << "_AT(e); \\\n";
     s << "  desc_lanes_fold(&(L), DESC_COLUMN_MAPV(idx), (DESC_CAT(ulong, VEC))(idx)); \\\n} while (0)\n";
