@@ -202,9 +202,10 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   const std::optional<std::uint64_t> lanes_given = given_value(k, "LANES", params.defines);
   // A descriptor's lanes state (argmin/argmax: values and indices as vectors, compared lane-wise)
   // where a pair's vector lift stayed scalar code, as an array's lanes: on lines of VEC vectors or
-  // more, its unpacking and tree costing VEC - 1 scalar combines a line. On PoCL (2 cores): rows of
-  // 1024 and 256 f32, f64 argmax/argmin 1.8-3.4x faster, i32 1.5-2.6x, u8 1.2-2.6x; rows of two
-  // vectors (65536 x 32) 3.3-4x slower for i32 and u8 (bench/NOTES.md, struct lanes on a CPU).
+  // more, its unpacking and tree costing VEC - 1 scalar combines a line. On PoCL (2 cores, one
+  // round): argmax/argmin rows of 1024 and 256 elements f32 2.8-3.5x faster, f64 1.0-2.0x, i32
+  // 1.5-2.6x, u8 1.1-2.6x; rows of two vectors (65536 x 32) 3.2-4.4x slower for i32 and u8
+  // (bench/results/2026-12-07_pocl_struct_lanes).
   const bool state = lanes_state(r) && r.summation != Summation::Exact;
   const bool lanes_fit = lanes_vector(r) ? shape.average >= l.vec : shape.average / l.vec >= l.vec;
   const bool lanes = lanes_given.value_or(cpu_shape && l.row_width == 1 && l.vec > 1 && (cpu_lanes(r) || state) &&
