@@ -1736,6 +1736,14 @@ AxisReducer make_axis_reducer(AxisParams params = {}) {
   o.kernel_dir = session().kernel_dir();
   return AxisReducer(session().queue(), o);
 }
+// A columns launch of `d` with `defs` over 64 x 64 must be refused (ConfigError) naming `why`.
+void columns_refused(const Reduction& d, std::vector<Define> defs, const char* why) {
+  AxisParams p;
+  p.defines = std::move(defs);
+  AxisReducer red = make_axis_reducer(p);
+  CHECK_THROWS_WITH_AS(introspect::prepare(red, d, Axis::Cols, MatrixShape{64, 64, 64}), doctest::Contains(why),
+                       ConfigError);
+}
 SegmentedReducer make_segmented_reducer(SegmentedParams params = {}) {
   SegmentedReducerOptions o;
   o.params = std::move(params);
@@ -1996,15 +2004,8 @@ TEST_SUITE("descriptor_families") {
     MESSAGE(runs << " launches");
     CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
     // Refused where it cannot run, naming why and what BLOCK takes.
-    const auto refused = [](const Reduction& d, std::vector<Define> defs, const char* why) {
-      AxisParams p;
-      p.defines = std::move(defs);
-      AxisReducer red = make_axis_reducer(p);
-      CHECK_THROWS_WITH_AS(introspect::prepare(red, d, Axis::Cols, MatrixShape{64, 64, 64}), doctest::Contains(why),
-                           ConfigError);
-    };
-    refused(builtin(B::Sum, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}}, "which has no lift_vector");
-    refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}, Define{"ITEMS", "1"}},
+    columns_refused(builtin(B::Sum, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}}, "which has no lift_vector");
+    columns_refused(builtin(B::ArgMax, S::F32), {Define{"BLOCK", "1"}, Define{"VEC", "1"}, Define{"ITEMS", "1"}},
             "with ITEMS 1");
   }
 
@@ -2129,16 +2130,9 @@ TEST_SUITE("descriptor_families") {
     MESSAGE(runs << " launches");
     CHECK_MESSAGE(f.count == 0, f.count << " of " << runs << " launches wrong (the first " << f.limit << " above)");
     // Refused where it cannot run, naming why and what LANES takes.
-    const auto refused = [](const Reduction& d, std::vector<Define> defs, const char* why) {
-      AxisParams p;
-      p.defines = std::move(defs);
-      AxisReducer red = make_axis_reducer(p);
-      CHECK_THROWS_WITH_AS(introspect::prepare(red, d, Axis::Cols, MatrixShape{64, 64, 64}), doctest::Contains(why),
-                           ConfigError);
-    };
-    refused(builtin(B::Max, S::F32), {Define{"LANES", "1"}, Define{"VEC", "16"}}, "which has no lanes state");
-    refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "1"}, Define{"BLOCK", "0"}}, "with VEC 1");
-    refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "4"}, Define{"BLOCK", "1"}, Define{"ITEMS", "4"}},
+    columns_refused(builtin(B::Max, S::F32), {Define{"LANES", "1"}, Define{"VEC", "16"}}, "which has no lanes state");
+    columns_refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "1"}, Define{"BLOCK", "0"}}, "with VEC 1");
+    columns_refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "4"}, Define{"BLOCK", "1"}, Define{"ITEMS", "4"}},
             "with BLOCK 1");
   }
 }
