@@ -979,6 +979,9 @@ TEST_SUITE("unit") {
     REQUIRE(lanes_state(three));
     three.lanes_unpack.clear();
     CHECK_THROWS_WITH_AS(reduction_source(three), doctest::Contains("3 of the four are set"), Error);
+    Reduction meet_alone = builtin(B::Max, S::F32);
+    meet_alone.lanes_meet = "a";
+    CHECK_THROWS_WITH_AS(reduction_source(meet_alone), doctest::Contains("lanes_meet meets the lanes of lanes_type"), Error);
     Reduction struct_map = builtin(B::ArgMax, S::F32);
     struct_map.map_type = "desc_arg";
     CHECK_THROWS_WITH_AS(reduction_source(struct_map), doctest::Contains("map_type is desc_arg"), Error);
@@ -2098,11 +2101,14 @@ TEST_SUITE("descriptor_families") {
                           f, &runs);
           }
         }
-        // Rows (the lines kernel's LANES 1 with the lanes state, unpacked at a line's end and met
-        // in a tree): the planner's launch on rows long enough for it, and the sampled VEC given,
+        // Rows (the lines kernel's LANES 1 with the lanes state, met at a line's end in a tree of
+        // vectors, or unpacked and met one by one): the planner's launch, and the sampled VEC given,
         // over rows of whole vectors plus a tail, shorter than a vector, and padded with an offset.
+        // given 2: the same descriptor without its lanes_meet, the lanes unpacked and met one by one.
         const unsigned row_vec = std::get<0>(launches[(k + rotation) % launches.size()]);
-        for (int given = 0; given < 2; ++given) {
+        Reduction no_meet = d;
+        no_meet.lanes_meet.clear();
+        for (int given = 0; given < 3; ++given) {
           AxisParams p;
           if (given) {
             p.row_width = 1;
@@ -2119,9 +2125,10 @@ TEST_SUITE("descriptor_families") {
               if (sh.rows > 1) float_type(t) ? x.set_real(sh.offset + sh.ld + c, -INFINITY) : x.set_bits(sh.offset + sh.ld + c, lowest);
               if (sh.rows > 2 && float_type(t)) x.set_nan(sh.offset + 2 * sh.ld + c, c % 2 == 0);
             }
-            check_axis_of(red, d, b, t, Axis::Rows, sh, {x},
+            check_axis_of(red, given == 2 ? no_meet : d, b, t, Axis::Rows, sh, {x},
                           bname(b) + "<" + sname(t) + "> rows of " + sh.str() +
-                              (given ? " (LANES 1, VEC " + std::to_string(row_vec) + ")" : std::string(" (the planner's launch)")) +
+                              (given ? " (LANES 1, VEC " + std::to_string(row_vec) + (given == 2 ? ", no lanes_meet" : "") + ")"
+                                     : std::string(" (the planner's launch)")) +
                               " seed " + std::to_string(s),
                           f, &runs);
           }
@@ -2503,7 +2510,8 @@ TEST_SUITE("descriptor_families") {
                          doctest::Contains("valid: row width 1 and 1 part"), ConfigError);
     // LANES (a CPU's lane-wise fold, VEC chains): the whole array's runs and the rows' lines of one
     // work-item fold sums, dots and integer min/max lane by lane; not the structs (argmax's pair,
-    // Welford's) nor the vector lifts (float max's tree); nowhere on a GPU's shapes.
+    // Welford's) nor the vector lifts (float max's tree), but for the rows of a descriptor with a
+    // lanes state (argmax's values and indices as vectors); nowhere on a GPU's shapes.
     const auto lanes = [](const DescriptorLaunch& l) { return l.options.find("-D LANES=1") != std::string::npos; };
     CHECK(lanes(whole) == cpu);
     CHECK(lanes(rows) == cpu);
@@ -2512,7 +2520,9 @@ TEST_SUITE("descriptor_families") {
       CHECK(lanes(introspect::prepare(red, d, 1 << 20)) == cpu);
       CHECK(lanes(introspect::prepare(axis, d, Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);
     }
-    for (const Reduction& d : {builtin(B::ArgMax, S::F32), builtin(B::VarPop, S::F32), builtin(B::Max, S::F32),
+    CHECK_FALSE(lanes(introspect::prepare(red, builtin(B::ArgMax, S::F32), 1 << 20)));
+    CHECK(lanes(introspect::prepare(axis, builtin(B::ArgMax, S::F32), Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);
+    for (const Reduction& d : {builtin(B::VarPop, S::F32), builtin(B::Max, S::F32),
                                builtin(B::Sum, S::U8), builtin(B::Sum, S::F32, std::nullopt, Summation::Exact)}) {
       CAPTURE(d.name);
       CHECK_FALSE(lanes(introspect::prepare(red, d, 1 << 20)));
@@ -2549,8 +2559,7 @@ TEST_SUITE("descriptor_families") {
       CHECK(r->plan.variant->runs_descriptor() == cpu);
       const auto c = introspect::prepare(axis, ElemType::Float, op, Axis::Cols, 4096, 1024);
       CHECK(c->plan.variant->runs_descriptor() == cpu);
-      if (cpu) CHECK(r->plan.passes.at(0).options.find("-D BLOCKED=1 -D LANES=" + std::string(op == Op::Sum ? "1" : "0")) !=
-                     std::string::npos);
+      if (cpu) CHECK(r->plan.passes.at(0).options.find("-D BLOCKED=1 -D LANES=1") != std::string::npos);
       SegmentedReducerOptions so;
       so.tuning.enabled = false;
       so.device = dev;

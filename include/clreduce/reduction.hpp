@@ -204,10 +204,15 @@ struct Reduction {
   //     exactly as *a = combine(*a, lift(v.sc, iv.sc)) would;
   //   lanes_unpack: statements that write lane c of *L to acc[c] for c < VEC (acc: a private
   //     DESC_ACC pointer).
+  // And, optional with them, lanes_meet: an expression of L (a private pointer to lanes_type) of
+  // type acc_type, its VEC lanes met in a tree of halves (lane c with lane c + VEC / 2, then
+  // c + VEC / 4, ...: the pairs the kernels' tree over the unpacked lanes combines), where whole
+  // vectors at a time are cheaper than VEC - 1 combines of unpacked lanes (a CPU's short rows).
   std::string lanes_type;
   std::string lanes_identity;
   std::string lanes_fold;
   std::string lanes_unpack;
+  std::string lanes_meet;
   // Optional: fold, statements that add one more mapped value v (index i) to the accumulator *a
   // in place (a: a private pointer), where that is cheaper than *a = combine(*a, lift(v, i)) (the
   // exact accumulator adds one term to its digits, copying nothing). It must equal that. Empty:

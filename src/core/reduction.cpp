@@ -322,7 +322,7 @@ bool Reduction::operator==(const Reduction& o) const {
          prelude == o.prelude && acc_type == o.acc_type && acc_bytes == o.acc_bytes && identity == o.identity &&
          lift == o.lift && combine == o.combine && combine_vector == o.combine_vector && lift_vector == o.lift_vector &&
          lift_input_vector == o.lift_input_vector && lanes_type == o.lanes_type &&
-         lanes_identity == o.lanes_identity && lanes_fold == o.lanes_fold && lanes_unpack == o.lanes_unpack && fold == o.fold && finish == o.finish &&
+         lanes_identity == o.lanes_identity && lanes_fold == o.lanes_fold && lanes_unpack == o.lanes_unpack && lanes_meet == o.lanes_meet && fold == o.fold && finish == o.finish &&
          out_type == o.out_type && out == o.out && exact == o.exact && builtin == o.builtin && origin == o.origin &&
          summation == o.summation;
 }
@@ -733,24 +733,42 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summati
       const std::string mt =
           std::string(ti.bytes == 1 ? "char" : ti.bytes == 2 && !fl ? "short" : ti.bytes == 8 ? "long" : "int");
       const std::string vv = "DESC_CAT(" + ct + ", VEC)", mv = "DESC_CAT(" + mt + ", VEC)";
+      // DESC_ARG_STEP(W, LV, LI, V, IV): W lanes of pairs (LV, LI) each take the pair (V, IV) where
+      // it goes before theirs, as desc_arg_before says; the fold at W = VEC, and the halves of the
+      // lanes' meeting at W = VEC / 2, ..., 2.
       p << "#if VEC > 1\n// VEC lanes of pairs: their values and their indices as vectors.\n"
         << "typedef struct {\n  " << vv << " v;\n  DESC_CAT(ulong, VEC) i;\n} desc_arg_lanes;\n"
         << "desc_arg_lanes desc_arg_lanes_identity(void) {\n  desc_arg_lanes l;\n  l.v = (" << vv << ")("
-        << (is_min ? ti.highest : ti.lowest) << ");\n  l.i = (DESC_CAT(ulong, VEC))(ULONG_MAX);\n  return l;\n}\n#endif\n";
-      std::ostringstream fold;
-      fold << "  const " << mv << " earlier = DESC_CAT(convert_, " << mv << ")(iv < L->i);\n";
+        << (is_min ? ti.highest : ti.lowest) << ");\n  l.i = (DESC_CAT(ulong, VEC))(ULONG_MAX);\n  return l;\n}\n"
+        << "#define DESC_ARG_STEP(W, LV, LI, V, IV) do { \\\n"
+        << "  const DESC_CAT(" << mt << ", W) earlier_ = DESC_CAT(convert_, DESC_CAT(" << mt << ", W))((IV) < (LI)); \\\n";
       if (fl)
-        fold << "  const " << mv << " old_num = isordered(L->v, L->v);\n"
-             << "  const " << mv << " ahead = !(v " << (is_min ? ">=" : "<=") << " L->v);\n"
-             << "  const " << mv << " tie = (v == L->v) | (isunordered(v, v) & ~old_num);\n"
-             << "  const " << mv << " take = (ahead & old_num) | (tie & earlier);\n";
+        p << "  const DESC_CAT(" << mt << ", W) old_num_ = isordered((LV), (LV)); \\\n"
+          << "  const DESC_CAT(" << mt << ", W) take_ = (!((V) " << (is_min ? ">=" : "<=")
+          << " (LV)) & old_num_) | ((((V) == (LV)) | (isunordered((V), (V)) & ~old_num_)) & earlier_); \\\n";
       else
-        fold << "  const " << mv << " take = (v " << (is_min ? "<" : ">") << " L->v) | ((v == L->v) & earlier);\n";
-      fold << "  L->v = select(L->v, v, take);\n"
-           << "  L->i = select(L->i, iv, DESC_CAT(convert_, DESC_CAT(long, VEC))(take));\n";
+        p << "  const DESC_CAT(" << mt << ", W) take_ = ((V) " << (is_min ? "<" : ">")
+          << " (LV)) | (((V) == (LV)) & earlier_); \\\n";
+      p << "  (LV) = select((LV), (V), take_); \\\n"
+        << "  (LI) = select((LI), (IV), DESC_CAT(convert_, DESC_CAT(long, W))(take_)); \\\n} while (0)\n";
+      // The lanes met in a tree of halves (lane c with lane c + W, W = VEC / 2, ..., 1): the same
+      // pairs as the kernels' tree over the unpacked lanes, whole vectors at a time.
+      const std::string v8 = "DESC_CAT(" + ct + ", 8)", v4 = "DESC_CAT(" + ct + ", 4)", v2 = "DESC_CAT(" + ct + ", 2)";
+      p << "desc_arg desc_arg_lanes_meet(const __private desc_arg_lanes* L) {\n"
+        << "#if VEC == 16\n  " << v8 << " v8 = L->v.lo;\n  ulong8 i8 = L->i.lo;\n"
+        << "  DESC_ARG_STEP(8, v8, i8, L->v.hi, L->i.hi);\n"
+        << "  " << v4 << " v4 = v8.lo;\n  ulong4 i4 = i8.lo;\n  DESC_ARG_STEP(4, v4, i4, v8.hi, i8.hi);\n"
+        << "#elif VEC == 8\n  " << v4 << " v4 = L->v.lo;\n  ulong4 i4 = L->i.lo;\n"
+        << "  DESC_ARG_STEP(4, v4, i4, L->v.hi, L->i.hi);\n"
+        << "#elif VEC == 4\n  " << v4 << " v4 = L->v;\n  ulong4 i4 = L->i;\n#endif\n"
+        << "#if VEC >= 4\n  " << v2 << " v2 = v4.lo;\n  ulong2 i2 = i4.lo;\n  DESC_ARG_STEP(2, v2, i2, v4.hi, i4.hi);\n"
+        << "#else\n  " << v2 << " v2 = L->v;\n  ulong2 i2 = L->i;\n#endif\n"
+        << "  const desc_arg a = desc_arg_make(v2.x, i2.x), b = desc_arg_make(v2.y, i2.y);\n"
+        << "  return desc_arg_before(b, a) ? b : a;\n}\n#endif\n";
       r.lanes_type = "desc_arg_lanes";
       r.lanes_identity = "desc_arg_lanes_identity()";
-      r.lanes_fold = fold.str();
+      r.lanes_fold = "  DESC_ARG_STEP(VEC, L->v, L->i, v, iv);\n";
+      r.lanes_meet = "desc_arg_lanes_meet(L)";
       r.lanes_unpack = "  union {\n    " + vv + " v;\n    " + ct +
                        " a[VEC];\n  } values;\n  union {\n    DESC_CAT(ulong, VEC) v;\n    ulong a[VEC];\n  } places;\n"
                        "  values.v = L->v;\n  places.v = L->i;\n"
@@ -1201,6 +1219,8 @@ std::string reduction_source(const Reduction& r) {
     if (count != 0 && count != 4)
       throw bad("lanes_type, lanes_identity, lanes_fold and lanes_unpack are set together; " + std::to_string(count) +
                 " of the four are set (give all four, or none)");
+    if (count == 0 && !r.lanes_meet.empty())
+      throw bad("lanes_meet meets the lanes of lanes_type, which is not set (give the four lanes fields, or no lanes_meet)");
     if (count == 4 && std::none_of(std::begin(kScalars), std::end(kScalars),
                                    [&](const ScalarInfo& i) { return r.map_type == i.compute; }))
       throw bad("the lanes fold vectors of map_type, which takes one of OpenCL C's scalar types; map_type is " +
@@ -1220,6 +1240,8 @@ std::string reduction_source(const Reduction& r) {
   s << "#define DESC_LANES_VECTOR " << (lanes_vector(r) ? 1 : 0) << "\n";
   // Whether VEC lanes may be one desc_lanes_s, the descriptor's structure of arrays (VEC > 1).
   s << "#define DESC_HAS_LANES_STATE " << (lanes_state(r) ? 1 : 0) << "\n";
+  // Whether desc_lanes_meet exists (the lanes met in a tree of whole vectors; VEC > 1).
+  s << "#define DESC_HAS_LANES_MEET " << (r.lanes_meet.empty() ? 0 : 1) << "\n";
   s << "#define DESC_CAT_(a, b) a##b\n#define DESC_CAT(a, b) DESC_CAT_(a, b)\n";
   const std::string vcombine = vector_combine_of(r);
   // Clang on an x86 CPU without AVX-512 (PoCL) warns that passing a 64-byte vector by value
@@ -1452,6 +1474,8 @@ std::string reduction_source(const Reduction& r) {
       << r.lanes_fold << (r.lanes_fold.back() == '\n' ? "" : "\n") << "}\n"
       << "void desc_lanes_unpack(const __private desc_lanes_s* L, __private DESC_ACC* acc) {\n"
       << r.lanes_unpack << (r.lanes_unpack.back() == '\n' ? "" : "\n") << "}\n";
+    if (!r.lanes_meet.empty())
+      s << "DESC_ACC desc_lanes_meet(const __private desc_lanes_s* L) {\n  return " << r.lanes_meet << ";\n}\n";
     for (unsigned vec : {2u, 4u, 8u, 16u}) {
       s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_COLUMN_MAPV(idx) ((DESC_MAPV)(";
       for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPCOL(" << kComponents[c] << ", (idx))";

@@ -201,13 +201,17 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   // the vectors' count, the lanes' meeting log2 VEC more.
   const std::optional<std::uint64_t> lanes_given = given_value(k, "LANES", params.defines);
   // A descriptor's lanes state (argmin/argmax: values and indices as vectors, compared lane-wise)
-  // where a pair's vector lift stayed scalar code, as an array's lanes: on lines of VEC vectors or
-  // more, its unpacking and tree costing VEC - 1 scalar combines a line. On PoCL (2 cores, one
-  // round): argmax/argmin rows of 1024 and 256 elements f32 2.8-3.5x faster, f64 1.0-2.0x, i32
-  // 1.5-2.6x, u8 1.1-2.6x; rows of two vectors (65536 x 32) 3.2-4.4x slower for i32 and u8
-  // (bench/results/2026-12-07_pocl_struct_lanes).
+  // where a pair's vector lift stayed scalar code. Met in a tree of whole vectors (lanes_meet) it
+  // takes lines of two vectors or more: on PoCL (2 cores, best of 2) argmax/argmin rows of 32, 128
+  // and 256 elements f32 1.9-3.1x faster, i32 1.4-3.2x, f64 1.3-1.9x (one point 0.92x), u8
+  // 0.94-2.7x; rows of one vector (16 elements) f32 1.45x but i32 0.76x and u8 0.47x, so not those.
+  // Unpacked and met by VEC - 1 scalar combines (no lanes_meet),
+  // only lines of VEC vectors or more, as an array's lanes: rows of two vectors lost 3.2-4.4x for
+  // i32 and u8 that way (bench/results/2026-12-07_pocl_struct_lanes).
   const bool state = lanes_state(r) && r.summation != Summation::Exact;
-  const bool lanes_fit = lanes_vector(r) ? shape.average >= l.vec : shape.average / l.vec >= l.vec;
+  const bool lanes_fit = lanes_vector(r)                        ? shape.average >= l.vec
+                         : state && !r.lanes_meet.empty()        ? shape.average >= 2 * std::uint64_t{l.vec}
+                                                                 : shape.average / l.vec >= l.vec;
   const bool lanes = lanes_given.value_or(cpu_shape && l.row_width == 1 && l.vec > 1 && (cpu_lanes(r) || state) &&
                                                   lanes_fit
                                               ? 1
