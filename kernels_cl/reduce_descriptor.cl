@@ -227,13 +227,30 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   // Each element of a vector into its lane's accumulator (ITEMS vectors a trip, unrolled), the
   // lanes met at the end: VEC chains where a vector folded in order is one. An accumulator of a
   // scalar type: the lanes are one vector (desc_lanes_v), which a CPU's compiler keeps in SIMD
-  // registers; else an array, met in a tree of halves (log2 VEC levels, not VEC - 1 steps).
+  // registers; a descriptor's lanes state where it has one; else an array, met in a tree of
+  // halves (log2 VEC levels, not VEC - 1 steps).
 #if DESC_LANES_VECTOR
   desc_lanes_v lanes = (desc_lanes_v)(desc_identity());
   for (k = first * run; k + ITEMS <= end; k += ITEMS)
     for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_VLANES_AT(lanes, k + j, base);
   for (; k < end; ++k) DESC_FOLD_VLANES_AT(lanes, k, base);
   DESC_VLANES_MEET(lanes, acc[0]);
+#elif DESC_HAS_LANES_STATE
+  // The descriptor's lanes state (argmin/argmax: values and indices as vectors), met at the
+  // run's end in a tree (desc_lanes_meet where the descriptor has one, else unpacked).
+  desc_lanes_s lanes = desc_lanes_identity();
+  for (k = first * run; k + ITEMS <= end; k += ITEMS)
+    for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_SLANES_AT(lanes, k + j, base);
+  for (; k < end; ++k) DESC_FOLD_SLANES_AT(lanes, k, base);
+#if DESC_HAS_LANES_MEET
+  acc[0] = desc_lanes_meet(&lanes);
+#else
+  DESC_ACC each[VEC];
+  desc_lanes_unpack(&lanes, each);
+  for (uint w = VEC / 2; w > 0; w >>= 1)
+    for (uint c = 0; c < w; ++c) each[c] = desc_combine(each[c], each[c + w]);
+  acc[0] = each[0];
+#endif
 #else
   DESC_ACC lanes[VEC];
   for (uint c = 0; c < VEC; ++c) lanes[c] = desc_identity();

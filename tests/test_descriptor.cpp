@@ -2012,7 +2012,7 @@ TEST_SUITE("descriptor_families") {
             "with ITEMS 1");
   }
 
-  TEST_CASE("columns' and rows' lanes as vectors (LANES 1): argmin/argmax of every type with ties, NaN, infinities and the identity's value") {
+  TEST_CASE("lanes as vectors (LANES 1) in columns, rows and whole arrays: argmin/argmax of every type with ties, NaN, infinities and the identity's value") {
     // LANES 1 holds a work-item's VEC columns as the descriptor's lanes state (argmin/argmax:
     // values and indices as vectors, compared lane-wise) and unpacks it at the end; the rows the
     // lanes cannot take (columns past the matrix within a work-item's span) go one by one. The data
@@ -2108,6 +2108,32 @@ TEST_SUITE("descriptor_families") {
         const unsigned row_vec = std::get<0>(launches[(k + rotation) % launches.size()]);
         Reduction no_meet = d;
         no_meet.lanes_meet.clear();
+        // The whole array in a CPU's runs (BLOCKED 1) with the lanes state (LANES 1), met on vectors
+        // or unpacked: n of one element, of a vector and a tail, and of many runs, each once with
+        // the lowest value everywhere after its first elements (ties across lanes and runs).
+        {
+          ReducerOptions o;
+          o.tuning.enabled = false;
+          o.params.wg = 8;
+          o.params.defines = {Define{"BLOCKED", "1"}, Define{"LANES", "1"}, Define{"VEC", std::to_string(row_vec)}};
+          Reducer whole = session().reducer(o);
+          for (const Reduction* dd : std::vector<const Reduction*>{&d, &no_meet})
+            for (std::size_t n : {std::size_t{1}, std::size_t{row_vec + 3}, std::size_t{4099}})
+              for (int flat = 0; flat < 2; ++flat) {
+                const std::uint64_t s = case_seed(b, t, n) + k + 17 * flat;
+                std::mt19937_64 g(s);
+                Column x(t, n);
+                for (std::size_t i = 0; i < n; ++i) fill(x, i, g);
+                if (flat)
+                  for (std::size_t i = n / 3; i < n; ++i) float_type(t) ? x.set_real(i, -INFINITY) : x.set_bits(i, lowest);
+                ++runs;
+                const std::string problem = run_and_compare(whole, *dd, b, {x}, n, t == S::F64);
+                if (!problem.empty())
+                  f.add(bname(b) + "<" + sname(t) + "> whole n=" + std::to_string(n) + " (LANES 1, VEC " +
+                        std::to_string(row_vec) + (dd == &no_meet ? ", no lanes_meet" : "") + (flat ? ", flat tail" : "") +
+                        ") seed " + std::to_string(s) + ": " + problem);
+              }
+        }
         for (int given = 0; given < 3; ++given) {
           AxisParams p;
           if (given) {
@@ -2510,8 +2536,8 @@ TEST_SUITE("descriptor_families") {
                          doctest::Contains("valid: row width 1 and 1 part"), ConfigError);
     // LANES (a CPU's lane-wise fold, VEC chains): the whole array's runs and the rows' lines of one
     // work-item fold sums, dots and integer min/max lane by lane; not the structs (argmax's pair,
-    // Welford's) nor the vector lifts (float max's tree), but for the rows of a descriptor with a
-    // lanes state (argmax's values and indices as vectors); nowhere on a GPU's shapes.
+    // Welford's) nor the vector lifts (float max's tree), but a descriptor with a lanes state
+    // (argmax's values and indices as vectors); nowhere on a GPU's shapes.
     const auto lanes = [](const DescriptorLaunch& l) { return l.options.find("-D LANES=1") != std::string::npos; };
     CHECK(lanes(whole) == cpu);
     CHECK(lanes(rows) == cpu);
@@ -2520,7 +2546,7 @@ TEST_SUITE("descriptor_families") {
       CHECK(lanes(introspect::prepare(red, d, 1 << 20)) == cpu);
       CHECK(lanes(introspect::prepare(axis, d, Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);
     }
-    CHECK_FALSE(lanes(introspect::prepare(red, builtin(B::ArgMax, S::F32), 1 << 20)));
+    CHECK(lanes(introspect::prepare(red, builtin(B::ArgMax, S::F32), 1 << 20)) == cpu);
     CHECK(lanes(introspect::prepare(axis, builtin(B::ArgMax, S::F32), Axis::Rows, MatrixShape{4096, 1024, 1024})) == cpu);
     for (const Reduction& d : {builtin(B::VarPop, S::F32), builtin(B::Max, S::F32),
                                builtin(B::Sum, S::U8), builtin(B::Sum, S::F32, std::nullopt, Summation::Exact)}) {

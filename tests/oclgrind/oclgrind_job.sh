@@ -191,10 +191,12 @@ else
   cases+=("reduce --op max --type u16 --axis rows --shape 1001x32 --wg 4 --row-width 1 --vec 16 -D BLOCKED=1 -D LANES=1")
   cases+=("reduce --op max --type i32 --axis cols --shape 37x301 --chunks 3 -D TILE_X=4 -D ROWS_Y=2 -D VEC=2 -D SPAN=4")
   # The columns' lanes as vectors (argmax's values and indices compared lane-wise, unpacked at the
-  # end): spans cut by the matrix, row chunks with two row slices; integers; and rows' lanes.
+  # end): spans cut by the matrix, row chunks with two row slices; integers; rows' and the whole
+  # array's lanes, met on vectors.
   cases+=("reduce --op argmax --type f32 --axis cols --shape 37x301 --chunks 3 -D TILE_X=4 -D ROWS_Y=2 -D VEC=4 -D SPAN=2 -D BLOCK=0 -D LANES=1")
   cases+=("reduce --op argmin --type i16 --axis cols --shape 29x45 -D TILE_X=8 -D ROWS_Y=1 -D VEC=8 -D ITEMS=2 -D BLOCK=0 -D LANES=1")
   cases+=("reduce --op argmax --type f32 --axis rows --shape 5x301 --wg 8 --row-width 1 --vec 4 -D LANES=1")
+  cases+=("reduce --op argmin --type u16 -D BLOCKED=1 -D LANES=1 --wg 8 --vec 8")
   cases+=("reduce --op dot --type bf16 --segments SEGMENTS_FILE --wg 64")
   cases+=("reduce --op nanmean --type f32 --segments SEGMENTS_FILE --wg 64 --chunks 3")
   # Exact summation (kernels_cl/exact_sum.clh): the expansion and the integer digits (-D
