@@ -133,6 +133,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                           "; valid: LANES 1 with a descriptor's lanes (argmin, argmax), VEC > 1 and BLOCK 0; else LANES 0",
                       "LANES 1 with a descriptor's lanes, VEC > 1 and BLOCK 0; else LANES 0");
   l.lanes = lanes_given ? *lanes_given != 0 : cpu_shape && !l.block && l.vec > 1 && lanes_state(r);
+  refuse_lanes_state_on_llvmpipe(r, l.lanes, dev, k.kernel);
   std::uint64_t span = 1;
   if (cpu_shape && !l.block && l.vec > 1 && (lanes_vector(r) || l.lanes)) {
     const std::uint64_t across = ncols >= 8ull * l.vec ? 8 : 1;  // work-items kept across the columns

@@ -144,6 +144,15 @@ bool cpu_lanes(const Reduction& r) {
   return r.acc_bytes <= 8 && r.lift_vector.empty() && r.lift_input_vector.empty() && r.summation != Summation::Exact;
 }
 
+void refuse_lanes_state_on_llvmpipe(const Reduction& r, bool lanes, const DeviceInfo& dev, const std::string& kernel) {
+  if (!lanes || !lanes_state(r) || lanes_vector(r) || !dev.loop_trip_limit) return;
+  throw ConfigError(Param::Define,
+                    "LANES=1 for " + kernel + " with reduction '" + r.name +
+                        "', whose lanes are a struct of vectors: Mesa's llvmpipe reads them wrong; valid on " +
+                        dev.name + ": LANES=0",
+                    "LANES=0", dev.name);
+}
+
 unsigned cpu_vec(const Reduction& r) { return static_cast<unsigned>(std::min<std::size_t>(16, 64 / widest_input_bytes(r))); }
 
 std::uint64_t loop_trips_allowed(const DeviceInfo& dev) {

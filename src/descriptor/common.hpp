@@ -72,6 +72,11 @@ unsigned cpu_vec(const Reduction& r);
 // (float min/max's tree, narrow sums): lanes measured slower for them on PoCL (bench/NOTES.md,
 // lanes on a CPU).
 bool cpu_lanes(const Reduction& r);
+// Throws ConfigError (Param::Define) where `lanes` folds a descriptor's lanes state (lanes_state,
+// no vector lanes) on Mesa's llvmpipe (Rusticl's CPU device; its loop_trip_limit marks it): there
+// argmin/argmax's lanes read wrong values on data with ties (tests/test_descriptor.cpp, lanes as
+// vectors), where PoCL, Oclgrind and NVIDIA read them right. The planners never take them there.
+void refuse_lanes_state_on_llvmpipe(const Reduction& r, bool lanes, const DeviceInfo& dev, const std::string& kernel);
 
 // A device that ends a kernel's loops (llvmpipe: DeviceInfo::loop_trip_limit, 65535 iterations in
 // all) returns wrong values from a work-item that loops longer: on Rusticl a column of 200000 ones

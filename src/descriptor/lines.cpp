@@ -216,6 +216,7 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                                                   lanes_fit
                                               ? 1
                                               : 0) != 0;
+  refuse_lanes_state_on_llvmpipe(r, lanes, dev, k.kernel);
   if (lanes && l.row_width != 1)
     throw ConfigError(Param::Define,
                       "LANES=1 for " + k.kernel + " with row width " + std::to_string(l.row_width) +

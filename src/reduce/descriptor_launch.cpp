@@ -313,6 +313,7 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   const bool lanes_planned = cpu_shape && blocked && l.vec > 1 && !l.exact_group &&
                              (cpu_lanes(r) || (lanes_state(r) && r.summation != Summation::Exact));
   const bool lanes = given_value(whole_kernel(), "LANES", params.defines).value_or(lanes_planned ? 1 : 0) != 0;
+  refuse_lanes_state_on_llvmpipe(r, lanes, dev, whole_kernel().kernel);
   if (lanes && (!blocked || l.exact_group))
     throw ConfigError(Param::Define,
                       std::string("LANES=1 for the descriptor kernel ") +
