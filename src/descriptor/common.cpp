@@ -141,6 +141,14 @@ std::size_t widest_input_bytes(const Reduction& r) {
 bool cpu_shapes(const DeviceInfo& dev) { return !dev.is_gpu && !dev.loop_trip_limit; }
 
 bool cpu_lanes(const Reduction& r) {
+  // Float min and max of f16 in spite of their vector lift (a lane-wise tree of fmax): on PoCL (2
+  // cores, one round, LANES 0 against 1) f16 max, nanmin over 2^23 elements 3626 -> 733 and 3595 ->
+  // 1240 us, rows of 1024 and 32 3.5-9x faster; bf16's mixed (whole nanmin 709 -> 941, rows
+  // 1.2-2.9x faster), so not taken (bench/results/2026-12-07_pocl_struct_lanes, half_minmax.csv).
+  if (r.builtin && r.inputs.size() == 1 && r.inputs[0] == Scalar::F16 && r.summation != Summation::Exact &&
+      (*r.builtin == Builtin::Min || *r.builtin == Builtin::Max || *r.builtin == Builtin::NanMin ||
+       *r.builtin == Builtin::NanMax))
+    return true;
   return r.acc_bytes <= 8 && r.lift_vector.empty() && r.lift_input_vector.empty() && r.summation != Summation::Exact;
 }
 
