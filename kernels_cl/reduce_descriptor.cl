@@ -237,20 +237,12 @@ void reduce_descriptor(DESC_INPUT_PARAMS, const ulong n, __global DESC_ACC* part
   DESC_VLANES_MEET(lanes, acc[0]);
 #elif DESC_HAS_LANES_STATE
   // The descriptor's lanes state (argmin/argmax: values and indices as vectors), met at the
-  // run's end in a tree (desc_lanes_meet where the descriptor has one, else unpacked).
+  // run's end in a tree (desc_lanes_meet: on whole vectors where the descriptor can, else unpacked).
   desc_lanes_s lanes = desc_lanes_identity();
   for (k = first * run; k + ITEMS <= end; k += ITEMS)
     for (uint j = 0; j < ITEMS; ++j) DESC_FOLD_SLANES_AT(lanes, k + j, base);
   for (; k < end; ++k) DESC_FOLD_SLANES_AT(lanes, k, base);
-#if DESC_HAS_LANES_MEET
   acc[0] = desc_lanes_meet(&lanes);
-#else
-  DESC_ACC each[VEC];
-  desc_lanes_unpack(&lanes, each);
-  for (uint w = VEC / 2; w > 0; w >>= 1)
-    for (uint c = 0; c < w; ++c) each[c] = desc_combine(each[c], each[c + w]);
-  acc[0] = each[0];
-#endif
 #else
   DESC_ACC lanes[VEC];
   for (uint c = 0; c < VEC; ++c) lanes[c] = desc_identity();

@@ -1240,8 +1240,6 @@ std::string reduction_source(const Reduction& r) {
   s << "#define DESC_LANES_VECTOR " << (lanes_vector(r) ? 1 : 0) << "\n";
   // Whether VEC lanes may be one desc_lanes_s, the descriptor's structure of arrays (VEC > 1).
   s << "#define DESC_HAS_LANES_STATE " << (lanes_state(r) ? 1 : 0) << "\n";
-  // Whether desc_lanes_meet exists (the lanes met in a tree of whole vectors; VEC > 1).
-  s << "#define DESC_HAS_LANES_MEET " << (r.lanes_meet.empty() ? 0 : 1) << "\n";
   s << "#define DESC_CAT_(a, b) a##b\n#define DESC_CAT(a, b) DESC_CAT_(a, b)\n";
   const std::string vcombine = vector_combine_of(r);
   // Clang on an x86 CPU without AVX-512 (PoCL) warns that passing a 64-byte vector by value
@@ -1474,8 +1472,15 @@ std::string reduction_source(const Reduction& r) {
       << r.lanes_fold << (r.lanes_fold.back() == '\n' ? "" : "\n") << "}\n"
       << "void desc_lanes_unpack(const __private desc_lanes_s* L, __private DESC_ACC* acc) {\n"
       << r.lanes_unpack << (r.lanes_unpack.back() == '\n' ? "" : "\n") << "}\n";
+    // desc_lanes_meet(L): the lanes met in a tree of halves (lane c with c + VEC / 2, ...), by the
+    // descriptor's lanes_meet on whole vectors, else unpacked and combined one pair at a time.
+    s << "DESC_ACC desc_lanes_meet(const __private desc_lanes_s* L) {\n";
     if (!r.lanes_meet.empty())
-      s << "DESC_ACC desc_lanes_meet(const __private desc_lanes_s* L) {\n  return " << r.lanes_meet << ";\n}\n";
+      s << "  return " << r.lanes_meet << ";\n}\n";
+    else
+      s << "  DESC_ACC each[VEC];\n  desc_lanes_unpack(L, each);\n"
+        << "  for (uint w = VEC / 2; w > 0; w >>= 1)\n    for (uint c = 0; c < w; ++c) each[c] = desc_combine(each[c], each[c + w]);\n"
+        << "  return each[0];\n}\n";
     for (unsigned vec : {2u, 4u, 8u, 16u}) {
       s << (vec == 2 ? "#if" : "#elif") << " VEC == " << vec << "\n#define DESC_COLUMN_MAPV(idx) ((DESC_MAPV)(";
       for (unsigned c = 0; c < vec; ++c) s << (c ? ", " : "") << "DESC_MAPCOL(" << kComponents[c] << ", (idx))";
