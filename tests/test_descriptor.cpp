@@ -2188,6 +2188,8 @@ TEST_SUITE("descriptor_families") {
     // Refused where it cannot run, naming why and what LANES takes.
     columns_refused(builtin(B::Max, S::F32), {Define{"LANES", "1"}, Define{"VEC", "16"}}, "which has no lanes state");
     columns_refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "1"}, Define{"BLOCK", "0"}}, "with VEC 1");
+    // VEC 1 alone: the planner then takes BLOCK, but the message names what the caller gave.
+    columns_refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "1"}}, "with VEC 1");
     columns_refused(builtin(B::ArgMax, S::F32), {Define{"LANES", "1"}, Define{"VEC", "4"}, Define{"BLOCK", "1"}, Define{"ITEMS", "4"}},
             "with BLOCK 1");
   }

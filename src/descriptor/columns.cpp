@@ -129,7 +129,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   if (lanes_given && *lanes_given && (l.block || l.vec == 1 || !lanes_state(r)))
     throw ConfigError(Param::Define,
                       "LANES=1 for reduction '" + r.name + "'" +
-                          (!lanes_state(r) ? ", which has no lanes state" : l.block ? " with BLOCK 1" : " with VEC 1") +
+                          (!lanes_state(r) ? ", which has no lanes state" : l.vec == 1 ? " with VEC 1" : " with BLOCK 1") +
                           "; valid: LANES 1 with a descriptor's lanes (argmin, argmax), VEC > 1 and BLOCK 0; else LANES 0",
                       "LANES 1 with a descriptor's lanes, VEC > 1 and BLOCK 0; else LANES 0");
   l.lanes = lanes_given ? *lanes_given != 0 : cpu_shape && !l.block && l.vec > 1 && lanes_state(r);

@@ -141,6 +141,9 @@ std::size_t widest_input_bytes(const Reduction& r) {
 bool cpu_shapes(const DeviceInfo& dev) { return !dev.is_gpu && !dev.loop_trip_limit; }
 
 bool cpu_lanes(const Reduction& r) {
+  // A descriptor's lanes state (argmin/argmax: values and indices as vectors, compared lane-wise),
+  // where a pair's vector lift stayed scalar code (bench/results/2026-12-07_pocl_struct_lanes).
+  if (lanes_state(r)) return r.summation != Summation::Exact;
   // Float min and max of f16 in spite of their vector lift (a lane-wise tree of fmax): on PoCL (2
   // cores, one round, LANES 0 against 1) f16 max, nanmin over 2^23 elements 3626 -> 733 and 3595 ->
   // 1240 us, rows of 1024 and 32 3.5-9x faster; bf16's mixed (whole nanmin 709 -> 941, rows

@@ -200,19 +200,17 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
   // scalar combines) lost on shorter ones. The depth below still holds: a lane's chain is at most
   // the vectors' count, the lanes' meeting log2 VEC more.
   const std::optional<std::uint64_t> lanes_given = given_value(k, "LANES", params.defines);
-  // A descriptor's lanes state (argmin/argmax: values and indices as vectors, compared lane-wise)
-  // where a pair's vector lift stayed scalar code. Met in a tree of whole vectors (lanes_meet) it
-  // takes lines of two vectors or more: on PoCL (2 cores, best of 2) argmax/argmin rows of 32, 128
-  // and 256 elements f32 1.9-3.1x faster, i32 1.4-3.2x, f64 1.3-1.9x (one point 0.92x), u8
-  // 0.94-2.7x; rows of one vector (16 elements) f32 1.45x but i32 0.76x and u8 0.47x, so not those.
-  // Unpacked and met by VEC - 1 scalar combines (no lanes_meet),
-  // only lines of VEC vectors or more, as an array's lanes: rows of two vectors lost 3.2-4.4x for
-  // i32 and u8 that way (bench/results/2026-12-07_pocl_struct_lanes).
-  const bool state = lanes_state(r) && r.summation != Summation::Exact;
-  const bool lanes_fit = lanes_vector(r)                        ? shape.average >= l.vec
-                         : state && !r.lanes_meet.empty()        ? shape.average >= 2 * std::uint64_t{l.vec}
-                                                                 : shape.average / l.vec >= l.vec;
-  const bool lanes = lanes_given.value_or(cpu_shape && l.row_width == 1 && l.vec > 1 && (cpu_lanes(r) || state) &&
+  // A lanes state (cpu_lanes) met in a tree of whole vectors (lanes_meet) takes lines of two vectors
+  // or more: on PoCL (2 cores, best of 2) argmax/argmin rows of 32, 128 and 256 elements f32
+  // 1.9-3.1x faster, i32 1.4-3.2x, f64 1.3-1.9x (one point 0.92x), u8 0.94-2.7x; rows of one vector
+  // (16 elements) f32 1.45x but i32 0.76x and u8 0.47x, so not those. Without lanes_meet its lanes
+  // are unpacked and met by VEC - 1 scalar combines, so it takes only lines of VEC vectors or more,
+  // as an array's lanes: rows of two vectors lost 3.2-4.4x for i32 and u8 that way
+  // (bench/results/2026-12-07_pocl_struct_lanes).
+  const bool lanes_fit = lanes_vector(r)                              ? shape.average >= l.vec
+                         : lanes_state(r) && !r.lanes_meet.empty()    ? shape.average >= 2 * std::uint64_t{l.vec}
+                                                                       : shape.average / l.vec >= l.vec;
+  const bool lanes = lanes_given.value_or(cpu_shape && l.row_width == 1 && l.vec > 1 && cpu_lanes(r) &&
                                                   lanes_fit
                                               ? 1
                                               : 0) != 0;
