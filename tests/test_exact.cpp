@@ -851,6 +851,7 @@ TEST_SUITE("cli") {
     REQUIRE(hex != std::string::npos);
     CHECK(line.size() - hex == std::string(" (0x01234567)").size());  // 8 hex digits: a float's bits
     CHECK(line.find("exact, bit for bit") != std::string::npos);
+    CHECK(line.rfind("1 device: exact, bit for bit: ", 0) == 0);  // the value once, in the check's words
     const CliRun rows = run_cli("reduce --op l2 --type f16 --exact --axis cols --shape 9x5 --iterations 2");
     INFO(rows.out);
     CHECK(rows.code == 0);
