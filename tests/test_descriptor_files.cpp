@@ -431,6 +431,42 @@ TEST_SUITE("descriptor_files") {
     CHECK(red.reduce(load_reduction(right), {Input{b, 0}}, x.size()).value() == 1.0);
   }
 
+  TEST_CASE("long lines and long blank runs in user files are read, not a crash; a build log quoting them still maps") {
+    // std::regex (libstdc++) recursed once per character of a long run: 26,000 blank bytes in an
+    // operator file, or a 40 KB macro line in a descriptor, overflowed the stack (a segfault).
+    // The directive lines are read by hand now; the files are under the 64 KiB bound.
+    const std::string blanks(40000, '\n'), spaces(40000, ' ');
+    const fs::path op = write_temp("blank_op.clh", "#define OP(a, b) ((a) + (b))\n#define IDENTITY 0" + blanks);
+    CHECK_FALSE(is_reduction_file(op));
+    CHECK(load_user_operator(op).name == "blank_op");
+    const std::string some(20000, ' ');
+    const fs::path op_type = write_temp("typed_op.clh", some + "\n#define OP_TYPE" + some + "float\n#define OP(a, b) ((a) + (b))\n"
+                                                        "#define IDENTITY 0.0f\n");
+    CHECK(load_user_operator(op_type).type == std::optional<ElemType>(ElemType::Float));
+    std::string long_map = kMinimal + "#define MAP(x0, i) (x0)" + spaces + "\n";
+    const fs::path desc = write_temp("long_line.clh", long_map);
+    CHECK(is_reduction_file(desc));
+    CHECK(load_reduction(desc).inputs.size() == 1);
+    std::string pluses;
+    for (int k = 0; k < 7000; ++k) pluses += "+0.0f";
+    CHECK(load_reduction(write_temp("long_expr.clh", kMinimal + "#define MAP(x0, i) (x0)" + pluses + "\n")).inputs.size() == 1);
+    CHECK(load_reduction(write_temp("long_inputs.clh", "#define INPUTS f32" + std::string(20000, ',') + " \n" +
+                                                          kMinimal.substr(kMinimal.find("#define RESULT"))))
+              .inputs.size() == 1);
+    std::string long_result = kMinimal;
+    long_result.replace(long_result.find("#define RESULT f32"), 18, "#define RESULT argvalue<" + std::string(30000, 'f') + ">");
+    CHECK(error_of([&] { load_reduction(write_temp("long_result.clh", long_result)); }).find(": RESULT: ") != std::string::npos);
+    // A build error on such a line: the log (which quotes the line) still names the file and line.
+    ReducerOptions ro;
+    ro.tuning.enabled = false;
+    Reducer red = session().reducer(ro);
+    const std::vector<float> x(100, 1.0f);
+    const cl::Buffer b = upload(x);
+    const fs::path bad = write_temp("long_bad.clh", kMinimal + "#define MAP(x0, i) (x0)" + pluses + " + nosuch\n");
+    const std::string what = error_of([&] { red.reduce(load_reduction(bad), {Input{b, 0}}, x.size()); });
+    CHECK(what.find(fs::absolute(bad).string() + ":6:") != std::string::npos);
+  }
+
   TEST_CASE("reduce --op-file with a descriptor file: checked runs, --scalar, --output, refusals") {
     const std::string huber = (kExamples / "huber_loss.clh").string(), iamax = (kExamples / "iamax.clh").string();
     const fs::path short_in = write_temp("in100.bin", std::string(400, '\0')), long_in = write_temp("in150.bin", std::string(600, '\0'));

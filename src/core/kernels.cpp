@@ -3,6 +3,7 @@
 #include "clreduce/reduction.hpp"
 
 #include "clreduce/error.hpp"
+#include "core/user_text.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cerrno>
@@ -17,7 +19,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <regex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -212,7 +214,6 @@ void inline_includes(const fs::path& dir, const std::string& file, std::set<std:
                      const UserOperator* user_op) {
   if (!stack.insert(file).second)
     throw Error(Param::KernelDir, "kernel file '" + file + "' includes itself");
-  static const std::regex include_line(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
   if (user_op && is_user_op_header(file)) {
     // The user's text instead; its lines map to the user's file in build logs.
     const std::string where = user_op->path.empty() ? "<" + user_op->name + ">" : fs::absolute(user_op->path).string();
@@ -224,17 +225,16 @@ void inline_includes(const fs::path& dir, const std::string& file, std::set<std:
     std::string origin;
     unsigned origin_line = 0;
     const std::string marker = std::string(kOriginMarker) + " ";
-    std::smatch inc;
     while (std::getline(in, line)) {
       ++number;
       // A built-in descriptor's generated text names a kernel header of the directory (the exact
       // accumulator, exact_sum.clh): inlined from there, its lines mapped to it. A user's file
       // cannot (load_reduction refuses #include), so its spans are never read for one.
-      if (origin.empty() && std::regex_match(line, inc, include_line)) {
-        inline_includes(dir, inc[1].str(), stack, out, map, " (included by the descriptor " + user_op->name + ")",
-                        nullptr);
-        continue;
-      }
+      if (origin.empty())
+        if (const std::optional<std::string> inc = include_line(line)) {
+          inline_includes(dir, *inc, stack, out, map, " (included by the descriptor " + user_op->name + ")", nullptr);
+          continue;
+        }
       out += line;
       out += '\n';
       if (line.compare(0, marker.size(), marker) == 0) {
@@ -257,12 +257,11 @@ void inline_includes(const fs::path& dir, const std::string& file, std::set<std:
   }
   std::istringstream in(read_file(dir / file, why));
   std::string line;
-  std::smatch m;
   unsigned number = 0;
   while (std::getline(in, line)) {
     ++number;
-    if (std::regex_match(line, m, include_line)) {
-      inline_includes(dir, m[1].str(), stack, out, map, " (included by " + file + ")", user_op);
+    if (const std::optional<std::string> inc = include_line(line)) {
+      inline_includes(dir, *inc, stack, out, map, " (included by " + file + ")", user_op);
     } else {
       out += line;
       out += '\n';
@@ -291,8 +290,9 @@ std::string load_mapped(const fs::path& dir, const std::string& file, std::vecto
 std::string map_build_log(const std::string& log, const fs::path& dir, const std::vector<SourceLine>& map,
                           const std::string& source) {
   // "FILE:LINE:COL:", or inside a macro's expansion (PoCL's clang) "FILE:LINE:COL <Spelling=FILE:LINE:COL>:",
-  // where the spelling is the place in the macro's definition (a user file's line).
-  static const std::regex place(R"re(([^\s:<=]+):([0-9]+):([0-9]+)(?: <Spelling=([^\s:<=]+):([0-9]+):([0-9]+)>)?:)re");
+  // where the spelling is the place in the macro's definition (a user file's line). FILE is a run
+  // of characters other than blanks, ':', '<' and '='. Scanned by hand: std::regex recursed once
+  // per character of a long run (a log quoting a user's 40 KB line overflowed the stack).
   auto mapped = [&](const std::string& file, const std::string& line_text, const std::string& col) {
     unsigned long line = 0;  // a number too long for it is no line of the map either
     const auto [end, ec] = std::from_chars(line_text.data(), line_text.data() + line_text.size(), line);
@@ -301,31 +301,79 @@ std::string map_build_log(const std::string& log, const fs::path& dir, const std
     return (fs::path(l.file).is_absolute() || l.file.front() == '<' ? l.file : (dir / l.file).string()) + ":" +
            std::to_string(l.line) + ":" + col;
   };
+  auto file_char = [](char c) { return !std::isspace(static_cast<unsigned char>(c)) && c != ':' && c != '<' && c != '='; };
+  auto digits_end = [&](std::size_t i) {
+    while (i < log.size() && std::isdigit(static_cast<unsigned char>(log[i]))) ++i;
+    return i;
+  };
+  struct Place {
+    std::string file, line, col;
+  };
+  // FILE:LINE:COL with FILE = log[start, colon): the place and the position after COL, or nothing.
+  auto place_at = [&](std::size_t start, std::size_t colon, Place& p) -> std::size_t {
+    if (colon == start || colon >= log.size() || log[colon] != ':') return std::string::npos;
+    const std::size_t l_end = digits_end(colon + 1);
+    if (l_end == colon + 1 || l_end >= log.size() || log[l_end] != ':') return std::string::npos;
+    const std::size_t c_end = digits_end(l_end + 1);
+    if (c_end == l_end + 1) return std::string::npos;
+    p = {log.substr(start, colon - start), log.substr(colon + 1, l_end - colon - 1), log.substr(l_end + 1, c_end - l_end - 1)};
+    return c_end;
+  };
   std::string out;
-  auto from = log.cbegin();
-  for (std::sregex_iterator it(log.begin(), log.end(), place), end; it != end; ++it) {
-    const std::smatch& m = *it;
-    out.append(from, m[0].first);
-    out += mapped(m[1].str(), m[2].str(), m[3].str());
-    if (m[4].matched) out += " <Spelling=" + mapped(m[4].str(), m[5].str(), m[6].str()) + ">";
-    out += ":";
-    from = m[0].second;
+  std::size_t from = 0;  // the end of the last place replaced
+  std::size_t run = 0;   // the start of the current run of FILE characters
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    if (!file_char(log[i])) {
+      Place p, s;
+      std::size_t end = log[i] == ':' ? place_at(std::max(run, from), i, p) : std::string::npos;
+      if (end != std::string::npos) {
+        std::string spelled;
+        const std::string tag = " <Spelling=";
+        if (log.compare(end, tag.size(), tag) == 0) {
+          std::size_t k = end + tag.size(), f = k;
+          while (k < log.size() && file_char(log[k])) ++k;
+          const std::size_t s_end = place_at(f, k, s);
+          if (s_end != std::string::npos && s_end + 1 < log.size() && log[s_end] == '>' && log[s_end + 1] == ':') {
+            spelled = " <Spelling=" + mapped(s.file, s.line, s.col) + ">";
+            end = s_end + 1;
+          }
+        }
+        if (end < log.size() && log[end] == ':') {
+          out.append(log, from, std::max(run, from) - from);
+          out += mapped(p.file, p.line, p.col) + spelled + ":";
+          from = end + 1;
+          i = end;
+          run = from;
+          continue;
+        }
+      }
+      run = i + 1;
+    }
   }
-  out.append(from, log.cend());
-  static const std::regex unresolved(R"re(Unresolved extern function '([A-Za-z_][A-Za-z0-9_]*)')re");
+  out.append(log, from, std::string::npos);
+  // "Unresolved extern function 'NAME'", NAME an identifier; found, and NAME found in the source,
+  // by hand as above.
+  const std::string said = "Unresolved extern function '";
+  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::set<std::string> named;
-  for (std::sregex_iterator it(log.begin(), log.end(), unresolved), end; it != end; ++it) {
-    const std::string name = (*it)[1].str();
+  for (std::size_t at = log.find(said); at != std::string::npos; at = log.find(said, at + 1)) {
+    const std::size_t a = at + said.size();
+    std::size_t e = a;
+    while (e < log.size() && ident_char(log[e])) ++e;
+    if (e == a || e >= log.size() || log[e] != '\'' || std::isdigit(static_cast<unsigned char>(log[a]))) continue;
+    const std::string name = log.substr(a, e - a);
     if (!named.insert(name).second) continue;
-    const std::regex word("(^|[^A-Za-z0-9_])" + name + "([^A-Za-z0-9_]|$)");
     std::istringstream lines(source);
     std::string text;
     for (unsigned number = 1; std::getline(lines, text); ++number) {
-      std::smatch m;
-      if (!std::regex_search(text, m, word)) continue;
-      const std::size_t column = static_cast<std::size_t>(m.position(0) + m[1].length()) + 1;
+      // The first place the name stands whole (no identifier character either side).
+      std::size_t p = text.find(name);
+      while (p != std::string::npos &&
+             ((p > 0 && ident_char(text[p - 1])) || (p + name.size() < text.size() && ident_char(text[p + name.size()]))))
+        p = text.find(name, p + 1);
+      if (p == std::string::npos) continue;
       if (!out.empty() && out.back() != '\n') out += '\n';
-      out += mapped("<source>", std::to_string(number), std::to_string(column)) + ": error: '" + name +
+      out += mapped("<source>", std::to_string(number), std::to_string(p + 1)) + ": error: '" + name +
              "' is called here and defined nowhere (the device's linker: Unresolved extern function '" + name + "')\n";
       break;
     }

@@ -8,7 +8,9 @@
 #include "core/user_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -29,18 +31,17 @@ struct Defined {
 };
 
 std::map<std::string, Defined> defines_of(const std::string& text, const std::string& where) {
-  static const std::regex define_line(R"re(^\s*#\s*define\s+([A-Za-z_][A-Za-z_0-9]*)(\(?)(.*)$)re");
   std::map<std::string, Defined> out;
   std::istringstream in(text);
   std::string line;
-  std::smatch m;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!std::regex_match(line, m, define_line)) continue;
+    const std::optional<DefineLine> m = define_line(line);
+    if (!m) continue;
     Defined d;
-    d.function_like = !m[2].str().empty();
+    d.function_like = m->function_like;
     d.continued = !line.empty() && line.back() == '\\';
-    std::string v = m[3].str();
+    std::string v = m->rest;
     if (d.function_like) {
       if (const auto close = v.find(')'); close != std::string::npos) {
         const std::string list = v.substr(0, close);
@@ -54,8 +55,8 @@ std::map<std::string, Defined> defines_of(const std::string& text, const std::st
       if (auto at = v.find(c); at != std::string::npos) v.erase(at);
     const auto a = v.find_first_not_of(" \t"), b = v.find_last_not_of(" \t");
     d.value = a == std::string::npos ? "" : v.substr(a, b - a + 1);
-    if (!out.emplace(m[1].str(), d).second)
-      throw Error(Param::OpFile, where + " #defines " + m[1].str() + " twice", kValid);
+    if (!out.emplace(m->name, d).second)
+      throw Error(Param::OpFile, where + " #defines " + m->name + " twice", kValid);
   }
   return out;
 }
@@ -74,11 +75,16 @@ std::optional<std::string> value_of(const std::map<std::string, Defined>& d, con
 
 std::vector<Scalar> types_of(const std::string& list, const std::string& name, const std::string& where) {
   std::vector<Scalar> out;
-  static const std::regex sep(R"([\s,]+)");
-  for (std::sregex_token_iterator t(list.begin(), list.end(), sep, -1), end; t != end; ++t) {
-    if (t->str().empty()) continue;
+  // Split at blanks and commas by hand (std::regex recursed per character of a long run).
+  std::size_t i = 0;
+  while (i < list.size()) {
+    auto separator = [&](char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); };
+    while (i < list.size() && separator(list[i])) ++i;
+    const std::size_t start = i;
+    while (i < list.size() && !separator(list[i])) ++i;
+    if (i == start) continue;
     try {
-      out.push_back(parse_scalar(t->str()));
+      out.push_back(parse_scalar(list.substr(start, i - start)));
     } catch (const Error& e) {
       throw Error(Param::OpFile, where + ": " + name + ": " + e.what(), e.valid());
     }
@@ -100,14 +106,39 @@ std::size_t builtin_type_bytes(const std::string& type) {
   return b * (n == 3 ? 4 : n);
 }
 
+// RESULT's value read by hand: "t", "argvalue<t>" or "pair<t>" (blanks around < and >), t a word;
+// the kind ("" for t alone) and t, or nothing.
+std::optional<std::pair<std::string, std::string>> result_parts(const std::string& text) {
+  auto word_end = [&](std::size_t i) {
+    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+    return i;
+  };
+  auto skip_blanks = [&](std::size_t i) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    return i;
+  };
+  const std::size_t first = word_end(0);
+  if (first == 0) return std::nullopt;
+  if (first == text.size()) return std::make_pair(std::string(), text);
+  const std::string kind = text.substr(0, first);
+  if (kind != "argvalue" && kind != "pair") return std::nullopt;
+  std::size_t i = skip_blanks(first);
+  if (i == text.size() || text[i] != '<') return std::nullopt;
+  i = skip_blanks(i + 1);
+  const std::size_t t_end = word_end(i);
+  if (t_end == i) return std::nullopt;
+  const std::string t = text.substr(i, t_end - i);
+  i = skip_blanks(t_end);
+  if (i + 1 != text.size() || text[i] != '>') return std::nullopt;
+  return std::make_pair(kind, t);
+}
+
 ResultLayout layout_of(const std::string& text, const std::string& where) {
-  static const std::regex re(R"(^(argvalue|pair)\s*<\s*([A-Za-z0-9_]+)\s*>$|^([A-Za-z0-9_]+)$)");
-  std::smatch m;
   const std::string valid = "t, argvalue<t> or pair<t>, t one of u8, i8, u16, i16, u32, i32, u64, i64, f32, f64";
-  if (!std::regex_match(text, m, re))
-    throw Error(Param::OpFile, where + ": RESULT is '" + text + "'; valid: " + valid, valid);
+  const auto parts = result_parts(text);
+  if (!parts) throw Error(Param::OpFile, where + ": RESULT is '" + text + "'; valid: " + valid, valid);
   ResultLayout l;
-  const std::string t = m[3].matched ? m[3].str() : m[2].str();
+  const std::string t = parts->second;
   try {
     l.type = parse_scalar(t);
   } catch (const Error& e) {
@@ -116,7 +147,7 @@ ResultLayout layout_of(const std::string& text, const std::string& where) {
   if (l.type == Scalar::F16 || l.type == Scalar::BF16)
     throw Error(Param::OpFile, where + ": RESULT of " + t + ": results of 16-bit floats are f32 (the kernels compute in float)",
                 valid);
-  if (m[1].matched) l.kind = m[1].str() == "argvalue" ? ResultLayout::Kind::Arg : ResultLayout::Kind::Pair;
+  if (!parts->first.empty()) l.kind = parts->first == "argvalue" ? ResultLayout::Kind::Arg : ResultLayout::Kind::Pair;
   return l;
 }
 
@@ -221,8 +252,12 @@ Reduction reduction_from_text(const std::string& name, const std::string& text) 
 bool is_reduction_file(const std::filesystem::path& file) {
   const std::string text = read_user_file(file, Param::OpFile, "operator file", kReadValid);
   // Any name only a descriptor defines (so a descriptor missing one of them is told which).
-  static const std::regex names(R"re((^|\n)\s*#\s*define\s+(INPUTS|RESULT|ACC_TYPE|COMBINE)\b)re");
-  return std::regex_search(text, names);
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (const std::optional<DefineLine> d = define_line(line))
+      if (d->name == "INPUTS" || d->name == "RESULT" || d->name == "ACC_TYPE" || d->name == "COMBINE") return true;
+  return false;
 }
 
 }  // namespace clreduce

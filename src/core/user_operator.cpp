@@ -4,7 +4,9 @@
 #include "clreduce/error.hpp"
 #include "core/user_text.hpp"
 
-#include <regex>
+#include <cctype>
+#include <optional>
+#include <sstream>
 
 namespace clreduce {
 
@@ -20,15 +22,25 @@ UserOperator checked(const std::string& name, const std::filesystem::path& path,
   op.name = name;
   op.path = path;
   op.source = text;
-  static const std::regex type_line(R"re((^|\n)\s*#\s*define\s+OP_TYPE\s+([A-Za-z_0-9]+))re");
-  std::smatch m;
-  if (std::regex_search(text, m, type_line)) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::optional<DefineLine> d = define_line(line);
+    if (!d || d->name != "OP_TYPE" || d->function_like) continue;
+    // OP_TYPE's value: the word after it (blanks first).
+    std::size_t a = 0;
+    while (a < d->rest.size() && std::isspace(static_cast<unsigned char>(d->rest[a]))) ++a;
+    std::size_t b = a;
+    while (b < d->rest.size() && (std::isalnum(static_cast<unsigned char>(d->rest[b])) || d->rest[b] == '_')) ++b;
+    if (a == 0 || b == a) continue;
+    const std::string type = d->rest.substr(a, b - a);
     try {
-      op.type = parse_type(m[2].str());
+      op.type = parse_type(type);
     } catch (const Error&) {
-      throw Error(Param::OpFile, where + ": OP_TYPE is '" + m[2].str() + "'; valid: uint, int, float, double",
+      throw Error(Param::OpFile, where + ": OP_TYPE is '" + type + "'; valid: uint, int, float, double",
                   "uint, int, float, double");
     }
+    break;
   }
   return op;
 }

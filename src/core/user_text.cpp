@@ -151,4 +151,48 @@ std::vector<UserDirective> directives_of(const std::string& text) {
   return found;
 }
 
+namespace {
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'; }
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// `#` and `word` after optional blanks from `at`: the position after the word (the word whole:
+// not followed by a word character), or npos.
+std::size_t after_directive(const std::string& line, const char* word) {
+  std::size_t i = 0;
+  while (i < line.size() && blank(line[i])) ++i;
+  if (i == line.size() || line[i] != '#') return std::string::npos;
+  ++i;
+  while (i < line.size() && blank(line[i])) ++i;
+  const std::size_t n = std::char_traits<char>::length(word);
+  if (line.compare(i, n, word) != 0) return std::string::npos;
+  i += n;
+  return i < line.size() && word_char(line[i]) ? std::string::npos : i;
+}
+}  // namespace
+
+std::optional<DefineLine> define_line(const std::string& line) {
+  std::size_t i = after_directive(line, "define");
+  if (i == std::string::npos || i == line.size() || !blank(line[i])) return std::nullopt;
+  while (i < line.size() && blank(line[i])) ++i;
+  if (i == line.size() || !(std::isalpha(static_cast<unsigned char>(line[i])) || line[i] == '_')) return std::nullopt;
+  const std::size_t start = i;
+  while (i < line.size() && word_char(line[i])) ++i;
+  DefineLine d;
+  d.name = line.substr(start, i - start);
+  d.function_like = i < line.size() && line[i] == '(';
+  d.rest = line.substr(d.function_like ? i + 1 : i);
+  return d;
+}
+
+std::optional<std::string> include_line(const std::string& line) {
+  std::size_t i = after_directive(line, "include");
+  if (i == std::string::npos) return std::nullopt;
+  while (i < line.size() && blank(line[i])) ++i;
+  if (i == line.size() || line[i] != '"') return std::nullopt;
+  const std::size_t close = line.find('"', i + 1);
+  if (close == std::string::npos || close == i + 1) return std::nullopt;
+  for (std::size_t k = close + 1; k < line.size(); ++k)
+    if (!blank(line[k])) return std::nullopt;
+  return line.substr(i + 1, close - i - 1);
+}
+
 }  // namespace clreduce

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,19 @@ struct UserDirective {
   std::uint32_t line = 0;
 };
 std::vector<UserDirective> directives_of(const std::string& text);
+
+// One line's directive, read by hand rather than by std::regex, whose libstdc++ form recurses once
+// per character a quantifier takes and overflowed the stack on a line of some 26,000 blanks or a
+// 40 KB macro (a crash, not a refusal). `#define NAME` with optional blanks before and after the
+// `#`: the name, whether a `(` follows it at once (function-like), and the rest of the line after
+// the name (and after that `(`). Nothing where the line is not such a directive.
+struct DefineLine {
+  std::string name;
+  bool function_like = false;
+  std::string rest;
+};
+std::optional<DefineLine> define_line(const std::string& line);
+// `#include "FILE"` alone on its line (blanks allowed around each part): FILE; else nothing.
+std::optional<std::string> include_line(const std::string& line);
 
 }  // namespace clreduce
