@@ -378,7 +378,16 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   if (!whole && job.family != F::Segments) {
     if (!o.shape) throw Error(Param::Shape, "--axis needs --shape MxN (M rows, N columns, row-major)", "MxN");
     const auto [m, cols] = parse_shape(*o.shape);
+    if (o.ld && *o.ld == 0)
+      throw Error(Param::Shape, "--ld 0: the rows' leading dimension is at least N; give --ld >= N, or leave it out (dense rows)",
+                  "--ld >= N");
     job.shape = MatrixShape{m, cols, o.ld.value_or(0)};
+    // Its element count, before anything is sized by it (M x N past 2^64 wrapped to a smaller count).
+    if (m > 1 && job.shape.stride() > (~std::uint64_t{0} - cols) / (m - 1))
+      throw Error(Param::Shape,
+                  "--shape " + printable(*o.shape) + (job.shape.ld ? " with --ld " + std::to_string(job.shape.ld) : "") +
+                      ": past 2^64 elements; give a matrix of at most the device's largest allocation",
+                  "a matrix within one buffer");
     if (job.shape.ld && job.shape.ld < cols)
       throw Error(Param::Shape, "--ld " + std::to_string(job.shape.ld) + " is below the " + std::to_string(cols) +
                                     " columns: rows would overlap; give --ld >= N",

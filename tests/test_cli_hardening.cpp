@@ -389,6 +389,12 @@ TEST_SUITE("cli") {
     refused("reduce --type float --op sum --axis rows --shape 64x32 --ld 31",
             "--ld 31 is below the 32 columns: rows would overlap; give --ld >= N");
     refused("reduce --type float --op sum --n 100 --ld 40", "--ld is the rows' leading dimension of an axis reduction");
+    // --ld 0 is no leading dimension (it ran dense before, silently); a shape past 2^64 elements is
+    // refused as such, not with its count wrapped (99999999999 x 99999999999 read as 1.86e18).
+    refused("reduce --type f32 --axis rows --shape 4x5 --ld 0", "--ld 0: the rows' leading dimension is at least N");
+    refused("reduce --type f32 --axis rows --shape 99999999999x99999999999", "--shape 99999999999x99999999999: past 2^64 elements");
+    refused("reduce --type f32 --axis cols --shape 4294967297x4294967297", "past 2^64 elements");
+    refused("reduce --type f32 --axis rows --shape 3x5 --ld 9223372036854775807", "with --ld 9223372036854775807: past 2^64 elements");
     for (const std::string args : {"--type uint --axis rows --shape 8x8", "--type u32 --axis rows --shape 8x8",
                                    "--type u32 --axis rows --shape 8x7 --ld 8", "--type uint --axis rows --shape 8x7 --ld 8",
                                    "--type u32 --axis cols --shape 9x7 --ld 7"}) {

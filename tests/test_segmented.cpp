@@ -491,6 +491,21 @@ TEST_SUITE("cli") {
     CHECK(r.stdout_text.find("segments_sliced") != std::string::npos);
     CHECK(r.stdout_text.find("check      ok: all 2 segments") != std::string::npos);
     std::filesystem::remove(two);
+    // Segments all empty (the last offset 0, so no elements): each one the identity, on the
+    // descriptor types too (they uploaded 0 bytes: CL_INVALID_BUFFER_SIZE), no read rate.
+    const std::filesystem::path empty = write_temp("cli_all_empty.txt", "0 0 0\n");
+    for (const char* type : {"f32", "f16", "u8", "uint"}) {
+      r = run_cli("reduce --segments " + empty.string() + " --type " + type + " --iterations 1");
+      INFO(type << ": " << r.out);
+      CHECK(r.code == 0);
+      CHECK(r.out.find("check") != std::string::npos);
+      CHECK(r.out.find("CL_INVALID") == std::string::npos);
+    }
+    r = run_cli("reduce --segments " + empty.string() + " --type f32 --op argmax --iterations 1");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(r.stdout_text.find("read rate   none: no elements read") != std::string::npos);
+    std::filesystem::remove(empty);
     const std::filesystem::path bad = write_temp("cli_bad.txt", "0 5\n7 six 9\n");
     const auto refused = [](const std::string& args, const std::string& text) { expect_refused(args, text); };
     refused("reduce --segments " + bad.string(),

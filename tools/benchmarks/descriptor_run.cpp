@@ -31,6 +31,10 @@ std::vector<Input> upload_inputs(const Session& session, const std::vector<Scala
     rep.bytes_read += d.n * size_of(d.type);
     refs.push_back(&d);
     in.push_back(Input{with_cl_context("uploading " + std::to_string(d.bytes.size()) + " bytes", [&] {
+                         // No elements (segments all empty, the last offset 0): a buffer of one
+                         // element that nothing reads, as OpenCL has no buffer of 0 bytes.
+                         if (d.bytes.empty())
+                           return cl::Buffer(session.context(), CL_MEM_READ_ONLY, size_of(d.type));
                          return cl::Buffer(session.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, d.bytes.size(),
                                            const_cast<unsigned char*>(d.bytes.data()));
                        }),
@@ -43,6 +47,7 @@ std::vector<Input> upload_inputs(const Session& session, const std::vector<Scala
 // the only one; else one buffer of all the inputs' bytes (the same launch overhead per byte).
 void measure_peak(const Session& session, const std::vector<ScalarData>& inputs, const std::vector<Input>& in,
                   const TimingOptions& timing, DescriptorReport& rep) {
+  if (rep.bytes_read == 0) return;  // no elements: nothing to compare a read rate with
   if (inputs.size() == 1) {
     rep.peak = measure_read_bandwidth(session, in.front().buffer, inputs.front().bytes.size(), timing);
     rep.peak_over = "input 0";

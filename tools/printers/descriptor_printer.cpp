@@ -100,8 +100,12 @@ std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
     << "time        " << stats_cell(r.timing.whole_us.median) << " us back to back (median of "
     << r.timing.whole_us.samples.size() << " samples of " << r.timing.batch << " launches, "
     << (r.clock == TimeSource::DeviceEvents ? "device events" : "host clock") << "), "
-    << stats_cell(r.timing.single_us.median) << " us one call (host clock)\n"
-    << "read rate   " << bandwidth_cell(r.read_gbs(), 1) << " " << bandwidth_label() << " back to back: "
+    << stats_cell(r.timing.single_us.median) << " us one call (host clock)\n";
+  if (r.bytes_read == 0) {  // segments all empty: no rate, no peak to compare with
+    o << "read rate   none: no elements read\n";
+    return o.str();
+  }
+  o << "read rate   " << bandwidth_cell(r.read_gbs(), 1) << " " << bandwidth_label() << " back to back: "
     << fixed(r.pct_of_peak(), 1) << "% of the read peak " << bandwidth_cell(r.peak.gbps, 1) << " "
     << bandwidth_label() << " (" << r.peak.kernel << " over " << r.peak_over << ", " << stats_cell(r.peak.us.median) << " us)\n";
   return o.str();
