@@ -612,16 +612,16 @@ void add_run_options(CLI::App* c, RunTexts& r, const std::string& n_help) {
 
 void refuse_extra_inputs(const RunTexts& r) {
   if (r.inputs.size() > 1)
-    throw Error(Param::N, "--input given " + std::to_string(r.inputs.size()) +
+    throw Error(Param::None, "--input given " + std::to_string(r.inputs.size()) +
                               " times; this reduction reads one input (several are for reduction descriptors of several "
                               "inputs: clreduce reduce --op dot --type f32 --input x.bin --input y.bin)",
                 "one --input");
   if (r.accumulate)
-    throw Error(Param::Op, "--accumulate is for the reduction descriptors' built-ins (clreduce reduce --op mean --type "
+    throw Error(Param::None, "--accumulate is for the reduction descriptors' built-ins (clreduce reduce --op mean --type "
                            "f32 --accumulate f64); this reduction's accumulator is its element type",
                 "no --accumulate");
   if (r.exact)
-    throw Error(Param::Op, "--exact is for the reduction descriptors' built-ins (clreduce reduce --op sum --type f32 "
+    throw Error(Param::None, "--exact is for the reduction descriptors' built-ins (clreduce reduce --op sum --type f32 "
                            "--exact); this command sums in the element type",
                 "no --exact");
 }

@@ -295,7 +295,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
   if (o.axis) job.family = parse_axis(*o.axis) == Axis::Rows ? F::Rows : F::Cols;
   if (o.segments) job.family = F::Segments;
   if (o.shape && !o.axis) throw Error(Param::Shape, "--shape is for axis reductions: add --axis rows|cols");
-  if (o.ld && !o.axis) throw Error(Param::Shape, "--ld is the rows' leading dimension of an axis reduction: add --axis rows|cols");
+  if (o.ld && !o.axis) throw Error(Param::None, "--ld is the rows' leading dimension of an axis reduction: add --axis rows|cols");
   // What each family's kernel takes; the rest is refused, not ignored.
   const bool whole = job.family == F::Whole;
   const std::string run = std::string("this run reduces ") +
@@ -379,7 +379,7 @@ int reduce_descriptor(const GlobalOptions& g, const ReduceTexts& o) {
     if (!o.shape) throw Error(Param::Shape, "--axis needs --shape MxN (M rows, N columns, row-major)", "MxN");
     const auto [m, cols] = parse_shape(*o.shape);
     if (o.ld && *o.ld == 0)
-      throw Error(Param::Shape, "--ld 0: the rows' leading dimension is at least N; give --ld >= N, or leave it out (dense rows)",
+      throw Error(Param::None, "--ld 0: the rows' leading dimension is at least N; give --ld >= N, or leave it out (dense rows)",
                   "--ld >= N");
     job.shape = MatrixShape{m, cols, o.ld.value_or(0)};
     // Its element count, before anything is sized by it (M x N past 2^64 wrapped to a smaller count).
@@ -566,10 +566,10 @@ void register_reduce_command(Cli& cli) {
       ->check(whole_number(~std::uint64_t{0} >> 1, "N or more"));
   c->add_option("--output", o->values_out,
                 "with a reduction descriptor: write every result (the value, each row's, column's or segment's) to a "
-                "new FILE: NumPy .npy if the name ends in .npy, else raw little-endian; never replaces a file");
+                "new FILE: NumPy .npy if the name ends in .npy, else raw little-endian; an existing file is refused (--force replaces it, never an input)");
   c->add_option("--binary", o->binary,
                 "with a reduction descriptor: write the program binary the driver built for the launch (PTX on "
-                "NVIDIA) to a new FILE; never replaces a file");
+                "NVIDIA) to a new FILE; an existing file is refused (--force replaces it, never an input)");
   c->add_option("--scalar", o->scalars,
                 "with an --op-file descriptor that declares SCALARS: the value of s0, s1, ... in order (repeat it); "
                 "a new value rebuilds nothing");

@@ -594,6 +594,20 @@ TEST_SUITE("cli") {
                  "-D TIMES=4: axis_rows_sliced.cl takes no TIMES; kernels that do: stride_global.cl (whole_array)");
     expect_error("reduce --op sum --type f32 --axis cols --shape 10x10 -D TILE=8",
                  "-D TILE=8: reduce_descriptor_cols.cl takes no TILE; kernels that do: transpose_local_tile.cl (transpose)");
+    // A name no kernel declares goes to the program only where its source names it (a kernel's own
+    // macro such as ELEM_MAP, a user file's); else refused before the build, listing the program's
+    // macros: the compiler would have ignored it (-D FOO=1 ran, ELEM_MAP changed nothing).
+    expect_error("reduce --type f32 --n 100 -D FOO=1",
+                 "clreduce: error: -D FOO=1: reduce_descriptor.cl (with its headers and any operator file) reads no macro FOO, "
+                 "so it would be ignored; the macros it takes: WG_SIZE,");
+    expect_error("reduce --type f32 --n 100 -D 'ELEM_MAP(x)=((x)*(x))'", "reads no macro ELEM_MAP");
+    expect_error("reduce --variant naive --n 1000 -D FOO", "-D FOO: naive.cl (with its headers and any operator file) reads no macro FOO");
+    expect_error("reduce --axis rows --shape 10x10 --variant rows_sliced -D FOO=2", "axis_rows_sliced.cl (with its headers");
+    {
+      const CliRun r = run_cli("reduce --variant naive --type uint --n 1000 -D 'ELEM_MAP(x)=((x)*2u)' --format json");
+      INFO(r.out);
+      CHECK(r.out.find("reads no macro") == std::string::npos);  // the classic kernels read ELEM_MAP
+    }
     // One parameter given twice, two values: refused, naming both (not the last silently).
     expect_error("reduce --variant vector --n 1000 -D TIMES=4 -D TIMES=8",
                  "clreduce: error: -D TIMES=4 and -D TIMES=8 both set TIMES, to different values; give one");

@@ -90,9 +90,13 @@ TEST_SUITE("runtime") {
     const std::size_t builds = session().builds();
     Prepared second = prepare(session(), cfg, 100000);
     CHECK(session().builds() == builds);
-    cfg.defines = {parse_define("UNUSED_FLAG=1")};
+    // Another option string (ELEM_MAP as the kernel's default, a macro it reads: a name it never
+    // reads is refused before the build), another program.
+    cfg.defines = {parse_define("ELEM_MAP(x)=(x)")};
     Prepared third = prepare(session(), cfg, 100000);
     CHECK(session().builds() > builds);
+    cfg.defines = {parse_define("UNUSED_FLAG=1")};
+    CHECK_THROWS_WITH_AS(prepare(session(), cfg, 100000), doctest::Contains("reads no macro UNUSED_FLAG"), Error);
   }
 
   TEST_CASE("a missing kernel directory or file is named") {

@@ -456,6 +456,57 @@ std::string distinct_program_options(const DeviceInfo& device, std::string optio
 }
 }  // namespace
 
+namespace {
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// Whether `name` stands whole (no identifier character either side) anywhere in `text`.
+bool names(const std::string& text, const std::string& name) {
+  for (std::size_t p = text.find(name); p != std::string::npos; p = text.find(name, p + 1))
+    if ((p == 0 || !ident_char(text[p - 1])) && (p + name.size() >= text.size() || !ident_char(text[p + name.size()])))
+      return true;
+  return false;
+}
+// Each -D NAME of `options` that the program's source (the kernel file, its headers, a user's
+// operator or descriptor) never names is refused: the compiler would ignore it without a word.
+// The declared parameters are checked against their kernel before (core/kernel_spec.cpp); this
+// catches the rest, such as -D ELEM_MAP(x)=... given to a descriptor kernel, which has no ELEM_MAP.
+void refuse_unread_defines(const std::string& source, const std::string& options, const std::string& file,
+                           const DeviceInfo& device) {
+  std::istringstream words(options);
+  std::string w;
+  while (words >> w) {
+    std::string def;
+    if (w == "-D") {
+      if (!(words >> def)) break;
+    } else if (w.compare(0, 2, "-D") == 0) {
+      def = w.substr(2);
+    } else {
+      continue;
+    }
+    std::size_t e = 0;
+    while (e < def.size() && ident_char(def[e])) ++e;
+    const std::string name = def.substr(0, e);
+    if (name.empty() || names(source, name)) continue;
+    // The macros the program sets a default for (#ifndef NAME): the ones a caller may give.
+    std::vector<std::string> macros;
+    std::istringstream lines(source);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream l(line);
+      std::string hash, macro;
+      if (!(l >> hash >> macro) || hash != "#ifndef") continue;
+      const bool guard = macro.size() > 4 && macro.compare(macro.size() - 4, 4, "_CLH") == 0;  // a header's guard
+      if (!guard && std::find(macros.begin(), macros.end(), macro) == macros.end()) macros.push_back(macro);
+    }
+    std::string list;
+    for (std::size_t i = 0; i < macros.size(); ++i) list += (i ? ", " : "") + macros[i];
+    throw Error(Param::Define,
+                "-D " + def + ": " + file + " (with its headers and any operator file) reads no macro " + name +
+                    ", so it would be ignored; the macros it takes: " + (list.empty() ? "none" : list),
+                list.empty() ? "none" : list, device.name);
+  }
+}
+}  // namespace
+
 bool build_log_wanted() {
   const char* v = std::getenv("CLREDUCE_BUILD_LOG");
   return v && *v && std::string(v) != "0";
@@ -483,6 +534,7 @@ cl::Program ProgramCache::program(const cl::Context& context, const DeviceInfo& 
   auto key = std::make_tuple(context(), device.device(), std::move(source), build_options);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+  refuse_unread_defines(std::get<2>(key), options, file, device);
   cl::Program prog = with_cl_context("creating program " + file,
                                      [&] { return cl::Program(context, std::get<2>(key)); });
   const auto t0 = std::chrono::steady_clock::now();

@@ -175,8 +175,11 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
     l.wg = std::uint64_t{l.tile_x} * l.rows_y;
   } else {
     if (l.tile_x > l.wg)
-      throw ConfigError(Param::WorkGroupSize,
-                        "TILE_X " + std::to_string(l.tile_x) + " is wider than the work-group size " + std::to_string(l.wg),
+      throw ConfigError(params.wg ? Param::WorkGroupSize : Param::Define,
+                        "-D TILE_X=" + std::to_string(l.tile_x) + " is wider than the work-group size " +
+                            std::to_string(l.wg) + (params.wg ? " (--wg)" : " (the planner's on " + dev.name + ")") +
+                            "; valid: TILE_X up to " + std::to_string(l.wg) + ", or --wg " + std::to_string(l.tile_x) +
+                            " or more with it",
                         "TILE_X <= the work-group size");
     // On a CPU a tile narrower than the group (fewer than 8 work-items across the columns) keeps
     // one row slice, the group as wide as the tile: PoCL runs a group's work-items one after the

@@ -172,7 +172,7 @@ std::uint64_t scalar_file_elements(const std::filesystem::path& path, Scalar t, 
   const std::size_t es = size_of(t);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw Error(Param::N, "input file '" + path.string() + "' is a directory; give a file of raw little-endian " +
+    throw Error(Param::None, "--input '" + path.string() + "' is a directory; give a file of raw little-endian " +
                               std::string(name_of(t)) + " elements", "a file");
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
     throw Error(Param::None, "--input '" + path.string() + "' is not a regular file (a device, pipe or socket has no "
