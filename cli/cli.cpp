@@ -8,6 +8,8 @@
 #include "clreduce/watchdog.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <set>
 #include <cmath>
 #include <sstream>
 #include <iomanip>
@@ -140,8 +142,46 @@ std::string option_of(Param p) {
   return "";
 }
 
+namespace {
+// The long names of every comma-list option (a ',' delimiter) of `app` and its subcommands.
+void list_options(CLI::App& app, std::set<std::string>& names) {
+  for (const CLI::Option* o : app.get_options())
+    if (o->get_delimiter() == ',')
+      for (const std::string& n : o->get_lnames()) names.insert("--" + n);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) list_options(*sub, names);
+}
+
+// A comma list with an empty item ("", ",", "1K,", "a,,b"): CLI11 drops empty items, so "--sizes ,"
+// took the next argument as its value and "--sizes 1K," passed as "1K". Refused before parsing.
+std::optional<std::string> empty_list_item(CLI::App& app, int argc, char** argv) {
+  std::set<std::string> names;
+  list_options(app, names);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    std::string name = a, value;
+    bool has_value = false;
+    if (const auto eq = a.find('='); a.compare(0, 2, "--") == 0 && eq != std::string::npos) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      has_value = true;
+    } else if (names.count(a) && i + 1 < argc) {
+      value = argv[i + 1];
+      has_value = true;
+    }
+    if (!has_value || !names.count(name)) continue;
+    if (value.empty() || value.front() == ',' || value.back() == ',' || value.find(",,") != std::string::npos)
+      return name + " '" + printable(value) + "': an empty item; give a comma-separated list (NAME,NAME,...)";
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 int Cli::run(int argc, char** argv) {
   note_command_line(argc, argv);
+  if (const std::optional<std::string> why = empty_list_item(app_, argc, argv)) {
+    std::cerr << "clreduce: error: " << *why << "\n";
+    return 2;
+  }
   try {
     app_.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

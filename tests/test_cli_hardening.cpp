@@ -554,6 +554,18 @@ TEST_SUITE("cli") {
     expect_error("reduce --variant naive --n 1000 -D \"A\nB=1\"", "invalid -D definition 'A\\nB=1'");
   }
 
+  TEST_CASE("a comma list with an empty item is refused, never taking the next option as its value") {
+    // CLI11 drops empty items: `--sizes ,` took `--variants` as its value, `--sizes 1K,` ran 1K.
+    expect_error("bench --sizes , --variants naive --estimate", "--sizes ',': an empty item; give a comma-separated list");
+    expect_error("bench --variants , --sizes 1K --estimate", "--variants ',': an empty item");
+    expect_error("bench --sizes 1K, --estimate", "--sizes '1K,': an empty item");
+    expect_error("bench --sizes 1K,,2K --estimate", "--sizes '1K,,2K': an empty item");
+    expect_error("bench transpose --shapes=,64x64", "--shapes ',64x64': an empty item");
+    const CliRun ok = run_cli("bench --sizes 1K,2K --variants naive --estimate");
+    INFO(ok.out);
+    CHECK(ok.code == 0);
+  }
+
   TEST_CASE("-D of a macro the host sets is refused up front, naming the option to use") {
     // One run: a -D of a parameter a caller may set goes to the library, which plans it as its
     // option or refuses it for the chosen kernel; a derived one is refused up front.
