@@ -66,6 +66,10 @@ TEST_SUITE("unit") {
             "TILE_X: not a parameter a caller sets in reduce_descriptor_lines.cl (rows); its parameters: WG_SIZE, "
             "ROW_WIDTH, ITEMS, VEC");
     refused({{"ALIGNED", {1}}}, {F::Whole}, "ALIGNED: not a parameter a caller sets");
+    // The grid's own axes named as the family takes them (chunks is refused for the whole array).
+    refused({{"SPAN", {16}}}, {F::Whole}, ", and groups_per_cu, wg");
+    refused({{"SPAN", {16}}}, {F::Rows}, "(rows); its parameters: WG_SIZE, ROW_WIDTH, ITEMS, VEC");
+    refused({{"BOGUS", {1}}}, {F::Rows}, ", and chunks, wg");
     refused({{"ITEMS", {3}}}, {F::Cols}, "ITEMS: 3 is not valid for reduce_descriptor_cols.cl; valid: 1, 2, 4, 8");
     refused({{"chunks", {2}}}, {F::Whole, F::Cols}, "the whole array is not cut into chunks");
     refused({{"chunks", {0}}}, {F::Cols}, "0 chunks");

@@ -77,10 +77,14 @@ void check_axis(const LaunchAxis& a, const std::vector<Family>& families) {
   for (Family f : families) {
     const KernelSpec& k = kernel_of(f);
     const KernelParam* p = k.find(a.name);
-    if (!p || !p->caller_may_set)
+    if (!p || !p->caller_may_set) {
+      // The grid's own axes this family takes: chunks for rows and columns, groups_per_cu for the
+      // whole array (each refused for the others above).
+      const std::string own = f == Family::Whole ? "groups_per_cu, wg" : "chunks, wg";
       throw Error(Param::Define, "launch grid axis " + a.name + ": not a parameter a caller sets in " + k.file + " (" +
-                                     std::string(name_of(f)) + "); its parameters: " + settable(k) + ", and chunks, groups_per_cu, wg",
-                  settable(k) + ", chunks, groups_per_cu, wg");
+                                     std::string(name_of(f)) + "); its parameters: " + settable(k) + ", and " + own,
+                  settable(k) + ", " + own);
+    }
     for (std::uint64_t v : a.values)
       if (!p->valid_value(v))
         throw Error(Param::Define, "launch grid axis " + a.name + ": " + std::to_string(v) + " is not valid for " +
