@@ -505,6 +505,7 @@ TEST_SUITE("cli") {
     INFO(r.out);
     CHECK(r.code == 0);
     CHECK(r.stdout_text.find("read rate   none: no elements read") != std::string::npos);
+    CHECK(r.stdout_text.find("-inf @ none") != std::string::npos);  // an empty segment's argmax: no index
     std::filesystem::remove(empty);
     const std::filesystem::path bad = write_temp("cli_bad.txt", "0 5\n7 six 9\n");
     const auto refused = [](const std::string& args, const std::string& text) { expect_refused(args, text); };

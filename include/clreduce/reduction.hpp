@@ -21,7 +21,8 @@
 //                  as the Op path's segments give it
 //   nanmin, nanmax the same as min and max (which already skip NaN)
 //   argmin, argmax the value and the index of its first occurrence (ArgValue layout, 16 bytes);
-//                  the first NaN wins (NumPy's and PyTorch's rule)
+//                  the first NaN wins (NumPy's and PyTorch's rule); of nothing (an empty
+//                  segment) min's (max's) value of nothing and the index UINT64_MAX (str(): "none")
 //   minmax         the pair (min, max), each as min and max give it
 //   mean           sum / n in f32 (f64 for f64 inputs or with accumulate F64): 8- to 32-bit
 //                  integers from their exact 64-bit sum, 64-bit integers summed in the float type
@@ -113,7 +114,8 @@ struct Result {
   std::uint64_t index() const;    // Arg: the index; throws Error otherwise
   std::uint64_t as_u64() const;   // Value of an integer type: its exact value (i64 as two's complement bits)
   std::int64_t as_i64() const;
-  std::string str() const;        // exact for integers, shortest round-trip for floats; "v @ i", "(lo, hi)"
+  std::string str() const;        // exact for integers, shortest round-trip for floats; "v @ i" ("v @ none"
+                                  // for an empty segment's UINT64_MAX), "(lo, hi)"
   template <class T>
   T get() const {                 // the first value's bits as T (T's size must be the type's)
     check_size(sizeof(T));

@@ -252,7 +252,9 @@ std::int64_t Result::as_i64() const { return static_cast<std::int64_t>(as_u64())
 std::string Result::str() const {
   switch (layout.kind) {
     case ResultLayout::Kind::Value: return scalar_text(layout.type, bytes.data());
-    case ResultLayout::Kind::Arg: return scalar_text(layout.type, bytes.data()) + " @ " + std::to_string(index());
+    case ResultLayout::Kind::Arg:  // of nothing (an empty segment) the index is UINT64_MAX: "none"
+      return scalar_text(layout.type, bytes.data()) + " @ " +
+             (index() == ~std::uint64_t{0} ? std::string("none") : std::to_string(index()));
     case ResultLayout::Kind::Pair:
       return "(" + scalar_text(layout.type, bytes.data()) + ", " +
              scalar_text(layout.type, bytes.data() + size_of(layout.type)) + ")";
