@@ -140,7 +140,9 @@ std::string options_for(const KernelSpec& k, const ParamValues& values, const st
     if (k.find(d.name)) continue;
     // A parameter other kernels declare (of this family or another) but this one does not would
     // be ignored here, silently: refused, naming the kernels that take it, this family's first.
-    // A name no kernel declares passes untouched (a user's operator or descriptor file reads it).
+    // A name no kernel declares passes untouched (a user's operator or descriptor file, or a
+    // kernel's own macro such as ELEM_MAP, reads it); one the program's source never names is
+    // refused at its build (core/kernels.cpp, refuse_unread_defines).
     std::vector<std::string> same, other;
     for (const KernelSpec* x : kernel_specs()) {
       if (!x->find(d.name)) continue;

@@ -279,6 +279,15 @@ std::string load_mapped(const fs::path& dir, const std::string& file, std::vecto
   return out;
 }
 
+// The first place `name` stands whole in `text` (no identifier character either side), or npos.
+std::size_t find_whole(const std::string& text, const std::string& name) {
+  for (std::size_t p = text.find(name); p != std::string::npos; p = text.find(name, p + 1))
+    if ((p == 0 || !identifier_char(text[p - 1])) &&
+        (p + name.size() >= text.size() || !identifier_char(text[p + name.size()])))
+      return p;
+  return std::string::npos;
+}
+
 // A compiler's build log points into the inlined source it was given ("<path>:204:1: error"):
 // each such place becomes the user's file and line ("<dir>/naive.cl:7:1"). The source itself
 // stays as inlined (no #line), so Oclgrind's source lines and the program cache see what they did.
@@ -354,23 +363,18 @@ std::string map_build_log(const std::string& log, const fs::path& dir, const std
   // "Unresolved extern function 'NAME'", NAME an identifier; found, and NAME found in the source,
   // by hand as above.
   const std::string said = "Unresolved extern function '";
-  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::set<std::string> named;
   for (std::size_t at = log.find(said); at != std::string::npos; at = log.find(said, at + 1)) {
     const std::size_t a = at + said.size();
     std::size_t e = a;
-    while (e < log.size() && ident_char(log[e])) ++e;
+    while (e < log.size() && identifier_char(log[e])) ++e;
     if (e == a || e >= log.size() || log[e] != '\'' || std::isdigit(static_cast<unsigned char>(log[a]))) continue;
     const std::string name = log.substr(a, e - a);
     if (!named.insert(name).second) continue;
     std::istringstream lines(source);
     std::string text;
     for (unsigned number = 1; std::getline(lines, text); ++number) {
-      // The first place the name stands whole (no identifier character either side).
-      std::size_t p = text.find(name);
-      while (p != std::string::npos &&
-             ((p > 0 && ident_char(text[p - 1])) || (p + name.size() < text.size() && ident_char(text[p + name.size()]))))
-        p = text.find(name, p + 1);
+      const std::size_t p = find_whole(text, name);
       if (p == std::string::npos) continue;
       if (!out.empty() && out.back() != '\n') out += '\n';
       out += mapped("<source>", std::to_string(number), std::to_string(p + 1)) + ": error: '" + name +
@@ -457,14 +461,6 @@ std::string distinct_program_options(const DeviceInfo& device, std::string optio
 }  // namespace
 
 namespace {
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-// Whether `name` stands whole (no identifier character either side) anywhere in `text`.
-bool names(const std::string& text, const std::string& name) {
-  for (std::size_t p = text.find(name); p != std::string::npos; p = text.find(name, p + 1))
-    if ((p == 0 || !ident_char(text[p - 1])) && (p + name.size() >= text.size() || !ident_char(text[p + name.size()])))
-      return true;
-  return false;
-}
 // Each -D NAME of `options` that the program's source (the kernel file, its headers, a user's
 // operator or descriptor) never names is refused: the compiler would ignore it without a word.
 // The declared parameters are checked against their kernel before (core/kernel_spec.cpp); this
@@ -483,9 +479,9 @@ void refuse_unread_defines(const std::string& source, const std::string& options
       continue;
     }
     std::size_t e = 0;
-    while (e < def.size() && ident_char(def[e])) ++e;
+    while (e < def.size() && identifier_char(def[e])) ++e;
     const std::string name = def.substr(0, e);
-    if (name.empty() || names(source, name)) continue;
+    if (name.empty() || find_whole(source, name) != std::string::npos) continue;
     // The macros the program sets a default for (#ifndef NAME): the ones a caller may give.
     std::vector<std::string> macros;
     std::istringstream lines(source);

@@ -110,7 +110,7 @@ std::size_t builtin_type_bytes(const std::string& type) {
 // the kind ("" for t alone) and t, or nothing.
 std::optional<std::pair<std::string, std::string>> result_parts(const std::string& text) {
   auto word_end = [&](std::size_t i) {
-    while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+    while (i < text.size() && identifier_char(text[i])) ++i;
     return i;
   };
   auto skip_blanks = [&](std::size_t i) {

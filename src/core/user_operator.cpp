@@ -31,7 +31,7 @@ UserOperator checked(const std::string& name, const std::filesystem::path& path,
     std::size_t a = 0;
     while (a < d->rest.size() && std::isspace(static_cast<unsigned char>(d->rest[a]))) ++a;
     std::size_t b = a;
-    while (b < d->rest.size() && (std::isalnum(static_cast<unsigned char>(d->rest[b])) || d->rest[b] == '_')) ++b;
+    while (b < d->rest.size() && identifier_char(d->rest[b])) ++b;
     if (a == 0 || b == a) continue;
     const std::string type = d->rest.substr(a, b - a);
     try {

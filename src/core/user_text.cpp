@@ -151,11 +151,12 @@ std::vector<UserDirective> directives_of(const std::string& text) {
   return found;
 }
 
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 namespace {
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'; }
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-// `#` and `word` after optional blanks from `at`: the position after the word (the word whole:
-// not followed by a word character), or npos.
+// `#` then `word`, each after optional blanks from the line's start: the position after the word
+// (the word whole: not followed by an identifier character), or npos.
 std::size_t after_directive(const std::string& line, const char* word) {
   std::size_t i = 0;
   while (i < line.size() && blank(line[i])) ++i;
@@ -165,7 +166,7 @@ std::size_t after_directive(const std::string& line, const char* word) {
   const std::size_t n = std::char_traits<char>::length(word);
   if (line.compare(i, n, word) != 0) return std::string::npos;
   i += n;
-  return i < line.size() && word_char(line[i]) ? std::string::npos : i;
+  return i < line.size() && identifier_char(line[i]) ? std::string::npos : i;
 }
 }  // namespace
 
@@ -175,7 +176,7 @@ std::optional<DefineLine> define_line(const std::string& line) {
   while (i < line.size() && blank(line[i])) ++i;
   if (i == line.size() || !(std::isalpha(static_cast<unsigned char>(line[i])) || line[i] == '_')) return std::nullopt;
   const std::size_t start = i;
-  while (i < line.size() && word_char(line[i])) ++i;
+  while (i < line.size() && identifier_char(line[i])) ++i;
   DefineLine d;
   d.name = line.substr(start, i - start);
   d.function_like = i < line.size() && line[i] == '(';

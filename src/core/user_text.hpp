@@ -43,6 +43,8 @@ std::vector<UserDirective> directives_of(const std::string& text);
 // 40 KB macro (a crash, not a refusal). `#define NAME` with optional blanks before and after the
 // `#`: the name, whether a `(` follows it at once (function-like), and the rest of the line after
 // the name (and after that `(`). Nothing where the line is not such a directive.
+// A character of a C identifier (a letter, a digit or '_').
+bool identifier_char(char c);
 struct DefineLine {
   std::string name;
   bool function_like = false;

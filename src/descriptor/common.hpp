@@ -68,9 +68,10 @@ bool cpu_shapes(const DeviceInfo& dev);
 unsigned cpu_vec(const Reduction& r);
 // Whether the CPU shapes fold a vector's elements lane by lane (the kernels' LANES): an accumulator
 // of at most 8 bytes without a vector lift (sums, dots, integer min/max), which the compiler keeps
-// as one SIMD register of VEC lanes. Not the structs (argmin's pair, Welford's) nor the lifts
-// (float min/max's tree, narrow sums): lanes measured slower for them on PoCL (bench/NOTES.md,
-// lanes on a CPU), but for f16's min and max, which lanes made 3-9x faster.
+// as one SIMD register of VEC lanes; and a descriptor's lanes state (lanes_state: argmin/argmax's
+// values and indices as vectors). Not the other structs (Welford's) nor the lifts (float min/max's
+// tree, narrow sums): lanes measured slower for them on PoCL (bench/NOTES.md, lanes on a CPU), but
+// for f16's min and max, which lanes made 3-9x faster. Never for an exact summation.
 bool cpu_lanes(const Reduction& r);
 // Throws ConfigError (Param::Define) where `lanes` folds a descriptor's lanes state (lanes_state,
 // no vector lanes) on Mesa's llvmpipe (Rusticl's CPU device; its loop_trip_limit marks it): there

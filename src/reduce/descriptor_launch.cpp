@@ -308,9 +308,9 @@ DescriptorLaunch plan_descriptor(const Reduction& r, std::uint64_t n, const Redu
   // into its own accumulator, VEC chains a CPU's compiler can keep in SIMD registers, where a
   // vector folded in order is one chain of VEC dependent steps (bench/NOTES.md, lanes on a CPU).
   // The depth above still holds: a lane's chain is at most per_item / VEC, the meeting VEC - 1 more.
-  // A lanes state (cpu_lanes: argmin/argmax's values and indices as vectors) too: on PoCL (2 cores, while a CI run shared them) 2^22 f32 argmax 7257-8391 -> 1641-1650 us.
-  const bool lanes_planned = cpu_shape && blocked && l.vec > 1 && !l.exact_group &&
-                             cpu_lanes(r);
+  // A lanes state (cpu_lanes: argmin/argmax's values and indices as vectors) too: on PoCL (2
+  // cores, while a CI run shared them) 2^22 f32 argmax 7257-8391 -> 1641-1650 us.
+  const bool lanes_planned = cpu_shape && blocked && l.vec > 1 && !l.exact_group && cpu_lanes(r);
   const bool lanes = given_value(whole_kernel(), "LANES", params.defines).value_or(lanes_planned ? 1 : 0) != 0;
   refuse_lanes_state_on_llvmpipe(r, lanes, dev, whole_kernel().kernel);
   if (lanes && (!blocked || l.exact_group))
