@@ -17,6 +17,7 @@
 // about 20 s with PoCL's kernel cache warm and about 2.5 minutes cold; CLREDUCE_TEST_SHARD=i/N
 // splits the matrix by combination.
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "clreduce/error.hpp"
 #include "clreduce/kernels.hpp"
@@ -2674,6 +2675,27 @@ TEST_SUITE("descriptor_families") {
     CHECK(mb.find("'descr': '<f4'") != std::string::npos);
     CHECK(mb.find("'shape': (7,)") != std::string::npos);
     CHECK(mb.size() % 64 == 7 * 4 % 64);
+    // --format json names the first results (all 7 here, no note), the values --output wrote.
+    const CliRun cols_json = run_cli("reduce --op mean --type f32 --axis cols --shape 100x7 --iterations 1 --format json");
+    REQUIRE_MESSAGE(cols_json.code == 0, cols_json.out);
+    const nlohmann::json cj = nlohmann::json::parse(cols_json.stdout_text);
+    REQUIRE(cj.at("first_results").at("values").size() == 7);
+    CHECK_FALSE(cj.at("first_results").contains("note"));
+    CHECK(cj.at("results") == 7);
+    const std::string m_values = mb.substr(mb.size() - 7 * 4);
+    for (std::size_t k = 0; k < 7; ++k) {
+      const std::string shown = cj["first_results"]["values"][k];
+      CHECK_MESSAGE(std::stof(shown) == load<float>(reinterpret_cast<const unsigned char*>(m_values.data()) + 4 * k),
+                    "column " << k << ": " << shown);
+    }
+    CHECK(cj.at("result") == cj["first_results"]["values"][0]);
+    // 37 rows: the first 16, and a note saying where the rest are.
+    const CliRun rows_json = run_cli(args + " --format json");
+    REQUIRE_MESSAGE(rows_json.code == 0, rows_json.out);
+    const nlohmann::json rj = nlohmann::json::parse(rows_json.stdout_text);
+    CHECK(rj.at("first_results").at("values").size() == 16);
+    CHECK(rj["first_results"]["values"][0] == std::to_string(v0) + " @ " + std::to_string(i0));
+    CHECK(rj["first_results"].at("note") == "the first 16 of 37 results: --output FILE writes them all");
     {
       std::ofstream(dir / "seg.txt") << "0 3 3 10\n";
     }

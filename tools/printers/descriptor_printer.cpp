@@ -41,6 +41,22 @@ std::string types_of(const DescriptorReport& r) {
 }
 }  // namespace
 
+namespace {
+// The first kFirstResults results (rows, columns, segments: "result" is the first of them), with a
+// note where there are more, so that a script reading the JSON is told, not left to guess, that
+// the rest are in --output's file.
+constexpr std::size_t kFirstResults = 16;
+json first_results_json(const DescriptorReport& r) {
+  json values = json::array();
+  for (std::size_t k = 0; k < r.results.size() && k < kFirstResults; ++k) values.push_back(r.results[k].str());
+  json o{{"values", values}};
+  if (r.results.size() > kFirstResults)
+    o["note"] = "the first " + std::to_string(kFirstResults) + " of " + std::to_string(r.results.size()) +
+                " results: --output FILE writes them all";
+  return o;
+}
+}  // namespace
+
 json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
   json inputs = json::array();
   for (std::size_t j = 0; j < r.input_types.size(); ++j)
@@ -54,6 +70,7 @@ json descriptor_json(const DescriptorReport& r, const DeviceInfo& dev) {
               {"family", name_of(r.family)},
               {"results", r.results.size()},
               {"result", r.result.str()},
+              {"first_results", first_results_json(r)},
               {"launch", json{{"kernel", r.launch.kernel},
                               {"label", r.launch.label()},
                               {"wg", r.launch.wg},
