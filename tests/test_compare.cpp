@@ -210,6 +210,32 @@ TEST_SUITE("cli") {
     expect_error("report " + unordered_file.string(), "rows[0].time_us: min, median and max are not in order");
     fs::remove(negative_file);
     fs::remove(unordered_file);
+    // A bandwidth below zero, and a row that is neither measured, an error nor skipped (it would
+    // print as a bare ERROR): the file was edited.
+    json negative_rate = template_run();
+    negative_rate["rows"][0]["gbps"] = -5.0;
+    json bare = template_run();
+    bare["rows"][0].erase("plan");
+    const fs::path rate_file = temp("rate.json"), bare_file = temp("bare.json");
+    write(rate_file, negative_rate.dump());
+    write(bare_file, bare.dump());
+    expect_error("report " + rate_file.string(), "rows[0].gbps: is -5; a bandwidth in GB/s is finite and not negative");
+    expect_error("report " + bare_file.string(),
+                 "rows[0]: neither a measured run (no field \"plan\"), an \"error\" nor \"skipped\"");
+    fs::remove(rate_file);
+    fs::remove(bare_file);
+    // The same for a candidate of bench --sizes: measured (its report), refused, or an error.
+    const CliRun sizes = run_cli("bench --sizes 2^10 --variants vector --iterations 1 --warmup 0 --format json --quiet");
+    REQUIRE_MESSAGE(sizes.code == 0, sizes.out);
+    json bare_candidate = json::parse(sizes.stdout_text);
+    json& candidate = bare_candidate["sizes"][0]["rows"][0]["candidates"][0];
+    for (const char* key : {"report", "config", "b2b_us", "single_us", "single_events_us", "ok"}) candidate.erase(key);
+    const fs::path candidate_file = temp("candidate.json");
+    write(candidate_file, bare_candidate.dump());
+    expect_error("report " + candidate_file.string(),
+                 "sizes[0].rows[0].candidates[0]: neither a measured candidate (no field \"report\"), \"refused\" nor an "
+                 "\"error\"");
+    fs::remove(candidate_file);
     // Counts that are no whole number in range (the fuzzer's 2e122 was a cast with undefined
     // behaviour; -1 would have been a huge unsigned count, 1.5 silently cut to 1).
     for (const auto& [field, bad, shown] : std::vector<std::tuple<std::string, json, std::string>>{

@@ -75,7 +75,7 @@ const char* const kHowTime =
 const char* const kHowGbps = "bytes read (M*N*sizeof(T)) / back-to-back median";
 const char* const kHowPeak =
     "GB/s / the read peak: a plain streaming-read kernel (stream_read.cl) over a buffer of the shape's bytes, "
-    "measured now";
+    "measured in the same run";
 const char* const kHowScalar =
     "the whole-array reduction of the same M*N elements with the fastest known launch (the Reducer's own "
     "choice: the tuning database's best for the device, else the device's default policy): its back-to-back "

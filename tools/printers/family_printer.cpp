@@ -143,11 +143,11 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
       << "input:  n = " << r.n << " " << name_of(run.type) << " (" << bytes_human(bytes) << ", "
       << r.data_origin << "), operator " << name_of(run.op) << "\n"
       << "peak:   " << fixed(r.peak.gbps, 1)
-      << " GB/s read bandwidth, measured now by a plain streaming-read kernel (stream_read.cl: "
+      << " GB/s read bandwidth, measured in the same run by a plain streaming-read kernel (stream_read.cl: "
       << r.peak.kernel << ") over the same buffer\n";
   if (r.host.threads)
     out << "host:   " << fixed(r.host.gbps, 1) << " GB/s by std::reduce on " << r.host.threads
-        << " threads (a contiguous block each) over the same data in host memory, measured now: "
+        << " threads (a contiguous block each) over the same data in host memory, measured in the same run: "
            "what these cores reach without OpenCL\n";
   out << "time:   whole reduction (all passes), median of samples, back-to-back (a batch "
          "enqueued together, first start to last end / batch); 1 call: one call at a time "

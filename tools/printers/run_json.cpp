@@ -92,6 +92,14 @@ struct Reader {
     return s;
   }
 
+  // A bandwidth in GB/s: finite and not negative (bytes over a time that is).
+  double rate(const json& j, const std::string& key, const std::string& where) const {
+    const double v = get<double>(j, key, where);
+    if (!std::isfinite(v) || v < 0)
+      fail(where + "." + key, "is " + format_number(v) + "; a bandwidth in GB/s is finite and not negative");
+    return v;
+  }
+
   Value value(ElemType t, const std::string& text, const std::string& where) const {
     const char* b = text.c_str();
     char* e = nullptr;
@@ -169,7 +177,7 @@ struct Reader {
     r.timed.cold = cold(j, where);
     r.timed.noise_target_pct = get_or<double>(j, "noise_target_pct", where, 0);
     r.timed.noise_reached = get_or<bool>(j, "noise_reached", where, true);
-    r.gbps = get<double>(j, "gbps", where);
+    r.gbps = rate(j, "gbps", where);
     r.chunks = get<std::uint64_t>(j, "chunks", where);
     r.chosen_by = get<std::string>(j, "chosen_by", where);
     r.tuned = get<std::vector<std::string>>(j, "tuned", where);
@@ -213,7 +221,7 @@ struct Reader {
 
   ReadBandwidth peak(const json& j, const std::string& where) const {
     ReadBandwidth p;
-    p.gbps = get<double>(j, "gbps", where);
+    p.gbps = rate(j, "gbps", where);
     p.us = stats(at(j, "time_us", where), where + ".time_us");
     std::string k = get<std::string>(j, "kernel", where);
     const std::string prefix = "stream_read.cl: ";
@@ -226,7 +234,7 @@ struct Reader {
   HostReduceRate host(const json& j, const std::string& where) const {
     HostReduceRate h;
     if (j.is_null()) return h;
-    h.gbps = get<double>(j, "gbps", where);
+    h.gbps = rate(j, "gbps", where);
     h.us = stats(at(j, "time_us", where), where + ".time_us");
     h.threads = get<unsigned>(j, "threads", where);
     return h;
@@ -287,6 +295,10 @@ SavedRun saved_run_of(const json& doc, const std::string& path) {
       v.unavailable = rd.get_or<std::string>(rows[i], "skipped", w, "");
       if (v.unavailable.empty()) {
         Measured m;
+        // A row is a measured run (its plan and figures), an error, or skipped: one with none of
+        // them was not written by clreduce, and would print as a bare ERROR.
+        if (!rows[i].contains("plan") && !rows[i].contains("error"))
+          rd.fail(w, "neither a measured run (no field \"plan\"), an \"error\" nor \"skipped\"");
         if (rows[i].contains("plan")) m.report = rd.report(rows[i], w);
         m.error = rd.get_or<std::string>(rows[i], "error", w, "");
         v.points.push_back(std::move(m));
@@ -325,6 +337,8 @@ SavedRun saved_run_of(const json& doc, const std::string& path) {
           }
           m.skipped = rd.get_or<std::string>(cj, "refused", cw, "");
           m.error = rd.get_or<std::string>(cj, "error", cw, "");
+          if (!m.report && m.skipped.empty() && m.error.empty())
+            rd.fail(cw, "neither a measured candidate (no field \"report\"), \"refused\" nor an \"error\"");
           v.points.push_back(std::move(m));
         }
         size.variants.push_back(std::move(v));
