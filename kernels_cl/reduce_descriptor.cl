@@ -57,6 +57,11 @@
 #if LANES && !BLOCKED
 #error "LANES takes BLOCKED 1: the lanes are a CPU's, over one contiguous run"
 #endif
+// Not here: a whole array's indices reach n, so its lanes state keeps 64-bit indices (the axis
+// kernels' LANES_INDEX32 is theirs alone; the descriptor's header reads it where it is defined).
+#if defined(LANES_INDEX32)
+#error "LANES_INDEX32 is the axis kernels' (reduce_descriptor_cols.cl, reduce_descriptor_lines.cl): a whole array's indices reach n"
+#endif
 #ifndef EXACT_GROUP
 #define EXACT_GROUP 0 // 1 (an exact descriptor, fp64 and 64-bit atomics): each work-item's expansion in
                       // registers and its group's digits in local memory (exact_group.clh); 0: an

@@ -81,6 +81,10 @@
 #if LANES && ROW_WIDTH != 1
 #error "LANES takes ROW_WIDTH 1: the lanes are a CPU's, over a line (or part) one work-item folds alone"
 #endif
+#ifndef LANES_INDEX32
+#define LANES_INDEX32 0 // 1 (LANES): the lanes state may keep its indices (places in a line) in 32 bits: no line
+                        // has 2^32 - 1 elements
+#endif
 #include "descriptor.clh"
 #include "descriptor_ticket.clh"
 

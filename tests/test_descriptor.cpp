@@ -2524,6 +2524,26 @@ TEST_SUITE("descriptor_families") {
     CHECK(arg_cols.lanes == cpu);
     CHECK(arg_cols.span == (cpu ? 4u : 1u));
     CHECK(arg_cols.options.find(cpu ? "-D LANES=1" : "-D LANES=0") != std::string::npos);
+    // Their indices in 32 bits (LANES_INDEX32) where every index a lane folds is below 2^32 - 1: a
+    // column's rows (the matrix's), a row's places (its length); 64 bits past that, and without
+    // lanes. Derived from the shape, so never given.
+    CHECK(arg_cols.options.find(cpu ? "-D LANES_INDEX32=1" : "-D LANES_INDEX32=0") != std::string::npos);
+    CHECK(introspect::prepare(axis, builtin(B::ArgMax, S::F32), Axis::Rows, MatrixShape{64, 4096, 4096})
+              .options.find(cpu ? "-D LANES_INDEX32=1" : "-D LANES_INDEX32=0") != std::string::npos);
+    CHECK(introspect::prepare(axis, builtin(B::Max, S::F32), Axis::Cols, MatrixShape{4096, 1024, 1024})
+              .options.find("-D LANES_INDEX32=0") != std::string::npos);
+    for (const MatrixShape& tall : {MatrixShape{(1ull << 32) + 3, 2, 2}, MatrixShape{2, (1ull << 32) + 3, (1ull << 32) + 3}}) {
+      const Axis axis_of_tall = tall.rows > 2 ? Axis::Cols : Axis::Rows;
+      const DescriptorLaunch l = introspect::prepare(axis, builtin(B::ArgMax, S::U8), axis_of_tall, tall);
+      CHECK_MESSAGE(l.options.find(cpu ? "-D LANES=1" : "-D LANES=0") != std::string::npos, l.options);
+      CHECK_MESSAGE(l.options.find("-D LANES_INDEX32=0") != std::string::npos, l.options);
+    }
+    AxisParams given_index32;
+    given_index32.defines = {Define{"LANES_INDEX32", "1"}};
+    AxisReducer given_index32_cols = make_axis_reducer(given_index32);
+    CHECK_THROWS_AS(introspect::prepare(given_index32_cols, builtin(B::ArgMax, S::F32), Axis::Cols,
+                                        MatrixShape{4096, 1024, 1024}),
+                    ConfigError);
     AxisParams span_block;
     span_block.defines = {Define{"SPAN", "2"}, Define{"BLOCK", "1"}};
     AxisReducer span_block_cols = make_axis_reducer(span_block);

@@ -738,10 +738,18 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summati
       // DESC_ARG_STEP(W, LV, LI, V, IV): W lanes of pairs (LV, LI) each take the pair (V, IV) where
       // it goes before theirs, as desc_arg_before says; the fold at W = VEC, and the halves of the
       // lanes' meeting at W = VEC / 2, ..., 2.
+      // The indices in 32 bits where the kernel's LANES_INDEX32 says every index of the launch is
+      // below UINT_MAX (the empty lane's mark): half the width of the selects that move them, and
+      // one mask width for 32-bit values (PoCL, 2 cores, argmax of f32, i32 and u8 columns and rows
+      // of 1024 x 1024 and 4096 x 256: 10-20% faster, bench/NOTES.md).
       p << "#if VEC > 1\n// VEC lanes of pairs: their values and their indices as vectors.\n"
-        << "typedef struct {\n  " << vv << " v;\n  DESC_CAT(ulong, VEC) i;\n} desc_arg_lanes;\n"
+        << "#if defined(LANES_INDEX32) && LANES_INDEX32\n#define DESC_ARG_LI uint\n#define DESC_ARG_LMASK int\n"
+        << "#define DESC_ARG_LNONE UINT_MAX\n#else\n#define DESC_ARG_LI ulong\n#define DESC_ARG_LMASK long\n"
+        << "#define DESC_ARG_LNONE ULONG_MAX\n#endif\n"
+        << "#define DESC_ARG_PLACE(x) ((x) == DESC_ARG_LNONE ? ULONG_MAX : (ulong)(x))\n"
+        << "typedef struct {\n  " << vv << " v;\n  DESC_CAT(DESC_ARG_LI, VEC) i;\n} desc_arg_lanes;\n"
         << "desc_arg_lanes desc_arg_lanes_identity(void) {\n  desc_arg_lanes l;\n  l.v = (" << vv << ")("
-        << (is_min ? ti.highest : ti.lowest) << ");\n  l.i = (DESC_CAT(ulong, VEC))(ULONG_MAX);\n  return l;\n}\n"
+        << (is_min ? ti.highest : ti.lowest) << ");\n  l.i = (DESC_CAT(DESC_ARG_LI, VEC))(DESC_ARG_LNONE);\n  return l;\n}\n"
         << "#define DESC_ARG_STEP(W, LV, LI, V, IV) do { \\\n"
         << "  const DESC_CAT(" << mt << ", W) earlier_ = DESC_CAT(convert_, DESC_CAT(" << mt << ", W))((IV) < (LI)); \\\n";
       if (fl)
@@ -752,29 +760,29 @@ Reduction builtin(Builtin b, Scalar t, std::optional<Scalar> accumulate, Summati
         p << "  const DESC_CAT(" << mt << ", W) take_ = ((V) " << (is_min ? "<" : ">")
           << " (LV)) | (((V) == (LV)) & earlier_); \\\n";
       p << "  (LV) = select((LV), (V), take_); \\\n"
-        << "  (LI) = select((LI), (IV), DESC_CAT(convert_, DESC_CAT(long, W))(take_)); \\\n} while (0)\n";
+        << "  (LI) = select((LI), (IV), DESC_CAT(convert_, DESC_CAT(DESC_ARG_LMASK, W))(take_)); \\\n} while (0)\n";
       // The lanes met in a tree of halves (lane c with lane c + W, W = VEC / 2, ..., 1): the same
       // pairs as the kernels' tree over the unpacked lanes, whole vectors at a time.
       const std::string v8 = "DESC_CAT(" + ct + ", 8)", v4 = "DESC_CAT(" + ct + ", 4)", v2 = "DESC_CAT(" + ct + ", 2)";
       p << "desc_arg desc_arg_lanes_meet(const __private desc_arg_lanes* L) {\n"
-        << "#if VEC == 16\n  " << v8 << " v8 = L->v.lo;\n  ulong8 i8 = L->i.lo;\n"
+        << "#if VEC == 16\n  " << v8 << " v8 = L->v.lo;\n  DESC_CAT(DESC_ARG_LI, 8) i8 = L->i.lo;\n"
         << "  DESC_ARG_STEP(8, v8, i8, L->v.hi, L->i.hi);\n"
-        << "  " << v4 << " v4 = v8.lo;\n  ulong4 i4 = i8.lo;\n  DESC_ARG_STEP(4, v4, i4, v8.hi, i8.hi);\n"
-        << "#elif VEC == 8\n  " << v4 << " v4 = L->v.lo;\n  ulong4 i4 = L->i.lo;\n"
+        << "  " << v4 << " v4 = v8.lo;\n  DESC_CAT(DESC_ARG_LI, 4) i4 = i8.lo;\n  DESC_ARG_STEP(4, v4, i4, v8.hi, i8.hi);\n"
+        << "#elif VEC == 8\n  " << v4 << " v4 = L->v.lo;\n  DESC_CAT(DESC_ARG_LI, 4) i4 = L->i.lo;\n"
         << "  DESC_ARG_STEP(4, v4, i4, L->v.hi, L->i.hi);\n"
-        << "#elif VEC == 4\n  " << v4 << " v4 = L->v;\n  ulong4 i4 = L->i;\n#endif\n"
-        << "#if VEC >= 4\n  " << v2 << " v2 = v4.lo;\n  ulong2 i2 = i4.lo;\n  DESC_ARG_STEP(2, v2, i2, v4.hi, i4.hi);\n"
-        << "#else\n  " << v2 << " v2 = L->v;\n  ulong2 i2 = L->i;\n#endif\n"
-        << "  const desc_arg a = desc_arg_make(v2.x, i2.x), b = desc_arg_make(v2.y, i2.y);\n"
+        << "#elif VEC == 4\n  " << v4 << " v4 = L->v;\n  DESC_CAT(DESC_ARG_LI, 4) i4 = L->i;\n#endif\n"
+        << "#if VEC >= 4\n  " << v2 << " v2 = v4.lo;\n  DESC_CAT(DESC_ARG_LI, 2) i2 = i4.lo;\n  DESC_ARG_STEP(2, v2, i2, v4.hi, i4.hi);\n"
+        << "#else\n  " << v2 << " v2 = L->v;\n  DESC_CAT(DESC_ARG_LI, 2) i2 = L->i;\n#endif\n"
+        << "  const desc_arg a = desc_arg_make(v2.x, DESC_ARG_PLACE(i2.x)), b = desc_arg_make(v2.y, DESC_ARG_PLACE(i2.y));\n"
         << "  return desc_arg_before(b, a) ? b : a;\n}\n#endif\n";
       r.lanes_type = "desc_arg_lanes";
       r.lanes_identity = "desc_arg_lanes_identity()";
-      r.lanes_fold = "  DESC_ARG_STEP(VEC, L->v, L->i, v, iv);\n";
+      r.lanes_fold = "  DESC_ARG_STEP(VEC, L->v, L->i, v, DESC_CAT(convert_, DESC_CAT(DESC_ARG_LI, VEC))(iv));\n";
       r.lanes_meet = "desc_arg_lanes_meet(L)";
       r.lanes_unpack = "  union {\n    " + vv + " v;\n    " + ct +
-                       " a[VEC];\n  } values;\n  union {\n    DESC_CAT(ulong, VEC) v;\n    ulong a[VEC];\n  } places;\n"
+                       " a[VEC];\n  } values;\n  union {\n    DESC_CAT(DESC_ARG_LI, VEC) v;\n    DESC_ARG_LI a[VEC];\n  } places;\n"
                        "  values.v = L->v;\n  places.v = L->i;\n"
-                       "  for (uint c = 0; c < VEC; ++c) acc[c] = desc_arg_make(values.a[c], places.a[c]);\n";
+                       "  for (uint c = 0; c < VEC; ++c) acc[c] = desc_arg_make(values.a[c], DESC_ARG_PLACE(places.a[c]));\n";
       r.name = name;
       r.inputs = {t};
       r.prelude = p.str();

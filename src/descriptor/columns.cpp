@@ -255,6 +255,7 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
                                {"ITEMS", l.items},           {"VEC", l.vec},
                                {"ALIGNED", aligned ? 1 : 0}, {"BLOCK", l.block ? 1 : 0},
                                {"SPAN", l.span},             {"LANES", l.lanes ? 1 : 0},
+                               {"LANES_INDEX32", l.lanes && lanes_state(r) && m <= 0xffffffffull ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;

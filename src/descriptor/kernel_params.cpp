@@ -29,6 +29,15 @@ KernelParam partial_param() {
           "1 for the parts of a several-device reduction (MultiReducer), else 0", false, false};
 }
 
+// The lanes state's indices in 32 bits: derived from the shape (an index past 2^32 - 2 would be
+// cut), so no caller sets it.
+KernelParam lanes_index32_param(const std::string& bound) {
+  return {"LANES_INDEX32", "a lanes state keeps its indices in 32 bits (LANES 1; argmin/argmax's places)", kFlag,
+          "1 with LANES 1 and a descriptor's lanes state where every index a lane folds is below 2^32 - 1 (" + bound +
+              "), else 0",
+          false, false};
+}
+
 }  // namespace
 
 const KernelSpec& whole_kernel() {
@@ -82,6 +91,7 @@ const KernelSpec& lines_kernel() {
         kFlag, "1 where the device takes CPU shapes, a line is one work-item's, VEC > 1, the accumulator is at most 8 "
         "bytes without a vector lift, and an average line holds a vector (the accumulator of a scalar type: the lanes "
         "one vector) or VEC vectors (else), else 0", false, true},
+       lanes_index32_param("a line's places: the longest line (every segment: n) has at most 2^32 - 1 elements"),
        nv_ptx_param()}};
   return k;
 }
@@ -110,6 +120,7 @@ const KernelSpec& columns_kernel() {
        {"LANES", "a work-item's VEC columns a chain held as the descriptor's lanes state (vectors of the pairs' "
         "fields: lanes_type), unpacked at the end, not an array of VEC accumulators (VEC > 1, BLOCK 0)", kFlag,
         "1 on a CPU where the descriptor has lanes (argmin, argmax), VEC > 1 and BLOCK 0; else 0", false, true},
+       lanes_index32_param("a column's rows: the matrix has at most 2^32 - 1 rows"),
        nv_ptx_param()}};
   return k;
 }

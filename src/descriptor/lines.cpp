@@ -258,6 +258,7 @@ DescriptorLaunch plan_lines(const Reduction& r, const LineShape& shape, const Fa
                                {"SPLIT", l.chunks > 1 ? 1 : 0},
                                {"BLOCKED", blocked ? 1 : 0},
                                {"LANES", lanes ? 1 : 0},
+                               {"LANES_INDEX32", lanes && lanes_state(r) && shape.longest <= 0xffffffffull ? 1 : 0},
                                {"NV_PTX", dev.is_nvidia ? 1 : 0}};
   l.options = options_for(k, values, params.defines);
   return l;
