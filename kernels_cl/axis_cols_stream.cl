@@ -17,7 +17,7 @@
 // group's lanes i with (first lane + i) mod N = c; fold_lane_rows, a tree), or on NVIDIA, where a
 // row's lanes are a power of two of work-items within a warp (WARP_FOLD), by shuffles inside each
 // warp and one pass down the warps' rows (1048576x32 floats on the H100: 50.8-51.0 µs against
-// 52.0 with the tree's five levels behind barriers, bench/results/2026-11-26_h100_issue16_round17),
+// 52.0 with the tree's five levels behind barriers, bench/results/2026-11-26_h100_axis_cols_stream_warp_fold),
 // and writes one partial row of N values: row
 // group_id of a (groups x N) matrix that a second pass (cols_tile, one chunk) folds, or the
 // output itself when there is one group. An argmin/argmax pair carries its row, counted along

@@ -348,7 +348,7 @@ constexpr std::uint64_t kShortRow = 1024;
 constexpr unsigned kFewRowsPerCu = 4;
 // Rows of at least this many bytes are split into parts (rows_split) for sums, min and max
 // however many there are: one group per row reads them off the peak, the fewer and longer the
-// rows the more (H100, float sums, bench/results/2026-11-26_h100_issue16_round24: 8192x8192 88.8
+// rows the more (H100, float sums, bench/results/2026-11-26_h100_axis_long_rows_split: 8192x8192 88.8
 // µs, 4096x16384 90.6, 2048x32768 91.5, 1024x65536 92.8-92.9, 256x262144 101.5), as groups reading
 // many far-apart streams at once; parts of kSplitPartBytes read as a window sliding through the
 // matrix. 1024x65536: 91.5-92.1 at 16 parts with the second launch (uint min 91.6, float max 91.8,
@@ -370,14 +370,14 @@ constexpr std::uint64_t kRowElementsPerItem = 8;
 // Groups that fill a device: this many per compute unit (cols_tile's and rows_split's chunks).
 constexpr std::uint64_t kGroupsPerCu = 8;
 // Loads each work-item keeps in flight in every axis kernel's fold (axis_fold.clh's ITEMS). On
-// the H100 (bench/results/2026-11-25_h100_issue16_round3) 4 took 1048576x32 float columns from
+// the H100 (bench/results/2026-11-25_h100_axis_items_chunks) 4 took 1048576x32 float columns from
 // 58.1 to 55.0 µs and moved the other shapes by under 2% (noise); argmin/argmax's pairs are
 // faster with one: 4096x4096 float argmax rows 29.98 µs at 1 against 51.65 at 4, 8192x8192 95.5
 // against 102.4 (four pairs in registers cost the kernel more than the loads in flight gain).
 constexpr unsigned kItems = 4;
 constexpr unsigned kArgItems = 1;
 // cols_stream's (and cols_stream_fused's) loads in flight for sums, min and max: on the H100
-// (bench/results/2026-11-26_h100_issue16_round12) ITEMS 2 against 4 took cols_stream_fused over
+// (bench/results/2026-11-26_h100_axis_cols_stream_items) ITEMS 2 against 4 took cols_stream_fused over
 // 1048576x32 floats from 53.31 to 52.28 µs, uint min 53.39 -> 52.52, 2097152x16 float sum 52.34 ->
 // 51.49; ITEMS 8 was no better than 4 (53.09).
 constexpr unsigned kStreamItems = 2;
@@ -389,7 +389,7 @@ constexpr std::uint64_t kStreamGroupsPerCu = 4;
 constexpr std::uint64_t kFillGroup = 256;
 // Thin matrices (rows of at most this many bytes) whose tiles would need more than kFusedMaxChunks
 // row chunks are streamed (cols_stream) when no variant is named. On the H100
-// (bench/results/2026-11-26_h100_issue16_round9) against cols_tile's 1024 chunks: 1048576x32 float
+// (bench/results/2026-11-26_h100_axis_thin_cols_stream) against cols_tile's 1024 chunks: 1048576x32 float
 // sum 53.06 against 54.76 µs, uint min 54.88 against 58.38, int argmin 66.80 against 76.68;
 // 2097152x16 float sum 53.62 against 58.08, float argmax 70.78 against 99.78; at 64 columns
 // (256 bytes) it tied or lost (float argmax 524288x64 68.96 against 61.65).
@@ -416,7 +416,7 @@ std::uint64_t tile_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t tile_x
 // rows_split's chunks of each row for `groups_per_cu` groups per compute unit over the m rows,
 // each work-item folding at least kMinRowsPerItem elements, rounded down to a power of two: on
 // the H100 32 chunks of 32x1048576 floats took 50.5 µs against 51.2-52.6 for the 33 of the
-// unrounded rule (bench/results/2026-11-25_h100_issue16_round3).
+// unrounded rule (bench/results/2026-11-25_h100_axis_items_chunks).
 // With `part_bytes` (sums, min and max by the planner), at least enough chunks for parts of about
 // that many bytes of the row.
 std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, unsigned compute_units,
@@ -431,7 +431,7 @@ std::uint64_t split_chunks(std::uint64_t m, std::uint64_t n, std::uint64_t wg, u
 }
 
 // cols_fused rather than cols_tile, when no variant is named, for chunk counts from 2 up to this:
-// on the H100 (bench/results/2026-11-25_h100_issue16_round4) one launch won at 2 to 32 chunks
+// on the H100 (bench/results/2026-11-25_h100_axis_cols_fused_vs_tile) one launch won at 2 to 32 chunks
 // (4096x4096 floats 28.57 -> 27.74 µs, 8192x8192 94.78 -> 92.55, 16384x16384 370.8 -> 364.5,
 // 65536x1024 96.98 -> 94.99) and lost at 1024 chunks of a single tile (1048576x32: 54.90 ->
 // 57.41, argmax 71.5 -> 83.7: 1024 groups take turns at one ticket, and the last folds 1024
@@ -484,7 +484,7 @@ constexpr std::uint64_t kSmallItemRows = 64;
 // cols_fused's tile (TILE_X columns x ROWS_Y row-slices) and its groups per compute unit when no
 // chunk count is given. A warp of the registry's 32 x 8 tile reads 128 bytes of a row per load;
 // wider tiles read longer runs of each row. On the H100 (float sums, b2b,
-// bench/results/2026-11-26_h100_issue16_round16; 1024 groups unless said):
+// bench/results/2026-11-26_h100_axis_cols_fused_tile_shape; 1024 groups unless said):
 //   64 x 4: 8192x8192 91.74 µs against 32 x 8's 92.40, 16384x16384 358.6 against 364.7,
 //     65536x1024 93.58 against 93.88; 4096x4096 27.61 against 27.54.
 //   128 x 2 at 2 groups per compute unit (256): 4096x4096 27.25-27.34 against 27.54-27.65 (rounds
@@ -494,7 +494,7 @@ constexpr std::uint64_t kSmallItemRows = 64;
 // (not measured) the registry's tile and kGroupsPerCu. Not for argmin/argmax, whose pairs fold one
 // load in flight per work-item (kArgItems): 128 x 2 took float argmax over 4096x4096 columns from
 // 29.3 to 48.8 µs and int argmin to 42.4, 64 x 4 over 65536x1024 from 96.8 to 100.7
-// (bench/results/2026-11-26_h100_issue16_evidence4).
+// (bench/results/2026-11-26_h100_axis_argmax_tiles).
 struct ColumnTilePolicy {
   unsigned tile_x, rows_y;
   std::uint64_t groups_per_cu;

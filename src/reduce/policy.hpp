@@ -20,7 +20,7 @@ inline constexpr ReducePolicy kNvidiaGpuPolicy{
     "NvidiaGpuPolicy", "single_pass",
     "H100 80GB HBM3, driver 580.159.04, 2026-11-22: uint sum of 2^26 in 90.62 us back-to-back, "
     "98.8% of the 2997 GB/s read peak; ahead of CUB DeviceReduce::Sum back-to-back from 2^20 to "
-    "2^30 (bench/results/2026-11-22_h100_issue4.md)"};
+    "2^30 (bench/results/2026-11-22_h100_whole_vs_cub.md)"};
 // Other GPUs: not measured here; the vector loads and a second pass need nothing of the device.
 inline constexpr ReducePolicy kGpuPolicy{
     "GpuPolicy", "vector", "not measured on a non-NVIDIA GPU; the portable two-pass vector kernel"};

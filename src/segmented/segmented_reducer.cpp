@@ -39,7 +39,7 @@ constexpr unsigned kItems = 4;  // segments_split's ITEMS
 // Segments of at most this many elements on average (no slice or parts named, one group per
 // segment planned) go to segments_sliced, a slice of about one work-item per kSliceElementsPerItem
 // elements, a power of two from kMinAutoSlice to kMaxAutoSlice. On the H100 (2^26 floats,
-// bench/results/2026-11-26_h100_issue16_round10 and the run before it for 671): length 32 took 104.3 µs at a
+// bench/results/2026-11-26_h100_segments_sliced and the run before it for 671): length 32 took 104.3 µs at a
 // slice of 4 against segments_group's 2585.6; 128: 97.8 at 16 against 737.8; 512: 92.7 at 32
 // against 197.9; 671: 98.5 at 16 and 98.8 at 32 against 157.5; 2048: 91.8 at 32 against 94.2;
 // 8192: segments_group's 91.0 against 95.0 at 32. The best slice was the one giving each

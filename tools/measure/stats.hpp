@@ -25,7 +25,7 @@ double median_of(std::vector<double> xs);
 // apart by at least min_effect_pct percent, by the sign of the difference) or "same" (not
 // significant, or significant but closer than min_effect_pct: `below_effect`). The U-test sees
 // only the spread within each run; two runs of one build drift apart by a few tenths of a percent
-// (H100: bench/results/2026-11-25_h100_issue17), which it calls significant.
+// (H100: bench/results/2026-11-25_h100_cache_compare_noise), which it calls significant.
 struct Comparison {
   double old_median = 0, new_median = 0, ratio = 1;
   MannWhitney test;
