@@ -47,13 +47,7 @@ AxisBenchDesign design_of(const AxisBenchTexts& o) {
   d.op = choice.op;
   d.user_op = choice.user_op;
   if (o.axis) d.axes = {parse_axis(*o.axis)};
-  for (const auto& text : o.shapes) {
-    try {
-      d.shapes.push_back(parse_shape(text));
-    } catch (const Error& e) {
-      throw Error("--shapes: " + std::string(e.what()));
-    }
-  }
+  d.shapes = shapes_of("--shapes", o.shapes);
   for (const auto& text : o.variants) {
     const AxisVariant* v = nullptr;
     try {

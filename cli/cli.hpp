@@ -247,6 +247,11 @@ std::vector<NamedPath> inputs_of(const RunTexts& r);
 // The descriptor commands' lists (bench descriptors, tune descriptors): a comma-separated list as
 // typed (the option may be repeated), every item, none empty, none twice; else Error naming `option`.
 std::vector<std::string> list_of(const std::string& option, const std::vector<std::string>& texts);
+// MxN shapes (bench axis, bench descriptors, bench transpose, tune axis, tune descriptors): every
+// item of list_of parsed, at least one row and one column, none twice by value; else Error naming
+// `option`.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes_of(const std::string& option,
+                                                               const std::vector<std::string>& texts);
 // "NAME=V1,V2,...": one axis of a launch grid (--grid), its values whole numbers (their validity
 // is the grid's to check). Throws Error naming --grid.
 LaunchAxis grid_axis_of(const std::string& text);

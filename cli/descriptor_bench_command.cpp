@@ -32,6 +32,23 @@ std::vector<std::string> list_of(const std::string& option, const std::vector<st
   return items;
 }
 
+// MxN shapes as typed (comma-separated, the option repeatable): each a matrix of at least one row
+// and one column, none twice (by value: 8Kix8 and 8192x8 are one shape).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes_of(const std::string& option,
+                                                               const std::vector<std::string>& texts) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> shapes;
+  for (const std::string& text : list_of(option, texts)) {
+    const auto shape = as_option(option, [&] { return parse_shape(text); });
+    if (shape.first == 0 || shape.second == 0)
+      throw Error(Param::None, option + " " + printable(text) + ": a matrix needs at least one row and one column",
+                  "M >= 1 and N >= 1");
+    if (std::find(shapes.begin(), shapes.end(), shape) != shapes.end())
+      throw Error(Param::None, option + " names " + shape_label(shape.first, shape.second) + " twice", "each shape once");
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
 // "NAME=V1,V2,...": one axis of the launch grid (its values checked by launch_grid).
 LaunchAxis grid_axis_of(const std::string& text) {
   const std::size_t eq = text.find('=');
@@ -127,18 +144,7 @@ DescriptorBenchDesign design_of(const DescriptorBenchTexts& o) {
   if (!o.shapes.empty() && !matrices)
     throw Error(Param::None, "--shapes is for the rows and cols families; --families " + join(o.families, ",") +
                                   " has neither", "--families with rows or cols");
-  for (const std::string& text : list_of("--shapes", o.shapes)) {
-    try {
-      d.shapes.push_back(parse_shape(text));
-    } catch (const Error& e) {
-      throw Error(Param::None, "--shapes: " + std::string(e.what()), "MxN");
-    }
-    if (d.shapes.back().first == 0 || d.shapes.back().second == 0)
-      throw Error(Param::None, "--shapes " + text + ": a matrix needs at least one row and one column", "M >= 1 and N >= 1");
-    if (std::find(d.shapes.begin(), d.shapes.end() - 1, d.shapes.back()) != d.shapes.end() - 1)
-      throw Error(Param::None, "--shapes names " + shape_label(d.shapes.back().first, d.shapes.back().second) + " twice",
-                  "each shape once");
-  }
+  d.shapes = shapes_of("--shapes", o.shapes);
   if (o.bytes) {
     if (std::find(d.families.begin(), d.families.end(), DescriptorJob::Family::Whole) == d.families.end())
       throw Error(Param::None, "--bytes sizes the whole array; --families " + join(o.families, ",") + " leaves it out",

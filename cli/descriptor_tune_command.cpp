@@ -70,15 +70,7 @@ DescriptorTuneDesign design_of(const DescriptorTuneTexts& o) {
     throw Error(Param::None, "--shapes is for the rows and cols families; --families " + join(o.families, ",") +
                                  " has neither",
                 "--families with rows or cols");
-  for (const std::string& text : list_of("--shapes", o.shapes)) {
-    try {
-      d.shapes.push_back(parse_shape(text));
-    } catch (const Error& e) {
-      throw Error(Param::None, "--shapes: " + std::string(e.what()), "MxN");
-    }
-    if (d.shapes.back().first == 0 || d.shapes.back().second == 0)
-      throw Error(Param::None, "--shapes " + text + ": a matrix needs at least one row and one column", "M >= 1 and N >= 1");
-  }
+  d.shapes = shapes_of("--shapes", o.shapes);
   for (const std::string& g : o.grid) d.grid.push_back(grid_axis_of(g));
   if (!(o.min_gain_pct >= 0 && o.min_gain_pct <= 100))
     throw Error("--min-gain " + fixed(o.min_gain_pct, 2) + " is out of range; give a percentage from 0 to 100");

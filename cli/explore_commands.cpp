@@ -188,13 +188,7 @@ AxisTuneDesign axis_tune_design_of(const TuneAxisTexts& o) {
   if (d.op == Op::User)
     throw Error(Param::Op, "tune axis tunes the built-in operators: sum, min, max, argmin, argmax", "sum, min, max, argmin, argmax");
   if (o.axis) d.axes = {parse_axis(*o.axis)};
-  for (const auto& text : o.shapes) {
-    try {
-      d.shapes.push_back(parse_shape(text));
-    } catch (const Error& e) {
-      throw Error("--shapes: " + std::string(e.what()));
-    }
-  }
+  d.shapes = shapes_of("--shapes", o.shapes);
   for (const auto& text : o.variants) {
     const AxisVariant* v = nullptr;
     try {

@@ -89,13 +89,14 @@ int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
   TransposeBenchOptions b;
   b.type = cfg.type;
   b.given = cfg;
-  for (const auto& s : o.shapes) b.shapes.push_back(parse_shape(s));
+  b.shapes = shapes_of("--shapes", o.shapes);
   for (const auto& v : o.variants) b.variants.push_back(find_transpose_variant(v).name);
   b.data = parse_data_kind(o.data.data);
   b.seed = o.data.seed;
   b.timing = timing_of(o.timing);
   check_outputs(o.output);
-  for (const auto& [m, n] : b.shapes) introspect::prepare(session.transposer({}), b.type, m, n);  // before calibrating
+  for (const auto& [m, n] : b.shapes)  // before calibrating
+    as_option("--shapes", [&] { return introspect::prepare(session.transposer({}), b.type, m, n); });
   std::uint64_t largest = 0;
   for (const auto& [m, n] : b.shapes.empty() ? default_transpose_shapes() : b.shapes) largest = std::max(largest, m * n);
   const Calibration cal = calibrate(session, b.type, Op::Sum, b.data, largest, true);

@@ -566,6 +566,21 @@ TEST_SUITE("cli") {
     CHECK(ok.code == 0);
   }
 
+  TEST_CASE("--shapes reads the same on every command: no shape twice (by value), none of no rows or columns") {
+    // bench axis and bench transpose measured a repeated shape twice; bench transpose named a shape
+    // of no rows as --shape; tune descriptors took 2^6x8 beside 64x8.
+    for (const std::string run : {"bench axis --iterations 1", "bench descriptors --families rows --ops sum --types f32 --iterations 1",
+                                  "bench transpose --iterations 1", "tune axis --dry-run",
+                                  "tune descriptors --families rows --ops sum --types f32 --dry-run"}) {
+      CAPTURE(run);
+      expect_error(run + " --shapes 64x8,2^6x8", "--shapes names 64x8 twice");
+      expect_error(run + " --shapes 64x8 --shapes 64x8", "--shapes names 64x8 twice");
+      expect_error(run + " --shapes 0x8", "--shapes 0x8: a matrix needs at least one row and one column");
+      expect_error(run + " --shapes 8x0", "--shapes 8x0: a matrix needs at least one row and one column");
+      expect_error(run + " --shapes 8y8", "--shapes: shape '8y8' is not ROWSxCOLUMNS");
+    }
+  }
+
   TEST_CASE("-D of a macro the host sets is refused up front, naming the option to use") {
     // One run: a -D of a parameter a caller may set goes to the library, which plans it as its
     // option or refuses it for the chosen kernel; a derived one is refused up front.
