@@ -318,22 +318,4 @@ TEST_SUITE("unit") {
     CHECK(p.marks() == 1);  // a value that is not finite is no data
     CHECK(p.count("empty") == 2);
   }
-
-  TEST_CASE("write_text_file writes the text; a missing directory throws Error naming the path") {
-    const std::string path = std::string(P_tmpdir) + "/clreduce_test_chart.svg";
-    write_text_file(path, "<svg/>\n");
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream read;
-    read << in.rdbuf();
-    CHECK(read.str() == "<svg/>\n");
-    std::remove(path.c_str());
-
-    const std::string missing = std::string(P_tmpdir) + "/clreduce-no-such-dir/sub/chart.svg";
-    CHECK_THROWS_WITH_AS(write_text_file(missing, "x"),
-                         doctest::Contains(("cannot write chart file '" + missing + "'").c_str()), Error);
-    CHECK_THROWS_AS(write_text_file("", "x"), Error);
-    if (std::ifstream("/dev/full").good())  // the write itself fails: no space left
-      CHECK_THROWS_WITH_AS(write_text_file("/dev/full", std::string(1 << 16, 'x')),
-                           doctest::Contains("cannot write chart file '/dev/full'"), Error);
-  }
 }

@@ -6,10 +6,8 @@
 #include "printers/svg.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 
 namespace clreduce {
 
@@ -759,27 +757,6 @@ std::string render_svg(const HeatMap& c) {
     w.close();
   }
   return w.str();
-}
-
-// ---- files ----
-
-namespace {
-[[noreturn]] void cannot_write(const std::string& path, int err) {
-  throw Error("cannot write chart file '" + path + "'" + (err != 0 ? std::string(": ") + std::strerror(err) : ""));
-}
-}  // namespace
-
-void write_text_file(const std::string& path, const std::string& text) {
-  errno = 0;
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) cannot_write(path, errno);
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const int write_error = errno;
-  if (!written) {
-    std::fclose(f);
-    cannot_write(path, write_error);
-  }
-  if (std::fclose(f) != 0) cannot_write(path, errno);
 }
 
 }  // namespace clreduce

@@ -58,8 +58,4 @@ std::string render_svg(const HeatMap& c);
 // legend below them (a series' colour follows its name, the same in every panel).
 std::string render_svg(const std::vector<LineChart>& panels);
 
-// Writes the text to path; throws Error "cannot write chart file '<path>': <reason>" when it
-// cannot.
-void write_text_file(const std::string& path, const std::string& text);
-
 }  // namespace clreduce

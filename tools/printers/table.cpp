@@ -145,7 +145,6 @@ BandwidthUnit parse_bandwidth_unit(const std::string& text) {
   throw Error("unknown unit '" + text + "'; valid units: GB (10^9 bytes), GiB (2^30 bytes)");
 }
 void set_bandwidth_unit(BandwidthUnit u) { g_bandwidth_unit = u; }
-BandwidthUnit bandwidth_unit() { return g_bandwidth_unit; }
 double bandwidth_in_unit(double gbps) {
   return g_bandwidth_unit == BandwidthUnit::GB ? gbps : gbps * 1e9 / static_cast<double>(1ull << 30);
 }

@@ -51,7 +51,6 @@ std::string spread_cell(const Stats& s);
 enum class BandwidthUnit { GB, GiB };
 BandwidthUnit parse_bandwidth_unit(const std::string& text);
 void set_bandwidth_unit(BandwidthUnit u);
-BandwidthUnit bandwidth_unit();
 double bandwidth_in_unit(double gbps);
 std::string bandwidth_label();      // "GB/s" or "GiB/s"
 std::string bandwidth_csv_label();  // "GB_per_s" or "GiB_per_s"
