@@ -70,7 +70,8 @@ int bench_sizes(const Session& session, const BenchTexts& o) {
   if (o.long_run.estimate) return 0;
   warn_launches(run);
   const DeviceInfo& dev = session.device();
-  emit(sizes_text(run, dev), sizes_csv(run, dev), sizes_json(run, dev), o.output);
+  const BandwidthUnit units = parse_bandwidth_unit(o.cache.units);  // checked by design_of
+  emit(sizes_text(run, dev, units), sizes_csv(run, dev, units), sizes_json(run, dev), o.output);
   if (o.chart) write_chart(o.output, *o.chart, render_svg(scaling_chart(run, dev)));
   return run.all_ok() ? 0 : 1;
 }
@@ -95,7 +96,8 @@ int bench(const GlobalOptions& g, const BenchTexts& o) {
   if (o.long_run.estimate) return 0;
   warn_launches(run);
   const DeviceInfo& dev = session.device();
-  emit(bench_text(run, dev), bench_csv(run), bench_json(run, dev), o.output);
+  const BandwidthUnit units = parse_bandwidth_unit(o.cache.units);  // checked by design_of
+  emit(bench_text(run, dev, units), bench_csv(run, units), bench_json(run, dev), o.output);
   if (o.chart) write_chart(o.output, *o.chart, render_svg(bench_chart(run, dev)));
   return run.all_ok() ? 0 : 1;
 }

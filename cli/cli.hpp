@@ -93,6 +93,8 @@ void register_report_command(Cli& cli);      // report
 void note_command_line(int argc, char** argv);
 void note_session(const Session& s);
 void note_devices(const std::vector<DeviceInfo>& devices, const KernelDir& kernels);
+// The bandwidth unit of this run's text and CSV (bench --units): meta's units.text_bandwidth.
+void note_units(BandwidthUnit u);
 // "kernels: DIR (from ORIGIN; N files, fnv1a64 H)\n" of the run's kernel directory, where a
 // session or device list was noted; "" otherwise. The text output's last line.
 std::string kernels_line();
@@ -134,8 +136,9 @@ struct CacheTexts {
 void add_cache_options(CLI::App* c, CacheTexts& t);
 struct CacheChoice {
   bool warm = true, cold = false;
+  BandwidthUnit units = BandwidthUnit::GB;  // --units: text and CSV (noted for meta too)
 };
-// Validates (unknown names, --cold beside --cache, --cold with --batch) before any device work.
+// Validates (unknown names, --cold beside --cache, --cold with --batch, --units) before any device work.
 CacheChoice cache_of(const CacheTexts& t, const TimingTexts& timing);
 
 // Output options (--format, --output-json, --output-csv, --force) and the one place output is

@@ -23,6 +23,7 @@ struct MetaState {
   nlohmann::json devices;  // null unless a command runs on several devices (bench multi)
   std::string kernel_dir, kernel_dir_origin, kernel_hash;
   std::size_t kernel_files = 0;
+  BandwidthUnit units = BandwidthUnit::GB;
 };
 MetaState& state() {
   static MetaState s;
@@ -132,6 +133,8 @@ void note_saved_kernels(const nlohmann::json& meta) {
   m.kernel_hash = hash.is_string() ? hash.get<std::string>() : std::string("?");
 }
 
+void note_units(BandwidthUnit u) { state().units = u; }
+
 nlohmann::json meta_json() {
   const MetaState& m = state();
   nlohmann::json j{{"tool", "clreduce"},
@@ -141,7 +144,7 @@ nlohmann::json meta_json() {
                    {"command_line", m.command_line},
                    {"units", {{"time", "µs"},
                               {"bandwidth", "GB/s (10^9 bytes per second) in JSON"},
-                              {"text_bandwidth", bandwidth_label()},
+                              {"text_bandwidth", bandwidth_label(m.units)},
                               {"spread", "interquartile range / median, percent"}}}};
   if (!m.devices.is_null()) j["devices"] = m.devices;
   if (!m.device.is_null()) j["device"] = m.device;

@@ -19,13 +19,13 @@ struct ReportTexts {
   std::optional<std::string> units;
 };
 
-// Without --units: the unit the run's own table used (meta.units.text_bandwidth).
-void units_of(const nlohmann::json& doc, const ReportTexts& o) {
-  if (o.units) return;
+// --units, else the unit the run's own table used (meta.units.text_bandwidth).
+BandwidthUnit units_of(const nlohmann::json& doc, const ReportTexts& o) {
+  if (o.units) return parse_bandwidth_unit(*o.units);
   const nlohmann::json meta = doc.value("meta", nlohmann::json::object());
   const nlohmann::json units = meta.is_object() ? meta.value("units", nlohmann::json::object()) : nlohmann::json();
   const nlohmann::json was = units.is_object() ? units.value("text_bandwidth", nlohmann::json("GB/s")) : nlohmann::json();
-  set_bandwidth_unit(was == "GiB/s" ? BandwidthUnit::GiB : BandwidthUnit::GB);
+  return was == "GiB/s" ? BandwidthUnit::GiB : BandwidthUnit::GB;
 }
 
 // A document of the result model (any schema but bench's and bench --sizes'): its "table" rendered
@@ -43,9 +43,9 @@ int report_table(const nlohmann::json& doc, const std::string& schema, const Rep
   } catch (const std::runtime_error& e) {
     throw Error(o.path + ": " + e.what());
   }
-  units_of(doc, o);
+  const BandwidthUnit units = units_of(doc, o);
   if (doc.contains("meta")) note_saved_kernels(doc["meta"]);
-  emit(render_text(v), render_csv(v), doc, o.output);
+  emit(render_text(v, units), render_csv(v, units), doc, o.output);
   for (const char* ok : {"all_ok", "ok"})
     if (doc.contains(ok) && doc[ok].is_boolean() && !doc[ok].get<bool>()) return 1;
   return 0;
@@ -53,7 +53,7 @@ int report_table(const nlohmann::json& doc, const std::string& schema, const Rep
 
 int report(const ReportTexts& o) {
   check_outputs(o.output, named("--chart", o.chart), {{"FILE", o.path}});
-  if (o.units) set_bandwidth_unit(parse_bandwidth_unit(*o.units));
+  if (o.units) parse_bandwidth_unit(*o.units);  // refused before the file is read
   const nlohmann::json doc = read_saved_document(o.path, kReportKinds);
   const std::string schema = saved_schema(doc, o.path);
   if (!schema.empty() && schema != "clreduce.bench" && schema != "clreduce.bench_sizes")
@@ -66,7 +66,7 @@ int report(const ReportTexts& o) {
                 "written before the marker, schema version 1, keeps no table to render: run it again); expected " +
                 std::string(kReportKinds));
   const SavedRun s = saved_run_of(doc, o.path);
-  units_of(s.doc, o);
+  const BandwidthUnit units = units_of(s.doc, o);
   const Run& run = s.run;
   const DeviceInfo& dev = s.device;
   nlohmann::json j = s.kind == "bench" ? bench_json(run, dev) : sizes_json(run, dev);
@@ -75,7 +75,7 @@ int report(const ReportTexts& o) {
     note_saved_kernels(s.doc["meta"]);
   }
   if (s.kind == "bench") {
-    emit(bench_text(run, dev), bench_csv(run), j, o.output);
+    emit(bench_text(run, dev, units), bench_csv(run, units), j, o.output);
     if (o.chart) write_chart(o.output, *o.chart, render_svg(bench_chart(run, dev)));
   } else {
     if (o.chart) {
@@ -83,7 +83,7 @@ int report(const ReportTexts& o) {
       for (const auto& size : run.sizes) (size.cold ? cold : warm) = true;
       if (warm && cold) throw Error("--chart draws one cache; this file holds warm and cold sizes");
     }
-    emit(sizes_text(run, dev), sizes_csv(run, dev), j, o.output);
+    emit(sizes_text(run, dev, units), sizes_csv(run, dev, units), j, o.output);
     if (o.chart) write_chart(o.output, *o.chart, render_svg(scaling_chart(run, dev)));
   }
   return run.all_ok() ? 0 : 1;

@@ -32,8 +32,7 @@ ResultTable sample() {
 
 TEST_SUITE("unit") {
   TEST_CASE("result model: the text table takes the text columns, units formatted, empty cells '-', notes after") {
-    set_bandwidth_unit(BandwidthUnit::GB);
-    const std::string text = render_text(sample());
+    const std::string text = render_text(sample());  // GB/s unless told
     CHECK(text.rfind("device:  a test\nname ", 0) == 0);
     CHECK(text.find("median µs") != std::string::npos);
     CHECK(text.find("GB/s") != std::string::npos);
@@ -47,14 +46,18 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("result model: CSV takes the CSV columns, raw numbers, the bandwidth unit in header and value") {
-    set_bandwidth_unit(BandwidthUnit::GiB);
-    const std::string csv = render_csv(sample());
-    set_bandwidth_unit(BandwidthUnit::GB);
+    const std::string csv = render_csv(sample(), BandwidthUnit::GiB);
     CHECK(csv.rfind("name,n,median_us,GiB_per_s,pct\n", 0) == 0);
     CHECK(csv.find("sum,1024,12.345600,1862.645149,101.500000\n") != std::string::npos);
     CHECK(csv.find("\"max, refused\",,,,\n") != std::string::npos);
     const std::string gb = render_csv(sample());
     CHECK(render_csv_rows(sample()) == gb.substr(gb.find('\n') + 1));  // the rows alone, for streaming
+    CHECK(render_csv_rows(sample(), BandwidthUnit::GiB) == csv.substr(csv.find('\n') + 1));
+    // The text in GiB/s too: the header and the cell (2000 GB/s = 1862.6 GiB/s), one call's choice.
+    const std::string gib = render_text(sample(), BandwidthUnit::GiB);
+    CHECK(gib.find("GiB/s") != std::string::npos);
+    CHECK(gib.find("1862.6") != std::string::npos);
+    CHECK(render_text(sample()).find("2000.0") != std::string::npos);
   }
 
   TEST_CASE("result model: JSON rows at the columns' paths, empty cells left out, meta beside rows") {
@@ -90,7 +93,6 @@ TEST_SUITE("unit") {
     REQUIRE(t.rows.size() == 2);
     CHECK(std::get<double>(t.rows[0][1]) == 1500.0);
     CHECK(std::holds_alternative<std::monostate>(t.rows[1][1]));
-    set_bandwidth_unit(BandwidthUnit::GB);
     CHECK(render_csv(t) == "name,GB_per_s\na,1500.000000\nb,\n");
     const nlohmann::json rows = render_json_rows(t);
     // "read/gbps" and the object at "read" meet in one object, whichever comes first.
@@ -135,7 +137,6 @@ TEST_SUITE("unit") {
   TEST_CASE("result model: CSV as the text table writes it (an output that predates the model)") {
     ResultTable t = sample();
     t.csv_text = true;
-    set_bandwidth_unit(BandwidthUnit::GB);
     const std::string csv = render_csv(t);
     CHECK(csv.rfind("name,median µs,GB/s,% of peak\n", 0) == 0);  // the text's headers, not the CSV's
     CHECK(csv.find("sum,12.35,2000.0,101.5% *\n") != std::string::npos);  // the text's cells

@@ -122,9 +122,8 @@ std::string descriptor_text(const DescriptorReport& r, const DeviceInfo& dev) {
     o << "read rate   none: no elements read\n";
     return o.str();
   }
-  o << "read rate   " << bandwidth_cell(r.read_gbs(), 1) << " " << bandwidth_label() << " back to back: "
-    << fixed(r.pct_of_peak(), 1) << "% of the read peak " << bandwidth_cell(r.peak.gbps, 1) << " "
-    << bandwidth_label() << " (" << r.peak.kernel << " over " << r.peak_over << ", " << stats_cell(r.peak.us.median) << " us)\n";
+  o << "read rate   " << fixed(r.read_gbs(), 1) << " GB/s back to back: " << fixed(r.pct_of_peak(), 1)
+    << "% of the read peak " << fixed(r.peak.gbps, 1) << " GB/s (" << r.peak.kernel << " over " << r.peak_over << ", " << stats_cell(r.peak.us.median) << " us)\n";
   return o.str();
 }
 
@@ -132,12 +131,12 @@ std::string descriptor_csv(const DescriptorReport& r) {
   std::ostringstream o;
   o << "reduction,family,results,inputs,n,accumulator,result_layout,result,check,wg,groups,vec,items,depth,bytes_read,"
        "back_to_back_us,one_call_us,"
-    << bandwidth_csv_label() << ",peak_" << bandwidth_csv_label() << ",pct_of_read_peak\n"
+       "GB_per_s,peak_GB_per_s,pct_of_read_peak\n"
     << r.reduction.name << "," << name_of(r.family) << "," << r.results.size() << "," << types_of(r) << "," << r.n << "," << accumulator_str(r.reduction) << ","
     << r.out_layout_str() << ",\"" << r.result.str() << "\"," << (r.check.ok ? "ok" : "FAILED") << ","
     << r.launch.wg << "," << r.launch.groups << "," << r.launch.vec << "," << r.launch.items << "," << r.launch.depth << ","
     << r.bytes_read << "," << r.timing.whole_us.median << "," << r.timing.single_us.median << ","
-    << bandwidth_in_unit(r.read_gbs()) << "," << bandwidth_in_unit(r.peak.gbps) << "," << r.pct_of_peak() << "\n";
+    << r.read_gbs() << "," << r.peak.gbps << "," << r.pct_of_peak() << "\n";
   return o.str();
 }
 

@@ -135,7 +135,7 @@ json bench_json(const Run& run, const DeviceInfo& dev) {
   return with_schema(render_json(t), "bench");
 }
 
-std::string bench_text(const Run& run, const DeviceInfo& dev) {
+std::string bench_text(const Run& run, const DeviceInfo& dev, BandwidthUnit u) {
   const SizeRun& r = run.sizes.front();
   std::ostringstream out;
   const std::uint64_t bytes = r.n * size_of(run.type);
@@ -181,9 +181,9 @@ std::string bench_text(const Run& run, const DeviceInfo& dev) {
                         " µs per reduction where the host clock saw " +
                         stats_cell(row.report()->timed.host_whole_us.median) + " µs: its GB/s is not trusted");
   }
-  return render_text(t);
+  return render_text(t, u);
 }
 
-std::string bench_csv(const Run& run) { return render_csv(table_of(run)); }
+std::string bench_csv(const Run& run, BandwidthUnit u) { return render_csv(table_of(run), u); }
 
 }  // namespace clreduce

@@ -4,6 +4,7 @@
 
 #include "clreduce/device.hpp"
 #include "measure/engine.hpp"
+#include "printers/table.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,7 +12,8 @@
 namespace clreduce {
 
 nlohmann::json bench_json(const Run& run, const DeviceInfo& dev);
-std::string bench_text(const Run& run, const DeviceInfo& dev);
-std::string bench_csv(const Run& run);
+// Text and CSV in the bandwidth unit `u` (bench --units).
+std::string bench_text(const Run& run, const DeviceInfo& dev, BandwidthUnit u = BandwidthUnit::GB);
+std::string bench_csv(const Run& run, BandwidthUnit u = BandwidthUnit::GB);
 
 }  // namespace clreduce

@@ -18,7 +18,7 @@ std::string header(const std::string& h, const std::string& bw) {
   return at == std::string::npos ? h : h.substr(0, at) + bw + h.substr(at + 3);
 }
 
-std::string text_cell(const ResultTable& t, const Column& c, const Cell& v) {
+std::string text_cell(const ResultTable& t, const Column& c, const Cell& v, BandwidthUnit unit) {
   if (std::holds_alternative<std::monostate>(v)) return t.empty_text;
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
   if (const auto* u = std::get_if<std::uint64_t>(&v)) return std::to_string(*u);
@@ -27,7 +27,7 @@ std::string text_cell(const ResultTable& t, const Column& c, const Cell& v) {
   const double x = std::get<double>(v);
   switch (c.unit) {
     case Unit::Micros: return stats_cell(x);
-    case Unit::Bandwidth: return bandwidth_cell(x, c.decimals);
+    case Unit::Bandwidth: return bandwidth_cell(x, c.decimals, unit);
     case Unit::PctOfPeak: return pct_of_peak_cell(x, c.decimals);
     case Unit::Ratio: return fixed(x, c.decimals) + "x";
     case Unit::Percent: return fixed(x, c.decimals) + "%";
@@ -35,13 +35,13 @@ std::string text_cell(const ResultTable& t, const Column& c, const Cell& v) {
   }
 }
 
-std::string csv_value(const Column& c, const Cell& v) {
+std::string csv_value(const Column& c, const Cell& v, BandwidthUnit unit) {
   if (std::holds_alternative<std::monostate>(v)) return "";
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
   if (const auto* u = std::get_if<std::uint64_t>(&v)) return std::to_string(*u);
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   if (const auto* j = std::get_if<json>(&v)) return j->dump();
-  const double x = c.unit == Unit::Bandwidth ? bandwidth_in_unit(std::get<double>(v)) : std::get<double>(v);
+  const double x = c.unit == Unit::Bandwidth ? bandwidth_in_unit(std::get<double>(v), unit) : std::get<double>(v);
   return c.csv_decimals < 0 ? std::to_string(x) : fixed(x, c.csv_decimals);
 }
 
@@ -65,17 +65,17 @@ std::vector<std::size_t> shown(const ResultTable& t, const std::vector<std::stri
   return out;
 }
 
-TextTable csv_table(const ResultTable& t) {
+TextTable csv_table(const ResultTable& t, BandwidthUnit u) {
   TextTable out;
   const std::vector<std::size_t> cols =
       t.csv_text ? shown(t, t.text_order, &Column::text) : shown(t, t.csv_order, &Column::csv);
   for (std::size_t c : cols)
-    out.headers.push_back(t.csv_text ? header(t.columns[c].text, bandwidth_label())
-                                     : header(t.columns[c].csv, bandwidth_csv_label()));
+    out.headers.push_back(t.csv_text ? header(t.columns[c].text, bandwidth_label(u))
+                                     : header(t.columns[c].csv, bandwidth_csv_label(u)));
   for (const auto& row : t.rows) {
     std::vector<std::string> cells;
     for (std::size_t c : cols)
-      cells.push_back(t.csv_text ? text_cell(t, t.columns[c], row[c]) : csv_value(t.columns[c], row[c]));
+      cells.push_back(t.csv_text ? text_cell(t, t.columns[c], row[c], u) : csv_value(t.columns[c], row[c], u));
     out.rows.push_back(std::move(cells));
   }
   return out;
@@ -93,18 +93,18 @@ void put(json& object, const std::string& path, json value) {
 }
 }  // namespace
 
-std::string render_text(const ResultTable& t) {
+std::string render_text(const ResultTable& t, BandwidthUnit u) {
   std::string out;
   for (const std::string& line : t.preamble) out += line;
   TextTable table;
   const std::vector<std::size_t> cols = shown(t, t.text_order, &Column::text);
-  for (std::size_t c : cols) table.headers.push_back(header(t.columns[c].text, bandwidth_label()));
+  for (std::size_t c : cols) table.headers.push_back(header(t.columns[c].text, bandwidth_label(u)));
   bool marked = false;
   for (const auto& row : t.rows) {
     std::vector<std::string> cells;
     for (std::size_t c : cols) {
       const Column& col = t.columns[c];
-      cells.push_back(text_cell(t, col, row[c]));
+      cells.push_back(text_cell(t, col, row[c], u));
       if (col.unit == Unit::PctOfPeak)
         if (const auto* x = std::get_if<double>(&row[c])) marked = marked || above_peak(*x);
     }
@@ -117,10 +117,10 @@ std::string render_text(const ResultTable& t) {
   return out + "\n";
 }
 
-std::string render_csv(const ResultTable& t) { return csv_table(t).render_csv(); }
+std::string render_csv(const ResultTable& t, BandwidthUnit u) { return csv_table(t, u).render_csv(); }
 
-std::string render_csv_rows(const ResultTable& t) {
-  const std::string all = render_csv(t);
+std::string render_csv_rows(const ResultTable& t, BandwidthUnit u) {
+  const std::string all = render_csv(t, u);
   return all.substr(all.find('\n') + 1);
 }
 
@@ -162,25 +162,25 @@ json with_schema(json doc, const std::string& kind) {
   return doc;
 }
 
-std::string render_text(const TableView& v) {
+std::string render_text(const TableView& v, BandwidthUnit u) {
   std::string out;
   for (const TextPart& p : v.text) {
     if (!p.table) {
       out += p.lines;
       continue;
     }
-    std::string t = render_text(*p.table);
+    std::string t = render_text(*p.table, u);
     if (p.chop) t.pop_back();
     out += t;
   }
   return out;
 }
 
-std::string render_csv(const TableView& v) {
-  if (v.csv_part < 0) return render_csv(v.csv);
+std::string render_csv(const TableView& v, BandwidthUnit u) {
+  if (v.csv_part < 0) return render_csv(v.csv, u);
   const TextPart& p = v.text.at(static_cast<std::size_t>(v.csv_part));
   if (!p.table) throw std::logic_error("table view: the CSV's part is no table");
-  return render_csv(*p.table);
+  return render_csv(*p.table, u);
 }
 
 namespace {

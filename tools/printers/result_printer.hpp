@@ -1,10 +1,12 @@
 // The three generic printers of the result model (measure/result_table.hpp): any ResultTable as an
 // aligned text table (numbers right-aligned), as CSV, or as a JSON document. Units are formatted
 // here alone (printers/table.hpp's cells: stats_cell, bandwidth_cell, pct_of_peak_cell), in the
-// process's bandwidth unit for text and CSV. Thread-safety: reads the process's bandwidth unit.
+// bandwidth unit given for text and CSV (GB/s unless the command offers --units). Thread-safety:
+// pure functions of their arguments.
 #pragma once
 
 #include "measure/result_table.hpp"
+#include "printers/table.hpp"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -15,10 +17,10 @@ namespace clreduce {
 
 // The preamble, the table (empty cells as empty_text), kAbovePeakNote where a PctOfPeak cell is
 // above 100 (unless peak_note is false), the lines `after`, each note after a '\n', then a final '\n'.
-std::string render_text(const ResultTable& t);
+std::string render_text(const ResultTable& t, BandwidthUnit u = BandwidthUnit::GB);
 // The header line and every row; csv_rows: the rows alone (for rows written as they are measured).
-std::string render_csv(const ResultTable& t);
-std::string render_csv_rows(const ResultTable& t);
+std::string render_csv(const ResultTable& t, BandwidthUnit u = BandwidthUnit::GB);
+std::string render_csv_rows(const ResultTable& t, BandwidthUnit u = BandwidthUnit::GB);
 // meta's keys and "rows": an array of one object a row (its cells at their columns' paths).
 nlohmann::json render_json(const ResultTable& t);
 // That array alone: a table nested in another's rows (a shape's rows inside the shape) is a Json cell
@@ -55,8 +57,8 @@ struct TableView {
   ResultTable csv;
   int csv_part = -1;  // >= 0: the CSV is that text part's table
 };
-std::string render_text(const TableView& v);
-std::string render_csv(const TableView& v);
+std::string render_text(const TableView& v, BandwidthUnit u = BandwidthUnit::GB);
+std::string render_csv(const TableView& v, BandwidthUnit u = BandwidthUnit::GB);
 // The document's "table": {"text": [{"lines": ...} | {"table": T, "chop": bool}], "csv": T | {"part": i}},
 // each T {"columns": [{"key", "json", "text", "csv", "unit", "decimals", "csv_decimals"}], "text_order",
 // "csv_order", "preamble", "after", "notes", "empty_text", "peak_note", "csv_text", "cells": [[...]]}:

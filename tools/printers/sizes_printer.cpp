@@ -142,7 +142,7 @@ std::vector<Line> lines_of(const Run& r, const DeviceInfo& dev, const SizeRun* o
 }
 }  // namespace
 
-std::string sizes_text(const Run& r, const DeviceInfo& dev) {
+std::string sizes_text(const Run& r, const DeviceInfo& dev, BandwidthUnit u) {
   std::ostringstream out;
   out << "device: " << dev.label() << ", " << dev.compute_units << " compute units, occupancy "
       << (dev.resident_items_per_cu ? std::to_string(dev.resident_items_per_cu) + " work-items/CU, "
@@ -164,7 +164,7 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
     ResultTable t = tabulate(columns(), lines_of(r, dev, &s));
     t.preamble = {"n = " + size_label(s.n) + (s.cold ? " COLD" : " warm") + " (" + std::to_string(s.n) + " " +
                   std::string(name_of(r.type)) + ", " + bytes_human(s.n * size_of(r.type)) + ", " + s.data_origin +
-                  "): read peak " + bandwidth_cell(s.peak.gbps, 1) + " " + bandwidth_label() +
+                  "): read peak " + bandwidth_cell(s.peak.gbps, 1, u) + " " + bandwidth_label(u) +
                   " (stream_read.cl, same buffer), floor " + stats_cell(s.floor_us(r.type)) + " µs\n"};
     for (const Line& l : lines_of(r, dev, &s))
       if (l.b && !l.b->timed.noise_reached)
@@ -185,13 +185,15 @@ std::string sizes_text(const Run& r, const DeviceInfo& dev) {
       }
     }
     // render_text ends with a blank line; here the next size's header gives it.
-    const std::string text = render_text(t);
+    const std::string text = render_text(t, u);
     out << "\n" << text.substr(0, text.size() - 1);
   }
   return out.str();
 }
 
-std::string sizes_csv(const Run& r, const DeviceInfo& dev) { return render_csv(tabulate(columns(), lines_of(r, dev))); }
+std::string sizes_csv(const Run& r, const DeviceInfo& dev, BandwidthUnit u) {
+  return render_csv(tabulate(columns(), lines_of(r, dev)), u);
+}
 
 json sizes_json(const Run& r, const DeviceInfo& dev) {
   json sizes = json::array();

@@ -6,6 +6,7 @@
 
 #include "clreduce/device.hpp"
 #include "measure/engine.hpp"
+#include "printers/table.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,8 +16,9 @@ namespace clreduce {
 // "wg 256, 1056 groups (8/CU), times 4, vec 4, 2 passes".
 std::string config_label(const ReduceReport& r, const DeviceInfo& dev);
 
-std::string sizes_text(const Run& r, const DeviceInfo& dev);
-std::string sizes_csv(const Run& r, const DeviceInfo& dev);
+// Text and CSV in the bandwidth unit `u` (bench --units).
+std::string sizes_text(const Run& r, const DeviceInfo& dev, BandwidthUnit u = BandwidthUnit::GB);
+std::string sizes_csv(const Run& r, const DeviceInfo& dev, BandwidthUnit u = BandwidthUnit::GB);
 nlohmann::json sizes_json(const Run& r, const DeviceInfo& dev);
 
 }  // namespace clreduce

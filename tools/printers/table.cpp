@@ -135,22 +135,19 @@ json stats_json(const Stats& s) {
               {"samples", s.samples}};
 }
 
-namespace {
-BandwidthUnit g_bandwidth_unit = BandwidthUnit::GB;
-}
-
 BandwidthUnit parse_bandwidth_unit(const std::string& text) {
   if (text == "GB") return BandwidthUnit::GB;
   if (text == "GiB") return BandwidthUnit::GiB;
   throw Error("unknown unit '" + text + "'; valid units: GB (10^9 bytes), GiB (2^30 bytes)");
 }
-void set_bandwidth_unit(BandwidthUnit u) { g_bandwidth_unit = u; }
-double bandwidth_in_unit(double gbps) {
-  return g_bandwidth_unit == BandwidthUnit::GB ? gbps : gbps * 1e9 / static_cast<double>(1ull << 30);
+double bandwidth_in_unit(double gbps, BandwidthUnit u) {
+  return u == BandwidthUnit::GB ? gbps : gbps * 1e9 / static_cast<double>(1ull << 30);
 }
-std::string bandwidth_label() { return g_bandwidth_unit == BandwidthUnit::GB ? "GB/s" : "GiB/s"; }
-std::string bandwidth_csv_label() { return g_bandwidth_unit == BandwidthUnit::GB ? "GB_per_s" : "GiB_per_s"; }
-std::string bandwidth_cell(double gbps, int decimals) { return fixed(bandwidth_in_unit(gbps), decimals); }
+std::string bandwidth_label(BandwidthUnit u) { return u == BandwidthUnit::GB ? "GB/s" : "GiB/s"; }
+std::string bandwidth_csv_label(BandwidthUnit u) { return u == BandwidthUnit::GB ? "GB_per_s" : "GiB_per_s"; }
+std::string bandwidth_cell(double gbps, int decimals, BandwidthUnit u) {
+  return fixed(bandwidth_in_unit(gbps, u), decimals);
+}
 std::string spread_cell(const Stats& s) { return s.samples.size() < 2 ? "-" : fixed(s.spread_pct(), 1) + "%"; }
 
 json peak_json(const ReadBandwidth& peak) {

@@ -45,16 +45,15 @@ nlohmann::json stats_json(const Stats& s);
 // for fewer than 2 samples.
 std::string spread_cell(const Stats& s);
 
-// The bandwidth unit of text and CSV output (`--units GB|GiB`): one setting for the process,
-// GB (10^9 bytes) unless set. JSON always keeps GB/s ("gbps"). parse_bandwidth_unit throws Error
-// naming the valid units.
+// The bandwidth unit of text and CSV output (`--units GB|GiB` of bench and report; GB, 10^9
+// bytes, everywhere else), passed to the printers by the command that chose it. JSON always keeps
+// GB/s ("gbps"). parse_bandwidth_unit throws Error naming the valid units.
 enum class BandwidthUnit { GB, GiB };
 BandwidthUnit parse_bandwidth_unit(const std::string& text);
-void set_bandwidth_unit(BandwidthUnit u);
-double bandwidth_in_unit(double gbps);
-std::string bandwidth_label();      // "GB/s" or "GiB/s"
-std::string bandwidth_csv_label();  // "GB_per_s" or "GiB_per_s"
-std::string bandwidth_cell(double gbps, int decimals);
+double bandwidth_in_unit(double gbps, BandwidthUnit u);
+std::string bandwidth_label(BandwidthUnit u);      // "GB/s" or "GiB/s"
+std::string bandwidth_csv_label(BandwidthUnit u);  // "GB_per_s" or "GiB_per_s"
+std::string bandwidth_cell(double gbps, int decimals, BandwidthUnit u);
 // The read peak ({"gbps", "time_us", "kernel", "groups", "wg"}) and the host's std::reduce
 // ({"gbps", "time_us", "threads"}; null where not measured) as every result file keeps them.
 nlohmann::json peak_json(const ReadBandwidth& peak);
