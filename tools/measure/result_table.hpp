@@ -22,7 +22,7 @@ enum class Unit {
   Number,     // a plain number: text with `decimals`
   Ratio,      // a speedup: text "1.23x"
   Micros,     // a time in µs: text with 2 decimals under 100 µs, else 1
-  Bandwidth,  // GB/s: text and CSV in the process's bandwidth unit (--units), JSON in GB/s
+  Bandwidth,  // GB/s: text and CSV in the unit the printer is given (--units), JSON in GB/s
   PctOfPeak,  // a % of a measured peak: text "87.3%", marked (with a note under the table) above 100
   Percent,    // any other percentage (of a copy's rate, a spread): text "87.3%", never marked
   Json,       // a JSON value (a stats object, the read peak): JSON only
