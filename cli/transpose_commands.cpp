@@ -95,8 +95,8 @@ int bench_transpose(const GlobalOptions& g, const BenchTransposeTexts& o) {
   b.seed = o.data.seed;
   b.timing = timing_of(o.timing);
   check_outputs(o.output);
-  for (const auto& [m, n] : b.shapes)  // before calibrating
-    as_option("--shapes", [&] { return introspect::prepare(session.transposer({}), b.type, m, n); });
+  for (const auto& shape : b.shapes)  // before calibrating
+    as_option("--shapes", [&] { return introspect::prepare(session.transposer({}), b.type, shape.first, shape.second); });
   std::uint64_t largest = 0;
   for (const auto& [m, n] : b.shapes.empty() ? default_transpose_shapes() : b.shapes) largest = std::max(largest, m * n);
   const Calibration cal = calibrate(session, b.type, Op::Sum, b.data, largest, true);
