@@ -319,9 +319,8 @@ void add_cache_options(CLI::App* c, CacheTexts& t) {
 }
 
 CacheChoice cache_of(const CacheTexts& t, const TimingTexts& timing) {
+  note_units(parse_bandwidth_unit(t.units));
   CacheChoice c;
-  c.units = parse_bandwidth_unit(t.units);
-  note_units(c.units);
   if (t.cold && !t.cache.empty()) throw Error("--cold and --cache both choose the cache; give one of them");
   if (t.cold) c = {false, true};
   if (!t.cache.empty()) {

@@ -136,9 +136,9 @@ struct CacheTexts {
 void add_cache_options(CLI::App* c, CacheTexts& t);
 struct CacheChoice {
   bool warm = true, cold = false;
-  BandwidthUnit units = BandwidthUnit::GB;  // --units: text and CSV (noted for meta too)
 };
-// Validates (unknown names, --cold beside --cache, --cold with --batch, --units) before any device work.
+// Validates (unknown names, --cold beside --cache, --cold with --batch, --units) before any device work;
+// notes --units for meta (note_units).
 CacheChoice cache_of(const CacheTexts& t, const TimingTexts& timing);
 
 // Output options (--format, --output-json, --output-csv, --force) and the one place output is

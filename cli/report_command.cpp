@@ -44,6 +44,7 @@ int report_table(const nlohmann::json& doc, const std::string& schema, const Rep
     throw Error(o.path + ": " + e.what());
   }
   const BandwidthUnit units = units_of(doc, o);
+  note_units(units);
   if (doc.contains("meta")) note_saved_kernels(doc["meta"]);
   emit(render_text(v, units), render_csv(v, units), doc, o.output);
   for (const char* ok : {"all_ok", "ok"})
@@ -67,6 +68,7 @@ int report(const ReportTexts& o) {
                 std::string(kReportKinds));
   const SavedRun s = saved_run_of(doc, o.path);
   const BandwidthUnit units = units_of(s.doc, o);
+  note_units(units);
   const Run& run = s.run;
   const DeviceInfo& dev = s.device;
   nlohmann::json j = s.kind == "bench" ? bench_json(run, dev) : sizes_json(run, dev);

@@ -104,7 +104,7 @@
 #endif
 #define COLS_N (COLS_VEC * SPAN) // the columns a work-item owns
 #ifndef LANES_INDEX32
-#define LANES_INDEX32 0 // 1 (LANES): the lanes state may keep its indices in 32 bits: the matrix has fewer than 2^32 - 1 rows
+#define LANES_INDEX32 0 // 1 (LANES): the lanes state may keep its indices in 32 bits: the matrix has at most 2^32 - 1 rows
 #endif
 #include "descriptor.clh"
 #if BLOCK && !DESC_HAS_LIFT_VECTOR

@@ -83,7 +83,7 @@
 #endif
 #ifndef LANES_INDEX32
 #define LANES_INDEX32 0 // 1 (LANES): the lanes state may keep its indices (places in a line) in 32 bits: no line
-                        // has 2^32 - 1 elements
+                        // has more than 2^32 - 1 elements
 #endif
 #include "descriptor.clh"
 #include "descriptor_ticket.clh"

@@ -2532,7 +2532,13 @@ TEST_SUITE("descriptor_families") {
               .options.find(cpu ? "-D LANES_INDEX32=1" : "-D LANES_INDEX32=0") != std::string::npos);
     CHECK(introspect::prepare(axis, builtin(B::Max, S::F32), Axis::Cols, MatrixShape{4096, 1024, 1024})
               .options.find("-D LANES_INDEX32=0") != std::string::npos);
-    for (const MatrixShape& tall : {MatrixShape{(1ull << 32) + 3, 2, 2}, MatrixShape{2, (1ull << 32) + 3, (1ull << 32) + 3}}) {
+    // At the bound: 2^32 - 1 rows (indices up to 2^32 - 2, below the empty lane's mark) take them.
+    CHECK(introspect::prepare(axis, builtin(B::ArgMax, S::U8), Axis::Cols, MatrixShape{0xffffffffull, 2, 2})
+              .options.find(cpu ? "-D LANES_INDEX32=1" : "-D LANES_INDEX32=0") != std::string::npos);
+    CHECK(introspect::prepare(axis, builtin(B::ArgMax, S::U8), Axis::Rows, MatrixShape{2, 0xffffffffull, 0xffffffffull})
+              .options.find(cpu ? "-D LANES_INDEX32=1" : "-D LANES_INDEX32=0") != std::string::npos);
+    for (const MatrixShape& tall : {MatrixShape{1ull << 32, 2, 2}, MatrixShape{(1ull << 32) + 3, 2, 2},
+                                    MatrixShape{2, 1ull << 32, 1ull << 32}, MatrixShape{2, (1ull << 32) + 3, (1ull << 32) + 3}}) {
       const Axis axis_of_tall = tall.rows > 2 ? Axis::Cols : Axis::Rows;
       const DescriptorLaunch l = introspect::prepare(axis, builtin(B::ArgMax, S::U8), axis_of_tall, tall);
       CHECK_MESSAGE(l.options.find(cpu ? "-D LANES=1" : "-D LANES=0") != std::string::npos, l.options);

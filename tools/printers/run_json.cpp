@@ -297,10 +297,10 @@ SavedRun saved_run_of(const json& doc, const std::string& path) {
         Measured m;
         // A row is a measured run (its plan and figures), an error, or skipped: one with none of
         // them was not written by clreduce, and would print as a bare ERROR.
-        if (!rows[i].contains("plan") && !rows[i].contains("error"))
+        m.error = rd.get_or<std::string>(rows[i], "error", w, "");
+        if (!rows[i].contains("plan") && m.error.empty())
           rd.fail(w, "neither a measured run (no field \"plan\"), an \"error\" nor \"skipped\"");
         if (rows[i].contains("plan")) m.report = rd.report(rows[i], w);
-        m.error = rd.get_or<std::string>(rows[i], "error", w, "");
         v.points.push_back(std::move(m));
       }
       size.variants.push_back(std::move(v));
