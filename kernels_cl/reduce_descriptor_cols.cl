@@ -296,14 +296,16 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
     }
     COLS_DONE();
   }
-  if (chunks == 1) return;
+  // One chunk reaches these two barriers too and leaves after them, not before: PoCL 3.1's
+  // workitemloops method miscompiled a `return` of one chunk ahead of them (reads past the rows,
+  // writes past the partials; tests/test_axis.cpp, cols_descriptor in row chunks).
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (x == 0 && y == 0) {
+  if (chunks > 1 && x == 0 && y == 0) {
     is_last = atomic_inc(tickets + get_group_id(0)) == chunks - 1;
     GLOBAL_FENCE();  // and the last group's reads of the partials come after its ticket
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (!is_last) return;  // the same for the whole group: the barriers below are reached by all
+  if (chunks == 1 || !is_last) return;  // the same for the whole group: the barriers below are reached by all
   for (uint c = 0; c < COLS_N; ++c) {
     const ulong j = j0 + c;
     DESC_ACC mine = desc_identity();

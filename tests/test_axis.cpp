@@ -152,6 +152,43 @@ TEST_SUITE("axis") {
     }
   }
 
+  TEST_CASE("cols_descriptor in row chunks with a last work-item of fewer than VEC columns, one chunk and several") {
+    // PoCL 3.1's workitemloops method miscompiled the kernel's `if (chunks == 1) return;` before
+    // the ticket's barriers: at VEC 8 and 2 row chunks of these shapes it read rows past the
+    // matrix, wrote past the partials (heap corruption, then abort or a hang), whichever the test
+    // seed. Fixed shapes, not the sampled matrix: the kernel now reaches those barriers in every
+    // group. Run by axis_workitemloops_* and every other device of the suite.
+    struct Case {
+      ElemType type;
+      Op op;
+      std::uint64_t m, n;
+      std::vector<Define> defines;
+      std::optional<std::uint64_t> chunks;
+    };
+    std::vector<Case> cases = {{ElemType::Float, Op::Sum, 31, 129, {{"VEC", "8"}}, 2},
+                               {ElemType::Float, Op::Max, 31, 129, {{"VEC", "8"}}, 1},
+                               {ElemType::Uint, Op::Sum, 63, 65, {{"VEC", "8"}}, 2}};
+    if (session().device().fp64)
+      for (Op op : {Op::Sum, Op::Max, Op::ArgMax})
+        for (std::uint64_t m : {31, 63}) cases.push_back({ElemType::Double, op, m, 65, {{"VEC", "8"}}, 2});
+    for (const Case& c : cases) {
+      AxisConfig cfg;
+      cfg.variant = "cols_descriptor";
+      cfg.axis = Axis::Cols;
+      cfg.type = c.type;
+      cfg.op = c.op;
+      cfg.defines = c.defines;
+      cfg.chunks = c.chunks;
+      const HostData data = generate_data(c.type, c.m * c.n, DataKind::Random, seed() + c.m * c.n);
+      for (int launch = 0; launch < 2; ++launch) {  // the ticket left at 0 for the next launch
+        const AxisReport r = run_axis(session(), cfg, data, c.m, c.n, quick_timing(0, 1));
+        INFO(std::string(name_of(c.type)) << " " << std::string(name_of(c.op)) << " " << c.m << " x " << c.n << " (launch "
+                             << r.plan.launch_label() << "): " << r.check.detail);
+        CHECK(r.ok());
+      }
+    }
+  }
+
   TEST_CASE("cols_stream at the widths whose lanes NVIDIA folds by warp shuffles (N / VEC a power of two up to 32)") {
     // The shapes above reach the tree of lanes; these reach the butterfly where the device runs
     // NVIDIA PTX (WARP_FOLD), and the tree elsewhere: N = VEC ... 32 VEC, M odd, three groups and the
