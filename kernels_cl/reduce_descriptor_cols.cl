@@ -281,6 +281,22 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
     for (uint t = 1; t < COLS_CHAINS; ++t)
       for (uint c = 0; c < COLS_N; ++c) acc[0][c] = desc_combine(acc[0][c], acc[t][c]);
   }
+#if ROWS_Y == 1 && COLS_VEC > 1
+  // One row slice (a CPU's shape: no tree): its columns written as one run, the test of the
+  // matrix's end one the compiler takes out of the loop where all of them are there (whole), so
+  // that the run becomes vector stores. On PoCL a test and a scalar store a column cost as much
+  // as a chunk's loads where chunks are short (1024 x 1024 floats in 16 chunks: 64 rows, 8 x 128
+  // columns a group; perf). One store a destination, so that its source line survives (Oclgrind's
+  // reports name it; two stores of one address merged lost theirs).
+  if (chunks == 1) {
+    for (uint c = 0; c < COLS_N; ++c)
+      if (whole || j0 + c < ncols) out[out_index + j0 + c] = desc_finish(acc[0][c], m);
+  } else {
+    __global DESC_ACC* const dst = partials + (ulong)chunk * ncols + j0;  // its run of the chunk's partial row
+    for (uint c = 0; c < COLS_N; ++c)
+      if (whole || j0 + c < ncols) dst[c] = acc[0][c];
+  }
+#else
   // Each of its columns in turn: the slices folded, then written (one chunk) or published.
 #pragma unroll
   for (uint c = 0; c < COLS_N; ++c) {
@@ -291,14 +307,17 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
         out[out_index + j] = desc_finish(v, m);
       } else {
         partials[(ulong)chunk * ncols + j] = v;
-        GLOBAL_FENCE();  // each writer's partial is visible device-wide before the ticket is taken
       }
     }
     COLS_DONE();
   }
+#endif
   // One chunk reaches these two barriers too and leaves after them, not before: PoCL 3.1's
   // workitemloops method miscompiled a `return` of one chunk ahead of them (reads past the rows,
   // writes past the partials; tests/test_axis.cpp, cols_descriptor in row chunks).
+  // Each writer's partials are visible device-wide before the ticket is taken: one fence a
+  // work-item after all of its columns (a fence orders every write before it, not one a column).
+  if (chunks > 1) GLOBAL_FENCE();
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (chunks > 1 && x == 0 && y == 0) {
     is_last = atomic_inc(tickets + get_group_id(0)) == chunks - 1;
@@ -306,6 +325,20 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (chunks == 1 || !is_last) return;  // the same for the whole group: the barriers below are reached by all
+#if ROWS_Y == 1 && COLS_VEC > 1
+  // One row slice: the chunks' partial rows read a row at a time (its run of COLS_N values, each
+  // column's chain of combines independent of the others'), not a column at a time down the
+  // chunks (one dependent load ncols apart after another: on PoCL that loop held a third of the
+  // kernel's time at 1024 x 1024 floats in 16 chunks, perf). Each column's combines in the same
+  // order as the tree's below with one slice, so the same bits.
+  DESC_ACC fin[COLS_N];
+  for (uint c = 0; c < COLS_N; ++c) fin[c] = desc_identity();
+  for (uint k = 0; k < chunks; ++k)
+    for (uint c = 0; c < COLS_N; ++c)
+      if (whole || j0 + c < ncols) fin[c] = desc_combine(fin[c], desc_load_published(partials + (ulong)k * ncols + j0 + c));
+  for (uint c = 0; c < COLS_N; ++c)
+    if (whole || j0 + c < ncols) out[out_index + j0 + c] = desc_finish(fin[c], m);
+#else
   for (uint c = 0; c < COLS_N; ++c) {
     const ulong j = j0 + c;
     DESC_ACC mine = desc_identity();
@@ -315,5 +348,6 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
     if (y == 0 && j < ncols) out[out_index + j] = desc_finish(v, m);
     COLS_DONE();
   }
+#endif
   if (x == 0 && y == 0) atomic_xchg(tickets + get_group_id(0), 0u);  // ready for the next launch
 }

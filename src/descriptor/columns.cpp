@@ -146,10 +146,11 @@ DescriptorLaunch plan_columns(const Reduction& r, std::uint64_t m, std::uint64_t
   l.span = static_cast<unsigned>(span_given.value_or(span));
   if (!items_given && !l.block) l.items = static_cast<unsigned>(std::max<std::uint64_t>(1, l.items / l.span));
   // The exact accumulators on a CPU: a smaller group where its accumulators would not fit the stack
-  // (the tile's choice below follows the group).
+  // (the tile's choice below follows the group). Copies a work-item holds: its chains' columns, the
+  // last group's row of them (one row slice), a vector's and a few more.
   const bool wg_chosen =
       params.wg.has_value() || (given_value(k, "TILE_X", params.defines) && given_value(k, "ROWS_Y", params.defines));
-  const std::uint64_t private_copies = std::uint64_t{l.items} * l.vec * l.span + l.vec + 4;
+  const std::uint64_t private_copies = std::uint64_t{l.items + 1} * l.vec * l.span + l.vec + 4;
   const std::string private_launch =
       k.file + " (VEC " + std::to_string(l.vec) + ", ITEMS " + std::to_string(l.items) + ")";
   if (!wg_chosen) fit_private_footprint(r, l.wg, false, private_copies, dev, private_launch);

@@ -185,6 +185,11 @@ else
   # run of SPAN VEC-wide loads a row: the last work-items' spans cut by the matrix, row chunks).
   cases+=("reduce --op minmax --type u32 --axis rows --shape 37x301 --wg 8 --row-width 1 --vec 4 -D LANES=1")
   cases+=("reduce --op sum --type f32 --axis cols --shape 37x301 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4 -D SPAN=2")
+  # One row slice: a work-item's whole run of columns written at once, and the chunks' partial rows
+  # read a row at a time by the last group (a scalar and a struct accumulator; the last work-items'
+  # columns cut by the matrix go column by column).
+  cases+=("reduce --op sum --type f32 --axis cols --shape 37x301 --chunks 3 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4 -D SPAN=2")
+  cases+=("reduce --op var_pop --type f32 --axis cols --shape 37x301 --chunks 4 -D TILE_X=8 -D ROWS_Y=1 -D VEC=4")
   # Rows of whole vectors in runs, VEC rows' lanes met at once (DESC_VLANES_MEET_T), the runs'
   # remainders row by row, the last run cut by the matrix: a padded ld, and 16-lane vectors.
   cases+=("reduce --op sum --type f32 --axis rows --shape 301x8 --ld 12 --wg 8 --row-width 1 --vec 4 -D BLOCKED=1 -D LANES=1")
