@@ -307,6 +307,7 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
         out[out_index + j] = desc_finish(v, m);
       } else {
         partials[(ulong)chunk * ncols + j] = v;
+        GLOBAL_FENCE();  // each writer's partial is visible device-wide before the ticket is taken
       }
     }
     COLS_DONE();
@@ -315,9 +316,12 @@ void reduce_descriptor_cols(DESC_INPUT_PARAMS, const ulong m, const ulong ncols,
   // One chunk reaches these two barriers too and leaves after them, not before: PoCL 3.1's
   // workitemloops method miscompiled a `return` of one chunk ahead of them (reads past the rows,
   // writes past the partials; tests/test_axis.cpp, cols_descriptor in row chunks).
-  // Each writer's partials (slice 0's) are visible device-wide before the ticket is taken: one
-  // fence a writer after all of its columns (a fence orders every write before it), not one a column.
-  if (chunks > 1 && y == 0) GLOBAL_FENCE();
+#if ROWS_Y == 1 && COLS_VEC > 1
+  // The run's partials visible device-wide before the ticket is taken: one fence after all of
+  // them (a fence orders every write before it). The loop of the other shapes keeps its fence a
+  // column: without it the compiler merged its two stores, which then lost their source lines.
+  if (chunks > 1) GLOBAL_FENCE();
+#endif
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (chunks > 1 && x == 0 && y == 0) {
     is_last = atomic_inc(tickets + get_group_id(0)) == chunks - 1;
