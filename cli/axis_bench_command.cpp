@@ -122,7 +122,7 @@ void register_axis_bench_command(Cli& cli) {
       "benchmark the axis reductions (one value per row or column) at a list of shapes beside the read peak "
       "and the whole-array reduction of the same bytes",
       [&cli, bench, o] {
-        refuse_bench_options(bench, "axis");
+        refuse_parent_options(bench, "the reduction benchmark", "axis");
         return bench_axis(cli.global(), *o);
       },
       bench);

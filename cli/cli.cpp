@@ -523,11 +523,12 @@ TuningSource tuning_of(const TuningTexts& t) {
   return s;
 }
 
-void refuse_bench_options(CLI::App* bench, const std::string& sub) {
-  for (const CLI::Option* opt : bench->get_options())
+void refuse_parent_options(CLI::App* parent, const std::string& what, const std::string& sub) {
+  const std::string command = parent->get_name() + " " + sub;
+  for (const CLI::Option* opt : parent->get_options())
     if (opt->count() > 0 && opt->get_name() != "--help")
-      throw Error("option " + opt->get_name() + " is for `bench` (the reduction benchmark), not for `bench " + sub +
-                  "`; see `clreduce bench " + sub + " --help`");
+      throw Error("option " + opt->get_name() + " is for `" + parent->get_name() + "` (" + what + "), not for `" +
+                  command + "`; see `clreduce " + command + " --help`");
 }
 
 namespace {

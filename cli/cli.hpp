@@ -268,9 +268,10 @@ auto as_option(const std::string& option, F&& f) -> decltype(f()) {
     throw Error(Param::None, option + ": " + e.what(), e.valid(), e.device());
   }
 }
-// Options given to `bench` itself (the reduction benchmark) before one of its subcommands (`sub`:
-// "axis", "descriptors", ...): refused, naming the option and the subcommand's help.
-void refuse_bench_options(CLI::App* bench, const std::string& sub);
+// Options given to a command itself (`parent`: bench, the reduction benchmark; tune, the
+// whole-array variants' tuning: `what` says which) before one of its subcommands (`sub`: "axis",
+// "descriptors", ...): refused, naming the option and the subcommand's help.
+void refuse_parent_options(CLI::App* parent, const std::string& what, const std::string& sub);
 // --type and --op of the commands that run the families' own kernels (bench, sweep, tune, tune
 // axis, explain): uint, int, float, double; sum, min, max, argmin, argmax. A reduction
 // descriptor's type or built-in (f16, var_pop, ...) is refused naming where it runs (reduce,

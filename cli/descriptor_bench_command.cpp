@@ -229,7 +229,7 @@ void register_descriptor_bench_command(Cli& cli) {
       "benchmark reduction descriptors (built-ins x types, or a descriptor file) over the whole array, rows and "
       "columns, each result verified, beside the read peak; --grid sweeps the kernels' launch parameters",
       [&cli, bench, o] {
-        refuse_bench_options(bench, "descriptors");
+        refuse_parent_options(bench, "the reduction benchmark", "descriptors");
         return bench_descriptors(cli.global(), *o);
       },
       bench);

@@ -196,11 +196,7 @@ void register_descriptor_tune_command(Cli& cli) {
       "find the best launch of the reduction-descriptor kernels (built-ins x types x whole, rows, cols) per shape "
       "class on this device and store it in the tuning database that reduce then uses for descriptors",
       [&cli, tune, o] {
-        for (const CLI::Option* opt : tune->get_options())
-          if (opt->count() > 0 && opt->get_name() != "--help")
-            throw Error("option " + opt->get_name() +
-                        " is for `tune` (the whole-array variants), not for `tune descriptors`; see `clreduce tune "
-                        "descriptors --help`");
+        refuse_parent_options(tune, "the whole-array variants", "descriptors");
         return tune_descriptors(cli.global(), *o);
       },
       tune);

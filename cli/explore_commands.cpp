@@ -272,13 +272,6 @@ int tune_axis(const GlobalOptions& g, const TuneAxisTexts& o) {
   return 0;
 }
 
-// Options given to `tune` itself belong to the whole-array tuning, not to `tune axis`.
-void refuse_tune_options(CLI::App* tune) {
-  for (const CLI::Option* opt : tune->get_options())
-    if (opt->count() > 0 && opt->get_name() != "--help")
-      throw Error("option " + opt->get_name() +
-                  " is for `tune` (the whole-array variants), not for `tune axis`; see `clreduce tune axis --help`");
-}
 
 void add_explore_options(CLI::App* c, ExploreTexts& o) {
   c->add_option("--variants", o.variants, "only these variants (comma-separated; default all)")->delimiter(',');
@@ -324,7 +317,7 @@ void register_explore_commands(Cli& cli) {
       "find the best axis launch (variant, wg, row width, chunks) per shape class on this device and store it in "
       "the tuning database that reduce --axis then uses",
       [&cli, tu, a] {
-        refuse_tune_options(tu);
+        refuse_parent_options(tu, "the whole-array variants", "axis");
         return tune_axis(cli.global(), *a);
       },
       tu);

@@ -224,7 +224,7 @@ void register_multi_bench_command(Cli& cli) {
       "one reduction over the first 1, 2, ... all devices of the platform: time, GB/s and scaling efficiency, "
       "each result checked against the host",
       [&cli, bench, o] {
-        refuse_bench_options(bench, "multi");
+        refuse_parent_options(bench, "the reduction benchmark", "multi");
         return bench_multi(cli.global(), *o);
       },
       bench);

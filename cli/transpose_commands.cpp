@@ -163,7 +163,7 @@ void register_transpose_commands(Cli& cli) {
   CLI::App* btr = cli.add(
       "transpose", "benchmark every transpose variant beside a device-to-device copy",
       [&cli, bench, bt] {
-        refuse_bench_options(bench, "transpose");
+        refuse_parent_options(bench, "the reduction benchmark", "transpose");
         return bench_transpose(cli.global(), *bt);
       },
       bench);
@@ -176,7 +176,7 @@ void register_transpose_commands(Cli& cli) {
   CLI::App* acc = cli.add(
       "access", "the access-pattern study: sum of cubes, contiguous vs interleaved reads",
       [&cli, bench, ac] {
-        refuse_bench_options(bench, "access");
+        refuse_parent_options(bench, "the reduction benchmark", "access");
         return bench_access(cli.global(), *ac);
       },
       bench);
